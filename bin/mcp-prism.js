@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Thin launcher: runs the compiled CLI so start-up does not pay for a TypeScript loader.
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const entry = join(root, "dist", "cli", "main.js");
+if (!existsSync(entry)) {
+  process.stderr.write("mcp-prism: not built yet (dist/cli/main.js is missing): run `npm run build` first\n");
+  process.exit(2);
+}
+const { main } = await import(pathToFileURL(entry).href);
+process.exitCode = await main(process.argv.slice(2));

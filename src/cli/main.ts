@@ -1,0 +1,44 @@
+// CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
+type Command = { run(argv: string[]): Promise<number> };
+
+const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
+  "demo-server": () => import("./commands/demo-server.js"),
+};
+
+export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
+
+Usage:
+  mcp-prism                               the chat app
+  mcp-prism -p PROMPT [--json]            one turn without the app
+  mcp-prism call TOOL [--args JSON] [--select a/f]... [--json]
+  mcp-prism compare TOOL [--args JSON]
+  mcp-prism tools [--json]
+  mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--json]
+  mcp-prism demo-server [--http PORT]
+
+Common options:
+  --config FILE  --server NAME  --mode chat|structured|code|app|minimal
+  --model offline|anthropic[:ID]  --protocol VERSION  --yes
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (first !== undefined && !first.startsWith("-")) {
+    const load = SUBCOMMANDS[first];
+    if (!load) {
+      process.stderr.write(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
+      return 2;
+    }
+    return (await load()).run(rest);
+  }
+  const app = SUBCOMMANDS["app"];
+  if (!app) {
+    process.stderr.write("mcp-prism: the chat app is not available in this build\n");
+    return 2;
+  }
+  return (await app()).run(argv);
+}

@@ -1,0 +1,114 @@
+// Core host types shared by the host, the model layer and the UI.
+// Sinks are typed by audience, and only the router can mint the branded entries the model
+// context accepts: a user, programmatic or App output cannot reach the model at compile time.
+import type {
+  ContentToolResultOutput,
+  Era,
+  JsonSchema,
+  StructuredToolResultOutput,
+  ToolResultOutput,
+  ToolResultOutputSelector,
+  ToolResultVariant,
+  ToolAnnotations,
+} from "../protocol/index.js";
+
+export type { Era };
+
+export type Mode = "chat" | "structured" | "code" | "app" | "minimal";
+export const MODES: readonly Mode[] = ["chat", "structured", "code", "app", "minimal"];
+
+/** How a host reads a legacy (2026-07-28 or older) result; `sep` is mcp-prism's own rule. */
+export type LegacyProfile = "sep" | "content-only" | "structured-replaces-content" | "both" | "annotation-audience";
+export const LEGACY_PROFILES: readonly LegacyProfile[] = [
+  "sep",
+  "content-only",
+  "structured-replaces-content",
+  "both",
+  "annotation-audience",
+];
+
+declare const routedBrand: unique symbol;
+/** Marks a value that came out of the router (nothing else may construct one). */
+type Routed_<T, Sink extends string> = T & { readonly [routedBrand]: Sink };
+
+export type AssistantOutput = ToolResultOutput<"assistant">;
+export type UserOutput = ToolResultOutput<"user">;
+export type ProgrammaticOutput = StructuredToolResultOutput<"programmatic">;
+/** Output for an extension audience such as io.modelcontextprotocol/ui. */
+export type ExtensionOutput = ToolResultOutput<`${string}/${string}`>;
+
+export type ModelSinkEntry = Routed_<AssistantOutput, "model">;
+export type UserSinkEntry = Routed_<UserOutput, "user">;
+export type ProgrammaticSinkEntry = Routed_<ProgrammaticOutput, "programmatic">;
+export type AppSinkEntry = Routed_<ExtensionOutput, "app">;
+
+export interface Routed {
+  model: ModelSinkEntry[];
+  user: UserSinkEntry[];
+  programmatic: ProgrammaticSinkEntry[];
+  app: AppSinkEntry[];
+  /** Result `_meta` entries in a negotiated extension's namespace, for that extension's pane only. */
+  appMeta: Record<string, unknown>;
+}
+export type SinkName = "model" | "user" | "programmatic" | "app";
+export const SINKS: readonly SinkName[] = ["model", "user", "programmatic", "app"];
+
+/** Text the host writes for the model when a result went elsewhere (e.g. code mode). Never server data. */
+export interface HostReceipt {
+  kind: "receipt";
+  text: string;
+}
+
+/** A tool as the host knows it, after era-aware listing and declaration checks. */
+export interface ToolEntry {
+  server: string;
+  /** The tool's own name on its server. */
+  name: string;
+  /** Unique across servers: the name itself, or `server__name` on a clash. */
+  qualifiedName: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  era: Era;
+  /** Declared variants (2026-12-01), or the legacy inference (content → assistant/content). */
+  variants: ToolResultVariant[];
+  /** Legacy outputSchema (2026-07-28 and older), if any. */
+  legacyOutputSchema?: JsonSchema;
+}
+
+export interface CallPlan {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** What is sent as requestedOutputs; undefined = not sent (fallback or legacy era). */
+  requested: ToolResultOutputSelector[] | undefined;
+  era: Era;
+  protocolVersion: string;
+  mode: Mode;
+  legacyProfile?: LegacyProfile;
+}
+
+export interface CallError {
+  /** Named rule or error class, e.g. "unrequested-output", "schema-violation", "timeout". */
+  rule: string;
+  message: string;
+}
+
+export type SinkBytes = Record<SinkName, number>;
+
+export type CallOutcome =
+  | {
+      ok: true;
+      plan: CallPlan;
+      isError: boolean;
+      routed: Routed;
+      bytes: SinkBytes;
+      /** Present when the model sink is empty: the host's receipt is what the model gets. */
+      receipt?: HostReceipt;
+      durationMs: number;
+    }
+  | { ok: false; plan: CallPlan; error: CallError; durationMs: number };
+
+export type { ContentToolResultOutput, StructuredToolResultOutput };

@@ -1,0 +1,276 @@
+// Wire schemas (zod) for what SEP-3279 adds and the 2026-07-28 modern envelope.
+// These are the single source of truth: the TypeScript types below are inferred from them.
+import { z } from "zod";
+
+// ---------------------------------------------------------------------------
+// Audiences, formats, selectors
+
+export const CORE_AUDIENCES = ["assistant", "user", "programmatic"] as const;
+export type CoreAudience = (typeof CORE_AUDIENCES)[number];
+
+/** A reverse-DNS prefixed identifier, the `_meta` key naming rule the extensions follow. */
+export const EXTENSION_ID_PATTERN =
+  /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+export function isCoreAudience(a: string): a is CoreAudience {
+  return (CORE_AUDIENCES as readonly string[]).includes(a);
+}
+export function isExtensionAudience(a: string): boolean {
+  return !isCoreAudience(a) && EXTENSION_ID_PATTERN.test(a);
+}
+
+export const ToolResultAudienceSchema = z
+  .string()
+  .refine((a) => isCoreAudience(a) || EXTENSION_ID_PATTERN.test(a), {
+    message: "audience must be assistant, user, programmatic or a namespaced extension identifier",
+  });
+export type ToolResultAudience = CoreAudience | (string & {});
+
+export const ToolResultFormatSchema = z.enum(["content", "structured"]);
+export type ToolResultFormat = z.infer<typeof ToolResultFormatSchema>;
+
+export const ToolResultOutputSelectorSchema = z.object({
+  audience: ToolResultAudienceSchema,
+  format: ToolResultFormatSchema,
+});
+export interface ToolResultOutputSelector {
+  audience: ToolResultAudience;
+  format: ToolResultFormat;
+}
+
+export const JsonSchemaObjectSchema = z.looseObject({ $schema: z.string().optional() });
+export type JsonSchema = { $schema?: string; [key: string]: unknown };
+
+export const ContentToolResultVariantSchema = z.looseObject({
+  audience: ToolResultAudienceSchema,
+  format: z.literal("content"),
+});
+export const StructuredToolResultVariantSchema = z.looseObject({
+  audience: ToolResultAudienceSchema,
+  format: z.literal("structured"),
+  schema: JsonSchemaObjectSchema.optional(),
+});
+export const ToolResultVariantSchema = z.discriminatedUnion("format", [
+  ContentToolResultVariantSchema,
+  StructuredToolResultVariantSchema,
+]);
+export type ContentToolResultVariant = { audience: ToolResultAudience; format: "content" };
+export type StructuredToolResultVariant = { audience: ToolResultAudience; format: "structured"; schema?: JsonSchema };
+export type ToolResultVariant = ContentToolResultVariant | StructuredToolResultVariant;
+
+// ---------------------------------------------------------------------------
+// Content blocks (the 2025-11-25 / 2026-07-28 shapes), checked for well-formedness
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export function isBase64(s: string): boolean {
+  return s.length % 4 === 0 && BASE64.test(s);
+}
+const Base64String = z.string().refine(isBase64, { message: "data is not valid base64" });
+const MimeType = z.string().regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/, "mimeType is not a MIME type");
+
+export const AnnotationsSchema = z.looseObject({
+  audience: z.array(z.enum(["user", "assistant"])).optional(),
+  priority: z.number().min(0).max(1).optional(),
+  lastModified: z.string().optional(),
+});
+
+const blockBase = { annotations: AnnotationsSchema.optional(), _meta: z.record(z.string(), z.unknown()).optional() };
+
+export const TextContentSchema = z.looseObject({ type: z.literal("text"), text: z.string(), ...blockBase });
+export const ImageContentSchema = z.looseObject({
+  type: z.literal("image"),
+  data: Base64String,
+  mimeType: MimeType,
+  ...blockBase,
+});
+export const AudioContentSchema = z.looseObject({
+  type: z.literal("audio"),
+  data: Base64String,
+  mimeType: MimeType,
+  ...blockBase,
+});
+export const ResourceLinkSchema = z.looseObject({
+  type: z.literal("resource_link"),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: MimeType.optional(),
+  size: z.number().optional(),
+  ...blockBase,
+});
+export const EmbeddedResourceSchema = z.looseObject({
+  type: z.literal("resource"),
+  resource: z.union([
+    z.looseObject({ uri: z.string(), mimeType: MimeType.optional(), text: z.string() }),
+    z.looseObject({ uri: z.string(), mimeType: MimeType.optional(), blob: Base64String }),
+  ]),
+  ...blockBase,
+});
+export const ContentBlockSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  ResourceLinkSchema,
+  EmbeddedResourceSchema,
+]);
+export type TextContent = z.infer<typeof TextContentSchema>;
+export type ImageContent = z.infer<typeof ImageContentSchema>;
+export type AudioContent = z.infer<typeof AudioContentSchema>;
+export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
+export type EmbeddedResource = z.infer<typeof EmbeddedResourceSchema>;
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+
+// ---------------------------------------------------------------------------
+// Outputs
+
+export const ContentToolResultOutputSchema = z.object({
+  audience: ToolResultAudienceSchema,
+  format: z.literal("content"),
+  content: z.array(ContentBlockSchema),
+});
+export const StructuredToolResultOutputSchema = z
+  .object({
+    audience: ToolResultAudienceSchema,
+    format: z.literal("structured"),
+    structuredContent: z.unknown(),
+  })
+  .refine((o) => o.structuredContent !== undefined, { message: "structuredContent is missing" });
+export const ToolResultOutputSchema = z.union([ContentToolResultOutputSchema, StructuredToolResultOutputSchema]);
+
+export interface ContentToolResultOutput<A extends string = ToolResultAudience> {
+  audience: A;
+  format: "content";
+  content: ContentBlock[];
+}
+export interface StructuredToolResultOutput<A extends string = ToolResultAudience> {
+  audience: A;
+  format: "structured";
+  structuredContent: unknown;
+}
+export type ToolResultOutput<A extends string = ToolResultAudience> =
+  | ContentToolResultOutput<A>
+  | StructuredToolResultOutput<A>;
+
+// ---------------------------------------------------------------------------
+// Tools
+
+export const InputSchemaSchema = z.looseObject({ type: z.literal("object"), $schema: z.string().optional() });
+export const ToolAnnotationsSchema = z.looseObject({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+const toolBase = {
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: InputSchemaSchema,
+  annotations: ToolAnnotationsSchema.optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+};
+/** A Tool under 2026-12-01: `outputVariants` is required. */
+export const VariantToolSchema = z.looseObject({ ...toolBase, outputVariants: z.array(ToolResultVariantSchema) });
+/** A Tool under 2026-07-28 or earlier: optional legacy `outputSchema`. */
+export const LegacyToolSchema = z.looseObject({ ...toolBase, outputSchema: JsonSchemaObjectSchema.optional() });
+
+export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
+export interface ToolBase {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+export interface VariantTool extends ToolBase {
+  outputVariants: ToolResultVariant[];
+}
+export interface LegacyTool extends ToolBase {
+  outputSchema?: JsonSchema;
+}
+
+/** tools/list result: tools are parsed one by one so one bad entry cannot hide the others. */
+export const ListToolsResultLooseSchema = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+  resultType: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------
+// tools/call
+
+export const CallToolRequestParamsSchema = z.looseObject({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  requestedOutputs: z.array(ToolResultOutputSelectorSchema).optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A 2026-12-01 result. `outputs` elements are checked one by one by the host's validator. */
+export const VariantCallToolResultLooseSchema = z.looseObject({
+  resultType: z.string().optional(),
+  outputs: z.array(z.unknown()),
+  isError: z.boolean().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+export interface VariantCallToolResult {
+  resultType?: string;
+  outputs: ToolResultOutput[];
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** A 2026-07-28-or-earlier result. */
+export const LegacyCallToolResultLooseSchema = z.looseObject({
+  resultType: z.string().optional(),
+  content: z.array(z.unknown()),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+export interface LegacyCallToolResult {
+  resultType?: string;
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------
+// Modern envelope (2026-07-28)
+
+export const ImplementationSchema = z.looseObject({ name: z.string(), version: z.string(), title: z.string().optional() });
+export type Implementation = z.infer<typeof ImplementationSchema>;
+
+export const CapabilitiesSchema = z.looseObject({
+  extensions: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+});
+export type Capabilities = { extensions?: Record<string, Record<string, unknown>>; [key: string]: unknown };
+
+export const DiscoverResultSchema = z.looseObject({
+  resultType: z.string().optional(),
+  supportedVersions: z.array(z.string()),
+  capabilities: CapabilitiesSchema,
+  instructions: z.string().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
+
+export const UnsupportedVersionErrorDataSchema = z.looseObject({
+  supported: z.array(z.string()),
+  requested: z.string().optional(),
+});
+
+/** Legacy initialize result (the parts the host reads). */
+export const InitializeResultLooseSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: CapabilitiesSchema,
+  serverInfo: ImplementationSchema.optional(),
+  instructions: z.string().optional(),
+});
+
+/** Any result: the host's own loose schema for `client.request` where shape is checked later. */
+export const AnyResultSchema = z.looseObject({});
