@@ -112,3 +112,30 @@ export type CallOutcome =
   | { ok: false; plan: CallPlan; error: CallError; durationMs: number };
 
 export type { ContentToolResultOutput, StructuredToolResultOutput };
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallOptions {
+  mode?: Mode;
+  /** Explicit selectors overriding the mode for this call (validated locally before sending). */
+  select?: ToolResultOutputSelector[];
+  legacyProfile?: LegacyProfile;
+  signal?: AbortSignal;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+/**
+ * What the model layer needs from the host: the tools it may expose and a way to run one.
+ * The host implements it; the model layer depends only on this interface.
+ */
+export interface ToolExecutor {
+  /** Tools the model may call (App-only tools, `_meta.ui.visibility: ["app"]`, are excluded). */
+  modelTools(): ToolEntry[];
+  /** Server instructions, for the system prompt. */
+  instructions(): { server: string; text: string }[];
+  call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+}
