@@ -1,0 +1,244 @@
+// Streamable HTTP binding on node:http, loopback only. Modern POSTs follow the 2026-07-28 rules
+// (header/body agreement, 400/404 statuses, per-request SSE when a progressToken asks for
+// notifications, closing the stream cancels). A POST of `initialize`, or one carrying the
+// Mcp-Session-Id minted by it, is served with 2025-11-25 semantics (JSON replies, no GET stream).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { ErrorCode } from "../protocol/index.js";
+import { CancelledError } from "./call.js";
+import { ToolkitServer, type LegacySession, type RequestContext } from "./engine.js";
+import { RpcError } from "./errors.js";
+
+export interface HttpServeOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  path?: string;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes?: number;
+}
+
+export interface HttpHandle {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+type Message = { jsonrpc: "2.0"; id?: string | number; method: string; params?: unknown };
+type Id = string | number | null;
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** "localhost:3000", "127.0.0.1", "[::1]:8080" → true. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
+  return LOOPBACK.has(name.toLowerCase());
+}
+
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const u = new URL(origin);
+    return (u.protocol === "http:" || u.protocol === "https:") && LOOPBACK.has(u.hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+/** Decodes the `=?base64?…?=` sentinel of Mcp-Name / Mcp-Param-*; undefined when malformed. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const m = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
+  if (!m) return value.startsWith("=?base64?") && value.endsWith("?=") ? undefined : value;
+  if (m[1].length % 4 !== 0) return undefined;
+  return Buffer.from(m[1], "base64").toString("utf8");
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function errorBody(id: Id | undefined, code: number, message: string, data?: unknown) {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+const headerMismatch = (message: string) => new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
+
+/** The 2026-07-28 header rules: MCP-Protocol-Version, Mcp-Method, Mcp-Name must match the body. */
+function checkModernHeaders(req: IncomingMessage, msg: Message, version: string): void {
+  const pv = req.headers["mcp-protocol-version"];
+  if (typeof pv !== "string") throw headerMismatch("MCP-Protocol-Version header is missing");
+  if (pv !== version) throw headerMismatch(`MCP-Protocol-Version header value '${pv}' does not match body value '${version}'`);
+  const method = req.headers["mcp-method"];
+  if (typeof method !== "string") throw headerMismatch("Mcp-Method header is missing");
+  if (method !== msg.method) throw headerMismatch(`Mcp-Method header value '${method}' does not match body value '${msg.method}'`);
+  if (msg.method !== "tools/call" && msg.method !== "resources/read") return;
+  const p = (msg.params ?? {}) as Record<string, unknown>;
+  const source = msg.method === "tools/call" ? p.name : p.uri;
+  const raw = req.headers["mcp-name"];
+  if (typeof raw !== "string") throw headerMismatch("Mcp-Name header is missing");
+  const name = decodeHeaderValue(raw);
+  if (name === undefined) throw headerMismatch(`Mcp-Name header value '${raw}' is not a valid Base64 sentinel`);
+  if (name !== source) throw headerMismatch(`Mcp-Name header value '${name}' does not match body value '${String(source)}'`);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export class ToolkitHttpHandler {
+  private readonly sessions = new Map<string, LegacySession>();
+
+  constructor(
+    private readonly server: ToolkitServer,
+    private readonly options: Required<Pick<HttpServeOptions, "path" | "maxBodyBytes">>,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // DNS-rebinding protection before anything else.
+    if (!isLoopbackHost(req.headers.host)) return sendJson(res, 421, errorBody(undefined, ErrorCode.InvalidRequest, `Host ${JSON.stringify(req.headers.host ?? "")} is not a loopback name`));
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isLoopbackOrigin(origin)) return sendJson(res, 403, errorBody(undefined, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed`));
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path !== this.options.path) return sendJson(res, 404, errorBody(undefined, ErrorCode.InvalidRequest, `no MCP endpoint at ${path}`));
+
+    const sessionHeader = req.headers["mcp-session-id"];
+    const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
+    if (req.method === "DELETE" && sessionId !== undefined && this.sessions.delete(sessionId)) {
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== "POST") {
+      return sendJson(res, 405, errorBody(undefined, ErrorCode.InvalidRequest, `HTTP ${req.method} is not allowed: POST one JSON-RPC message to ${this.options.path}`), { allow: "POST" });
+    }
+
+    const text = await readBody(req, this.options.maxBodyBytes);
+    if (text === undefined) return sendJson(res, 413, errorBody(null, ErrorCode.InvalidRequest, "request body is too large"));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return sendJson(res, 400, errorBody(null, ErrorCode.ParseError, "Parse error: the body is not JSON"));
+    }
+    const msg = parsed as Message;
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") {
+      return sendJson(res, 400, errorBody(null, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
+    }
+    const isRequest = typeof msg.id === "string" || typeof msg.id === "number";
+    const id: Id = isRequest ? (msg.id as string | number) : null;
+    const modern = ToolkitServer.isModern(msg.params);
+
+    // Legacy (2025-11-25 Streamable HTTP): initialize mints a session; its id selects it later.
+    if (msg.method === "initialize" && isRequest) {
+      const newId = randomUUID();
+      const session: LegacySession = {};
+      const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId });
+      if (ok) this.sessions.set(newId, session);
+      return;
+    }
+    if (sessionId !== undefined && !modern) {
+      const session = this.sessions.get(sessionId);
+      if (!session) return sendJson(res, 404, errorBody(id, ErrorCode.InvalidRequest, "Session not found: initialize again"));
+      if (!isRequest) {
+        res.writeHead(202).end();
+        return;
+      }
+      await this.dispatch(res, msg, id, session, { "mcp-session-id": sessionId });
+      return;
+    }
+
+    // Modern: this revision defines no client notifications over HTTP; accept and ignore them.
+    if (!isRequest) {
+      res.writeHead(202).end();
+      return;
+    }
+    try {
+      const env = ToolkitServer.readEnvelope(msg.params);
+      checkModernHeaders(req, msg, env.version);
+      ToolkitServer.checkVersion(env.version);
+      if (!ToolkitServer.isModernMethod(msg.method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
+    } catch (e) {
+      if (!(e instanceof RpcError)) throw e;
+      return sendJson(res, e.httpStatus, errorBody(id, e.code, e.message, e.data));
+    }
+    await this.dispatch(res, msg, id, undefined, {});
+  }
+
+  /**
+   * Runs one request. With a progressToken the reply is an SSE stream carrying the request's
+   * notifications and then its response; otherwise one JSON object. Returns true on a result.
+   */
+  private async dispatch(res: ServerResponse, msg: Message, id: Id, session: LegacySession | undefined, headers: Record<string, string>): Promise<boolean> {
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort(); // the client closed the stream: cancellation
+    });
+    const meta = (msg.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+    const sse = meta?.progressToken !== undefined;
+    const writeEvent = (m: unknown) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+    if (sse) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
+    const ctx: RequestContext = {
+      signal: controller.signal,
+      session,
+      notify: async (n) => {
+        if (sse && !controller.signal.aborted) writeEvent({ jsonrpc: "2.0", ...n });
+      },
+    };
+    let reply: unknown;
+    let status = 200;
+    let ok = false;
+    try {
+      reply = { jsonrpc: "2.0", id, result: await this.server.handle(msg.method, msg.params, ctx) };
+      ok = true;
+    } catch (e) {
+      if (e instanceof CancelledError || controller.signal.aborted) return false; // nothing more for a cancelled request
+      const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+      reply = errorBody(id, err.code, err.message, err.data);
+      status = err.httpStatus;
+    }
+    if (controller.signal.aborted) return false;
+    if (sse) {
+      writeEvent(reply);
+      res.end();
+    } else {
+      sendJson(res, status, reply, headers);
+    }
+    return ok;
+  }
+}
+
+/** Serves the toolkit server on http://127.0.0.1:PORT/mcp. */
+export async function serveHttp(server: ToolkitServer, options: HttpServeOptions = {}): Promise<HttpHandle> {
+  const handler = new ToolkitHttpHandler(server, { path: options.path ?? "/mcp", maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024 });
+  const http = createServer((req, res) => {
+    handler.handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(null, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}${options.path ?? "/mcp"}`,
+    port,
+    server: http,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}

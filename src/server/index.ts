@@ -1,0 +1,24 @@
+// The reference server toolkit: define variant tools once, serve them to every era.
+export { defineTool, ToolError, wireVariant } from "./tool.js";
+export type {
+  DefinedTool,
+  ToolDefinition,
+  VariantDefinition,
+  ContentVariantDefinition,
+  StructuredVariantDefinition,
+  ErrorOutputs,
+  LegacyBehaviour,
+  ProjectionContext,
+  RunContext,
+} from "./tool.js";
+export { fromLegacyTool } from "./legacy-tool.js";
+export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
+export { defineResource } from "./resource.js";
+export type { ResourceDefinition } from "./resource.js";
+export { ToolkitServer } from "./engine.js";
+export type { ToolkitServerOptions, RequestContext, LegacySession, Envelope, Notification } from "./engine.js";
+export { CancelledError } from "./call.js";
+export { RpcError } from "./errors.js";
+export { serveStdio, ToolkitConnection } from "./stdio.js";
+export { serveHttp, ToolkitHttpHandler, isLoopbackHost, isLoopbackOrigin, decodeHeaderValue } from "./http.js";
+export type { HttpHandle, HttpServeOptions } from "./http.js";

@@ -1,0 +1,43 @@
+// stdio binding: the SDK's StdioServerTransport for framing and its Protocol base for request
+// correlation and notifications/cancelled. Every request goes to ToolkitServer through the
+// fallback handler, so no SDK result schema reshapes what is written: the wire carries exactly
+// the result the toolkit built.
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Notification as SdkNotification, Request as SdkRequest, Result as SdkResult } from "@modelcontextprotocol/sdk/types.js";
+import type { LegacySession, ToolkitServer } from "./engine.js";
+
+/** One connection (a stdio process): one legacy session if the client chooses `initialize`. */
+export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, SdkResult> {
+  private readonly session: LegacySession = {};
+
+  constructor(private readonly server: ToolkitServer) {
+    super();
+    // The SDK answers ping itself; in the modern era ping is not a method, so the toolkit decides.
+    this.removeRequestHandler("ping");
+    this.fallbackRequestHandler = async (request, extra) =>
+      (await this.server.handle(request.method, request.params, {
+        signal: extra.signal,
+        session: this.session,
+        notify: (n) => extra.sendNotification(n as SdkNotification),
+      })) as SdkResult;
+  }
+
+  protected override assertCapabilityForMethod(): void {}
+  protected override assertNotificationCapability(): void {}
+  protected override assertRequestHandlerCapability(): void {}
+  protected override assertTaskCapability(): void {}
+  protected override assertTaskHandlerCapability(): void {}
+}
+
+/** Serves the toolkit server on this process's stdin/stdout until stdin ends. */
+export async function serveStdio(server: ToolkitServer, transport: Transport = new StdioServerTransport()): Promise<void> {
+  const connection = new ToolkitConnection(server);
+  connection.onerror = (e) => process.stderr.write(`stdio: ${e.message}\n`);
+  await connection.connect(transport);
+  await new Promise<void>((resolve) => {
+    connection.onclose = () => resolve();
+    process.stdin.once("end", () => void connection.close().then(resolve, resolve));
+  });
+}
