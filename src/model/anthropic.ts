@@ -1,0 +1,148 @@
+// Anthropic Messages API adapter: neutral messages (context.ts) → Anthropic params, streamed.
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage } from "./context.js";
+import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent } from "./adapter.js";
+
+export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MAX_TOKENS = 4096;
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface AnthropicOptions {
+  apiKey: string;
+  baseURL?: string;
+  model?: string;
+  maxTokens?: number;
+  /** SDK retries for 408/409/429/5xx/connection errors (small: a chat user is waiting). */
+  maxRetries?: number;
+  timeoutMs?: number;
+}
+
+type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+export function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
+  return messages.map((m): MessageParam => {
+    if (m.role === "assistant") {
+      return {
+        role: "assistant",
+        content: m.content.map((b) =>
+          b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id, name: b.name, input: b.input },
+        ),
+      };
+    }
+    const content: ContentBlockParam[] = m.content.map((b) => {
+      if (b.type === "text") return { type: "text", text: b.text };
+      return {
+        type: "tool_result",
+        tool_use_id: b.toolUseId,
+        ...(b.isError ? { is_error: true } : {}),
+        content: b.content.map(toAnthropicBlock),
+      };
+    });
+    return { role: "user", content };
+  });
+}
+
+function toAnthropicBlock(b: ModelContentBlock): TextBlockParam | ImageBlockParam {
+  if (b.type === "text") return { type: "text", text: b.text };
+  return { type: "image", source: { type: "base64", media_type: b.mimeType as ImageMediaType, data: b.data } };
+}
+
+export class AnthropicModel implements ModelAdapter {
+  readonly id: string;
+  readonly capabilities = ANTHROPIC_CAPABILITIES;
+  private readonly client: Anthropic;
+  private readonly model: string;
+  private readonly maxTokens: number;
+  private readonly where: string;
+
+  constructor(opts: AnthropicOptions) {
+    this.model = opts.model ?? DEFAULT_ANTHROPIC_MODEL;
+    this.id = `anthropic:${this.model}`;
+    this.maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.where = opts.baseURL ?? "https://api.anthropic.com";
+    this.client = new Anthropic({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseURL ?? null,
+      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeout: opts.timeoutMs ?? 120_000,
+    });
+  }
+
+  async *respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const tools: Tool[] = req.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: t.inputSchema as Tool["input_schema"],
+    }));
+    let stopped = false;
+    try {
+      const stream = this.client.messages.stream(
+        {
+          model: this.model,
+          max_tokens: this.maxTokens,
+          system: req.system,
+          messages: toAnthropicMessages(req.messages),
+          ...(tools.length ? { tools } : {}),
+        },
+        { signal: req.signal },
+      );
+      for await (const ev of stream) {
+        if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") yield { type: "text", text: ev.delta.text };
+        else if (ev.type === "message_stop") stopped = true;
+      }
+      if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
+      // A stream that closes cleanly but early still "ends": only message_stop means complete.
+      if (!stopped) throw new ModelError("stream", "the model's reply was cut off mid-stream (no message_stop); nothing of it was kept");
+      const message = await stream.finalMessage();
+      for (const block of message.content) {
+        if (block.type !== "tool_use") continue;
+        const input = block.input && typeof block.input === "object" && !Array.isArray(block.input) ? block.input : {};
+        yield { type: "tool_use", id: block.id, name: block.name, input: input as Record<string, unknown> };
+      }
+    } catch (e) {
+      throw this.explain(e, req.signal);
+    }
+  }
+
+  /** One clear line per failure class. */
+  private explain(e: unknown, signal?: AbortSignal): ModelError {
+    if (e instanceof ModelError) return e;
+    if (signal?.aborted || e instanceof Anthropic.APIUserAbortError) return new ModelError("aborted", "cancelled");
+    const retries = `after ${this.client.maxRetries} retr${this.client.maxRetries === 1 ? "y" : "ies"}`;
+    if (e instanceof Anthropic.APIConnectionError) {
+      const cause = (e as { cause?: { message?: string; code?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? e.message;
+      return new ModelError("network", `cannot reach the Anthropic API at ${this.where} (${why}) ${retries}`);
+    }
+    if (e instanceof Anthropic.APIError) {
+      const detail = apiMessage(e);
+      if (e.status === 401)
+        return new ModelError("auth", `the Anthropic API rejected the API key (401${detail ? `: ${detail}` : ""}); check ANTHROPIC_API_KEY`);
+      if (e.status === 429) return new ModelError("rate-limit", `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`);
+      if (e.status === 529 || (e.error as { error?: { type?: string } })?.error?.type === "overloaded_error")
+        return new ModelError("overloaded", `the Anthropic API is overloaded ${retries}; try again shortly`);
+      if (e.status === 400) return new ModelError("bad-request", `the Anthropic API refused the request (400${detail ? `: ${detail}` : ""})`);
+      if (e.status === undefined)
+        return new ModelError("stream", `the model's reply stream failed${detail ? `: ${detail}` : ""}; nothing of it was kept`);
+      return new ModelError("api", `the Anthropic API failed (${e.status}${detail ? `: ${detail}` : ""})`);
+    }
+    const msg = (e as Error)?.message ?? String(e);
+    // Undici reports a socket closed mid-body as "terminated"; bad JSON in an event is a SyntaxError.
+    if (e instanceof SyntaxError || /terminated|premature|aborted|ECONNRESET|socket/i.test(msg))
+      return new ModelError("stream", `the model's reply was cut off mid-stream (${msg}); nothing of it was kept`);
+    return new ModelError("api", `the Anthropic request failed: ${msg}`);
+  }
+}
+
+function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
+  const body = e.error as { error?: { message?: string; type?: string } } | undefined;
+  const m = body?.error?.message ?? body?.error?.type;
+  return typeof m === "string" ? m.slice(0, 200) : "";
+}

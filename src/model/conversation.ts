@@ -1,0 +1,59 @@
+// The provider-neutral conversation: what was said and what the model got back from tools.
+// It deliberately holds ONLY what may reach the model: a tool result item carries the model
+// sink (router-branded assistant outputs) or the host's receipt, never the full CallOutcome.
+// The UI keeps outcomes beside it, keyed by call id (see the turn events).
+import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
+
+/** What a tool call gave the model: the routed model sink, or the host's receipt. */
+export type ModelToolResult = readonly ModelSinkEntry[] | HostReceipt;
+
+export interface UserItem {
+  role: "user";
+  text: string;
+}
+
+export interface ToolCallRequest {
+  /** Provider call id (e.g. Anthropic's `toolu_...`). */
+  id: string;
+  /** The name the model used (see tool-names.ts). */
+  name: string;
+  /** Where it maps back to. */
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface AssistantItem {
+  role: "assistant";
+  text: string;
+  toolCalls: ToolCallRequest[];
+}
+
+export interface ToolResultItem {
+  role: "tool";
+  callId: string;
+  isError: boolean;
+  result: ModelToolResult;
+}
+
+export type ConversationItem = UserItem | AssistantItem | ToolResultItem;
+
+/** A conversation is an append-only list; a failed turn rolls back to its start (see turn.ts). */
+export class Conversation {
+  readonly items: ConversationItem[] = [];
+
+  append(item: ConversationItem): void {
+    this.items.push(item);
+  }
+  /** Index to roll back to if a turn fails half-way. */
+  mark(): number {
+    return this.items.length;
+  }
+  rollback(mark: number): void {
+    this.items.length = Math.min(mark, this.items.length);
+  }
+}
+
+export function isReceipt(r: ModelToolResult): r is HostReceipt {
+  return !Array.isArray(r) && (r as HostReceipt).kind === "receipt";
+}

@@ -1,0 +1,112 @@
+// The offline model: deterministic, honest, nothing to install.
+// It sees exactly what any provider would see — the messages context.ts built — and nothing
+// else: its answer after a tool call is composed only from those tool_result blocks, so the
+// reply shows the user what reached the model.
+import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type ModelToolResultBlock } from "./context.js";
+import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
+import { extractArgs, pickTool } from "./offline-args.js";
+
+export interface OfflineOptions {
+  /** Delay between streamed chunks (ms); 0 still yields to the event loop. */
+  chunkDelayMs?: number;
+}
+
+export class OfflineModel implements ModelAdapter {
+  readonly id = "offline";
+  // Same limits as Anthropic, so the offline model shows what a real one would get.
+  readonly capabilities = ANTHROPIC_CAPABILITIES;
+  private readonly delay: number;
+
+  constructor(opts: OfflineOptions = {}) {
+    this.delay = opts.chunkDelayMs ?? 8;
+  }
+
+  async *respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const decision = decide(req.messages, req.tools);
+    if (decision.text) {
+      for (const chunk of chunks(decision.text)) {
+        if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
+        await new Promise((r) => setTimeout(r, this.delay));
+        yield { type: "text", text: chunk };
+      }
+    }
+    if (decision.toolUse) yield { type: "tool_use", ...decision.toolUse };
+  }
+}
+
+type Decision = { text?: string; toolUse?: { id: string; name: string; input: Record<string, unknown> } };
+
+function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec[]): Decision {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== "user") return { text: "I have nothing to answer." };
+  const results = last.content.filter((b): b is ModelToolResultBlock => b.type === "tool_result");
+  if (results.length) return { text: describeResults(results, messages) };
+  const prompt = last.content
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("\n")
+    .trim();
+  const id = `offline_${countToolUses(messages) + 1}`;
+
+  const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);
+  if (explicit) {
+    const tool = tools.find((t) => t.name === explicit[1]) ?? tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
+    if (!tool) return { text: `There is no tool called ${explicit[1]}. ${listTools(tools)}` };
+    let input: unknown = {};
+    if (explicit[2]) {
+      try {
+        input = JSON.parse(explicit[2]);
+      } catch (e) {
+        return { text: `I could not read the arguments for ${tool.name}: ${(e as Error).message}.` };
+      }
+    }
+    if (!input || typeof input !== "object" || Array.isArray(input)) return { text: `The arguments for ${tool.name} must be a JSON object.` };
+    return { text: `Calling ${tool.name}.`, toolUse: { id, name: tool.name, input: input as Record<string, unknown> } };
+  }
+
+  const tool = pickTool(prompt, tools);
+  if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
+  const input = extractArgs(prompt, tool);
+  return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };
+}
+
+function listTools(tools: readonly ModelToolSpec[]): string {
+  if (!tools.length) return "No tools are available.";
+  return `Available tools: ${tools.map((t) => t.name).join(", ")}. Try "call TOOL {json}".`;
+}
+
+function countToolUses(messages: readonly ModelMessage[]): number {
+  let n = 0;
+  for (const m of messages) if (m.role === "assistant") n += m.content.filter((b) => b.type === "tool_use").length;
+  return n;
+}
+
+function toolNameFor(id: string, messages: readonly ModelMessage[]): string {
+  for (const m of messages)
+    if (m.role === "assistant") for (const b of m.content) if (b.type === "tool_use" && b.id === id) return b.name;
+  return "the tool";
+}
+
+/** The answer: only the blocks that reached this model, told plainly. */
+function describeResults(results: ModelToolResultBlock[], messages: readonly ModelMessage[]): string {
+  return results.map((r) => describeOne(r, toolNameFor(r.toolUseId, messages))).join("\n");
+}
+
+function describeOne(result: ModelToolResultBlock, name: string): string {
+  const texts = result.content.filter((b): b is Extract<ModelContentBlock, { type: "text" }> => b.type === "text").map((b) => b.text);
+  const images = result.content.filter((b) => b.type === "image");
+  const body = texts.length ? texts.join("\n") : "(no text)";
+  const lead = result.isError ? `${name} reported an error to me: ${body}` : `${name} returned to me: ${body}`;
+  const seen = images.length
+    ? `I received ${images.length} image${images.length > 1 ? "s" : ""} (${[...new Set(images.map((i) => (i as { mimeType: string }).mimeType))].join(", ")}).`
+    : "I received no image data.";
+  return `${lead}\n${seen}`;
+}
+
+/** Splits text into small word groups, as a streaming model would send them. */
+function chunks(text: string): string[] {
+  const parts = text.match(/\S+\s*/g) ?? [text];
+  const out: string[] = [];
+  const lead = text.match(/^\s*/)?.[0] ?? "";
+  for (let i = 0; i < parts.length; i += 3) out.push((i === 0 ? lead : "") + parts.slice(i, i + 3).join(""));
+  return out;
+}
