@@ -1,0 +1,308 @@
+// One server connection: transport (stdio or Streamable HTTP), era detection, the modern `_meta`
+// envelope on every request, stderr tail, and restart after an exit.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  AnyResultSchema,
+  DiscoverResultSchema,
+  eraOf,
+  ErrorCode,
+  InitializeResultLooseSchema,
+  isModernVersion,
+  LEGACY_VERSIONS,
+  META,
+  MODERN_ERROR_CODES,
+  MODERN_VERSIONS,
+  UnsupportedVersionErrorDataSchema,
+  type Capabilities,
+  type Era,
+} from "../protocol/index.js";
+import type { Limits, ServerConfig } from "./config.js";
+import { HttpStatusError, ModernHttpTransport } from "./http-transport.js";
+import { RpcClient } from "./rpc-client.js";
+
+export const CLIENT_NAME = "mcp-prism";
+export const CLIENT_VERSION: string = (() => {
+  try {
+    const pkg = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "package.json");
+    return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
+  } catch {
+    return "0.0.0";
+  }
+})();
+
+export class ConnectionError extends Error {
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ConnectionError";
+  }
+}
+
+export type ConnectionState = "idle" | "connecting" | "connected" | "disconnected" | "failed";
+type Json = Record<string, unknown>;
+
+export interface RequestOpts {
+  /** Client extensions advertised on this (modern) request. */
+  extensions?: Record<string, Record<string, unknown>>;
+  timeout?: number;
+  signal?: AbortSignal;
+  onprogress?: RequestOptions["onprogress"];
+}
+
+const STDERR_LINES = 20;
+const MAX_RESTARTS = 5;
+
+export class Connection {
+  state: ConnectionState = "idle";
+  era: Era | undefined;
+  protocolVersion: string | undefined;
+  serverCapabilities: Capabilities = {};
+  serverInfo: { name: string; version: string } | undefined;
+  instructions: string | undefined;
+  lastError: string | undefined;
+  private client: RpcClient | undefined;
+  private stderr: string[] = [];
+  private restarts = 0;
+  private connecting: Promise<void> | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly config: ServerConfig,
+    private readonly limits: Limits,
+    /** Forces one protocol version (no fallback, no retry). */
+    private readonly forcedVersion?: string,
+  ) {}
+
+  stderrTail(): string[] {
+    return [...this.stderr];
+  }
+
+  /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
+  async ensureConnected(): Promise<void> {
+    if (this.state === "connected") return;
+    if (this.connecting) return this.connecting;
+    if (this.state === "disconnected") {
+      if (this.restarts >= MAX_RESTARTS) {
+        throw new ConnectionError("connection-failed", `server ${this.name}: exited ${this.restarts} times; not restarting`);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** this.restarts, 2000)));
+      this.restarts++;
+    }
+    this.connecting = this.connect().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    this.state = "connecting";
+    try {
+      if (this.config.kind === "stdio") await this.connectStdio();
+      else await this.connectHttp();
+      this.state = "connected";
+      this.lastError = undefined;
+    } catch (e) {
+      this.state = "failed";
+      await this.client?.close().catch(() => {});
+      this.client = undefined;
+      const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
+      this.lastError = err.message;
+      throw err;
+    }
+  }
+
+  private describe(e: unknown): string {
+    const why = e instanceof Error ? e.message : String(e);
+    const tail = this.stderr.length ? ` (server stderr: ${this.stderr.slice(-3).join(" | ")})` : "";
+    return `server ${this.name}: ${why}${tail}`;
+  }
+
+  private newClient(): RpcClient {
+    const client = new RpcClient();
+    client.onclose = () => {
+      if (this.client === client && this.state === "connected") this.state = "disconnected";
+    };
+    client.onerror = () => {}; // stray/malformed lines are not fatal; requests fail on their own
+    return client;
+  }
+
+  private async connectStdio(): Promise<void> {
+    const cfg = this.config as Extract<ServerConfig, { kind: "stdio" }>;
+    const transport = new StdioClientTransport({
+      command: cfg.command,
+      args: cfg.args,
+      env: cfg.env,
+      cwd: cfg.cwd,
+      stderr: "pipe",
+      maxBufferSize: this.limits.maxResultBytes * 2,
+    } as ConstructorParameters<typeof StdioClientTransport>[0]);
+    let partial = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      this.stderr.push(...lines.filter((l) => l.trim() !== ""));
+      if (this.stderr.length > STDERR_LINES) this.stderr.splice(0, this.stderr.length - STDERR_LINES);
+    });
+    const client = this.newClient();
+    this.client = client;
+    await client.connect(transport);
+    await this.detectEra(client, this.limits.discoverTimeoutMs, async () => {
+      await this.initialize(client);
+    });
+  }
+
+  private async connectHttp(): Promise<void> {
+    const cfg = this.config as Extract<ServerConfig, { kind: "http" }>;
+    const url = new URL(cfg.url);
+    const modern = this.newClient();
+    this.client = modern;
+    await modern.connect(new ModernHttpTransport(url, cfg.headers));
+    await this.detectEra(modern, Math.max(this.limits.discoverTimeoutMs, 10_000), async () => {
+      await modern.close().catch(() => {});
+      const legacy = this.newClient();
+      this.client = legacy;
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers } });
+      await legacy.connect(transport);
+      const version = await this.initialize(legacy);
+      transport.setProtocolVersion(version);
+    });
+  }
+
+  /**
+   * Probes `server/discover` with the preferred modern version. A result or a recognized modern
+   * error (-32022 → retry with a supported version) means modern; anything else → legacy.
+   */
+  private async detectEra(client: RpcClient, probeTimeout: number, fallBackToLegacy: () => Promise<void>): Promise<void> {
+    const forced = this.forcedVersion;
+    if (forced !== undefined && !isModernVersion(forced)) return fallBackToLegacy();
+    let version: string = forced ?? MODERN_VERSIONS[0];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const raw = await client.request(
+          { method: "server/discover", params: { _meta: this.envelope(version, {}) } },
+          AnyResultSchema,
+          { timeout: probeTimeout },
+        );
+        const parsed = DiscoverResultSchema.safeParse(raw);
+        if (!parsed.success) throw new ConnectionError("invalid-discover", `server ${this.name}: malformed server/discover result`);
+        const d = parsed.data;
+        if (!d.supportedVersions.includes(version)) {
+          const best = MODERN_VERSIONS.find((v) => d.supportedVersions.includes(v));
+          if (forced !== undefined || best === undefined) throw this.noCommonVersion(version, d.supportedVersions);
+          version = best;
+        }
+        this.setModern(version, d);
+        return;
+      } catch (e) {
+        if (e instanceof ConnectionError) throw e;
+        if (e instanceof McpError && MODERN_ERROR_CODES.has(e.code)) {
+          if (e.code !== ErrorCode.UnsupportedProtocolVersion) throw new ConnectionError("modern-error", this.describe(e));
+          const data = UnsupportedVersionErrorDataSchema.safeParse(e.data);
+          const supported = data.success ? data.data.supported : [];
+          const best = MODERN_VERSIONS.find((v) => supported.includes(v));
+          if (forced !== undefined || best === undefined || best === version) throw this.noCommonVersion(version, supported);
+          version = best; // a modern server: retry, never fall back to initialize
+          continue;
+        }
+        if (forced !== undefined) {
+          throw new ConnectionError("connection-failed", this.describe(new Error(`--protocol ${forced}: server/discover failed: ${(e as Error).message}`)));
+        }
+        const transportDown = !(e instanceof McpError) && !(e instanceof HttpStatusError);
+        if (transportDown && this.config.kind === "http") throw new ConnectionError("connection-failed", this.describe(e));
+        if (e instanceof McpError && e.code === -32000 && this.config.kind === "stdio") {
+          throw new ConnectionError("connection-failed", this.describe(new Error("the server exited before answering")));
+        }
+        return fallBackToLegacy();
+      }
+    }
+    throw new ConnectionError("connection-failed", `server ${this.name}: version negotiation did not converge`);
+  }
+
+  private noCommonVersion(requested: string, supported: string[]): ConnectionError {
+    return new ConnectionError(
+      "unsupported-version",
+      `server ${this.name}: does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
+    );
+  }
+
+  private setModern(version: string, d: { capabilities: Capabilities; instructions?: string; _meta?: Json }): void {
+    this.era = eraOf(version);
+    this.protocolVersion = version;
+    this.serverCapabilities = d.capabilities;
+    this.instructions = d.instructions;
+    const info = d._meta?.[META.serverInfo] as { name?: unknown; version?: unknown } | undefined;
+    if (info && typeof info.name === "string") this.serverInfo = { name: info.name, version: String(info.version ?? "") };
+  }
+
+  /** The legacy handshake; returns the negotiated version. */
+  private async initialize(client: RpcClient): Promise<string> {
+    const requested = this.forcedVersion ?? LEGACY_VERSIONS[0];
+    const raw = await client.request(
+      {
+        method: "initialize",
+        params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
+      },
+      AnyResultSchema,
+      { timeout: this.limits.callTimeoutMs },
+    );
+    const parsed = InitializeResultLooseSchema.safeParse(raw);
+    if (!parsed.success) throw new ConnectionError("invalid-initialize", `server ${this.name}: malformed initialize result`);
+    const r = parsed.data;
+    const ok = (LEGACY_VERSIONS as readonly string[]).includes(r.protocolVersion);
+    if (!ok || (this.forcedVersion !== undefined && r.protocolVersion !== this.forcedVersion)) {
+      throw this.noCommonVersion(requested, [r.protocolVersion]);
+    }
+    await client.notification({ method: "notifications/initialized" });
+    this.era = "legacy";
+    this.protocolVersion = r.protocolVersion;
+    this.serverCapabilities = r.capabilities;
+    this.instructions = r.instructions;
+    if (r.serverInfo) this.serverInfo = { name: r.serverInfo.name, version: r.serverInfo.version };
+    return r.protocolVersion;
+  }
+
+  private envelope(version: string, extensions: Record<string, Record<string, unknown>>): Json {
+    const caps: Json = Object.keys(extensions).length ? { extensions } : {};
+    return {
+      [META.protocolVersion]: version,
+      [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
+      [META.clientCapabilities]: caps,
+    };
+  }
+
+  /** Extensions both sides advertise for a request made with these client extensions. */
+  negotiated(extensions: Record<string, Record<string, unknown>>): Set<string> {
+    if (this.era === "legacy") return new Set();
+    const server = this.serverCapabilities.extensions ?? {};
+    return new Set(Object.keys(extensions).filter((id) => id in server));
+  }
+
+  /** Sends a request (modern: with the `_meta` envelope). Throws McpError / ConnectionError. */
+  async request(method: string, params: Json, opts: RequestOpts = {}): Promise<Json> {
+    await this.ensureConnected();
+    const client = this.client;
+    if (!client || !this.protocolVersion) throw new ConnectionError("not-connected", `server ${this.name}: not connected`);
+    const p: Json = { ...params };
+    if (this.era !== "legacy") {
+      p._meta = { ...((params._meta as Json | undefined) ?? {}), ...this.envelope(this.protocolVersion, opts.extensions ?? {}) };
+    }
+    return client.request({ method, params: p }, AnyResultSchema, {
+      timeout: opts.timeout ?? this.limits.callTimeoutMs,
+      signal: opts.signal,
+      onprogress: opts.onprogress,
+    });
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.state = "idle";
+    await client?.close().catch(() => {});
+  }
+}

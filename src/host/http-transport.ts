@@ -1,0 +1,134 @@
+// Modern (2026-07-28+) Streamable HTTP client transport: one POST per request with the request
+// metadata headers; the reply is a JSON body or an SSE stream ending with the response.
+// Cancellation closes the stream (no notification is POSTed on HTTP).
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { META } from "../protocol/index.js";
+
+/** A non-2xx reply whose body is not a JSON-RPC response to the request. */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
+    this.name = "HttpStatusError";
+  }
+}
+
+const SENTINEL_PREFIX = "=?base64?";
+
+/** A header-safe value: plain visible ASCII as is, anything else in the Base64 sentinel form. */
+export function headerValue(v: string): string {
+  const plain = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(v) && !v.startsWith(SENTINEL_PREFIX);
+  return plain ? v : `${SENTINEL_PREFIX}${Buffer.from(v, "utf8").toString("base64")}?=`;
+}
+
+const NAMED_METHODS = new Set(["tools/call", "resources/read", "prompts/get"]);
+
+type Json = Record<string, unknown>;
+
+export class ModernHttpTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private inflight = new Map<string | number, AbortController>();
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    for (const ac of this.inflight.values()) ac.abort();
+    this.inflight.clear();
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const m = message as Json;
+    if (!("method" in m)) return; // a client never sends responses here
+    if (!("id" in m)) {
+      if (m.method === "notifications/cancelled") {
+        const id = (m.params as Json | undefined)?.requestId as string | number | undefined;
+        if (id !== undefined) this.inflight.get(id)?.abort();
+      }
+      return; // no client notifications are POSTed in the modern HTTP binding
+    }
+    const id = m.id as string | number;
+    const params = (m.params ?? {}) as Json;
+    const version = (params._meta as Json | undefined)?.[META.protocolVersion];
+    const headers: Record<string, string> = {
+      ...this.headers,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-method": String(m.method),
+    };
+    if (typeof version === "string") headers["mcp-protocol-version"] = version;
+    const name = params.name ?? params.uri;
+    if (NAMED_METHODS.has(String(m.method)) && typeof name === "string") headers["mcp-name"] = headerValue(name);
+    const ac = new AbortController();
+    this.inflight.set(id, ac);
+    try {
+      const res = await fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: ac.signal });
+      const type = res.headers.get("content-type") ?? "";
+      if (!res.ok) {
+        const text = await res.text();
+        const reply = tryJson(text);
+        // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
+        if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
+          this.onmessage?.(reply as JSONRPCMessage);
+          return;
+        }
+        throw new HttpStatusError(res.status, text);
+      }
+      if (type.includes("text/event-stream")) await this.readSse(res);
+      else {
+        const reply = tryJson(await res.text());
+        if (!reply) throw new Error(`HTTP ${res.status}: the reply is not JSON`);
+        this.onmessage?.(reply as JSONRPCMessage);
+      }
+    } catch (e) {
+      if (ac.signal.aborted) return; // cancelled: the request was already settled
+      throw e;
+    } finally {
+      this.inflight.delete(id);
+    }
+  }
+
+  private async readSse(res: Response): Promise<void> {
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let data: string[] = [];
+    const dispatch = () => {
+      if (data.length === 0) return;
+      const msg = tryJson(data.join("\n"));
+      data = [];
+      if (msg) this.onmessage?.(msg as JSONRPCMessage);
+      else this.onerror?.(new Error("SSE event data is not JSON"));
+    };
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl).replace(/\r$/, "");
+        buffer = buffer.slice(nl + 1);
+        if (line === "") dispatch();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+    }
+    dispatch();
+  }
+}
+
+function tryJson(text: string): Json | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}

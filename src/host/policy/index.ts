@@ -1,0 +1,46 @@
+// Applies a mode policy to a tool's declared variants: one generic function, no per-mode branches.
+import {
+  isExtensionAudience,
+  sameSelector,
+  type ToolResultOutputSelector,
+  type ToolResultVariant,
+} from "../../protocol/index.js";
+import type { Mode } from "../types.js";
+import { app } from "./app.js";
+import { chat } from "./chat.js";
+import { code } from "./code.js";
+import { minimal } from "./minimal.js";
+import { structured } from "./structured.js";
+import type { ModePolicy } from "./types.js";
+
+export type { ModePolicy, Preference } from "./types.js";
+
+export const POLICIES: Record<Mode, ModePolicy> = { chat, structured, code, app, minimal };
+
+export function policyFor(mode: Mode): ModePolicy {
+  return POLICIES[mode];
+}
+
+/**
+ * The requestedOutputs a mode asks for: only declared selectors, extension audiences only when
+ * negotiated, none twice. undefined = send none (the fallback).
+ */
+export function selectOutputs(
+  policy: ModePolicy,
+  variants: readonly ToolResultVariant[],
+  negotiated: ReadonlySet<string>,
+): ToolResultOutputSelector[] | undefined {
+  if (!policy.sendRequestedOutputs) return undefined;
+  const usable = (s: ToolResultOutputSelector) =>
+    variants.some((v) => sameSelector(v, s)) && (!isExtensionAudience(s.audience) || negotiated.has(s.audience));
+  const out: ToolResultOutputSelector[] = [];
+  const add = (s: ToolResultOutputSelector) => {
+    if (!out.some((o) => sameSelector(o, s))) out.push({ audience: s.audience, format: s.format });
+  };
+  for (const p of policy.preferences) {
+    if (usable(p.want)) add(p.want);
+    else if (p.otherwise && usable(p.otherwise)) add(p.otherwise);
+    else if (!p.ifDeclared && !p.otherwise) add(p.want); // required: checkSelection will refuse it locally
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+// The ONLY writer of sinks: turns validated, audience-tagged outputs into a Routed value.
+// Routing follows the output-level audience alone (never block annotations, never the format).
+import { isExtensionAudience, type ToolResultOutput } from "../protocol/index.js";
+import type {
+  AppSinkEntry,
+  ModelSinkEntry,
+  ProgrammaticSinkEntry,
+  Routed,
+  SinkBytes,
+  UserSinkEntry,
+} from "./types.js";
+
+export class RoutingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RoutingError";
+  }
+}
+
+export interface RouteContext {
+  /** Extensions negotiated for this request AND requested: only their outputs and `_meta` reach the App sink. */
+  appExtensions: readonly string[];
+  /** The result's `_meta` (only the negotiated extensions' namespaced entries are forwarded). */
+  meta?: Record<string, unknown>;
+}
+
+export function emptyRouted(): Routed {
+  return { model: [], user: [], programmatic: [], app: [], appMeta: {} };
+}
+
+/**
+ * Routes every output to the sink of its audience. An output whose audience has no sink here
+ * (e.g. an extension that was not negotiated) is an error: validation should have rejected it,
+ * and nothing may be dropped or substituted silently.
+ */
+export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): Routed {
+  const routed = emptyRouted();
+  for (const out of outputs) {
+    if (out.audience === "assistant") routed.model.push(out as ModelSinkEntry);
+    else if (out.audience === "user") routed.user.push(out as UserSinkEntry);
+    else if (out.audience === "programmatic" && out.format === "structured") {
+      routed.programmatic.push(out as ProgrammaticSinkEntry);
+    } else if (isExtensionAudience(out.audience) && ctx.appExtensions.includes(out.audience)) {
+      routed.app.push(out as AppSinkEntry);
+    } else throw new RoutingError(`no sink for ${out.audience}/${out.format}`);
+  }
+  for (const ext of ctx.appExtensions) {
+    const entry = ctx.meta?.[ext];
+    if (entry !== undefined) routed.appMeta[ext] = entry;
+  }
+  return routed;
+}
+
+export function sinkBytes(routed: Routed): SinkBytes {
+  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
+  return {
+    model: size(routed.model),
+    user: size(routed.user),
+    programmatic: size(routed.programmatic),
+    app: size(routed.app) + (Object.keys(routed.appMeta).length ? size([routed.appMeta]) : 0),
+  };
+}

@@ -1,0 +1,151 @@
+// Checks a tools/call result against the request BEFORE anything is routed. A violation rejects
+// the whole result with a named rule; nothing is half-routed.
+import {
+  compileSchema,
+  ContentBlockSchema,
+  formatSchemaErrors,
+  isExtensionAudience,
+  sameSelector,
+  selectorKey,
+  ContentToolResultOutputSchema,
+  StructuredToolResultOutputSchema,
+  type ContentBlock,
+  type JsonSchema,
+  type ToolResultOutput,
+  type ToolResultOutputSelector,
+  type ToolResultVariant,
+} from "../protocol/index.js";
+
+export type ValidationRule =
+  | "invalid-result-type"
+  | "malformed-result"
+  | "malformed-output"
+  | "missing-output"
+  | "unrequested-output"
+  | "duplicate-output"
+  | "schema-violation"
+  | "malformed-content";
+
+export class ResultValidationError extends Error {
+  constructor(
+    readonly rule: ValidationRule,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ResultValidationError";
+  }
+}
+
+export interface ValidatedVariantResult {
+  outputs: ToolResultOutput[];
+  isError: boolean;
+  meta: Record<string, unknown> | undefined;
+}
+
+export interface ValidatedLegacyResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError: boolean;
+  meta: Record<string, unknown> | undefined;
+}
+
+function fail(rule: ValidationRule, message: string): never {
+  throw new ResultValidationError(rule, message);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function checkEnvelope(raw: unknown): Record<string, unknown> {
+  if (!isRecord(raw)) fail("malformed-result", "result is not an object");
+  if (raw.resultType !== undefined && raw.resultType !== "complete") {
+    fail("invalid-result-type", `resultType ${JSON.stringify(raw.resultType)} is not "complete"`);
+  }
+  if (raw.isError !== undefined && typeof raw.isError !== "boolean") fail("malformed-result", "isError is not a boolean");
+  if (raw._meta !== undefined && !isRecord(raw._meta)) fail("malformed-result", "_meta is not an object");
+  return raw;
+}
+
+function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const i = error.issues[0];
+  const path = i.path.map(String).join(".");
+  return path ? `${path}: ${i.message}` : i.message;
+}
+
+/** Validates a structured value against its variant's schema (compiled once per schema object). */
+function checkStructured(where: string, schema: JsonSchema | undefined, value: unknown): void {
+  if (!schema) return;
+  let fn;
+  try {
+    fn = compileSchema(schema);
+  } catch (e) {
+    fail("schema-violation", `${where}: the declared schema does not compile: ${(e as Error).message}`);
+  }
+  if (!fn(value)) fail("schema-violation", `${where}: ${formatSchemaErrors(fn.errors)}`);
+}
+
+/**
+ * A 2026-12-01 result: exactly one output per requested selector (the fallback when none was
+ * sent), none unrequested, none twice, each well-formed and valid against THAT variant's schema.
+ * isError results may omit selectors the server could not represent, and skip success schemas.
+ */
+export function validateVariantResult(
+  raw: unknown,
+  requested: readonly ToolResultOutputSelector[],
+  variants: readonly ToolResultVariant[],
+): ValidatedVariantResult {
+  const r = checkEnvelope(raw);
+  if (!Array.isArray(r.outputs)) fail("malformed-result", "outputs is not an array");
+  const isError = r.isError === true;
+  const outputs: ToolResultOutput[] = [];
+  r.outputs.forEach((o, i) => {
+    const format = isRecord(o) ? o.format : undefined;
+    const schema =
+      format === "content" ? ContentToolResultOutputSchema : format === "structured" ? StructuredToolResultOutputSchema : undefined;
+    if (!schema) fail("malformed-output", `outputs[${i}]: format must be "content" or "structured"`);
+    const parsed = schema.safeParse(o);
+    if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssue(parsed.error)}`);
+    const out = parsed.data as ToolResultOutput;
+    if (!requested.some((s) => sameSelector(s, out))) {
+      fail("unrequested-output", `outputs[${i}] is ${selectorKey(out)}, which was not requested`);
+    }
+    if (outputs.some((prev) => sameSelector(prev, out))) {
+      fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
+    }
+    outputs.push(out);
+  });
+  const missing = requested.filter((s) => !outputs.some((o) => sameSelector(o, s)));
+  if (missing.length > 0 && (!isError || outputs.length === 0)) {
+    fail("missing-output", `no output for requested ${missing.map(selectorKey).join(", ")}`);
+  }
+  if (!isError) {
+    for (const out of outputs) {
+      if (out.format !== "structured") continue;
+      const v = variants.find((d) => sameSelector(d, out));
+      checkStructured(selectorKey(out), v && v.format === "structured" ? v.schema : undefined, out.structuredContent);
+    }
+  }
+  return { outputs, isError, meta: r._meta as Record<string, unknown> | undefined };
+}
+
+/** A 2026-07-28-or-earlier result: a well-formed content array, structuredContent valid against outputSchema. */
+export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined): ValidatedLegacyResult {
+  const r = checkEnvelope(raw);
+  if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
+  const content: ContentBlock[] = r.content.map((b, i) => {
+    const parsed = ContentBlockSchema.safeParse(b);
+    if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssue(parsed.error)}`);
+    return parsed.data;
+  });
+  const isError = r.isError === true;
+  if (!isError && r.structuredContent !== undefined) checkStructured("structuredContent", outputSchema, r.structuredContent);
+  const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };
+  if (r.structuredContent !== undefined) result.structuredContent = r.structuredContent;
+  return result;
+}
+
+/** Extension ids among the requested selectors (their namespaced `_meta` may reach the App sink). */
+export function requestedExtensions(requested: readonly ToolResultOutputSelector[]): string[] {
+  return [...new Set(requested.filter((s) => isExtensionAudience(s.audience)).map((s) => s.audience))];
+}
