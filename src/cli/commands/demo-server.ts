@@ -1,5 +1,46 @@
-// Placeholder until the demo server lands (issue 2).
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write("mcp-prism demo-server: not implemented yet\n");
-  return 2;
+// mcp-prism demo-server [--http PORT]: the bundled demo server on stdio (default) or HTTP.
+import { createDemoServer } from "../../demo/server.js";
+import { serveHttp, serveStdio } from "../../server/index.js";
+
+const USAGE = "usage: mcp-prism demo-server [--http PORT]   (stdio by default; --http 0 picks a free port)\n";
+
+export async function run(argv: string[]): Promise<number> {
+  let port: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--help" || a === "-h") {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (a === "--http" || a.startsWith("--http=")) {
+      const value = a.startsWith("--http=") ? a.slice(7) : argv[++i];
+      port = Number(value);
+      if (value === undefined || !/^\d+$/.test(value) || port > 65535) {
+        process.stderr.write(`mcp-prism demo-server: --http needs a port number 0..65535, got ${JSON.stringify(value ?? "")}\n`);
+        return 2;
+      }
+      continue;
+    }
+    process.stderr.write(`mcp-prism demo-server: unknown option ${JSON.stringify(a)}\n${USAGE}`);
+    return 2;
+  }
+  const server = createDemoServer();
+  if (port === undefined) {
+    await serveStdio(server);
+    return 0;
+  }
+  let handle;
+  try {
+    handle = await serveHttp(server, { port });
+  } catch (e) {
+    process.stderr.write(`mcp-prism demo-server: cannot listen on 127.0.0.1:${port}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  process.stderr.write(`listening on ${handle.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => void handle.close().then(resolve);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
 }

@@ -1,0 +1,29 @@
+// The bundled demo server: the SEP's example tools on the toolkit, for every era.
+import { UI_EXTENSION } from "../protocol/index.js";
+import { ToolkitServer } from "../server/index.js";
+import { dashboardResource, refreshDashboardTool } from "./tools/dashboard.js";
+import { generateImagesTool } from "./tools/generate-images.js";
+import { legacyWeatherTool } from "./tools/legacy-weather.js";
+import { lookupOrderTool } from "./tools/lookup-order.js";
+import { searchCustomersTool } from "./tools/search-customers.js";
+import { waitTool } from "./tools/wait.js";
+
+export const DEMO_SERVER_INFO = { name: "mcp-prism-demo", title: "mcp-prism demo server", version: "0.1.0" };
+
+export const DEMO_INSTRUCTIONS = `Demo CRM and media server for SEP-3279 (tool result variants).
+- search_customers {query, cursor?, limit?}: customer directory search (name word prefix, region NA/EMEA/APAC/LATAM, country, plan). Variants: assistant/content (prose), assistant/structured (summary), programmatic/structured (ids, nextCursor, provenance), user/structured (table rows), io.modelcontextprotocol/ui/structured (columns, rows, facets) when the Apps extension is negotiated.
+- generate_images {prompt, count?, size?}: draws images; user/content has the pixels, assistant/content only a description.
+- refresh_dashboard {}: App-only dashboard refresh (ui://dashboard/index.html).
+- lookup_order {orderId}: order lookup (ord_5001..ord_5040); unknown ids return an error result.
+- legacy_weather {city}: a legacy tool (content + outputSchema) migrated to variants.
+- wait {ms}: waits, reporting progress; use it to test cancellation.`;
+
+export function createDemoServer(): ToolkitServer {
+  return new ToolkitServer({
+    info: DEMO_SERVER_INFO,
+    instructions: DEMO_INSTRUCTIONS,
+    extensions: { [UI_EXTENSION]: {} },
+    tools: [searchCustomersTool, generateImagesTool, refreshDashboardTool, lookupOrderTool, legacyWeatherTool, waitTool],
+    resources: [dashboardResource],
+  });
+}
