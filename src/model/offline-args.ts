@@ -62,7 +62,8 @@ function clause(m: RegExpMatchArray | null): string | undefined {
 export function extractArgs(prompt: string, tool: ModelToolSpec): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   const props = propertiesOf(tool);
-  const quoted = clause(prompt.match(/["“']([^"”']+)["”']/));
+  // Quoted text is taken verbatim; single quotes only when they open a word (not "what's").
+  const quoted = (prompt.match(/["“]([^"”]+)["”]/) ?? prompt.match(/(?:^|\s)'([^']+)'(?=\W|$)/))?.[1];
   const toolWords = new Set(words(tool.name).map(stem));
   const end = "(?=[.?!,;]|$)";
   for (const [key, schema] of Object.entries(props)) {
@@ -85,7 +86,10 @@ export function extractArgs(prompt: string, tool: ModelToolSpec): Record<string,
     if (/(^|_)(id|order|number)$|id$/i.test(key)) {
       value = prompt.match(/#?\b([A-Za-z]{0,6}[-_]?\d{2,})\b/)?.[1];
     } else if (/prompt|subject|description|caption/.test(k)) {
-      value = quoted ?? clause(prompt.match(new RegExp(`\\b(?:of|draw|showing|depicting)\\s+(.+?)${end}`, "i")));
+      value =
+        quoted ??
+        clause(prompt.match(new RegExp(`\\b(?:of|showing|depicting)\\s+(.+?)${end}`, "i"))) ??
+        clause(prompt.match(new RegExp(`\\b(?:draw|paint|generate|make)\\s+(.+?)${end}`, "i")));
     } else if (/city|location|place|where/.test(k)) {
       value = quoted ?? clause(prompt.match(new RegExp(`\\b(?:in|at|for)\\s+(.+?)${end}`, "i")));
     } else if (/query|^q$|search|term|keyword|name|text|filter/.test(k)) {

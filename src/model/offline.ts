@@ -41,10 +41,9 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   if (!last || last.role !== "user") return { text: "I have nothing to answer." };
   const results = last.content.filter((b): b is ModelToolResultBlock => b.type === "tool_result");
   if (results.length) return { text: describeResults(results, messages) };
-  const prompt = last.content
-    .map((b) => (b.type === "text" ? b.text : ""))
-    .join("\n")
-    .trim();
+  // The newest prompt only (an unanswered earlier prompt may be merged into the same message).
+  const texts = last.content.filter((b) => b.type === "text");
+  const prompt = (texts[texts.length - 1]?.text ?? "").trim();
   const id = `offline_${countToolUses(messages) + 1}`;
 
   const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);
