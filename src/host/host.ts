@@ -1,0 +1,258 @@
+// The Host: connection registry, tool registry and the call pipeline
+// (policy → local selection check → request → validate → route). Implements ToolExecutor.
+import { EventEmitter } from "node:events";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { checkSelection, effectiveSelection, type ToolResultOutputSelector } from "../protocol/index.js";
+import type { HostConfig } from "./config.js";
+import { Connection, ConnectionError } from "./connection.js";
+import { applyLegacyProfile } from "./legacy/index.js";
+import { policyFor, selectOutputs } from "./policy/index.js";
+import { writeReceipt } from "./receipt.js";
+import { route, RoutingError, sinkBytes } from "./router.js";
+import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
+
+export interface HostOptions {
+  config: HostConfig;
+  mode?: Mode;
+  /** Force one protocol version on every connection. */
+  protocol?: string;
+  profile?: LegacyProfile;
+  /** Only these servers (by config name). */
+  servers?: string[];
+}
+
+export interface ServerStatus {
+  name: string;
+  state: Connection["state"];
+  era?: string;
+  protocolVersion?: string;
+  error?: string;
+  toolErrors: ToolError[];
+  stderr: string[];
+}
+
+export type HostEvent =
+  | { type: "call-start"; id: number; plan: CallPlan }
+  | { type: "call-progress"; id: number; progress: ProgressUpdate }
+  | { type: "call-end"; id: number; outcome: CallOutcome };
+
+export class Host extends EventEmitter implements ToolExecutor {
+  readonly mode: Mode;
+  readonly profile: LegacyProfile;
+  private readonly conns = new Map<string, Connection>();
+  /** Per server, one listing per advertised extension set. */
+  private readonly listings = new Map<string, Map<string, ToolListing>>();
+  private callIds = 0;
+
+  private constructor(readonly opts: HostOptions) {
+    super();
+    this.mode = opts.mode ?? opts.config.mode ?? "chat";
+    this.profile = opts.profile ?? opts.config.profile ?? "sep";
+    const names = opts.servers ?? Object.keys(opts.config.servers);
+    for (const name of names) {
+      const cfg = opts.config.servers[name];
+      if (!cfg) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol));
+    }
+  }
+
+  /** Connects every server in parallel and lists tools for the default mode. Failures stay per server. */
+  static async start(opts: HostOptions): Promise<Host> {
+    const host = new Host(opts);
+    await Promise.all([...host.conns.keys()].map((n) => host.listing(n, host.mode).catch(() => undefined)));
+    return host;
+  }
+
+  servers(): ServerStatus[] {
+    return [...this.conns.values()].map((c) => {
+      const key = this.listingKey(c, this.mode);
+      return {
+        name: c.name,
+        state: c.state,
+        era: c.era,
+        protocolVersion: c.protocolVersion,
+        error: c.lastError,
+        toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
+        stderr: c.stderrTail(),
+      };
+    });
+  }
+
+  private listingKey(c: Connection, mode: Mode): string {
+    return c.era === "legacy" ? "legacy" : JSON.stringify(policyFor(mode).advertiseExtensions);
+  }
+
+  /** A server's tools as listed with the mode's extensions advertised (cached per extension set). */
+  private async listing(server: string, mode: Mode): Promise<ToolListing> {
+    const conn = this.conns.get(server);
+    if (!conn) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(server)}`);
+    await conn.ensureConnected();
+    const key = this.listingKey(conn, mode);
+    let byKey = this.listings.get(server);
+    if (!byKey) this.listings.set(server, (byKey = new Map()));
+    const hit = byKey.get(key);
+    if (hit) return hit;
+    const fresh = await listTools(conn, policyFor(mode).advertiseExtensions);
+    byKey.set(key, fresh);
+    return fresh;
+  }
+
+  private cached(mode: Mode): ToolEntry[][] {
+    return [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode))?.tools ?? []);
+  }
+
+  /** Every usable tool (names unique across servers) as listed for a mode. */
+  async tools(mode: Mode = this.mode): Promise<ToolEntry[]> {
+    await Promise.all([...this.conns.keys()].map((n) => this.listing(n, mode).catch(() => undefined)));
+    return qualifyNames(this.cached(mode));
+  }
+
+  async toolErrors(mode: Mode = this.mode): Promise<ToolError[]> {
+    await this.tools(mode);
+    return [...this.conns.values()].flatMap((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode))?.errors ?? []);
+  }
+
+  modelTools(): ToolEntry[] {
+    return qualifyNames(this.cached(this.mode)).filter((t) => !isAppOnly(t));
+  }
+
+  instructions(): { server: string; text: string }[] {
+    return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
+  }
+
+  async call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
+    const profile = opts.legacyProfile ?? this.profile;
+    return (await this.run(qualifiedName, args, opts, [profile]))[profile] as CallOutcome;
+  }
+
+  /** One wire call; its legacy result read under each profile (for compare). Variant-era tools give one outcome. */
+  async callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts: CallOptions = {}) {
+    return this.run(qualifiedName, args, opts, profiles);
+  }
+
+  private async run(
+    qualifiedName: string,
+    args: Record<string, unknown>,
+    opts: CallOptions,
+    profiles: readonly LegacyProfile[],
+  ): Promise<Partial<Record<LegacyProfile, CallOutcome>>> {
+    const started = performance.now();
+    const id = ++this.callIds;
+    const mode = opts.mode ?? this.mode;
+    const policy = policyFor(mode);
+    const fail = (plan: CallPlan, error: CallError) => {
+      const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
+      this.emit("event", { type: "call-end", id, outcome } satisfies HostEvent);
+      return Object.fromEntries(profiles.map((p) => [p, outcome]));
+    };
+    let plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
+    const entry = (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
+    if (!entry) return fail(plan, await this.unknownTool(qualifiedName, mode));
+    const conn = this.conns.get(entry.server) as Connection;
+    plan = { ...plan, server: entry.server, tool: entry.name, era: entry.era, protocolVersion: conn.protocolVersion ?? "" };
+
+    // Policy and local selection check: a refused selection is never sent.
+    const negotiated = conn.negotiated(policy.advertiseExtensions);
+    let requested: ToolResultOutputSelector[] | undefined;
+    if (entry.era === "2026-12-01") {
+      requested = opts.select ?? selectOutputs(policy, entry.variants, negotiated);
+      const issue = checkSelection(requested, entry.variants, negotiated);
+      if (issue) {
+        const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
+        return fail({ ...plan, requested }, { rule: issue.rule, message: `${issue.message}${hint}` });
+      }
+    } else if (opts.select) {
+      return fail(plan, {
+        rule: "selection-unsupported",
+        message: `server ${entry.server} speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`,
+      });
+    } else plan.legacyProfile = profiles[0];
+    plan = { ...plan, requested };
+    this.emit("event", { type: "call-start", id, plan } satisfies HostEvent);
+
+    let raw: Record<string, unknown>;
+    try {
+      const params: Record<string, unknown> = { name: entry.name, arguments: args };
+      if (requested !== undefined) params.requestedOutputs = requested;
+      raw = await conn.request("tools/call", params, {
+        extensions: policy.advertiseExtensions,
+        signal: opts.signal,
+        onprogress: (p) => {
+          const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
+          opts.onProgress?.(progress);
+          this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
+        },
+      });
+    } catch (e) {
+      return fail(plan, this.wireError(e, conn, opts.signal));
+    }
+    const size = Buffer.byteLength(JSON.stringify(raw));
+    const max = this.opts.config.limits.maxResultBytes;
+    if (size > max) return fail(plan, { rule: "result-too-large", message: `result is ${size} bytes (limit ${max})` });
+
+    // Validate the whole result before routing anything.
+    const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
+    try {
+      if (entry.era === "2026-12-01") {
+        const sel = effectiveSelection(requested);
+        const v = validateVariantResult(raw, sel, entry.variants);
+        const appExtensions = requestedExtensions(sel).filter((x) => negotiated.has(x));
+        const routed = route(v.outputs, { appExtensions, meta: v.meta });
+        const outcome = this.success(plan, routed, v.isError, entry, started);
+        for (const p of profiles) outcomes[p] = outcome;
+      } else {
+        const v = validateLegacyResult(raw, entry.legacyOutputSchema);
+        for (const p of profiles) {
+          const routed = route(applyLegacyProfile(p, v), { appExtensions: [] });
+          outcomes[p] = this.success({ ...plan, legacyProfile: p }, routed, v.isError, entry, started);
+        }
+      }
+    } catch (e) {
+      if (e instanceof ResultValidationError) return fail(plan, { rule: e.rule, message: `invalid result: ${e.message}` });
+      if (e instanceof RoutingError) return fail(plan, { rule: "unroutable-output", message: e.message });
+      throw e;
+    }
+    this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
+    return outcomes;
+  }
+
+  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
+    const bytes = sinkBytes(routed);
+    const outcome: CallOutcome = { ok: true, plan, isError, routed, bytes, durationMs: performance.now() - started };
+    if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, bytes, entry.variants, isError);
+    return outcome;
+  }
+
+  private async unknownTool(name: string, mode: Mode): Promise<CallError> {
+    const rejected = (await this.toolErrors(mode)).find((e) => e.tool === name || `${e.server}__${e.tool}` === name);
+    if (rejected) return { rule: "rejected-tool", message: rejected.message };
+    const down = [...this.conns.values()].filter((c) => c.state !== "connected" && c.lastError);
+    const why = down.length ? ` (${down.map((c) => c.lastError).join("; ")})` : "";
+    return { rule: "unknown-tool", message: `no tool named ${JSON.stringify(name)}${why}` };
+  }
+
+  private wireError(e: unknown, conn: Connection, signal?: AbortSignal): CallError {
+    if (signal?.aborted) return { rule: "cancelled", message: "the call was cancelled" };
+    if (e instanceof ConnectionError) return { rule: e.rule, message: e.message };
+    if (e instanceof McpError) {
+      if (e.code === -32001) {
+        const secs = this.opts.config.limits.callTimeoutMs / 1000;
+        return { rule: "timeout", message: `no result from server ${conn.name} within ${secs} s (request cancelled)` };
+      }
+      if (e.code === -32000) {
+        const tail = conn.stderrTail().slice(-3);
+        return { rule: "connection-closed", message: `server ${conn.name} closed the connection${tail.length ? ` (stderr: ${tail.join(" | ")})` : ""}` };
+      }
+      return { rule: "server-error", message: `server ${conn.name}: ${e.message}` };
+    }
+    if (e instanceof Error && e.name === "ZodError") return { rule: "malformed-result", message: `server ${conn.name}: the result is not a JSON object` };
+    const msg = e instanceof Error ? e.message : String(e);
+    return { rule: "malformed-result", message: `server ${conn.name}: ${msg.split("\n")[0]}` };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.conns.values()].map((c) => c.close()));
+  }
+}

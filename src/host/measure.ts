@@ -1,0 +1,55 @@
+// Sizes of what reached a sink: bytes of text/JSON (≈ tokens at 4 bytes each) with media counted apart.
+import type { ToolResultOutput } from "../protocol/index.js";
+import type { HostReceipt, Routed, SinkName } from "./types.js";
+
+export interface Share {
+  /** Bytes of text and JSON (media payloads excluded). */
+  textBytes: number;
+  /** Estimated tokens: textBytes / 4, rounded up. */
+  tokens: number;
+  images: number;
+  audio: number;
+  /** Number of outputs. */
+  outputs: number;
+}
+
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+export function measureOutputs(outputs: readonly ToolResultOutput[]): Share {
+  const share: Share = { textBytes: 0, tokens: 0, images: 0, audio: 0, outputs: outputs.length };
+  for (const o of outputs) {
+    if (o.format === "structured") {
+      share.textBytes += bytes(JSON.stringify(o.structuredContent) ?? "");
+      continue;
+    }
+    for (const b of o.content) {
+      if (b.type === "text") share.textBytes += bytes(b.text);
+      else if (b.type === "image") share.images++;
+      else if (b.type === "audio") share.audio++;
+      else if (b.type === "resource" && "text" in b.resource) share.textBytes += bytes(String(b.resource.text));
+      else share.textBytes += bytes(JSON.stringify(b));
+    }
+  }
+  share.tokens = Math.ceil(share.textBytes / 4);
+  return share;
+}
+
+export function measureSinks(routed: Routed): Record<SinkName, Share> {
+  return {
+    model: measureOutputs(routed.model),
+    user: measureOutputs(routed.user),
+    programmatic: measureOutputs(routed.programmatic),
+    app: measureOutputs(routed.app),
+  };
+}
+
+export function measureReceipt(receipt: HostReceipt): Share {
+  const textBytes = bytes(receipt.text);
+  return { textBytes, tokens: Math.ceil(textBytes / 4), images: 0, audio: 0, outputs: 0 };
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
