@@ -10,7 +10,8 @@ import type {
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage } from "./context.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent } from "./adapter.js";
 
-export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5";
+// claude-sonnet-4-5 is on the SDK's deprecation list (it prints a warning), so 4-6.
+export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MAX_TOKENS = 4096;
 export const DEFAULT_MAX_RETRIES = 2;
 
@@ -117,8 +118,7 @@ export class AnthropicModel implements ModelAdapter {
     if (signal?.aborted || e instanceof Anthropic.APIUserAbortError) return new ModelError("aborted", "cancelled");
     const retries = `after ${this.client.maxRetries} retr${this.client.maxRetries === 1 ? "y" : "ies"}`;
     if (e instanceof Anthropic.APIConnectionError) {
-      const cause = (e as { cause?: { message?: string; code?: string } }).cause;
-      const why = cause?.code ?? cause?.message ?? e.message;
+      const why = rootCause(e);
       return new ModelError("network", `cannot reach the Anthropic API at ${this.where} (${why}) ${retries}`);
     }
     if (e instanceof Anthropic.APIError) {
@@ -145,4 +145,17 @@ function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
   const body = e.error as { error?: { message?: string; type?: string } } | undefined;
   const m = body?.error?.message ?? body?.error?.type;
   return typeof m === "string" ? m.slice(0, 200) : "";
+}
+
+/** The deepest `code` (ECONNREFUSED, ENOTFOUND…) or message in an error's cause chain. */
+function rootCause(e: unknown): string {
+  let best = (e as Error)?.message ?? String(e);
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
+    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof c.code === "string") best = c.code;
+    else if (typeof c.message === "string" && c.message) best = c.message;
+    cur = c.cause;
+  }
+  return best;
 }

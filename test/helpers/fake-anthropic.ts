@@ -1,0 +1,180 @@
+// A fake Anthropic Messages API on 127.0.0.1 (node:http) for driving the REAL SDK in tests.
+// Scripted replies (text, tool_use), JSON or SSE streaming (the event sequence the SDK's
+// MessageStream accumulates: message_start, content_block_start/delta/stop, message_delta,
+// message_stop), error statuses, and a stream cut mid-message. Every request body is captured.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type ScriptedBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; name: string; input: Record<string, unknown>; id?: string };
+
+export type Scripted =
+  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens" }
+  | { kind: "status"; status: number; errorType: string; message: string; headers?: Record<string, string> }
+  /** Sends message_start and part of a text block, then ends (clean=true) or destroys the socket. */
+  | { kind: "cut"; textBeforeCut: string; clean?: boolean };
+
+/**
+ * A reply computed from the request (e.g. "call the first tool offered"). Returning undefined
+ * falls back to a plain text reply.
+ */
+export type Responder = (body: any, index: number) => Scripted | undefined;
+
+export interface CapturedRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: any;
+  raw: string;
+}
+
+export class FakeAnthropic {
+  readonly requests: CapturedRequest[] = [];
+  private queue: Scripted[] = [];
+  private server: Server | undefined;
+  url = "";
+  responder: Responder | undefined;
+
+  /** Queue scripted responses, consumed one per request in order. */
+  script(...items: Scripted[]): this {
+    this.queue.push(...items);
+    return this;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  /** All captured request bodies as one string (for "never appears" assertions). */
+  allBodies(): string {
+    return this.requests.map((r) => r.raw).join("\n");
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    const index = this.requests.length;
+    this.requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
+    if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
+      return sendError(res, 404, "not_found_error", `no route ${req.method} ${req.url}`);
+    }
+    const next = this.queue.shift() ?? this.responder?.(body, index) ?? { kind: "reply", blocks: [{ type: "text", text: "ok" }] };
+    if (next.kind === "status") return sendError(res, next.status, next.errorType, next.message, next.headers);
+    const stream = body?.stream === true;
+    if (next.kind === "cut") return this.cut(res, body, next, index);
+    const message = messageFor(body, next, index);
+    if (!stream) {
+      res.writeHead(200, { "content-type": "application/json", "request-id": `req_${index}` });
+      res.end(JSON.stringify(message));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_${index}` });
+    for (const [event, data] of sseEvents(message)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    res.end();
+  }
+
+  private cut(res: ServerResponse, body: any, next: Extract<Scripted, { kind: "cut" }>, index: number): void {
+    res.writeHead(200, { "content-type": "text/event-stream", "request-id": `req_${index}` });
+    const message = messageFor(body, { kind: "reply", blocks: [{ type: "text", text: next.textBeforeCut }] }, index);
+    const events = sseEvents(message);
+    // message_start, content_block_start, the first text delta: then stop.
+    for (const [event, data] of events.slice(0, 3)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (next.clean) res.end();
+    else setTimeout(() => res.socket?.destroy(), 20);
+  }
+}
+
+function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ type: "error", error: { type, message } }));
+}
+
+function messageFor(body: any, s: Extract<Scripted, { kind: "reply" }>, index: number) {
+  const content = s.blocks.map((b, i) =>
+    b.type === "text"
+      ? { type: "text", text: b.text, citations: null }
+      : { type: "tool_use", id: b.id ?? `toolu_${index}_${i}`, name: b.name, input: b.input },
+  );
+  const stop = s.stopReason ?? (s.blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
+  return {
+    id: `msg_${index}`,
+    type: "message",
+    role: "assistant",
+    model: body?.model ?? "fake",
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: null, cache_read_input_tokens: null },
+  };
+}
+
+/** The SSE events the real API sends for one message. */
+function sseEvents(message: ReturnType<typeof messageFor>): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  out.push([
+    "message_start",
+    { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } },
+  ]);
+  message.content.forEach((block: any, index: number) => {
+    if (block.type === "text") {
+      out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
+      // Split the text in a few deltas, as the API streams it.
+      for (const piece of splitIn(block.text, 3))
+        out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
+    } else {
+      out.push([
+        "content_block_start",
+        { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+      ]);
+      for (const piece of splitIn(JSON.stringify(block.input), 2))
+        out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }]);
+    }
+    out.push(["content_block_stop", { type: "content_block_stop", index }]);
+  });
+  out.push(["ping", { type: "ping" }]);
+  out.push([
+    "message_delta",
+    { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
+  ]);
+  out.push(["message_stop", { type: "message_stop" }]);
+  return out;
+}
+
+function splitIn(text: string, parts: number): string[] {
+  if (text.length < parts) return [text];
+  const size = Math.ceil(text.length / parts);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** A responder that calls the first offered tool once, then answers with text. */
+export function callFirstToolThenAnswer(args: Record<string, unknown> = {}, toolName?: string): Responder {
+  return (body) => {
+    const msgs: any[] = body?.messages ?? [];
+    const last = msgs[msgs.length - 1];
+    const hasResult = Array.isArray(last?.content) && last.content.some((b: any) => b.type === "tool_result");
+    if (hasResult) return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
+    const name = toolName ?? body?.tools?.[0]?.name;
+    if (!name) return { kind: "reply", blocks: [{ type: "text", text: "no tools" }] };
+    return { kind: "reply", blocks: [{ type: "text", text: "Let me call it." }, { type: "tool_use", name, input: args }] };
+  };
+}
