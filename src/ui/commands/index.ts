@@ -1,0 +1,56 @@
+// The slash command registry and dispatcher.
+import { imagesSettled } from "../imageCache.js";
+import { sanitizeInline } from "../sanitize.js";
+import { call } from "./call.js";
+import { clear } from "./clear.js";
+import { compare } from "./compare.js";
+import { help } from "./help.js";
+import { mode } from "./mode.js";
+import { pane } from "./pane.js";
+import { quit } from "./quit.js";
+import { save } from "./save.js";
+import { saveOutput } from "./save-output.js";
+import { servers } from "./servers.js";
+import { table } from "./table.js";
+import { tools } from "./tools.js";
+import { splitCommand } from "./parse.js";
+import { CommandError, type CommandContext, type SlashCommand } from "./types.js";
+
+export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
+export { CommandError } from "./types.js";
+
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, call, compare, pane, table, clear, save, saveOutput, quit];
+
+export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
+  return commands.find((c) => c.name === name);
+}
+
+/** Commands whose output is drawn in the conversation as a block headed by the typed line. */
+const SILENT = new Set(["pane", "quit", "clear"]);
+
+/**
+ * Runs one typed "/..." line. Errors become one red line; the session always goes on.
+ * Returns false when the line names no command.
+ */
+export async function dispatch(line: string, ctx: CommandContext): Promise<boolean> {
+  const [name, args] = splitCommand(line);
+  const cmd = findCommand(name, ctx.commands);
+  if (!cmd) {
+    ctx.store.append({ kind: "notice", level: "error", text: `unknown command /${sanitizeInline(name).slice(0, 40)} — type /help for the list` });
+    return false;
+  }
+  const framed = !SILENT.has(cmd.name);
+  if (framed) ctx.store.startTurn(line.trim());
+  try {
+    await cmd.run(args, ctx);
+  } catch (e) {
+    const msg = e instanceof CommandError ? e.message : `/${cmd.name} failed: ${(e as Error)?.message ?? String(e)}`;
+    ctx.store.append({ kind: "notice", level: "error", text: sanitizeInline(msg) });
+  } finally {
+    if (framed) {
+      await imagesSettled();
+      ctx.store.endTurn();
+    }
+  }
+  return true;
+}

@@ -1,0 +1,15 @@
+// Runs one tool call with a live card: start, progress, outcome (the router's sinks filed by the store).
+import type { CallOptions, CallOutcome, ToolEntry } from "../../host/types.js";
+import type { CommandContext } from "./types.js";
+
+export async function runToolWithCard(ctx: CommandContext, tool: ToolEntry, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
+  const id = ctx.store.toolStart(tool.server, tool.name, args);
+  const outcome = await ctx.host.call(tool.qualifiedName, args, {
+    mode: ctx.store.getState().mode,
+    signal: ctx.signal,
+    ...opts,
+    onProgress: (p) => ctx.store.toolProgress(id, p),
+  });
+  ctx.store.toolEnd(id, outcome);
+  return outcome;
+}

@@ -1,0 +1,39 @@
+// The slash command contract. `ctx` is everything a command may touch, so commands are testable
+// against a fake host without a terminal.
+import type { CallOptions, CallOutcome, LegacyProfile, Mode, ToolEntry } from "../../host/types.js";
+import type { SessionStore } from "../state.js";
+import type { ServerStatus } from "../components/StatusBar.js";
+
+/** What the commands need from the host (the real Host satisfies it through a thin adapter). */
+export interface CommandHost {
+  /** Every usable tool for a mode, App-only ones included. */
+  tools(mode: Mode): Promise<ToolEntry[]>;
+  servers(): ServerStatus[];
+  call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+  /** One wire call read under several legacy profiles (for /compare on legacy servers); optional. */
+  callWithProfiles?(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
+}
+
+export interface CommandContext {
+  store: SessionStore;
+  host: CommandHost;
+  /** Current width of the conversation column. */
+  width(): number;
+  quit(): void;
+  /** Forgets the model conversation (for /clear). */
+  resetConversation?(): void;
+  /** Directory relative file names are saved in. */
+  cwd: string;
+  commands: readonly SlashCommand[];
+  signal?: AbortSignal;
+}
+
+export interface SlashCommand {
+  name: string;
+  usage: string;
+  description: string;
+  run(args: string, ctx: CommandContext): Promise<void> | void;
+}
+
+/** A clear one-line user error; the dispatcher prints it in red and the session goes on. */
+export class CommandError extends Error {}

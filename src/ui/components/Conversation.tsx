@@ -1,0 +1,77 @@
+// Finished turns go to Ink's <Static> (drawn once, never re-laid out: long sessions stay fast);
+// the live turn below streams model text, tool cards and user-sink content as they arrive.
+import React from "react";
+import { Box, Static, Text } from "ink";
+import { sanitizeText } from "../sanitize.js";
+import type { Turn, TurnItem } from "../state.js";
+import { ToolCard } from "./ToolCard.js";
+import { UserContentView } from "./UserContentView.js";
+import { TableView } from "./TableView.js";
+
+export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
+  switch (item.kind) {
+    case "user":
+      return (
+        <Text color="cyan" bold>
+          {"› "}
+          {sanitizeText(item.text)}
+        </Text>
+      );
+    case "assistant":
+      return <Text>{sanitizeText(item.text)}</Text>;
+    case "notice":
+      return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
+    case "table":
+      return <TableView value={item.value} offset={item.offset} width={width} />;
+    case "tool": {
+      const o = item.call.outcome;
+      return (
+        <Box flexDirection="column">
+          <ToolCard call={item.call} width={width} />
+          {o?.ok && o.routed.user.length ? (
+            <Box marginLeft={2} flexDirection="column">
+              <UserContentView outputs={o.routed.user} width={Math.max(10, width - 2)} saveIds={item.call.saveIds} maxPixels={maxPixels} />
+            </Box>
+          ) : null}
+        </Box>
+      );
+    }
+  }
+}
+
+export function TurnView({ turn, width, maxPixels }: { turn: Turn; width: number; maxPixels?: number }) {
+  return (
+    <Box flexDirection="column" marginBottom={1} width={width}>
+      {turn.items.map((it, i) => (
+        <TurnItemView key={i} item={it} width={width} maxPixels={maxPixels} />
+      ))}
+    </Box>
+  );
+}
+
+export interface ConversationProps {
+  finished: readonly Turn[];
+  live?: Turn;
+  width: number;
+  /** Changes on /clear so <Static> starts over. */
+  epoch?: number;
+  maxPixels?: number;
+}
+
+/** The finished part (Static). Ink prints it above the live frame whatever its place in the tree. */
+export function FinishedTurns({ finished, width, epoch = 0, maxPixels }: ConversationProps) {
+  return (
+    <Static key={epoch} items={finished as Turn[]}>
+      {(turn) => <TurnView key={turn.id} turn={turn} width={width} maxPixels={maxPixels} />}
+    </Static>
+  );
+}
+
+export function Conversation(props: ConversationProps) {
+  return (
+    <Box flexDirection="column">
+      <FinishedTurns {...props} />
+      {props.live ? <TurnView turn={props.live} width={props.width} maxPixels={props.maxPixels} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,116 @@
+// Side panes: the programmatic log and the App pane. Each draws only its own sink's entries.
+import React from "react";
+import { Box, Text } from "ink";
+import { sanitizeJson, sanitizeName } from "../sanitize.js";
+import { formatBytes, truncateToWidth } from "../format.js";
+import type { AppEntry, ProgrammaticEntry } from "../state.js";
+
+const MAX_LINES_PER_ENTRY = 200;
+
+function clock(at: number): string {
+  return new Date(at).toTimeString().slice(0, 8);
+}
+
+/** Pretty, sanitized JSON cut to a bounded number of lines (cached per value). */
+const jsonCache = new WeakMap<object, string[]>();
+export function jsonLines(value: unknown): string[] {
+  const key = typeof value === "object" && value !== null ? value : undefined;
+  const hit = key && jsonCache.get(key);
+  if (hit) return hit;
+  const all = sanitizeJson(value).split("\n");
+  const lines = all.length > MAX_LINES_PER_ENTRY ? [...all.slice(0, MAX_LINES_PER_ENTRY), `… ${all.length - MAX_LINES_PER_ENTRY} more lines`] : all;
+  if (key) jsonCache.set(key, lines);
+  return lines;
+}
+
+/** The window of `lines` that fits `height` rows, `scroll` lines up from the bottom. */
+export function windowLines(lines: string[], height: number, scroll: number): { shown: string[]; above: number; below: number; scroll: number } {
+  const body = Math.max(1, height - 2); // two rows reserved for the markers
+  if (lines.length <= height) return { shown: lines, above: 0, below: 0, scroll: 0 };
+  const maxScroll = Math.max(0, lines.length - body);
+  const s = Math.max(0, Math.min(scroll, maxScroll));
+  const end = lines.length - s;
+  const start = Math.max(0, end - body);
+  return { shown: lines.slice(start, end), above: start, below: lines.length - end, scroll: s };
+}
+
+function Framed({ title, width, children }: { title: string; width: number; children: React.ReactNode }) {
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="gray" width={width} paddingX={0}>
+      <Text bold wrap="truncate-end">
+        {truncateToWidth(title, Math.max(1, width - 2))}
+      </Text>
+      {children}
+    </Box>
+  );
+}
+
+export interface ProgrammaticPaneProps {
+  entries: readonly ProgrammaticEntry[];
+  width: number;
+  height: number;
+  /** Lines scrolled up from the newest. */
+  scroll: number;
+}
+
+export function programmaticLines(entries: readonly ProgrammaticEntry[]): string[] {
+  const lines: string[] = [];
+  for (const e of entries) {
+    lines.push(`#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`);
+    for (const l of jsonLines(e.value)) lines.push(`  ${l}`);
+  }
+  return lines;
+}
+
+export function ProgrammaticPane({ entries, width, height, scroll }: ProgrammaticPaneProps) {
+  const inner = Math.max(4, width - 2);
+  const { shown, above, below } = windowLines(programmaticLines(entries), Math.max(3, height - 3), scroll);
+  return (
+    <Framed title={`Programmatic (${entries.length}) · PgUp/PgDn`} width={width}>
+      {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
+      {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate-end">
+          {truncateToWidth(l, inner)}
+        </Text>
+      ))}
+      {below ? <Text dimColor>{`↓ ${below} more`}</Text> : null}
+    </Framed>
+  );
+}
+
+export interface AppPaneProps {
+  entries: readonly AppEntry[];
+  width: number;
+  height: number;
+}
+
+export function appLines(entries: readonly AppEntry[]): string[] {
+  const lines: string[] = [];
+  for (const e of entries) {
+    lines.push(`${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`);
+    if (e.value !== undefined) for (const l of jsonLines(e.value)) lines.push(`  ${l}`);
+    if (Object.keys(e.appMeta).length) {
+      lines.push("  _meta:");
+      for (const l of jsonLines(e.appMeta)) lines.push(`  ${l}`);
+    }
+  }
+  return lines;
+}
+
+export function AppPane({ entries, width, height }: AppPaneProps) {
+  const inner = Math.max(4, width - 2);
+  const { shown, above } = windowLines(appLines(entries), Math.max(3, height - 3), 0);
+  const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
+  return (
+    <Framed title={`App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width}>
+      {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
+      {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate-end">
+          {truncateToWidth(l, inner)}
+        </Text>
+      ))}
+    </Framed>
+  );
+}

@@ -1,0 +1,119 @@
+// The prompt line: editing (←/→, Backspace, ^A ^E ^U ^W), history (↑/↓), multi-line paste kept
+// as one input, Enter submits. Keys the app owns (Tab, Esc, PgUp/PgDn, ^C) are left alone.
+import React, { useRef, useState } from "react";
+import { Box, Text, useInput, type Key } from "ink";
+import { sanitizeText } from "../sanitize.js";
+import { truncateToWidth } from "../format.js";
+
+export interface EditState {
+  value: string;
+  cursor: number;
+  /** Position in history while browsing (history.length = the draft). */
+  hist: number;
+  draft: string;
+}
+export const EMPTY_EDIT: EditState = { value: "", cursor: 0, hist: -1, draft: "" };
+
+/** Pasted text arrives as one multi-character chunk; normalise line endings and paste markers. */
+function normalizePaste(s: string): string {
+  return s.replace(/\x1b?\[20[01]~/g, "").replace(/\r\n?/g, "\n");
+}
+
+function insert(s: EditState, text: string): EditState {
+  return { ...s, value: s.value.slice(0, s.cursor) + text + s.value.slice(s.cursor), cursor: s.cursor + text.length };
+}
+
+/** Pure key handling, so editing is testable without a terminal. Returns [state, submitted?]. */
+export function applyKey(s: EditState, input: string, key: Key, history: readonly string[]): [EditState, string | undefined] {
+  if (key.return && input.length <= 1) {
+    return [EMPTY_EDIT, s.value];
+  }
+  if (key.tab || key.escape || key.pageUp || key.pageDown || (key.ctrl && input === "c")) return [s, undefined];
+  if (key.upArrow || key.downArrow) {
+    if (history.length === 0) return [s, undefined];
+    const at = s.hist < 0 ? history.length : s.hist;
+    const next = key.upArrow ? Math.max(0, at - 1) : Math.min(history.length, at + 1);
+    const draft = s.hist < 0 ? s.value : s.draft;
+    const value = next === history.length ? draft : history[next];
+    return [{ value, cursor: value.length, hist: next === history.length ? -1 : next, draft }, undefined];
+  }
+  if (key.leftArrow) return [{ ...s, cursor: Math.max(0, s.cursor - 1) }, undefined];
+  if (key.rightArrow) return [{ ...s, cursor: Math.min(s.value.length, s.cursor + 1) }, undefined];
+  if (key.home || (key.ctrl && input === "a")) return [{ ...s, cursor: 0 }, undefined];
+  if (key.end || (key.ctrl && input === "e")) return [{ ...s, cursor: s.value.length }, undefined];
+  if (key.ctrl && input === "u") return [{ ...s, value: s.value.slice(s.cursor), cursor: 0 }, undefined];
+  if (key.ctrl && input === "w") {
+    const before = s.value.slice(0, s.cursor).replace(/\S+\s*$|\s+$/, "");
+    return [{ ...s, value: before + s.value.slice(s.cursor), cursor: before.length }, undefined];
+  }
+  if (key.backspace || key.delete) {
+    if (s.cursor === 0) return [s, undefined];
+    return [{ ...s, value: s.value.slice(0, s.cursor - 1) + s.value.slice(s.cursor), cursor: s.cursor - 1 }, undefined];
+  }
+  if (key.ctrl || key.meta) return [s, undefined];
+  if (!input) return [s, undefined];
+  return [insert(s, input.length > 1 ? normalizePaste(input) : input === "\r" ? "\n" : input), undefined];
+}
+
+export interface PromptInputProps {
+  onSubmit: (text: string) => void;
+  history?: readonly string[];
+  isActive?: boolean;
+  width: number;
+  /** Slash command names, for the completion hint. */
+  commands?: readonly string[];
+  prompt?: string;
+}
+
+const MAX_SHOWN_LINES = 4;
+
+export function PromptInput({ onSubmit, history = [], isActive = true, width, commands = [], prompt = "› " }: PromptInputProps) {
+  const [state, setState] = useState<EditState>(EMPTY_EDIT);
+  const ref = useRef(state);
+  ref.current = state;
+  useInput(
+    (input, key) => {
+      const [next, submitted] = applyKey(ref.current, input, key, history);
+      ref.current = next;
+      setState(next);
+      if (submitted !== undefined && submitted.trim() !== "") onSubmit(submitted);
+    },
+    { isActive },
+  );
+
+  const lines = state.value.split("\n");
+  const inner = Math.max(4, width - prompt.length - 1);
+  // Cursor position as (line, column) for the inverse-video cursor cell.
+  const beforeCursor = state.value.slice(0, state.cursor).split("\n");
+  const cLine = beforeCursor.length - 1;
+  const cCol = beforeCursor[cLine].length;
+  const first = Math.max(0, Math.min(cLine - MAX_SHOWN_LINES + 1, lines.length - MAX_SHOWN_LINES));
+  const shown = lines.slice(first, first + MAX_SHOWN_LINES);
+  const hint =
+    state.value.startsWith("/") && !state.value.includes(" ")
+      ? commands.filter((c) => c.startsWith(state.value.slice(1))).map((c) => `/${c}`).join("  ")
+      : "";
+  return (
+    <Box flexDirection="column">
+      {shown.map((line, i) => {
+        const ln = first + i;
+        const text = sanitizeText(line);
+        const pre = i === 0 ? prompt : " ".repeat(prompt.length);
+        if (ln !== cLine || !isActive) return <Text key={ln}>{pre + truncateToWidth(text, inner)}</Text>;
+        const left = sanitizeText(line.slice(0, cCol));
+        const at = line.slice(cCol, cCol + 1);
+        const right = line.slice(cCol + 1);
+        return (
+          <Text key={ln}>
+            {pre}
+            {left}
+            <Text inverse>{at ? sanitizeText(at) : " "}</Text>
+            {sanitizeText(right)}
+          </Text>
+        );
+      })}
+      {lines.length > 1 ? <Text dimColor>{`  [${lines.length} lines · Enter sends all]`}</Text> : null}
+      {hint ? <Text dimColor>{truncateToWidth(`  ${hint}`, width)}</Text> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+import React from "react";
+import { Box, Text } from "ink";
+import type { Mode } from "../../host/types.js";
+import { sanitizeName } from "../sanitize.js";
+import { truncateToWidth } from "../format.js";
+
+export interface ServerStatus {
+  name: string;
+  protocolVersion?: string;
+  state: "connected" | "connecting" | "disconnected" | "error";
+  error?: string;
+}
+
+export const KEY_HINTS = "Tab pane · PgUp/PgDn scroll · Esc cancel · ^C^C quit · /help";
+
+const STATE_COLOR: Record<ServerStatus["state"], string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red" };
+
+export function StatusBar({ servers, mode, model, width, busy }: { servers: readonly ServerStatus[]; mode: Mode; model: string; width: number; busy?: boolean }) {
+  const left = servers.map((s) => ({ text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${s.state}`, color: STATE_COLOR[s.state] }));
+  const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${busy ? " · working…" : ""}`;
+  const line = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ ${KEY_HINTS}`;
+  // Colour per server when everything fits, otherwise one truncated plain line.
+  if (line.length > width) return <Text wrap="truncate-end">{truncateToWidth(line, width)}</Text>;
+  return (
+    <Box>
+      <Text wrap="truncate-end">
+        {left.map((l, i) => (
+          <Text key={i} color={l.color}>
+            {l.text + "  "}
+          </Text>
+        ))}
+        <Text>{`│ ${mid} │ `}</Text>
+        <Text dimColor>{KEY_HINTS}</Text>
+      </Text>
+    </Box>
+  );
+}

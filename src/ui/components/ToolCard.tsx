@@ -1,0 +1,106 @@
+// One tool call: what was asked, what the mode requested, progress while running, and where the
+// result went (per sink, with sizes) once done. Every server-controlled string is sanitized.
+import React from "react";
+import { Box, Text } from "ink";
+import type { CallOutcome, Routed } from "../../host/types.js";
+import type { ToolResultOutputSelector } from "../../protocol/index.js";
+import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { compactJson, formatBytes, formatElapsed, truncateToWidth } from "../format.js";
+import { useNow } from "../hooks/useNow.js";
+import type { ToolCallView } from "../state.js";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export function describeRequested(outcome: CallOutcome): string {
+  const req = outcome.plan.requested;
+  if (req === undefined) return outcome.plan.era === "2026-12-01" ? "none sent (fallback)" : `legacy era (${outcome.plan.protocolVersion})`;
+  if (req.length === 0) return "[] (nothing)";
+  return req.map((s: ToolResultOutputSelector) => `${sanitizeName(s.audience)}/${s.format}`).join(", ");
+}
+
+function userSummary(routed: Routed): string {
+  const counts = new Map<string, number>();
+  const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (const out of routed.user) {
+    if (out.format === "structured") add("table");
+    else for (const b of out.content) add(b.type === "resource_link" ? "link" : b.type);
+  }
+  return [...counts].map(([k, n]) => `${n} ${k}${n === 1 ? "" : k.endsWith("s") ? "es" : "s"}`).join(", ");
+}
+
+/** `model 212 B · user 2 images 48 KB · programmatic 3.1 KB · app —` */
+export function sinkSummary(outcome: Extract<CallOutcome, { ok: true }>): string {
+  const { routed, bytes } = outcome;
+  const part = (name: string, n: number, size: number, extra = "") =>
+    n === 0 ? `${name} —` : `${name} ${extra ? extra + " " : ""}${formatBytes(size)}`;
+  return [
+    routed.model.length === 0 && outcome.receipt ? "model receipt" : part("model", routed.model.length, bytes.model),
+    part("user", routed.user.length, bytes.user, userSummary(routed)),
+    part("programmatic", routed.programmatic.length, bytes.programmatic),
+    part("app", routed.app.length + Object.keys(routed.appMeta).length, bytes.app),
+  ].join(" · ");
+}
+
+function modelPreview(routed: Routed): string | undefined {
+  for (const out of routed.model) {
+    if (out.format === "content") {
+      const t = out.content.find((b) => b.type === "text");
+      if (t && t.type === "text") return t.text;
+    } else return compactJson(out.structuredContent);
+  }
+  return undefined;
+}
+
+export function ToolCard({ call, width }: { call: ToolCallView; width: number }) {
+  const running = !call.outcome;
+  const now = useNow(running);
+  const inner = Math.max(10, width - 4);
+  const name = `${sanitizeName(call.server)} · ${sanitizeName(call.tool)}`;
+  const args = truncateToWidth(sanitizeInline(compactJson(call.args)), Math.max(10, inner - name.length - 3));
+  const o = call.outcome;
+
+  if (o && !o.ok) {
+    return (
+      <Box flexDirection="column" marginY={0}>
+        <Text color="red" wrap="truncate-end">
+          {truncateToWidth(
+            `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(o.error.message)}`,
+            width,
+          )}
+        </Text>
+      </Box>
+    );
+  }
+
+  const header = (
+    <Text wrap="truncate-end">
+      <Text color={running ? "yellow" : o?.isError ? "red" : "green"}>{running ? SPINNER[Math.floor(now / 120) % SPINNER.length] : o?.isError ? "✗" : "✓"}</Text>{" "}
+      <Text bold>{name}</Text> <Text dimColor>{args}</Text>
+    </Text>
+  );
+
+  if (!o) {
+    const p = call.progress;
+    const frac = p ? (p.total ? `${p.progress}/${p.total}` : `${p.progress}`) : "";
+    const msg = p?.message ? ` ${sanitizeInline(p.message)}` : "";
+    return (
+      <Box flexDirection="column">
+        {header}
+        <Text dimColor wrap="truncate-end">
+          {truncateToWidth(`  ${frac}${msg}${frac || msg ? " · " : ""}${formatElapsed(Math.max(0, now - call.startedAt))}`, width)}
+        </Text>
+      </Box>
+    );
+  }
+
+  const preview = modelPreview(o.routed);
+  return (
+    <Box flexDirection="column">
+      {header}
+      <Text dimColor wrap="truncate-end">{truncateToWidth(`  requested: ${describeRequested(o)} · ${formatElapsed(o.durationMs)}`, width)}</Text>
+      <Text wrap="truncate-end">{truncateToWidth(`  → ${sinkSummary(o)}`, width)}</Text>
+      {o.isError ? <Text color="red">{"  isError: the tool reported an error"}</Text> : null}
+      {preview !== undefined ? <Text dimColor wrap="truncate-end">{truncateToWidth(`  model sees: ${sanitizeInline(preview)}`, width)}</Text> : null}
+    </Box>
+  );
+}

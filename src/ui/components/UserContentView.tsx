@@ -1,0 +1,88 @@
+// The user sink drawn in place: text as text, images as half-blocks, tables, and labelled lines
+// for audio and resources (saved with /save-output N).
+import React, { useEffect, useState } from "react";
+import { Box, Text } from "ink";
+import type { UserSinkEntry, UserOutput } from "../../host/types.js";
+import type { ContentBlock, ImageContent } from "../../protocol/index.js";
+import { sanitizeInline, sanitizeName, sanitizeText } from "../sanitize.js";
+import { formatBytes, truncateToWidth } from "../format.js";
+import { imageEntry } from "../imageCache.js";
+import { TableView } from "./TableView.js";
+
+export interface UserContentProps {
+  outputs: readonly (UserSinkEntry | UserOutput)[];
+  width: number;
+  saveIds?: Map<object, number>;
+  maxPixels?: number;
+  /** Rows an image may take at most. */
+  imageRows?: number;
+}
+
+function base64Bytes(b64: string): number {
+  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  return Math.floor((b64.length * 3) / 4) - pad;
+}
+
+function saveHint(n: number | undefined): string {
+  return n === undefined ? "" : ` — /save-output ${n}`;
+}
+
+export function ImageBlock({ block, width, rows, maxPixels, saveId }: { block: ImageContent; width: number; rows?: number; maxPixels?: number; saveId?: number }) {
+  const entry = imageEntry(block, { width, height: rows, maxPixels });
+  const [result, setResult] = useState(entry.done);
+  useEffect(() => {
+    let live = true;
+    if (!entry.done) void entry.promise.then((r) => live && setResult(r));
+    else setResult(entry.done);
+    return () => {
+      live = false;
+    };
+  }, [entry]);
+  const r = result ?? entry.done;
+  const label = `🖼 ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${r?.ok ? ` ${r.size.width}×${r.size.height}` : ""}${saveHint(saveId)}`;
+  return (
+    <Box flexDirection="column">
+      {!r ? <Text dimColor>⧗ rendering image…</Text> : r.ok ? <Text>{r.ansi}</Text> : <Text color="yellow">{truncateToWidth(`⚠ ${sanitizeInline(r.reason)}`, width)}</Text>}
+      <Text dimColor>{truncateToWidth(label, width)}</Text>
+    </Box>
+  );
+}
+
+function BlockView({ block, width, saveId, maxPixels, imageRows }: { block: ContentBlock; width: number; saveId?: number; maxPixels?: number; imageRows?: number }) {
+  switch (block.type) {
+    case "text":
+      return <Text>{sanitizeText(block.text)}</Text>;
+    case "image":
+      return <ImageBlock block={block} width={width} rows={imageRows} maxPixels={maxPixels} saveId={saveId} />;
+    case "audio":
+      return <Text color="cyan">{truncateToWidth(`♪ ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${saveHint(saveId)}`, width)}</Text>;
+    case "resource_link": {
+      const title = block.title ?? block.name;
+      const mime = block.mimeType ? ` ${sanitizeName(block.mimeType)}` : "";
+      const size = block.size !== undefined ? ` ${formatBytes(block.size)}` : "";
+      return <Text color="cyan">{truncateToWidth(`🔗 ${sanitizeName(title)} <${sanitizeInline(block.uri)}>${mime}${size}${saveHint(saveId)}`, width)}</Text>;
+    }
+    case "resource": {
+      const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+      const size = r.text !== undefined ? Buffer.byteLength(r.text) : r.blob ? base64Bytes(r.blob) : 0;
+      const mime = r.mimeType ? ` ${sanitizeName(r.mimeType)}` : "";
+      return <Text color="cyan">{truncateToWidth(`📄 ${sanitizeInline(r.uri)}${mime} ${formatBytes(size)}${saveHint(saveId)}`, width)}</Text>;
+    }
+    default:
+      return <Text dimColor>{truncateToWidth(`? unknown block ${sanitizeName(String((block as { type?: unknown }).type))}`, width)}</Text>;
+  }
+}
+
+export function UserContentView({ outputs, width, saveIds, maxPixels, imageRows = 24 }: UserContentProps) {
+  return (
+    <Box flexDirection="column">
+      {outputs.map((out, i) =>
+        out.format === "structured" ? (
+          <TableView key={i} value={out.structuredContent} width={width} />
+        ) : (
+          out.content.map((b, j) => <BlockView key={`${i}.${j}`} block={b} width={width} saveId={saveIds?.get(b)} maxPixels={maxPixels} imageRows={imageRows} />)
+        ),
+      )}
+    </Box>
+  );
+}

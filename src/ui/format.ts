@@ -1,0 +1,61 @@
+// Small pure formatting helpers shared by the components (sizes, durations, display widths).
+
+/** 212 B · 48 KB · 3.1 KB · 1.2 MB */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const kb = n / 1024;
+  if (kb < 1024) return `${kb < 10 ? kb.toFixed(1).replace(/\.0$/, "") : Math.round(kb)} KB`;
+  const mb = kb / 1024;
+  return `${mb < 10 ? mb.toFixed(1).replace(/\.0$/, "") : Math.round(mb)} MB`;
+}
+
+/** 0.4s · 12.3s · 2m05s */
+export function formatElapsed(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  return `${m}m${String(s).padStart(2, "0")}s`;
+}
+
+const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200B-\u200D\uFE00-\uFE0F]$/u;
+const WIDE = /^[\p{Extended_Pictographic}\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]$/u;
+
+function charWidth(ch: string): number {
+  if (ZERO_WIDTH.test(ch)) return 0;
+  if (WIDE.test(ch)) return 2;
+  return 1;
+}
+
+/** Terminal columns a sanitized (control-free) string takes. */
+export function displayWidth(s: string): number {
+  if (ASCII_PRINTABLE.test(s)) return s.length;
+  let w = 0;
+  for (const ch of s) w += charWidth(ch);
+  return w;
+}
+
+/** Cuts a control-free string to at most `width` columns, ending in "…" when cut. */
+export function truncateToWidth(s: string, width: number): string {
+  if (width <= 0) return "";
+  if (ASCII_PRINTABLE.test(s)) return s.length <= width ? s : s.slice(0, width - 1) + "…";
+  if (displayWidth(s) <= width) return s;
+  let out = "";
+  let w = 0;
+  for (const ch of s) {
+    const cw = charWidth(ch);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return out + "…";
+}
+
+/** A compact one-line JSON rendering of arguments, for cards and prompts (not yet sanitized). */
+export function compactJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

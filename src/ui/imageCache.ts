@@ -1,0 +1,46 @@
+// Image renderings cached per content block and width. A finished turn is drawn once, inside
+// <Static>, so its images must be rendered before the turn is finished: the session awaits
+// `imagesSettled()` before moving a turn out of the live area.
+import type { ImageContent } from "../protocol/index.js";
+import { renderImage, type RenderedImage } from "./image.js";
+
+type Entry = { done?: RenderedImage; promise: Promise<RenderedImage> };
+const cache = new WeakMap<object, Map<string, Entry>>();
+const pending = new Set<Promise<unknown>>();
+
+export interface ImageFit {
+  width: number;
+  height?: number;
+  maxPixels?: number;
+}
+
+function keyOf(fit: ImageFit): string {
+  return `${fit.width}x${fit.height ?? ""}/${fit.maxPixels ?? ""}`;
+}
+
+/** Starts (once) the rendering of `block` at `fit`; returns the entry to read or await. */
+export function imageEntry(block: ImageContent, fit: ImageFit): Entry {
+  let byFit = cache.get(block);
+  if (!byFit) cache.set(block, (byFit = new Map()));
+  const key = keyOf(fit);
+  let e = byFit.get(key);
+  if (!e) {
+    const promise = renderImage(Buffer.from(block.data, "base64"), fit).catch(
+      (err: unknown): RenderedImage => ({ ok: false, reason: `image could not be rendered: ${String(err)}` }),
+    );
+    const entry: Entry = { promise };
+    e = entry;
+    byFit.set(key, entry);
+    pending.add(promise);
+    void promise.then((r) => {
+      entry.done = r;
+      pending.delete(promise);
+    });
+  }
+  return e;
+}
+
+/** Resolves when every image rendering started so far has finished. */
+export async function imagesSettled(): Promise<void> {
+  while (pending.size) await Promise.allSettled([...pending]);
+}

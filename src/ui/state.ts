@@ -1,0 +1,267 @@
+// The UI's session state: an external store (useSyncExternalStore) the turn loop, the slash
+// commands and the keyboard write to, and the components read. It holds what the router put in
+// each sink, indexed for drawing; it makes no protocol decisions of its own.
+import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
+import type { ContentBlock } from "../protocol/index.js";
+
+export interface ToolCallView {
+  id: string;
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  startedAt: number;
+  progress?: ProgressUpdate;
+  outcome?: CallOutcome;
+  /** Saveable blocks of this call's user sink → their /save-output number. */
+  saveIds?: Map<object, number>;
+}
+
+export type TurnItem =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | { kind: "tool"; call: ToolCallView }
+  | { kind: "notice"; level: "info" | "error"; text: string }
+  | { kind: "table"; value: unknown; offset: number };
+
+export interface Turn {
+  id: number;
+  items: TurnItem[];
+}
+
+export interface ProgrammaticEntry {
+  n: number;
+  server: string;
+  tool: string;
+  at: number;
+  bytes: number;
+  value: unknown;
+}
+
+export interface AppEntry {
+  n: number;
+  server: string;
+  tool: string;
+  at: number;
+  audience: string;
+  value: unknown;
+  appMeta: Record<string, unknown>;
+}
+
+export interface Saveable {
+  n: number;
+  tool: string;
+  type: "image" | "audio" | "resource" | "resource_link";
+  mimeType?: string;
+  /** base64 payload (image, audio, blob resource). */
+  data?: string;
+  /** text resource. */
+  text?: string;
+  uri?: string;
+}
+
+export type ApprovalAnswer = "yes" | "no" | "always";
+export interface PendingApproval {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  resolve: (a: ApprovalAnswer) => void;
+}
+
+export type PaneName = "programmatic" | "app";
+
+export interface UiState {
+  finished: Turn[];
+  live?: Turn;
+  /** Bumped by /clear so <Static> remounts. */
+  epoch: number;
+  programmatic: ProgrammaticEntry[];
+  app: AppEntry[];
+  saveables: Saveable[];
+  mode: Mode;
+  paneOpen: boolean;
+  paneFocus: PaneName;
+  /** Entries scrolled up from the bottom of the programmatic pane. */
+  progScroll: number;
+  approval?: PendingApproval;
+  busy: boolean;
+  /** The last user/structured value drawn, for /table paging. */
+  lastTable?: { value: unknown; offset: number };
+}
+
+const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
+
+export class SessionStore {
+  private state: UiState;
+  private listeners = new Set<() => void>();
+  private nextTurn = 1;
+  private nextCall = 1;
+
+  constructor(init: Partial<UiState> = {}) {
+    this.state = {
+      finished: [],
+      epoch: 0,
+      programmatic: [],
+      app: [],
+      saveables: [],
+      mode: "chat",
+      paneOpen: true,
+      paneFocus: "programmatic",
+      progScroll: 0,
+      busy: false,
+      ...init,
+    };
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+  getState = (): UiState => this.state;
+
+  update(patch: Partial<UiState> | ((s: UiState) => Partial<UiState>)): void {
+    const p = typeof patch === "function" ? patch(this.state) : patch;
+    this.state = { ...this.state, ...p };
+    for (const fn of this.listeners) fn();
+  }
+
+  private editLive(f: (items: TurnItem[]) => TurnItem[]): void {
+    this.update((s) => {
+      const live = s.live ?? { id: this.nextTurn++, items: [] };
+      return { live: { ...live, items: f(live.items) } };
+    });
+  }
+
+  // --- turn lifecycle -------------------------------------------------------
+  startTurn(userText?: string): void {
+    this.endTurn();
+    this.update({ live: { id: this.nextTurn++, items: userText === undefined ? [] : [{ kind: "user", text: userText }] }, busy: true });
+  }
+  appendText(delta: string): void {
+    this.editLive((items) => {
+      const last = items[items.length - 1];
+      if (last?.kind === "assistant") return [...items.slice(0, -1), { kind: "assistant", text: last.text + delta }];
+      return [...items, { kind: "assistant", text: delta }];
+    });
+  }
+  notice(text: string, level: "info" | "error" = "info"): void {
+    this.append({ kind: "notice", level, text });
+  }
+  /** Adds an item to the live turn, or as a finished block when no turn is live. */
+  append(item: TurnItem): void {
+    if (this.state.live) this.editLive((items) => [...items, item]);
+    else this.pushFinished([item]);
+  }
+  /** A finished block outside any model turn (slash command output). */
+  pushFinished(items: TurnItem[]): void {
+    this.update((s) => ({ finished: [...s.finished, { id: this.nextTurn++, items }] }));
+  }
+  endTurn(): void {
+    const live = this.state.live;
+    if (!live) {
+      if (this.state.busy) this.update({ busy: false });
+      return;
+    }
+    this.update((s) => ({ finished: live.items.length ? [...s.finished, live] : s.finished, live: undefined, busy: false }));
+  }
+  clear(): void {
+    this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
+  }
+
+  // --- tool calls -----------------------------------------------------------
+  toolStart(server: string, tool: string, args: Record<string, unknown>): string {
+    const id = `c${this.nextCall++}`;
+    const call: ToolCallView = { id, server, tool, args, startedAt: Date.now() };
+    this.editLive((items) => [...items, { kind: "tool", call }]);
+    return id;
+  }
+  private editCall(id: string, f: (c: ToolCallView) => ToolCallView): void {
+    this.editLive((items) => items.map((it) => (it.kind === "tool" && it.call.id === id ? { kind: "tool", call: f(it.call) } : it)));
+  }
+  toolProgress(id: string, progress: ProgressUpdate): void {
+    this.editCall(id, (c) => ({ ...c, progress }));
+  }
+  /** Files the outcome: user blocks get /save-output numbers, side sinks go to their panes. */
+  toolEnd(id: string, outcome: CallOutcome): void {
+    const s = this.state;
+    const saveables = [...s.saveables];
+    const programmatic = [...s.programmatic];
+    const app = [...s.app];
+    const saveIds = new Map<object, number>();
+    let lastTable = s.lastTable;
+    const tool = outcome.plan.tool;
+    const server = outcome.plan.server;
+    const at = Date.now();
+    if (outcome.ok) {
+      for (const out of outcome.routed.user) {
+        if (out.format === "content") {
+          for (const block of out.content) {
+            if (!SAVEABLE.has(block.type)) continue;
+            const n = saveables.length + 1;
+            saveables.push(saveableOf(n, tool, block));
+            saveIds.set(block, n);
+          }
+        } else lastTable = { value: out.structuredContent, offset: 0 };
+      }
+      for (const out of outcome.routed.programmatic) {
+        programmatic.push({ n: programmatic.length + 1, server, tool, at, bytes: jsonBytes(out.structuredContent), value: out.structuredContent });
+      }
+      outcome.routed.app.forEach((out, i) => {
+        app.push({
+          n: app.length + 1,
+          server,
+          tool,
+          at,
+          audience: out.audience,
+          value: out.format === "structured" ? out.structuredContent : out.content,
+          appMeta: i === 0 ? outcome.routed.appMeta : {},
+        });
+      });
+      if (outcome.routed.app.length === 0 && Object.keys(outcome.routed.appMeta).length) {
+        app.push({ n: app.length + 1, server, tool, at, audience: "", value: undefined, appMeta: outcome.routed.appMeta });
+      }
+    }
+    this.update({ saveables, programmatic, app, lastTable, progScroll: 0 });
+    this.editCall(id, (c) => ({ ...c, outcome, saveIds }));
+  }
+
+  // --- approval -------------------------------------------------------------
+  askApproval(server: string, tool: string, args: Record<string, unknown>): Promise<ApprovalAnswer> {
+    return new Promise((resolve) => {
+      this.update({
+        approval: {
+          server,
+          tool,
+          args,
+          resolve: (a) => {
+            this.update({ approval: undefined });
+            resolve(a);
+          },
+        },
+      });
+    });
+  }
+}
+
+function saveableOf(n: number, tool: string, block: ContentBlock): Saveable {
+  switch (block.type) {
+    case "image":
+    case "audio":
+      return { n, tool, type: block.type, mimeType: block.mimeType, data: block.data };
+    case "resource_link":
+      return { n, tool, type: "resource_link", mimeType: block.mimeType, uri: block.uri };
+    case "resource": {
+      const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+      return { n, tool, type: "resource", mimeType: r.mimeType, uri: r.uri, text: r.text, data: r.blob };
+    }
+    default:
+      return { n, tool, type: "resource" };
+  }
+}
+
+export function jsonBytes(v: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(v) ?? "", "utf8");
+  } catch {
+    return 0;
+  }
+}

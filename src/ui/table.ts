@@ -1,0 +1,159 @@
+// Pure table rendering for user/structured values, drawn with cli-table3.
+// cli-table3 is slow (it measures and pads every cell), so only ONE page of rows ever reaches it:
+// 10,000 rows cost what 20 do. Every cell passes the sanitizer and is cut to its column width.
+import Table from "cli-table3";
+import { sanitizeInline, sanitizeName } from "./sanitize.js";
+import { displayWidth, truncateToWidth } from "./format.js";
+
+export interface TableOptions {
+  /** Total columns available, borders included. */
+  width: number;
+  /** First row of the window (0-based). */
+  offset?: number;
+  pageSize?: number;
+  /** Most data columns drawn before "+N cols". */
+  maxColumns?: number;
+}
+export const DEFAULT_PAGE_SIZE = 20;
+const MIN_COL = 3; // content columns a data column may shrink to
+const CELL_MAX = 60; // a single cell is never wider than this, whatever the space
+
+type Row = Record<string, unknown>;
+function isPlainObject(v: unknown): v is Row {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One cell's one-line text: scalars as-is, nested values summarised. */
+export function summarizeCell(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "";
+  if (typeof v === "string") return sanitizeInline(v);
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
+  if (Array.isArray(v)) return `[${v.length} ${v.length === 1 ? "item" : "items"}]`;
+  if (typeof v === "object") {
+    const n = Object.keys(v).length;
+    return `{${n} ${n === 1 ? "key" : "keys"}}`;
+  }
+  return sanitizeInline(String(v));
+}
+
+// Union of keys in first-seen order, cached per array so paging does not rescan 10,000 rows.
+const columnCache = new WeakMap<unknown[], string[]>();
+function unionKeys(rows: unknown[]): string[] {
+  const cached = columnCache.get(rows);
+  if (cached) return cached;
+  const seen = new Set<string>();
+  let scalars = false;
+  for (const r of rows) {
+    if (isPlainObject(r)) for (const k of Object.keys(r)) seen.add(k);
+    else scalars = true;
+  }
+  const cols = [...seen];
+  if (scalars) cols.push("value");
+  columnCache.set(rows, cols);
+  return cols;
+}
+
+/** Fits natural column widths into `avail` content columns: narrow columns keep their width. */
+export function fitWidths(natural: number[], avail: number): number[] {
+  const widths = natural.map((w) => Math.max(1, Math.min(w, CELL_MAX)));
+  if (widths.reduce((a, b) => a + b, 0) <= avail) return widths;
+  // Water-filling: the widest columns are cut down to a common cap until everything fits.
+  const order = widths.map((w, i) => [w, i] as const).sort((a, b) => a[0] - b[0]);
+  let remaining = avail;
+  const out = new Array<number>(widths.length);
+  for (let k = 0; k < order.length; k++) {
+    const [w, i] = order[k];
+    const share = Math.floor(remaining / (order.length - k));
+    out[i] = Math.max(Math.min(MIN_COL, w), Math.min(w, share));
+    remaining -= out[i];
+  }
+  return out;
+}
+
+interface Grid {
+  head: string[];
+  rows: string[][];
+  total: number;
+  hiddenCols: number;
+  caption?: string;
+  /** The row label column (#) for arrays. */
+  numbered: boolean;
+}
+
+function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: number): Grid | string {
+  let caption: string | undefined;
+  // {items: [...]}: structuredContent must be an object, so a lone array inside is the table.
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && Array.isArray(value[keys[0]])) {
+      caption = sanitizeName(keys[0]);
+      value = value[keys[0]];
+    }
+  }
+  if (Array.isArray(value)) {
+    const all = unionKeys(value);
+    const cols = all.slice(0, maxColumns);
+    const page = value.slice(offset, offset + pageSize);
+    const rows = page.map((r, i) => [
+      String(offset + i + 1),
+      ...cols.map((c) => (isPlainObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
+    ]);
+    return { head: ["#", ...cols.map((c) => sanitizeName(c))], rows, total: value.length, hiddenCols: all.length - cols.length, caption, numbered: true };
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    const rows = entries.slice(offset, offset + pageSize).map(([k, v]) => [sanitizeName(k), summarizeCell(v)]);
+    return { head: ["key", "value"], rows, total: entries.length, hiddenCols: 0, numbered: false };
+  }
+  return summarizeCell(value);
+}
+
+/** Draws one window of a structured value as a table fitted to `width` columns. */
+export function renderTable(value: unknown, opts: TableOptions): string {
+  const pageSize = Math.max(1, opts.pageSize ?? DEFAULT_PAGE_SIZE);
+  const width = Math.max(20, Math.floor(opts.width));
+  // Each column costs 3 columns of chrome (border + 2 padding) plus one closing border.
+  const maxColumns = Math.max(1, Math.min(opts.maxColumns ?? 12, Math.floor((width - 1) / (MIN_COL + 3)) - 1));
+  const total = totalRows(value);
+  const offset = Math.max(0, Math.min(opts.offset ?? 0, Math.max(0, total - 1)));
+  const grid = gridOf(value, offset, pageSize, maxColumns);
+  if (typeof grid === "string") return truncateToWidth(grid, width);
+  if (grid.total === 0) return (grid.caption ? `${grid.caption}: ` : "") + "(empty)";
+
+  const ncols = grid.head.length;
+  const natural = grid.head.map((h, c) => grid.rows.reduce((m, r) => Math.max(m, displayWidth(r[c] ?? "")), displayWidth(h)));
+  const avail = width - 1 - 3 * ncols;
+  const widths = fitWidths(natural, Math.max(ncols, avail));
+  const cut = (s: string, c: number) => truncateToWidth(s, widths[c]);
+
+  const table = new Table({
+    head: grid.head.map(cut),
+    colWidths: widths.map((w) => w + 2),
+    style: { head: [], border: [], "padding-left": 1, "padding-right": 1, compact: true },
+    wordWrap: false,
+  });
+  for (const r of grid.rows) table.push(r.map(cut));
+
+  const lines: string[] = [];
+  if (grid.caption) lines.push(`${grid.caption}:`);
+  lines.push(table.toString());
+  const notes: string[] = [];
+  const shownTo = offset + grid.rows.length;
+  if (grid.total > grid.rows.length) notes.push(`rows ${offset + 1}–${shownTo} of ${grid.total}`);
+  if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — /table to page`);
+  if (grid.hiddenCols > 0) notes.push(`+${grid.hiddenCols} cols`);
+  if (notes.length) lines.push(truncateToWidth(notes.join(" · "), width));
+  return lines.join("\n");
+}
+
+/** Rows a value pages over (array length, object key count, or 1). */
+export function totalRows(value: unknown): number {
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && Array.isArray(value[keys[0]])) return (value[keys[0]] as unknown[]).length;
+    return keys.length;
+  }
+  if (Array.isArray(value)) return value.length;
+  return 1;
+}
