@@ -36,7 +36,8 @@ export interface HostConfig {
   source: string;
   servers: Record<string, ServerConfig>;
   mode?: Mode;
-  model?: string;
+  /** `--model`-style string or a provider block; interpreted by the model layer. */
+  model?: string | Record<string, unknown>;
   profile?: LegacyProfile;
   protocol?: string;
   limits: Limits;
@@ -147,8 +148,10 @@ export function parseConfig(text: string, file: string): HostConfig {
     cfg.mode = raw.mode as Mode;
   }
   if (raw.model !== undefined) {
-    if (typeof raw.model !== "string") bad("model", "string");
-    cfg.model = raw.model as string;
+    // A string ("offline", "anthropic:ID") or a block ({"provider","id","baseURL","maxTokens"}),
+    // whose fields src/model/select.ts checks.
+    if (typeof raw.model !== "string" && !isObj(raw.model)) bad("model", 'string or object with "provider"');
+    cfg.model = raw.model as string | Record<string, unknown>;
   }
   if (raw.profile !== undefined) {
     if (typeof raw.profile !== "string" || !(LEGACY_PROFILES as readonly string[]).includes(raw.profile)) {
