@@ -36,14 +36,17 @@ export function parseModelFlag(flag: string): ModelConfig {
 }
 
 export interface CreateModelOptions {
+  /** `--model` as given on the command line. */
   flag?: string;
+  /** The config file's `model`: a flag-style string or a provider block. */
   config?: unknown;
   env?: NodeJS.ProcessEnv;
 }
 
 export function createModel(opts: CreateModelOptions = {}): ModelAdapter {
   const env = opts.env ?? process.env;
-  const fromConfig = opts.config === undefined ? undefined : parseModelConfig(opts.config);
+  const fromConfig =
+    opts.config === undefined ? undefined : typeof opts.config === "string" ? parseModelFlag(opts.config) : parseModelConfig(opts.config);
   let chosen: ModelConfig;
   if (opts.flag) {
     chosen = parseModelFlag(opts.flag);
