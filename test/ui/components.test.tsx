@@ -1,0 +1,211 @@
+import "./env.js";
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import React from "react";
+import jpeg from "jpeg-js";
+import { ToolCard } from "../../src/ui/components/ToolCard.js";
+import { UserContentView } from "../../src/ui/components/UserContentView.js";
+import { TableView } from "../../src/ui/components/TableView.js";
+import { ProgrammaticPane, AppPane } from "../../src/ui/components/Panes.js";
+import { StatusBar } from "../../src/ui/components/StatusBar.js";
+import { ApprovalPrompt } from "../../src/ui/components/ApprovalPrompt.js";
+import { Conversation } from "../../src/ui/components/Conversation.js";
+import { SessionStore, type ToolCallView } from "../../src/ui/state.js";
+import { readImageSize, renderImage } from "../../src/ui/image.js";
+import { imagesSettled } from "../../src/ui/imageCache.js";
+import { renderAt, waitFor, stripAnsi, assertNeutralized, HOSTILE, okOutcome, plan, makePng, pngHeaderOnly, type Harness } from "./harness.js";
+
+const open: Harness[] = [];
+function draw(el: React.ReactElement, columns = 100): Harness {
+  const h = renderAt(el, columns);
+  open.push(h);
+  return h;
+}
+after(() => open.forEach((h) => h.unmount()));
+
+const call = (c: Partial<ToolCallView> = {}): ToolCallView => ({ id: "c1", server: "demo", tool: "generate_images", args: { prompt: "a cat", count: 2 }, startedAt: Date.now(), ...c });
+
+test("ToolCard running: spinner, progress 3/5 with message, elapsed time", () => {
+  const h = draw(<ToolCard call={call({ startedAt: Date.now() - 1500, progress: { progress: 3, total: 5, message: "Drawing image…" } })} width={100} />);
+  const f = stripAnsi(h.lastFrame());
+  assert.match(f, /demo · generate_images/);
+  assert.match(f, /\{"prompt":"a cat","count":2\}/);
+  assert.match(f, /3\/5 Drawing image… · 1\.[5-9]s/);
+  assert.match(f, /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /m);
+});
+
+test("ToolCard done: requested outputs and per-sink sizes", () => {
+  const img = { type: "image", data: "AAAA", mimeType: "image/png" };
+  const o = okOutcome(
+    {
+      model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "Drew 2 cats." }] }],
+      user: [{ audience: "user", format: "content", content: [img, { ...img }] }],
+      programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { ids: [1, 2] } }],
+    },
+    { requested: [{ audience: "assistant", format: "content" }, { audience: "user", format: "content" }, { audience: "programmatic", format: "structured" }] },
+    { bytes: { model: 212, user: 48 * 1024, programmatic: 3174, app: 0 } },
+  );
+  const h = draw(<ToolCard call={call({ outcome: o })} width={120} />);
+  const f = stripAnsi(h.lastFrame());
+  assert.match(f, /✓ demo · generate_images/);
+  assert.match(f, /requested: assistant\/content, user\/content, programmatic\/structured/);
+  assert.match(f, /→ model 212 B · user 2 images 48 KB · programmatic 3\.1 KB · app —/);
+  assert.match(f, /model sees: Drew 2 cats\./);
+});
+
+test("ToolCard: fallback, legacy era, isError", () => {
+  const fallback = okOutcome({}, { requested: undefined, era: "2026-12-01" });
+  assert.match(stripAnsi(draw(<ToolCard call={call({ outcome: fallback })} width={100} />).lastFrame()), /requested: none sent \(fallback\)/);
+  const legacy = okOutcome({}, { requested: undefined, era: "legacy", protocolVersion: "2025-11-25" });
+  assert.match(stripAnsi(draw(<ToolCard call={call({ outcome: legacy })} width={100} />).lastFrame()), /requested: legacy era \(2025-11-25\)/);
+  const err = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "no such city" }] }] }, {}, { isError: true });
+  const f = stripAnsi(draw(<ToolCard call={call({ outcome: err })} width={100} />).lastFrame());
+  assert.match(f, /^✗ demo/m);
+  assert.match(f, /isError/);
+});
+
+test("ToolCard failed: ONE red line naming server, tool and rule", () => {
+  const o = { ok: false as const, plan: plan(), error: { rule: "unrequested-output", message: "server returned programmatic/structured, which was not requested" }, durationMs: 5 };
+  const h = draw(<ToolCard call={call({ outcome: o })} width={120} />);
+  const lines = stripAnsi(h.lastFrame()).split("\n").filter((l) => l.trim());
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /✗ demo · search_customers failed \[unrequested-output\]: server returned programmatic\/structured/);
+  assert.match(h.lastFrame(), /\x1b\[31m/, "drawn in red");
+});
+
+test("image: real PNG → half-block ANSI at the requested width", async () => {
+  const png = makePng(120, 40, (x, y) => [x * 2, y * 6, 128]);
+  const block = { type: "image" as const, data: png.toString("base64"), mimeType: "image/png" };
+  const h = draw(<UserContentView outputs={[{ audience: "user", format: "content", content: [block] }] as never} width={48} saveIds={new Map([[block, 7]])} />);
+  await waitFor(() => h.lastFrame().includes("▄"), "image rendering");
+  const f = h.lastFrame();
+  assert.match(f, /\x1b\[(?:3[0-7]|4[0-7]|9[0-7]|10[0-7]|[34]8;[25];[\d;]+)m▄/, "ANSI colour codes before the half-blocks");
+  const imageLines = f.split("\n").filter((l) => l.includes("▄"));
+  assert.equal(imageLines.length, 8, "120×40 px at 48 columns = 48×16 px = 8 rows");
+  for (const l of imageLines) assert.equal([...stripAnsi(l).replace(/\x1b\[[0-9;]*m/g, "")].filter((c) => c === "▄").length, 48);
+  assert.match(stripAnsi(f), /🖼 image\/png .* 120×40 — \/save-output 7/);
+});
+
+test("image: oversized header refused before decoding; configurable limit", async () => {
+  const huge = pngHeaderOnly(100_000, 100_000);
+  const r = await renderImage(huge, { width: 40 });
+  assert.equal(r.ok, false);
+  assert.match((r as { reason: string }).reason, /header claims 100000×100000 \(10000\.0 MP\), limit 40\.0 MP/);
+  const block = { type: "image" as const, data: makePng(64, 32, () => [0, 0, 0]).toString("base64"), mimeType: "image/png" };
+  const h = draw(<UserContentView outputs={[{ audience: "user", format: "content", content: [block] }] as never} width={40} maxPixels={1000} />);
+  await waitFor(() => h.lastFrame().includes("refused"), "refusal line");
+  assert.match(stripAnsi(h.lastFrame()), /⚠ image refused: header claims 64×32/);
+  await imagesSettled();
+});
+
+test("image header reader: PNG, JPEG SOF, junk", () => {
+  assert.deepEqual(readImageSize(makePng(3, 2, () => [1, 2, 3])), { width: 3, height: 2, format: "png" });
+  const j = jpeg.encode({ data: Buffer.alloc(17 * 9 * 4, 200), width: 17, height: 9 }, 80).data;
+  assert.deepEqual(readImageSize(j), { width: 17, height: 9, format: "jpeg" });
+  assert.equal(readImageSize(Buffer.from("not an image")), undefined);
+});
+
+test("user content: text, audio, links and resources as labelled lines", () => {
+  const audio = { type: "audio", data: Buffer.alloc(12 * 1024).toString("base64"), mimeType: "audio/wav" };
+  const link = { type: "resource_link", uri: "file:///r/report.csv", name: "report.csv", mimeType: "text/csv" };
+  const res = { type: "resource", resource: { uri: "mem://notes", mimeType: "text/plain", text: "hello" } };
+  const h = draw(
+    <UserContentView
+      outputs={[{ audience: "user", format: "content", content: [{ type: "text", text: "Here you go:" }, audio, link, res] }] as never}
+      width={100}
+      saveIds={new Map<object, number>([[audio, 3], [link, 4], [res, 5]])}
+    />,
+  );
+  const f = stripAnsi(h.lastFrame());
+  assert.match(f, /Here you go:/);
+  assert.match(f, /♪ audio\/wav 12 KB — \/save-output 3/);
+  assert.match(f, /🔗 report\.csv <file:\/\/\/r\/report\.csv> text\/csv — \/save-output 4/);
+  assert.match(f, /📄 mem:\/\/notes text\/plain 5 B — \/save-output 5/);
+});
+
+test("panes: programmatic only in its pane, App only in the App pane with its extension label", () => {
+  const store = new SessionStore();
+  store.startTurn("show me");
+  const id = store.toolStart("demo", "refresh_dashboard", {});
+  store.toolEnd(
+    id,
+    okOutcome({
+      model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "MODEL-TEXT" }] }],
+      programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { marker: "PROG-CANARY" } }],
+      app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { marker: "APP-CANARY" } }],
+      appMeta: { "io.modelcontextprotocol/ui": { resourceUri: "ui://dash" } },
+    }, { tool: "refresh_dashboard" }),
+  );
+  store.endTurn();
+  const s = store.getState();
+  const conv = stripAnsi(draw(<Conversation finished={s.finished} live={s.live} width={100} />).lastFrame());
+  const prog = stripAnsi(draw(<ProgrammaticPane entries={s.programmatic} width={50} height={20} scroll={0} />).lastFrame());
+  const app = stripAnsi(draw(<AppPane entries={s.app} width={60} height={20} />).lastFrame());
+  assert.match(prog, /PROG-CANARY/);
+  assert.match(prog, /#1 demo · refresh_dashboard .* \d+ B/);
+  assert.ok(!prog.includes("APP-CANARY") && !prog.includes("MODEL-TEXT"));
+  assert.match(app, /App · io\.modelcontextprotocol\/ui/);
+  assert.match(app, /APP-CANARY/);
+  assert.match(app, /_meta:/);
+  assert.match(app, /ui:\/\/dash/);
+  assert.ok(!app.includes("PROG-CANARY"));
+  assert.ok(!conv.includes("PROG-CANARY") && !conv.includes("APP-CANARY") && !conv.includes("ui://dash"));
+  assert.match(conv, /programmatic \d+ B · app \d+ B/);
+});
+
+test("programmatic pane scrolls with ↑/↓ markers and bounded height", () => {
+  const entries = Array.from({ length: 10 }, (_, i) => ({ n: i + 1, server: "demo", tool: "t", at: 0, bytes: 10, value: { i, list: [1, 2, 3] } }));
+  const bottom = stripAnsi(draw(<ProgrammaticPane entries={entries} width={50} height={12} scroll={0} />).lastFrame());
+  assert.match(bottom, /↑ \d+ more/);
+  assert.ok(!/↓/.test(bottom));
+  assert.ok(bottom.split("\n").length <= 12, "bounded height");
+  const up = stripAnsi(draw(<ProgrammaticPane entries={entries} width={50} height={12} scroll={20} />).lastFrame());
+  assert.match(up, /↓ 20 more/);
+});
+
+test("status bar: servers with version and state, mode, model, key hints", () => {
+  const f = stripAnsi(
+    draw(<StatusBar servers={[{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }, { name: "old", state: "error" }]} mode="code" model="offline" width={160} />, 160).lastFrame(),
+  );
+  assert.match(f, /● demo 2026-12-01 connected/);
+  assert.match(f, /● old error/);
+  assert.match(f, /mode code · model offline/);
+  assert.match(f, /Tab pane · .*Esc cancel · \^C\^C quit · \/help/);
+});
+
+test("approval prompt: y / n / a answer", async () => {
+  const answers: string[] = [];
+  const h = draw(<ApprovalPrompt server="demo" tool="wait" args={{ seconds: 3 }} width={80} onAnswer={(a) => answers.push(a)} />);
+  assert.match(stripAnsi(h.lastFrame()), /Run tool wait on server demo with \{"seconds":3\}\?/);
+  assert.match(stripAnsi(h.lastFrame()), /\[y\]es \/ \[n\]o \/ \[a\]lways for this tool/);
+  for (const k of ["y", "n", "a"]) {
+    h.stdin.write(k);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.deepEqual(answers, ["yes", "no", "always"]);
+});
+
+// --- the hostile corpus through every component -------------------------------------------
+test("hostile strings are neutralized in every component", async () => {
+  const hostileCall = call({ server: `srv${HOSTILE}`, tool: `tool${HOSTILE}`, args: { q: HOSTILE }, progress: { progress: 1, message: HOSTILE } });
+  assertNeutralized(draw(<ToolCard call={hostileCall} width={300} />, 300).lastFrame());
+  const failed = { ok: false as const, plan: plan({ server: `s${HOSTILE}`, tool: "t" }), error: { rule: "schema-violation", message: `bad ${HOSTILE}` }, durationMs: 1 };
+  assertNeutralized(draw(<ToolCard call={call({ outcome: failed })} width={300} />, 300).lastFrame());
+  const done = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: HOSTILE }] }] });
+  assertNeutralized(draw(<ToolCard call={call({ outcome: done })} width={300} />, 300).lastFrame());
+  assertNeutralized(draw(<UserContentView outputs={[{ audience: "user", format: "content", content: [{ type: "text", text: `desc ${HOSTILE}` }] }] as never} width={200} />, 200).lastFrame());
+  assertNeutralized(draw(<TableView value={[{ [HOSTILE.slice(0, 10)]: HOSTILE }]} width={200} />, 200).lastFrame(), { visible: false });
+  assertNeutralized(draw(<TableView value={{ cell: HOSTILE }} width={200} />, 200).lastFrame());
+  const entry = { n: 1, server: "s", tool: `t${HOSTILE}`, at: 0, bytes: 1, value: { k: HOSTILE } };
+  assertNeutralized(draw(<ProgrammaticPane entries={[entry]} width={200} height={20} scroll={0} />, 200).lastFrame());
+  assertNeutralized(
+    draw(<AppPane entries={[{ ...entry, audience: "io.modelcontextprotocol/ui", appMeta: { "io.modelcontextprotocol/ui": { x: HOSTILE } } }]} width={200} height={20} />, 200).lastFrame(),
+  );
+  assertNeutralized(draw(<StatusBar servers={[{ name: `n${HOSTILE}`, state: "connected" }]} mode="chat" model="offline" width={300} />, 300).lastFrame(), { visible: false });
+  assertNeutralized(draw(<ApprovalPrompt server={`s${HOSTILE}`} tool={`t${HOSTILE}`} args={{ a: HOSTILE }} width={250} onAnswer={() => {}} />, 250).lastFrame());
+  const store = new SessionStore();
+  store.startTurn(`user ${HOSTILE}`);
+  store.appendText(`model ${HOSTILE}`);
+  store.endTurn();
+  assertNeutralized(draw(<Conversation finished={store.getState().finished} width={200} />, 200).lastFrame());
+});

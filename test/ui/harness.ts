@@ -1,0 +1,190 @@
+// Test helpers for the UI tests: an Ink harness with a configurable (and resizable) terminal width,
+// fake sink data, a real PNG encoder and the hostile-payload check.
+import { EventEmitter } from "node:events";
+import { deflateSync } from "node:zlib";
+import assert from "node:assert/strict";
+import type { ReactElement } from "react";
+import { render as inkRender } from "ink";
+import type { CallOutcome, CallPlan, Routed } from "../../src/host/types.js";
+
+delete process.env.CI;
+
+class FakeStdout extends EventEmitter {
+  frames: string[] = [];
+  constructor(public columns: number, public rows = 40) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+  lastFrame = () => this.frames[this.frames.length - 1] ?? "";
+}
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  data: string | null = null;
+  write = (data: string) => {
+    this.data = data;
+    this.emit("readable");
+    this.emit("data", data);
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+}
+
+export interface Harness {
+  lastFrame(): string;
+  stdin: FakeStdin;
+  stdout: FakeStdout;
+  rerender(tree: ReactElement): void;
+  unmount(): void;
+  resize(columns: number, rows?: number): void;
+}
+
+export function renderAt(tree: ReactElement, columns = 100, rows = 40): Harness {
+  const stdout = new FakeStdout(columns, rows);
+  const stdin = new FakeStdin();
+  const inst = inkRender(tree, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new FakeStdout(columns) as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return {
+    lastFrame: stdout.lastFrame,
+    stdin,
+    stdout,
+    rerender: inst.rerender,
+    unmount: inst.unmount,
+    resize(c, r) {
+      stdout.columns = c;
+      if (r) stdout.rows = r;
+      stdout.emit("resize");
+    },
+  };
+}
+
+export const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `pred` holds (bounded), for async rendering. */
+export async function waitFor(pred: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await tick(15);
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+export const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;:]*m/g, "");
+
+/** Escape payloads a hostile server would send, and the bytes that must never follow a raw ESC. */
+export const ESC = "\x1b";
+export const HOSTILE = `${ESC}]0;pwned\x07${ESC}[2J${ESC}[6n\u009b31m\u202eevil`;
+export const PAYLOADS = ["]0;pwned", "[2J", "[6n"];
+
+/** The frame may hold Ink's own colour codes, but no hostile payload byte follows a raw ESC/C1. */
+export function assertNeutralized(frame: string, opts: { visible?: boolean } = {}): void {
+  for (const p of PAYLOADS) {
+    assert.ok(!frame.includes(ESC + p), `raw ESC${JSON.stringify(p)} in frame`);
+    if (opts.visible !== false) assert.ok(frame.includes("␛" + p), `expected visible ␛${p} in frame:\n${frame}`);
+  }
+  assert.ok(!frame.includes("\u009b"), "raw C1 CSI in frame");
+  assert.ok(!frame.includes("\u202e"), "raw RLO in frame");
+}
+
+// ---------------------------------------------------------------------------
+// Sink data
+
+export function plan(p: Partial<CallPlan> = {}): CallPlan {
+  return {
+    server: "demo",
+    tool: "search_customers",
+    args: {},
+    requested: [
+      { audience: "assistant", format: "content" },
+      { audience: "user", format: "structured" },
+    ],
+    era: "2026-12-01",
+    protocolVersion: "2026-12-01",
+    mode: "chat",
+    ...p,
+  };
+}
+
+type LooseRouted = { model?: unknown[]; user?: unknown[]; programmatic?: unknown[]; app?: unknown[]; appMeta?: Record<string, unknown> };
+
+/** Routed sinks as the router would fill them (the brand cannot be minted outside the router). */
+export function routed(r: LooseRouted): Routed {
+  return { model: [], user: [], programmatic: [], app: [], appMeta: {}, ...r } as unknown as Routed;
+}
+
+export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { isError?: boolean; bytes?: Partial<Record<keyof Routed, number>> } = {}): CallOutcome {
+  const rt = routed(r);
+  const size = (v: unknown[]) => (v.length ? Buffer.byteLength(JSON.stringify(v)) : 0);
+  return {
+    ok: true,
+    plan: plan(p),
+    isError: extra.isError ?? false,
+    routed: rt,
+    bytes: { model: size(rt.model), user: size(rt.user), programmatic: size(rt.programmatic), app: size(rt.app), ...extra.bytes },
+    durationMs: 42,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// A real PNG (RGB, 8-bit) built with zlib, so image decoding is exercised for real.
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // colour type RGB
+  const raw = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0; y < height; y++) {
+    const row = y * (1 + width * 3);
+    raw[row] = 0; // filter: none
+    for (let x = 0; x < width; x++) raw.set(pixel(x, y), row + 1 + x * 3);
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** Only the header of a PNG claiming huge dimensions (no pixel data at all). */
+export function pngHeaderOnly(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IEND", Buffer.alloc(0))]);
+}

@@ -1,0 +1,102 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { renderTable, summarizeCell, fitWidths } from "../../src/ui/table.js";
+import { displayWidth } from "../../src/ui/format.js";
+
+const widthOf = (s: string) => Math.max(...s.split("\n").map(displayWidth));
+const customers = Array.from({ length: 10_000 }, (_, i) => ({
+  id: i + 1,
+  name: `Customer number ${i + 1}`,
+  email: `customer${i + 1}@example.com`,
+  notes: "a long free-text note that certainly does not fit in any narrow column at all",
+  tags: ["vip", "eu"],
+  address: { city: "Paris", zip: "75001", street: "Rue de Rivoli" },
+}));
+
+for (const width of [60, 120]) {
+  test(`table fits width ${width}`, () => {
+    const out = renderTable(customers.slice(0, 5), { width });
+    const tableLines = out.split("\n").filter((l) => /^[┌│├└]/.test(l));
+    assert.ok(tableLines.length >= 7);
+    for (const l of tableLines) assert.ok(displayWidth(l) <= width, `line wider than ${width}: ${displayWidth(l)}\n${l}`);
+    assert.ok(out.includes("…"), "long cells are cut with an ellipsis");
+    if (width >= 120) assert.ok(out.includes("[2 items]") && out.includes("{3 keys}"), "nested values summarised");
+    else assert.ok(out.includes("[2 ") && out.includes("{3 "), "nested values summarised (cut)");
+  });
+}
+
+test("wider terminal shows more of each cell", () => {
+  const narrow = renderTable(customers.slice(0, 3), { width: 60 });
+  const wide = renderTable(customers.slice(0, 3), { width: 120 });
+  assert.ok(wide.includes("customer1@example.com"));
+  assert.ok(!narrow.includes("customer1@example.com"));
+});
+
+test("10,000 rows: one window of 20 plus the remainder note, and it is fast", () => {
+  const out = renderTable(customers, { width: 100 });
+  const dataRows = out.split("\n").filter((l) => /^│ \d+\s/.test(l));
+  assert.equal(dataRows.length, 20);
+  assert.match(out, /9980 more rows — \/table to page/);
+  const t0 = performance.now();
+  for (let i = 0; i < 5; i++) renderTable(customers, { width: 100, offset: i * 20 });
+  const perPage = (performance.now() - t0) / 5;
+  const t1 = performance.now();
+  for (let i = 0; i < 5; i++) renderTable(customers.slice(0, 20), { width: 100 });
+  const small = (performance.now() - t1) / 5;
+  assert.ok(perPage < small * 3 + 5, `10k rows page took ${perPage.toFixed(1)} ms vs ${small.toFixed(1)} ms for 20 rows`);
+});
+
+test("paging: offset windows and the last page has no 'more' note", () => {
+  const out = renderTable(customers, { width: 100, offset: 9990 });
+  assert.match(out, /│ 9991 /);
+  assert.match(out, /│ 10000 /);
+  assert.match(out, /rows 9991–10000 of 10000/);
+  assert.ok(!/more rows/.test(out));
+});
+
+test("an object is drawn as a property view", () => {
+  const out = renderTable({ city: "Paris", temp: 21.5, wind: { speed: 3, dir: "NW" }, days: [1, 2, 3] }, { width: 60 });
+  assert.match(out, /│ key\s+│ value/);
+  assert.match(out, /│ city\s+│ Paris/);
+  assert.match(out, /│ wind\s+│ \{2 keys\}/);
+  assert.match(out, /│ days\s+│ \[3 items\]/);
+});
+
+test("an object holding one array is drawn as that array, captioned", () => {
+  const out = renderTable({ customers: customers.slice(0, 2) }, { width: 120 });
+  assert.match(out, /^customers:/);
+  assert.match(out, /│ #\s+│ id\s+│ name/);
+});
+
+test("array of scalars is one column; union of keys in first-seen order", () => {
+  const scalars = renderTable(["a", "b", 3], { width: 60 });
+  assert.match(scalars, /│ #\s+│ value/);
+  const mixed = renderTable([{ a: 1 }, { b: 2, a: 3 }, { c: 4 }], { width: 60 });
+  const head = mixed.split("\n")[1];
+  assert.ok(head.indexOf(" a ") < head.indexOf(" b ") && head.indexOf(" b ") < head.indexOf(" c "), head);
+});
+
+test("too many columns are capped with +N cols", () => {
+  const wide = [Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`col${i}`, i]))];
+  const out = renderTable(wide, { width: 60 });
+  assert.match(out, /\+\d+ cols/);
+  assert.ok(widthOf(out) <= 60);
+});
+
+test("cells and headers are sanitized", () => {
+  const out = renderTable([{ "\x1b]0;pwned\x07": "x\x1b[2J\u009b" }], { width: 80 });
+  assert.ok(!out.includes("\x1b"));
+  assert.ok(out.includes("␛[2J"));
+  assert.ok(!out.includes("\u009b"));
+});
+
+test("summaries and width fitting", () => {
+  assert.equal(summarizeCell([1]), "[1 item]");
+  assert.equal(summarizeCell({}), "{0 keys}");
+  assert.equal(summarizeCell(null), "null");
+  assert.deepEqual(fitWidths([5, 10], 40), [5, 10]);
+  const f = fitWidths([5, 50, 50], 40);
+  assert.equal(f[0], 5);
+  assert.ok(f[1] + f[2] <= 35);
+  assert.equal(renderTable([], { width: 60 }), "(empty)");
+});
