@@ -1,0 +1,127 @@
+// Raw JSON-RPC over Streamable HTTP: one POST per message, the 2026-07-28 request headers for
+// modern requests, the 2025-11-25 session header after `initialize`; JSON or SSE replies.
+import { META } from "../../protocol/index.js";
+import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
+
+const HEADER_SAFE = /^[\x20-\x7e]*$/;
+
+/** A header value per the 2026-07-28 Value Encoding rules (Base64 sentinel when not plain ASCII). */
+export function encodeHeaderValue(value: string): string {
+  const plain = HEADER_SAFE.test(value) && value.trim() === value && !(value.startsWith("=?base64?") && value.endsWith("?="));
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/** Mcp-Param-{Name} headers for top-level inputSchema properties marked with x-mcp-header. */
+export function paramHeaders(inputSchema: unknown, args: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const props = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {};
+  for (const [key, prop] of Object.entries(props)) {
+    const name = isObject(prop) ? prop["x-mcp-header"] : undefined;
+    const value = args[key];
+    if (typeof name !== "string" || value === undefined || value === null) continue;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      out[`Mcp-Param-${name}`] = encodeHeaderValue(String(value));
+    }
+  }
+  return out;
+}
+
+export class HttpConnection implements RawConnection {
+  readonly transport = "http" as const;
+  private nextId = 1;
+  private session: { id: string; version: string } | undefined;
+
+  constructor(
+    readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private headersFor(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
+    const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const meta = isObject(params?._meta) ? params._meta : undefined;
+    const version = meta?.[META.protocolVersion];
+    if (typeof version === "string") {
+      h["mcp-protocol-version"] = version;
+      h["mcp-method"] = method;
+      const name = method === "tools/call" ? params?.name : method === "resources/read" ? params?.uri : undefined;
+      if (typeof name === "string") h["mcp-name"] = encodeHeaderValue(name);
+    } else if (this.session) {
+      h["mcp-session-id"] = this.session.id;
+      h["mcp-protocol-version"] = this.session.version;
+    }
+    return h;
+  }
+
+  async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+    const id = this.nextId++;
+    const body = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.url, { method: "POST", headers: { ...this.headersFor(method, params), ...options.headers }, body: JSON.stringify(body), signal });
+      text = await res.text();
+    } catch (e) {
+      if (signal.aborted) throw new NoAnswerError(method, timeoutMs);
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new TransportError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    }
+    const reply = parseBody(text, res.headers.get("content-type") ?? "", id, res.status);
+    if (!reply) throw new TransportError(`HTTP ${res.status} reply to ${method} carries no JSON-RPC response${text ? `: ${text.slice(0, 120)}` : ""}`);
+    const sessionId = res.headers.get("mcp-session-id");
+    if (method === "initialize" && reply.kind === "result" && sessionId) {
+      const v = reply.result.protocolVersion;
+      this.session = { id: sessionId, version: typeof v === "string" ? v : "2025-11-25" };
+    }
+    return reply;
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const body = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    try {
+      const res = await fetch(this.url, { method: "POST", headers: this.headersFor(method, params), body: JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+      await res.arrayBuffer();
+    } catch {
+      // a lost notification surfaces through the next request
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.session) return;
+    const id = this.session.id;
+    this.session = undefined;
+    try {
+      const res = await fetch(this.url, { method: "DELETE", headers: { "mcp-session-id": id }, signal: AbortSignal.timeout(this.timeoutMs) });
+      await res.arrayBuffer();
+    } catch {
+      // the session expires with the server anyway
+    }
+  }
+}
+
+/** A JSON object body, or the SSE event carrying the response with our id. */
+function parseBody(text: string, contentType: string, id: number, status: number): RpcReply | undefined {
+  if (contentType.includes("text/event-stream")) {
+    for (const event of text.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n");
+      if (!data) continue;
+      try {
+        const msg = JSON.parse(data) as unknown;
+        if (isObject(msg) && msg.id === id) return toReply(msg, status);
+      } catch {
+        // skip a malformed event
+      }
+    }
+    return undefined;
+  }
+  try {
+    return toReply(JSON.parse(text), status);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,132 @@
+// Raw newline-delimited JSON-RPC over a child process's stdin/stdout.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createInterface } from "node:readline";
+import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
+
+interface Pending {
+  method: string;
+  resolve: (r: RpcReply) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const STDERR_TAIL = 2000;
+
+export class StdioConnection implements RawConnection {
+  readonly transport = "stdio" as const;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = "";
+  private failure: TransportError | undefined;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    readonly command: string,
+    readonly args: readonly string[],
+    private readonly timeoutMs: number,
+  ) {
+    this.child = spawn(command, [...args], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (d: string) => {
+      this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL);
+    });
+    this.child.stdin.on("error", () => {}); // EPIPE after exit is reported through 'exit'
+    createInterface({ input: this.child.stdout }).on("line", (line) => this.onLine(line));
+    this.exited = new Promise((resolve) => {
+      this.child.once("error", (e) => {
+        this.fail(new TransportError(`cannot start ${command}: ${e.message}`));
+        resolve();
+      });
+      this.child.once("exit", (code, signal) => {
+        const how = signal ? `signal ${signal}` : `code ${code}`;
+        const last = lastLine(this.stderrTail);
+        this.fail(new TransportError(`server exited (${how})${last ? `: ${last}` : ""}`));
+        resolve();
+      });
+    });
+  }
+
+  /** Spawns the server; rejects with TransportError when the command cannot be started. */
+  static async start(command: string, args: readonly string[], timeoutMs: number): Promise<StdioConnection> {
+    const c = new StdioConnection(command, args, timeoutMs);
+    await new Promise<void>((resolve, reject) => {
+      c.child.once("spawn", () => resolve());
+      c.child.once("error", (e) => reject(new TransportError(`cannot start ${command}: ${e.message}`)));
+    });
+    return c;
+  }
+
+  private fail(e: TransportError): void {
+    this.failure ??= e;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.reject(this.failure);
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === "") return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return; // not a JSON-RPC message; a stray log line must not abort the checks
+    }
+    if (!isObject(msg)) return;
+    if (typeof msg.method === "string") {
+      // A server→client request: this client offers no methods.
+      if (msg.id !== undefined) this.write({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
+      return;
+    }
+    const id = typeof msg.id === "number" ? msg.id : Number(msg.id);
+    const p = this.pending.get(id);
+    if (!p) return;
+    const reply = toReply(msg);
+    clearTimeout(p.timer);
+    this.pending.delete(id);
+    if (reply) p.resolve(reply);
+    else p.reject(new TransportError(`reply to ${p.method} is neither a result object nor an error`));
+  }
+
+  private write(msg: unknown): void {
+    if (!this.child.stdin.writable) return;
+    this.child.stdin.write(JSON.stringify(msg) + "\n");
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    return new Promise<RpcReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new NoAnswerError(method, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      this.write(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    this.write(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+  }
+
+  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the server lingers. */
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.stdin.end();
+    const waited = (ms: number) => Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    if (await waited(1000)) return;
+    this.child.kill("SIGTERM");
+    if (await waited(1000)) return;
+    this.child.kill("SIGKILL");
+    await waited(1000);
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return lines.length ? lines[lines.length - 1] : "";
+}
