@@ -3,6 +3,10 @@ type Command = { run(argv: string[]): Promise<number> };
 
 const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   "demo-server": () => import("./commands/demo-server.js"),
+  call: () => import("./commands/call.js"),
+  compare: () => import("./commands/compare.js"),
+  tools: () => import("./commands/tools.js"),
+  check: () => import("./commands/check.js"),
 };
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
