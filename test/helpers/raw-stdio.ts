@@ -42,8 +42,8 @@ export interface RawStdio {
   send(message: object | string): void;
   /** Sends a request with a fresh id; resolves with the response of that id and its raw line. */
   request(method: string, params?: unknown, opts?: { id?: string | number; timeoutMs?: number }): Promise<{ msg: JsonRpcMessage; raw: string }>;
-  /** Resolves with the first line (already received or future) whose parsed message matches. */
-  waitFor(match: (m: JsonRpcMessage) => boolean, timeoutMs?: number): Promise<{ msg: JsonRpcMessage; raw: string }>;
+  /** Resolves with the first line (from index `fromLine`, default 0: already received or future) whose parsed message matches. */
+  waitFor(match: (m: JsonRpcMessage) => boolean, timeoutMs?: number, fromLine?: number): Promise<{ msg: JsonRpcMessage; raw: string }>;
   /** Parsed messages received so far. */
   messages(): JsonRpcMessage[];
   stderr(): string;
@@ -80,9 +80,9 @@ export function spawnStdio(args: string[] = ["demo-server"], command: string[] =
     }
   };
 
-  const waitFor: RawStdio["waitFor"] = (match, timeoutMs = 10_000) =>
+  const waitFor: RawStdio["waitFor"] = (match, timeoutMs = 10_000, fromLine = 0) =>
     new Promise((resolve, reject) => {
-      let seen = 0;
+      let seen = fromLine;
       const check = () => {
         for (; seen < lines.length; seen++) {
           const msg = parse(lines[seen]);
@@ -115,8 +115,9 @@ export function spawnStdio(args: string[] = ["demo-server"], command: string[] =
       const id = opts.id ?? nextId++;
       const msg: JsonRpcMessage = { jsonrpc: "2.0", id, method };
       if (params !== undefined) msg.params = params;
+      const from = lines.length; // only a response that arrives after this request counts
       this.send(msg);
-      return waitFor((m) => m.id === id && (m.result !== undefined || m.error !== undefined), opts.timeoutMs);
+      return waitFor((m) => m.id === id && (m.result !== undefined || m.error !== undefined), opts.timeoutMs, from);
     },
     waitFor,
     messages: () => lines.map(parse).filter((m): m is JsonRpcMessage => m !== undefined),

@@ -42,8 +42,9 @@ export async function stdioWire(): Promise<Wire> {
       return (await main.request(method, withEnvelope(params, opts))).msg;
     },
     async send(body) {
+      const from = main.lines.length;
       main.send(body);
-      return main.waitFor((m) => m.id === body.id && (m.result !== undefined || m.error !== undefined));
+      return main.waitFor((m) => m.id === body.id && (m.result !== undefined || m.error !== undefined), undefined, from);
     },
     async legacy(version) {
       const s = spawnStdio();
