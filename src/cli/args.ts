@@ -1,0 +1,133 @@
+// Command-line parsing shared by every subcommand: node:util parseArgs with the common options,
+// plus each command's own. A bad option is one clear line and exit code 2.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ALL_VERSIONS, parseSelector, type ToolResultOutputSelector } from "../protocol/index.js";
+import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../host/types.js";
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export interface CommonOptions {
+  config?: string;
+  server?: string;
+  mode?: Mode;
+  model?: string;
+  protocol?: string;
+  yes: boolean;
+  json: boolean;
+}
+
+type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export const COMMON_OPTIONS = {
+  config: { type: "string" },
+  server: { type: "string" },
+  mode: { type: "string" },
+  model: { type: "string" },
+  protocol: { type: "string" },
+  yes: { type: "boolean", short: "y" },
+  json: { type: "boolean" },
+} as const satisfies OptionSpec;
+
+export interface ParsedCli {
+  common: CommonOptions;
+  /** Every option's value, common and command-specific. */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+function oneLine(e: Error): string {
+  const m = e.message;
+  const unknown = /^Unknown option '([^']+)'/.exec(m);
+  if (unknown) return `unknown option ${unknown[1]}`;
+  const missing = /^Option '(-[^ ']+)[^']*' argument missing/.exec(m);
+  if (missing) return `option ${missing[1].replace(/^-\w, /, "")} needs a value`;
+  const positional = /^Unexpected argument '([^']+)'/.exec(m);
+  if (positional) return `unexpected argument ${JSON.stringify(positional[1])}`;
+  return m.split("\n")[0].replace(/\. To specify.*$/, "");
+}
+
+/** Parses argv with the common options plus `extra`; throws UsageError with one line. */
+export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positionals?: [min: number, max: number] } = {}): ParsedCli {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...extra }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(oneLine(e as Error));
+  }
+  const v = parsed.values as ParsedCli["values"];
+  const str = (k: string) => (typeof v[k] === "string" ? (v[k] as string) : undefined);
+  const mode = str("mode");
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--mode: expected one of ${MODES.join(", ")} (got ${JSON.stringify(mode)})`);
+  }
+  const protocol = str("protocol");
+  if (protocol !== undefined && !(ALL_VERSIONS as readonly string[]).includes(protocol)) {
+    throw new UsageError(`--protocol: expected one of ${ALL_VERSIONS.join(", ")} (got ${JSON.stringify(protocol)})`);
+  }
+  const [min, max] = opts.positionals ?? [0, Infinity];
+  if (parsed.positionals.length < min) throw new UsageError(min === 1 ? "missing the tool name" : `expected at least ${min} arguments`);
+  if (parsed.positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`);
+  return {
+    common: {
+      config: str("config"),
+      server: str("server"),
+      mode: mode as Mode | undefined,
+      model: str("model"),
+      protocol,
+      yes: v.yes === true,
+      json: v.json === true,
+    },
+    values: v,
+    positionals: parsed.positionals,
+  };
+}
+
+/** `--args JSON`: an object, or one clear line. */
+export function parseToolArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--args: invalid JSON (${(e as Error).message.split("\n")[0]})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--args: expected a JSON object");
+  return value as Record<string, unknown>;
+}
+
+/** `--select audience/format` (repeatable). */
+export function parseSelectors(values: unknown): ToolResultOutputSelector[] | undefined {
+  if (values === undefined) return undefined;
+  const list = (Array.isArray(values) ? values : [values]) as string[];
+  return list.map((text) => {
+    const sel = parseSelector(text);
+    if (!sel) throw new UsageError(`--select: expected audience/format such as assistant/content (got ${JSON.stringify(text)})`);
+    return sel;
+  });
+}
+
+export function parseProfile(value: unknown): LegacyProfile | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !(LEGACY_PROFILES as readonly string[]).includes(value)) {
+    throw new UsageError(`--profile: expected one of ${LEGACY_PROFILES.join(", ")}`);
+  }
+  return value as LegacyProfile;
+}
+
+/** Runs a command body; a UsageError becomes one stderr line and exit code 2. */
+export async function withUsage(command: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`mcp-prism ${command}: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

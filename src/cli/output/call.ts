@@ -1,0 +1,97 @@
+// `call` output: the --json document, and the human view of each sink's share.
+import { selectorKey } from "../../protocol/index.js";
+import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/measure.js";
+import type { CallOutcome, SinkName } from "../../host/types.js";
+import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { previewOutput } from "./sinks.js";
+
+export interface CallDocument {
+  server: string | null;
+  tool: string;
+  protocolVersion: string | null;
+  requestedOutputs: unknown[] | null;
+  isError: boolean;
+  routed: { model: unknown[]; user: unknown[]; programmatic: unknown[]; app: unknown[] };
+  appMeta?: Record<string, unknown>;
+  error?: { rule: string; message: string };
+}
+
+export function callDocument(outcome: CallOutcome): CallDocument {
+  const p = outcome.plan;
+  const doc: CallDocument = {
+    server: p.server || null,
+    tool: p.tool,
+    protocolVersion: p.protocolVersion || null,
+    requestedOutputs: p.requested ?? null,
+    isError: outcome.ok ? outcome.isError : false,
+    routed: { model: [], user: [], programmatic: [], app: [] },
+  };
+  if (outcome.ok) {
+    doc.routed = { model: outcome.routed.model, user: outcome.routed.user, programmatic: outcome.routed.programmatic, app: outcome.routed.app };
+    if (Object.keys(outcome.routed.appMeta).length > 0) doc.appMeta = outcome.routed.appMeta;
+  } else doc.error = outcome.error;
+  return doc;
+}
+
+/** A document for failures before any plan exists (config, connection). */
+export function errorDocument(tool: string, rule: string, message: string, server?: string): CallDocument {
+  return {
+    server: server ?? null,
+    tool,
+    protocolVersion: null,
+    requestedOutputs: null,
+    isError: false,
+    routed: { model: [], user: [], programmatic: [], app: [] },
+    error: { rule, message },
+  };
+}
+
+export const SINK_TITLES: Record<SinkName, string> = {
+  model: "model",
+  user: "user",
+  programmatic: "program logic",
+  app: "App view",
+};
+
+export function shareText(s: Share): string {
+  const parts = s.textBytes === 0 && (s.images || s.audio) ? [] : [`${formatBytes(s.textBytes)} ≈ ${s.tokens} tokens`];
+  if (s.images) parts.push(`${s.images} image${s.images > 1 ? "s" : ""}`);
+  if (s.audio) parts.push(`${s.audio} audio`);
+  return parts.join(" + ");
+}
+
+export function renderCall(outcome: CallOutcome, width = 100): string {
+  const p = outcome.plan;
+  const out: string[] = [];
+  const era = p.protocolVersion ? `protocol ${p.protocolVersion}` : "not connected";
+  const profile = p.legacyProfile ? `, legacy profile ${p.legacyProfile}` : "";
+  out.push(`${sanitizeName(p.tool)}${p.server ? ` on ${sanitizeName(p.server)}` : ""} (${era}, mode ${p.mode}${profile}) · ${Math.round(outcome.durationMs)} ms`);
+  out.push(`requested: ${p.requested ? p.requested.map(selectorKey).map((k) => sanitizeInline(k)).join(", ") : "(none sent: assistant/content fallback)"}`);
+  if (!outcome.ok) {
+    out.push(`✗ rejected [${outcome.error.rule}]: ${sanitizeInline(outcome.error.message)}`);
+    out.push("nothing was routed.");
+    return out.join("\n") + "\n";
+  }
+  if (outcome.isError) out.push("⚠ the tool reported an error (isError); outputs are routed per audience");
+  const shares = measureSinks(outcome.routed);
+  for (const sink of ["model", "user", "programmatic", "app"] as const) {
+    const entries = outcome.routed[sink];
+    if (sink === "model" && entries.length === 0 && outcome.receipt) {
+      out.push(`\n── model · host receipt only · ${shareText(measureReceipt(outcome.receipt))}`);
+      out.push(`   ${outcome.receipt.text}`);
+      continue;
+    }
+    if (entries.length === 0) {
+      out.push(`\n── ${SINK_TITLES[sink]} · nothing`);
+      continue;
+    }
+    out.push(`\n── ${SINK_TITLES[sink]} · ${shareText(shares[sink])}`);
+    for (const e of entries) {
+      out.push(`   ${sanitizeInline(selectorKey(e))}:`);
+      for (const line of previewOutput(e, { table: sink === "user", width: width - 5 })) out.push(`     ${line}`);
+    }
+  }
+  const meta = Object.keys(outcome.routed.appMeta);
+  if (meta.length) out.push(`   App _meta: ${meta.map((k) => sanitizeInline(k)).join(", ")}`);
+  return out.join("\n") + "\n";
+}

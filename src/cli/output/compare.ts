@@ -1,0 +1,78 @@
+// `compare` output: one row per mode (2026-12-01) and per legacy client profile (2026-07-28),
+// showing what reaches the model, the user, program logic and the App view.
+import Table from "cli-table3";
+import { selectorKey } from "../../protocol/index.js";
+import { measureReceipt, measureSinks, type Share } from "../../host/measure.js";
+import type { CallOutcome, LegacyProfile, Mode, SinkName } from "../../host/types.js";
+import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { shareText } from "./call.js";
+
+export interface CompareRow {
+  kind: "mode" | "profile";
+  label: Mode | LegacyProfile;
+  clients?: string;
+  protocolVersion: string | null;
+  requestedOutputs: unknown[] | null;
+  ok: boolean;
+  isError?: boolean;
+  sinks?: Record<SinkName, Share>;
+  /** The model got only the host's receipt. */
+  receipt?: Share;
+  error?: { rule: string; message: string };
+}
+
+export interface CompareDocument {
+  server: string | null;
+  tool: string;
+  modes: CompareRow[];
+  legacy: CompareRow[];
+  legacyError?: { rule: string; message: string };
+}
+
+export function compareRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string): CompareRow {
+  const row: CompareRow = {
+    kind,
+    label,
+    protocolVersion: outcome.plan.protocolVersion || null,
+    requestedOutputs: outcome.plan.requested ?? null,
+    ok: outcome.ok,
+  };
+  if (clients) row.clients = clients;
+  if (!outcome.ok) row.error = outcome.error;
+  else {
+    row.isError = outcome.isError;
+    row.sinks = measureSinks(outcome.routed);
+    if (outcome.receipt) row.receipt = measureReceipt(outcome.receipt);
+  }
+  return row;
+}
+
+function cell(row: CompareRow, sink: SinkName): string {
+  if (!row.ok || !row.sinks) return sink === "model" ? `✗ ${row.error?.rule ?? "error"}` : "";
+  if (sink === "model" && row.receipt) return `receipt only\n${shareText(row.receipt)}`;
+  const s = row.sinks[sink];
+  return s.outputs === 0 ? "—" : shareText(s).replace(" ≈ ", "\n≈ ");
+}
+
+export function renderCompare(doc: CompareDocument, width = 120): string {
+  const labelW = 28;
+  const colW = Math.max(16, Math.floor((Math.min(width, 160) - labelW - 6) / 4));
+  const table = new Table({
+    head: ["call", "model", "user", "program logic", "App view"],
+    colWidths: [labelW, colW, colW, colW, colW],
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
+  const label = (r: CompareRow) => {
+    const what = r.kind === "mode" ? `mode ${r.label}` : `${r.label}${r.clients ? ` (${r.clients})` : ""}`;
+    const req = r.requestedOutputs ? (r.requestedOutputs as { audience: string; format: "content" | "structured" }[]).map(selectorKey).join(", ") : "no requestedOutputs";
+    return `${what}\n${sanitizeInline(r.protocolVersion ?? "?")}: ${sanitizeInline(req)}${r.isError ? "\n(isError)" : ""}`;
+  };
+  for (const r of [...doc.modes, ...doc.legacy]) table.push([label(r), ...(["model", "user", "programmatic", "app"] as const).map((s) => cell(r, s))]);
+  const lines = [`${sanitizeName(doc.tool)}${doc.server ? ` on ${sanitizeName(doc.server)}` : ""}: what each consumer receives`, table.toString()];
+  const errors = [...doc.modes, ...doc.legacy].filter((r) => r.error);
+  for (const r of errors) lines.push(`✗ ${r.label}: [${r.error!.rule}] ${sanitizeInline(r.error!.message)}`);
+  if (doc.legacyError) lines.push(`legacy shape (2026-07-28) not available: ${sanitizeInline(doc.legacyError.message)}`);
+  lines.push("sizes: text/JSON bytes ≈ tokens (bytes/4); images counted separately");
+  return lines.join("\n") + "\n";
+}

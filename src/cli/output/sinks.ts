@@ -1,0 +1,40 @@
+// Human-readable previews of routed outputs. Every server-controlled string goes through the
+// terminal sanitizer before it is printed.
+import type { ToolResultOutput } from "../../protocol/index.js";
+import { formatBytes } from "../../host/measure.js";
+import { sanitizeInline, sanitizeJson, sanitizeText } from "../../ui/sanitize.js";
+import { renderTable } from "../../ui/table.js";
+
+const MAX_LINES = 12;
+
+function clip(text: string, maxLines = MAX_LINES): string[] {
+  const lines = text.split("\n");
+  return lines.length > maxLines ? [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`] : lines;
+}
+
+function base64Bytes(data: string): number {
+  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+}
+
+/** Preview lines for one output (unindented). */
+export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; width?: number } = {}): string[] {
+  if (o.format === "structured") {
+    if (opts.table) {
+      try {
+        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100 }), 30);
+      } catch {
+        // not tabular: fall through to JSON
+      }
+    }
+    return clip(sanitizeJson(o.structuredContent));
+  }
+  const lines: string[] = [];
+  for (const b of o.content) {
+    if (b.type === "text") lines.push(...clip(sanitizeText(b.text)));
+    else if (b.type === "image" || b.type === "audio") {
+      lines.push(`[${b.type} ${sanitizeInline(b.mimeType)}, ${formatBytes(base64Bytes(b.data))}]`);
+    } else if (b.type === "resource_link") lines.push(`[link ${sanitizeInline(b.name)} ${sanitizeInline(b.uri)}]`);
+    else lines.push(`[resource ${sanitizeInline(b.resource.uri)}]`);
+  }
+  return lines;
+}
