@@ -1,0 +1,109 @@
+// mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
+// The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
+import React from "react";
+import { render } from "ink";
+import { loadConfig } from "../../host/config.js";
+import type { Host } from "../../host/host.js";
+import { ModelError, type ModelAdapter } from "../../model/adapter.js";
+import { Conversation } from "../../model/conversation.js";
+import { createModel } from "../../model/select.js";
+import { runTurn } from "../../model/turn.js";
+import { App } from "../../ui/App.js";
+import type { CommandHost } from "../../ui/commands/index.js";
+import type { ServerStatus } from "../../ui/components/StatusBar.js";
+import { ChatSession, type TurnRunner } from "../../ui/session.js";
+import { SessionStore } from "../../ui/state.js";
+import { parseCli, UsageError, withUsage } from "../args.js";
+import { startHost, StartError } from "./call.js";
+import { needsApproval } from "./oneshot.js";
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return (await import("./oneshot.js")).run(argv);
+  return withUsage("app", async () => {
+    const cli = parseCli(argv, {}, { positionals: [0, 0] });
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      process.stderr.write("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
+      return 2;
+    }
+    let adapter: ModelAdapter;
+    try {
+      let configModel: unknown;
+      try {
+        configModel = loadConfig(cli.common.config).model;
+      } catch {
+        configModel = undefined; // startHost reports config errors below
+      }
+      adapter = createModel({ flag: cli.common.model, config: configModel });
+    } catch (e) {
+      if (e instanceof ModelError) {
+        if (e.message.startsWith("--model")) throw new UsageError(e.message);
+        process.stderr.write(`mcp-prism: ${e.message}\n`);
+        return 1;
+      }
+      throw e;
+    }
+    let host: Host;
+    try {
+      host = await startHost(cli.common);
+    } catch (e) {
+      if (e instanceof StartError) {
+        process.stderr.write(`mcp-prism: ${e.message}\n`);
+        return 1;
+      }
+      throw e;
+    }
+    try {
+      await runApp(host, adapter, cli.common.yes);
+    } finally {
+      await host.close();
+    }
+    return 0;
+  });
+}
+
+export function serverStatuses(host: Host): ServerStatus[] {
+  return host.servers().map((s) => ({
+    name: s.name,
+    protocolVersion: s.protocolVersion,
+    state: s.state === "connected" || s.state === "connecting" ? s.state : s.state === "failed" ? "error" : "disconnected",
+    error: s.error,
+  }));
+}
+
+async function runApp(host: Host, adapter: ModelAdapter, yes: boolean): Promise<void> {
+  let conversation = new Conversation();
+  const runner: TurnRunner = async (prompt, o) => {
+    const r = await runTurn({
+      adapter,
+      executor: o.executor,
+      conversation,
+      prompt,
+      mode: o.mode,
+      signal: o.signal,
+      events: (e) => {
+        if (e.type === "text") o.onText(e.delta);
+      },
+    });
+    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
+  };
+  const commandHost: CommandHost = {
+    tools: (m) => host.tools(m),
+    servers: () => serverStatuses(host),
+    call: (name, args, opts) => host.call(name, args, opts),
+    callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
+  };
+  const store = new SessionStore({ mode: host.mode });
+  const session = new ChatSession({
+    store,
+    executor: host,
+    host: commandHost,
+    runTurn: runner,
+    needsApproval,
+    autoApprove: yes,
+    resetConversation: () => {
+      conversation = new Conversation();
+    },
+  });
+  const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
+  await ink.waitUntilExit();
+}

@@ -1,0 +1,106 @@
+// The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
+// it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
+import React, { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { Box, Text, useApp, useInput } from "ink";
+import { FinishedTurns, TurnView } from "./components/Conversation.js";
+import { AppPane, ProgrammaticPane } from "./components/Panes.js";
+import { PromptInput } from "./components/PromptInput.js";
+import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
+import { StatusBar, type ServerStatus } from "./components/StatusBar.js";
+import { useTerminalSize } from "./hooks/useTerminalSize.js";
+import { useNow } from "./hooks/useNow.js";
+import { COMMANDS } from "./commands/index.js";
+import type { ChatSession } from "./session.js";
+
+export const NARROW_COLUMNS = 80;
+const QUIT_WINDOW_MS = 1500;
+
+export interface AppProps {
+  session: ChatSession;
+  servers: () => ServerStatus[];
+  modelName: string;
+  maxPixels?: number;
+}
+
+export function layoutFor(columns: number, paneOpen: boolean): { narrow: boolean; main: number; side: number } {
+  const narrow = columns <= NARROW_COLUMNS;
+  if (!paneOpen) return { narrow, main: columns, side: 0 };
+  if (narrow) return { narrow, main: columns, side: columns };
+  const side = Math.min(64, Math.floor(columns * 0.38));
+  return { narrow, main: columns - side - 1, side };
+}
+
+export function App({ session, servers, modelName, maxPixels }: AppProps) {
+  const { store } = session;
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { columns, rows } = useTerminalSize();
+  const { exit } = useApp();
+  const [quitArmed, setQuitArmed] = useState(0);
+  const lastCtrlC = useRef(0);
+  useNow(true, 1000); // refresh server states once a second
+
+  useEffect(() => {
+    session.onQuit(() => exit());
+  }, [session, exit]);
+
+  const { narrow, main, side } = layoutFor(columns, state.paneOpen);
+  session.width = main;
+
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") {
+      const now = Date.now();
+      if (now - lastCtrlC.current < QUIT_WINDOW_MS) session.quit();
+      else {
+        lastCtrlC.current = now;
+        session.cancel();
+        setQuitArmed(now);
+      }
+      return;
+    }
+    if (key.escape && !state.approval) session.cancel();
+    else if (key.tab) store.update((s) => ({ paneOpen: !s.paneOpen }));
+    else if (key.pageUp) store.update((s) => ({ progScroll: s.progScroll + 5 }));
+    else if (key.pageDown) store.update((s) => ({ progScroll: Math.max(0, s.progScroll - 5) }));
+  });
+
+  const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
+  const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
+  const sidePane = state.paneOpen ? (
+    <Box flexDirection="column" width={side}>
+      <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} />
+      <AppPane entries={state.app} width={side} height={paneHeight} />
+    </Box>
+  ) : null;
+
+  const approval = state.approval;
+  const input = approval ? (
+    <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} onAnswer={approval.resolve} />
+  ) : (
+    <PromptInput onSubmit={onSubmit} history={session.history} width={main} commands={COMMANDS.map((c) => c.name)} isActive={!approval} />
+  );
+  const mainColumn = (
+    <Box flexDirection="column" width={main}>
+      {state.live ? <TurnView turn={state.live} width={main} maxPixels={maxPixels} /> : null}
+      {input}
+    </Box>
+  );
+
+  return (
+    <Box flexDirection="column" width={columns}>
+      <FinishedTurns finished={state.finished} width={main} epoch={state.epoch} maxPixels={maxPixels} />
+      {narrow ? (
+        <Box flexDirection="column">
+          {mainColumn}
+          {sidePane}
+        </Box>
+      ) : (
+        <Box flexDirection="row">
+          {mainColumn}
+          {sidePane ? <Box marginLeft={1}>{sidePane}</Box> : null}
+        </Box>
+      )}
+      {Date.now() - quitArmed < QUIT_WINDOW_MS ? <Text color="yellow">Press ^C again to quit</Text> : null}
+      <StatusBar servers={servers()} mode={state.mode} model={modelName} width={columns} busy={state.busy} />
+    </Box>
+  );
+}

@@ -1,0 +1,153 @@
+// The chat session behind the App: runs model turns and slash commands against the store.
+// The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
+// tests can drive it with a scripted runner.
+import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
+import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import { imagesSettled } from "./imageCache.js";
+import type { SessionStore } from "./state.js";
+
+export interface TurnRunnerOptions {
+  mode: Mode;
+  signal: AbortSignal;
+  /** Tool calls go through this executor, so cards, progress and approval are drawn. */
+  executor: ToolExecutor;
+  onText: (delta: string) => void;
+}
+/** Runs one model turn; resolves with an error line when the turn failed. */
+export type TurnRunner = (prompt: string, opts: TurnRunnerOptions) => Promise<{ error?: string }>;
+
+export interface ChatSessionOptions {
+  store: SessionStore;
+  executor: ToolExecutor;
+  host: CommandHost;
+  runTurn: TurnRunner;
+  /** Tools that may run without asking (e.g. read-only); everything else asks unless autoApprove. */
+  needsApproval?: (tool: ToolEntry) => boolean;
+  autoApprove?: boolean;
+  resetConversation?: () => void;
+  cwd?: string;
+  commands?: readonly SlashCommand[];
+}
+
+export class ChatSession {
+  readonly store: SessionStore;
+  readonly history: string[] = [];
+  width = 80;
+  private running?: AbortController;
+  private readonly always = new Set<string>();
+  private quitHandler: () => void = () => {};
+
+  constructor(private readonly opts: ChatSessionOptions) {
+    this.store = opts.store;
+  }
+
+  onQuit(fn: () => void): void {
+    this.quitHandler = fn;
+  }
+  quit(): void {
+    this.cancel();
+    this.quitHandler();
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Cancels the running turn or command; true if something was running. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.running.abort();
+    const pending = this.store.getState().approval;
+    pending?.resolve("no");
+    return true;
+  }
+
+  commandContext(signal?: AbortSignal): CommandContext {
+    return {
+      store: this.store,
+      host: this.opts.host,
+      width: () => this.width,
+      quit: () => this.quit(),
+      resetConversation: this.opts.resetConversation,
+      cwd: this.opts.cwd ?? process.cwd(),
+      commands: this.opts.commands ?? COMMANDS,
+      signal,
+    };
+  }
+
+  /** One submitted input line: a slash command or a prompt for the model. */
+  async submit(line: string): Promise<void> {
+    if (!line.trim()) return;
+    if (this.history[this.history.length - 1] !== line) this.history.push(line);
+    if (this.running) {
+      this.store.notice("still working — Esc cancels", "error");
+      return;
+    }
+    const ac = new AbortController();
+    this.running = ac;
+    try {
+      if (line.trimStart().startsWith("/")) await dispatch(line, this.commandContext(ac.signal));
+      else await this.turn(line, ac);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async turn(prompt: string, ac: AbortController): Promise<void> {
+    this.store.startTurn(prompt);
+    try {
+      const r = await this.opts.runTurn(prompt, {
+        mode: this.store.getState().mode,
+        signal: ac.signal,
+        executor: this.instrumented(),
+        onText: (d) => this.store.appendText(d),
+      });
+      if (r.error) this.store.notice(r.error, "error");
+    } catch (e) {
+      this.store.notice(`turn failed: ${(e as Error)?.message ?? String(e)}`, "error");
+    } finally {
+      await imagesSettled();
+      this.store.endTurn();
+    }
+  }
+
+  /** The executor the model sees: asks approval, draws the card, files the outcome. */
+  instrumented(): ToolExecutor {
+    const inner = this.opts.executor;
+    return {
+      modelTools: () => inner.modelTools(),
+      instructions: () => inner.instructions(),
+      call: async (name: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<CallOutcome> => {
+        const entry = inner.modelTools().find((t) => t.qualifiedName === name);
+        const server = entry?.server ?? "?";
+        const tool = entry?.name ?? name;
+        const ask = !this.opts.autoApprove && !this.always.has(name) && (entry ? (this.opts.needsApproval?.(entry) ?? true) : true);
+        if (ask) {
+          const answer = await this.store.askApproval(server, tool, args);
+          if (answer === "always") this.always.add(name);
+          if (answer === "no") {
+            const outcome: CallOutcome = {
+              ok: false,
+              plan: { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? this.store.getState().mode },
+              error: { rule: "not-approved", message: "the user declined this call" },
+              durationMs: 0,
+            };
+            const id = this.store.toolStart(server, tool, args);
+            this.store.toolEnd(id, outcome);
+            return outcome;
+          }
+        }
+        const id = this.store.toolStart(server, tool, args);
+        const outcome = await inner.call(name, args, {
+          ...o,
+          onProgress: (p) => {
+            o.onProgress?.(p);
+            this.store.toolProgress(id, p);
+          },
+        });
+        this.store.toolEnd(id, outcome);
+        return outcome;
+      },
+    };
+  }
+}
