@@ -7,6 +7,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   compare: () => import("./commands/compare.js"),
   tools: () => import("./commands/tools.js"),
   check: () => import("./commands/check.js"),
+  app: () => import("./commands/app.js"),
 };
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
@@ -38,6 +39,10 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     return (await load()).run(rest);
+  }
+  // -p/--prompt anywhere (before any subcommand): one turn without the app.
+  if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt=") || /^-p./.test(a))) {
+    return (await import("./commands/oneshot.js")).run(argv);
   }
   const app = SUBCOMMANDS["app"];
   if (!app) {
