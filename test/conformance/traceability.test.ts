@@ -1,0 +1,121 @@
+// conformance/sep-3279.yaml ↔ the checks of `mcp-prism check`: every traced id is implemented,
+// every implemented check is traced, texts are the spec's own, and every BCP 14 keyword of the
+// SEP falls inside some entry's text.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { parseFlatYaml, type FlatMap } from "./flat-yaml.js";
+
+const FILE = "conformance/sep-3279.yaml";
+const LISTS = ["requirements", "recommendations", "builds_on"] as const;
+const SPEC_DIR = "/work/shared/spec";
+const SEP = join(SPEC_DIR, "sep-3279-tool-result-variants.txt");
+
+function entries(): (FlatMap & { list: string })[] {
+  const doc = parseFlatYaml(readFileSync(FILE, "utf8"));
+  assert.equal(doc.sep, "3279");
+  return LISTS.flatMap((l) => {
+    const v = doc[l];
+    assert.ok(Array.isArray(v), `${FILE}: ${l} must be a list`);
+    return v.map((e) => ({ ...e, list: l }));
+  });
+}
+
+test("the traceability file parses and every entry is a check or an exclusion", () => {
+  const all = entries();
+  assert.ok(all.length > 40);
+  for (const e of all) {
+    const where = `${e.list}: ${e.check ?? e.text?.slice(0, 60)}`;
+    assert.ok(e.text, `${where}: text is required`);
+    assert.ok(e.url?.startsWith("https://modelcontextprotocol.io/specification/draft/"), `${where}: url`);
+    assert.notEqual(e.check === undefined, e.excluded === undefined, `${where}: exactly one of check / excluded`);
+    if (e.check !== undefined) {
+      assert.match(e.check, /^sep-\d+-[a-z0-9-]+$/, where);
+      assert.ok(e.level === "MUST" || e.level === "SHOULD", `${where}: level MUST or SHOULD`);
+    } else assert.ok(e.excluded.length > 10, `${where}: the exclusion needs a reason`);
+    if (e.list === "requirements" && e.check) assert.match(e.check, /^sep-3279-/, where);
+    if (e.covered_by !== undefined) assert.ok(existsSync(e.covered_by), `${where}: covered_by ${e.covered_by} does not exist`);
+  }
+});
+
+test("the reader rejects what is outside its subset", async () => {
+  const { parseFlatYaml: p } = await import("./flat-yaml.js");
+  assert.throws(() => p("a: {x: 1}"), /line 1/);
+  assert.throws(() => p("l:\n  - a: 'x\n"), /line 2/);
+  assert.throws(() => p("l:\n      a: x"), /line 2/);
+  assert.deepEqual(p("s: 1\nl:\n  - a: 'it''s'\n    b: c\n"), { s: "1", l: [{ a: "it's", b: "c" }] });
+});
+
+test("every traced check is implemented and every implemented check is traced, at the same level", () => {
+  const traced = entries().filter((e) => e.check !== undefined);
+  const ids = traced.map((e) => e.check);
+  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], "check ids are unique");
+  const implemented = new Map(ALL_CHECKS.map((c) => [c.id, c.level]));
+  assert.equal(implemented.size, ALL_CHECKS.length, "implemented ids are unique");
+  assert.deepEqual(ids.filter((id) => !implemented.has(id)), [], "traced but not implemented");
+  assert.deepEqual([...implemented.keys()].filter((id) => !ids.includes(id)), [], "implemented but not traced");
+  for (const e of traced) assert.equal(e.level, implemented.get(e.check), `${e.check}: level`);
+});
+
+// ---------------------------------------------------------------- texts against the spec
+
+/** Lower-case alphanumerics with a map back to positions in the original text. */
+function normalize(text: string): { norm: string; at: number[] } {
+  let norm = "";
+  const at: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (/[A-Za-z0-9]/.test(c)) {
+      norm += c.toLowerCase();
+      at.push(i);
+    }
+  }
+  return { norm, at };
+}
+
+/** Markdown → prose: link targets and emphasis markers removed. */
+const unmark = (md: string) => md.replace(/\]\([^)]*\)/g, "]").replace(/\]\[[^\]]*\]/g, "]");
+
+/** The quoted pieces of an entry text: split on " / " and on [bracketed remarks]. */
+function fragments(text: string): string[] {
+  return text
+    .split(" / ")
+    .flatMap((t) => t.split(/\[[^\]]*\]/))
+    .map((t) => normalize(t).norm)
+    .filter((t) => t.length > 0);
+}
+
+const haveSpec = existsSync(SEP);
+
+test("entry texts are quoted from the SEP and the 2026-07-28 pages", { skip: haveSpec ? false : `${SEP} is not available` }, () => {
+  const sep = normalize(readFileSync(SEP, "utf8")).norm;
+  const up = join(SPEC_DIR, "upstream-2026-07-28");
+  const upstream = normalize(readdirSync(up).map((f) => unmark(readFileSync(join(up, f), "utf8"))).join("\n")).norm;
+  for (const e of entries()) {
+    const source = e.list === "builds_on" ? upstream : sep;
+    const quoted = e.list === "recommendations" ? e.derived_from : e.text;
+    assert.ok(quoted, `${e.check}: needs the quoted text`);
+    for (const f of fragments(quoted)) assert.ok(source.includes(f), `${e.check ?? e.text.slice(0, 50)}: "${f.slice(0, 60)}…" is not in the ${e.list === "builds_on" ? "2026-07-28 pages" : "SEP"}`);
+  }
+});
+
+test("every BCP 14 keyword of the SEP lies inside a traced statement", { skip: haveSpec ? false : `${SEP} is not available` }, () => {
+  const raw = readFileSync(SEP, "utf8");
+  const { norm, at } = normalize(raw);
+  const covered: [number, number][] = [];
+  for (const e of entries().filter((x) => x.list === "requirements")) {
+    for (const f of fragments(e.text)) {
+      for (let from = norm.indexOf(f); from !== -1; from = norm.indexOf(f, from + 1)) covered.push([at[from], at[from + f.length - 1]]);
+    }
+  }
+  const boilerplate = raw.indexOf("The key words MUST");
+  const missing: string[] = [];
+  for (const m of raw.matchAll(/\b(MUST|SHOULD|MAY|REQUIRED|SHALL|RECOMMENDED|OPTIONAL)\b/g)) {
+    const i = m.index!;
+    if (i >= boilerplate && i < raw.indexOf("\n", boilerplate)) continue;
+    if (!covered.some(([a, b]) => i >= a && i <= b)) missing.push(raw.slice(Math.max(0, i - 60), i + 40).replace(/\s+/g, " "));
+  }
+  assert.deepEqual(missing, [], "keywords outside every entry");
+});
