@@ -1,0 +1,145 @@
+// mcp-prism -p PROMPT [--mode M] [--model offline|anthropic[:ID]] [--config FILE] [--server NAME]
+//   [--protocol V] [--json] [--yes]
+// One model turn without the app: the answer on stdout (tool activity on stderr), or with --json
+// one document {answer, toolCalls: [{server, tool, requestedOutputs, routed, ...}], modelRequests}.
+// Exit 0 ok, 1 protocol/validation/connection/model error, 2 usage error.
+import type { CallOptions, CallOutcome, ToolEntry, ToolExecutor } from "../../host/types.js";
+import { ModelError, type ModelAdapter } from "../../model/adapter.js";
+import { Conversation } from "../../model/conversation.js";
+import { createModel } from "../../model/select.js";
+import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
+import { parseCli, UsageError, withUsage } from "../args.js";
+import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
+import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
+import { startHost, StartError } from "./call.js";
+import { loadConfig } from "../../host/config.js";
+
+/** A tool may run unasked only if it says it is read-only; anything else needs --yes here. */
+export function needsApproval(tool: ToolEntry): boolean {
+  return tool.annotations?.readOnlyHint !== true;
+}
+
+/** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
+export class ApprovingExecutor implements ToolExecutor {
+  constructor(
+    private readonly inner: ToolExecutor,
+    private readonly yes: boolean,
+  ) {}
+  modelTools(): ToolEntry[] {
+    return this.inner.modelTools();
+  }
+  instructions() {
+    return this.inner.instructions();
+  }
+  async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
+    const entry = this.inner.modelTools().find((t) => t.qualifiedName === name);
+    if (entry && !this.yes && needsApproval(entry)) {
+      return {
+        ok: false,
+        plan: { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "", mode: opts?.mode ?? "chat" },
+        error: { rule: "not-approved", message: `${entry.name} is not marked read-only; the user did not approve it (pass --yes to allow)` },
+        durationMs: 0,
+      };
+    }
+    return this.inner.call(name, args, opts);
+  }
+}
+
+interface OneShotDocument {
+  answer: string;
+  toolCalls: (CallDocument & { args: Record<string, unknown> })[];
+  modelRequests: number;
+  model: string;
+  error?: { rule: string; message: string };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  return withUsage("-p", async () => {
+    const cli = parseCli(argv, { prompt: { type: "string", short: "p" } }, { positionals: [0, 0] });
+    const prompt = cli.values.prompt;
+    if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError("-p needs a non-empty prompt");
+    const { json } = cli.common;
+    const fail = (rule: string, message: string, model = ""): number => {
+      if (json) {
+        const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error: { rule, message } };
+        process.stdout.write(JSON.stringify(doc) + "\n");
+      } else process.stderr.write(`mcp-prism: ${sanitizeInline(message)}\n`);
+      return 1;
+    };
+
+    // The model first: a missing key should not cost a server start.
+    let adapter: ModelAdapter;
+    try {
+      let configModel: unknown;
+      try {
+        configModel = loadConfig(cli.common.config).model;
+      } catch {
+        configModel = undefined; // startHost reports config errors below, once
+      }
+      adapter = createModel({ flag: cli.common.model, config: configModel });
+    } catch (e) {
+      if (e instanceof ModelError) {
+        if (e.message.startsWith("--model")) throw new UsageError(e.message);
+        return fail("model-config", e.message);
+      }
+      throw e;
+    }
+
+    let host;
+    try {
+      host = await startHost(cli.common);
+    } catch (e) {
+      if (e instanceof StartError) return fail(e.rule, e.message, adapter.id);
+      throw e;
+    }
+    const ac = new AbortController();
+    const onSigint = () => ac.abort();
+    process.once("SIGINT", onSigint);
+    let result: TurnResult;
+    try {
+      result = await runTurn({
+        adapter,
+        executor: new ApprovingExecutor(host, cli.common.yes),
+        conversation: new Conversation(),
+        prompt,
+        mode: host.mode,
+        signal: ac.signal,
+        events: json ? undefined : progressToStderr,
+      });
+    } finally {
+      process.off("SIGINT", onSigint);
+      await host.close();
+    }
+
+    const failedCall = result.toolCalls.some((c) => c.outcome && !c.outcome.ok);
+    if (json) {
+      const doc: OneShotDocument = {
+        answer: result.answer,
+        toolCalls: result.toolCalls.map((c) => ({
+          ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`)),
+          args: c.call.args,
+        })),
+        modelRequests: result.modelRequests,
+        model: adapter.id,
+      };
+      if (result.error) doc.error = { rule: `model-${result.error.kind}`, message: result.error.message };
+      process.stdout.write(JSON.stringify(doc) + "\n");
+    } else {
+      if (result.answer) process.stdout.write(sanitizeText(result.answer) + "\n");
+      if (result.error) process.stderr.write(`mcp-prism: ${sanitizeInline(result.error.message)}\n`);
+    }
+    return result.error || failedCall ? 1 : 0;
+  });
+}
+
+function progressToStderr(e: TurnEvent): void {
+  if (e.type === "tool-call") process.stderr.write(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  else if (e.type === "tool-outcome" && e.outcome) {
+    const o = e.outcome;
+    if (!o.ok) process.stderr.write(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);
+    else {
+      const b = o.bytes;
+      process.stderr.write(`← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`);
+    }
+  }
+}
