@@ -1,0 +1,97 @@
+import "./env.js";
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import React from "react";
+import type { Key } from "ink";
+import { PromptInput, applyKey, EMPTY_EDIT } from "../../src/ui/components/PromptInput.js";
+import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
+
+const open: Harness[] = [];
+after(() => open.forEach((h) => h.unmount()));
+
+function setup(history: string[] = []) {
+  const submitted: string[] = [];
+  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} commands={["help", "mode", "save", "save-output"]} />, 80);
+  open.push(h);
+  const type = async (s: string) => {
+    h.stdin.write(s);
+    await tick(15);
+  };
+  return { h, submitted, type, frame: () => stripAnsi(h.lastFrame()) };
+}
+
+test("typing and Enter submits; the line is cleared", async () => {
+  const { submitted, type, frame } = setup();
+  for (const c of "hello") await type(c);
+  assert.match(frame(), /› hello/);
+  await type("\r");
+  assert.deepEqual(submitted, ["hello"]);
+  assert.ok(!frame().includes("hello"));
+});
+
+test("editing: ←, Backspace, ^A, ^E, ^U, ^W", async () => {
+  const { submitted, type } = setup();
+  for (const c of "helo") await type(c);
+  await type("\x1b[D"); // ←
+  await type("l"); // hel|lo → hello
+  await type("\x05"); // ^E
+  await type(" world");
+  await type("\x7f"); // Backspace → "hello worl"
+  await type("\x17"); // ^W → "hello "
+  await type("there");
+  await type("\x01"); // ^A
+  await type(">");
+  await type("\r");
+  assert.deepEqual(submitted, [">hello there"]);
+  const s2 = setup();
+  for (const c of "abc") await s2.type(c);
+  await s2.type("\x15"); // ^U
+  await s2.type("x");
+  await s2.type("\r");
+  assert.deepEqual(s2.submitted, ["x"]);
+});
+
+test("history: ↑ recalls older entries, ↓ returns to the draft", async () => {
+  const { submitted, type, frame } = setup(["first", "second"]);
+  await type("dr");
+  await type("\x1b[A");
+  assert.match(frame(), /› second/);
+  await type("\x1b[A");
+  assert.match(frame(), /› first/);
+  await type("\x1b[A"); // stays at the oldest
+  assert.match(frame(), /› first/);
+  await type("\x1b[B");
+  await type("\x1b[B");
+  assert.match(frame(), /› dr/);
+  await type("\x1b[A");
+  await type("\r");
+  assert.deepEqual(submitted, ["second"]);
+});
+
+test("a multi-line paste stays one input, shows its line count, submits whole", async () => {
+  const { submitted, type, frame } = setup();
+  await type("line one\r\nline two\nline three");
+  assert.match(frame(), /› line one/);
+  assert.match(frame(), /line three/);
+  assert.match(frame(), /\[3 lines · Enter sends all\]/);
+  assert.equal(submitted.length, 0, "the newlines in a paste do not submit");
+  await type("\r");
+  assert.deepEqual(submitted, ["line one\nline two\nline three"]);
+});
+
+test("slash completion hint", async () => {
+  const { type, frame } = setup();
+  await type("/");
+  await type("s");
+  assert.match(frame(), /\/save {2}\/save-output/);
+  assert.ok(!frame().includes("/help"));
+});
+
+test("applyKey is pure and ignores app keys", () => {
+  const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
+  const s = { ...EMPTY_EDIT, value: "ab", cursor: 2 };
+  assert.deepEqual(applyKey(s, "", key({ tab: true }), []), [s, undefined]);
+  assert.deepEqual(applyKey(s, "", key({ escape: true }), []), [s, undefined]);
+  assert.deepEqual(applyKey(s, "", key({ return: true }), [])[1], "ab");
+  assert.equal(applyKey(s, "\x1b[200~x\ny\x1b[201~", key({}), [])[0].value, "abx\ny");
+});
