@@ -187,7 +187,8 @@ export class Connection {
         const raw = await client.request(
           { method: "server/discover", params: { _meta: this.envelope(version, {}) } },
           AnyResultSchema,
-          { timeout: probeTimeout },
+          // A forced version has no fallback: give the probe the full call timeout.
+          { timeout: forced !== undefined ? this.limits.callTimeoutMs : probeTimeout },
         );
         const parsed = DiscoverResultSchema.safeParse(raw);
         if (!parsed.success) throw new ConnectionError("invalid-discover", `server ${this.name}: malformed server/discover result`);

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/ho
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "mcp-prism.js");
 const FIXTURE = join(ROOT, "test", "fixtures", "misbehaving-server.ts");
-const TEE = join(ROOT, "test", "fixtures", "wire-tee.ts");
+const TEE = join(ROOT, "test", "fixtures", "wire-tee.mjs");
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "mcp-prism-host-"));
@@ -25,11 +25,12 @@ export function demoStdio(): ServerConfig {
 
 /** The demo server behind a tee that logs every client line to `log`. */
 export function demoTeed(log: string): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", TEE, log, process.execPath, BIN, "demo-server"], cwd: ROOT };
+  return { kind: "stdio", command: process.execPath, args: [TEE, log, process.execPath, BIN, "demo-server"], cwd: ROOT };
 }
 
 export function config(servers: Record<string, ServerConfig>, limits: Partial<HostConfig["limits"]> = {}): HostConfig {
-  return { source: "test", servers, limits: { ...DEFAULT_LIMITS, ...limits } };
+  // A generous probe timeout: the fixtures answer discover, and a loaded test machine starts slowly.
+  return { source: "test", servers, limits: { ...DEFAULT_LIMITS, discoverTimeoutMs: 15_000, ...limits } };
 }
 
 /** Lines the client sent, parsed. */
@@ -55,4 +56,39 @@ export async function startDemoHttp(): Promise<{ url: string; child: ChildProces
     child.on("exit", (code) => rej(new Error(`demo server exited (${code}): ${buf}`)));
   });
   return { url, child };
+}
+
+/** A loopback HTTP proxy that records every JSON body POSTed through it (a wire capture for HTTP). */
+export async function startLoggingProxy(target: string): Promise<{ url: string; bodies: Record<string, any>[]; close(): Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const bodies: Record<string, any>[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    if (body) {
+      try {
+        bodies.push(JSON.parse(body));
+      } catch {
+        bodies.push({ unparsable: body });
+      }
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
+    try {
+      const up = await fetch(target, { method: req.method, headers, body: body || undefined });
+      const out: Record<string, string> = {};
+      up.headers.forEach((v, k) => {
+        if (k !== "content-length" && k !== "transfer-encoding" && k !== "content-encoding") out[k] = v;
+      });
+      res.writeHead(up.status, out);
+      if (up.body) for await (const c of up.body as unknown as AsyncIterable<Uint8Array>) res.write(c);
+      res.end();
+    } catch (e) {
+      res.writeHead(502).end(String(e));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/mcp`, bodies, close: () => new Promise((r) => server.close(() => r())) };
 }

@@ -11,7 +11,7 @@ after(() => Promise.all(hosts.map((h) => h.close())));
 async function start(era: string, opts: { protocol?: string; discoverTimeoutMs?: number } = {}) {
   const log = join(tempDir(), "wire.log");
   const host = await Host.start({
-    config: config({ fx: fixtureServer(era, { WIRE_LOG: log }) }, { discoverTimeoutMs: opts.discoverTimeoutMs ?? 3000 }),
+    config: config({ fx: fixtureServer(era, { WIRE_LOG: log }) }, opts.discoverTimeoutMs ? { discoverTimeoutMs: opts.discoverTimeoutMs } : {}),
     protocol: opts.protocol,
   });
   hosts.push(host);
