@@ -28,6 +28,7 @@ export interface HttpHandle {
 type Message = { jsonrpc: "2.0"; id?: string | number; method: string; params?: unknown };
 type Id = string | number | null;
 
+const MAX_SESSIONS = 1000;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** "localhost:3000", "127.0.0.1", "[::1]:8080" → true. */
@@ -143,7 +144,11 @@ export class ToolkitHttpHandler {
       const newId = randomUUID();
       const session: LegacySession = {};
       const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId });
-      if (ok) this.sessions.set(newId, session);
+      if (ok) {
+        this.sessions.set(newId, session);
+        // Bound memory: the oldest session goes first (Maps iterate in insertion order).
+        if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+      }
       return;
     }
     if (sessionId !== undefined && !modern) {

@@ -6,6 +6,8 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Notification as SdkNotification, Request as SdkRequest, Result as SdkResult } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "../protocol/index.js";
 import type { LegacySession, ToolkitServer } from "./engine.js";
 
 /** One connection (a stdio process): one legacy session if the client chooses `initialize`. */
@@ -34,7 +36,15 @@ export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, Sdk
 /** Serves the toolkit server on this process's stdin/stdout until stdin ends. */
 export async function serveStdio(server: ToolkitServer, transport: Transport = new StdioServerTransport()): Promise<void> {
   const connection = new ToolkitConnection(server);
-  connection.onerror = (e) => process.stderr.write(`stdio: ${e.message}\n`);
+  connection.onerror = (e) => {
+    process.stderr.write(`stdio: ${e.message.split("\n")[0]}\n`);
+    // A line that is not JSON, or not a JSON-RPC message, still gets a JSON-RPC error (id null).
+    const code = e instanceof SyntaxError ? ErrorCode.ParseError : e.name === "ZodError" ? ErrorCode.InvalidRequest : undefined;
+    if (code !== undefined) {
+      const message = code === ErrorCode.ParseError ? "Parse error: the line is not JSON" : "Invalid Request: not a JSON-RPC 2.0 message";
+      void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+    }
+  };
   await connection.connect(transport);
   await new Promise<void>((resolve) => {
     connection.onclose = () => resolve();

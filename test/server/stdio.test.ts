@@ -104,6 +104,29 @@ describe("demo server on raw stdio", () => {
     assert.ok(progressAfter.length < 5, `progress stopped after cancellation (${progressAfter.length} sent)`);
   });
 
+  it("answers a non-JSON line with -32700 and a non-JSON-RPC line with -32600 (id null), then carries on", async () => {
+    const from = s.lines.length;
+    s.send("this is not json");
+    const parse = await s.waitFor((m) => m.error?.code === -32700, 5000, from);
+    assert.equal(parse.msg.id, null);
+    s.send({ hello: "world" });
+    const invalid = await s.waitFor((m) => m.error?.code === -32600, 5000, from);
+    assert.equal(invalid.msg.id, null);
+    const ok = await s.request("server/discover", { _meta: modernMeta() });
+    assert.equal(ok.msg.result.resultType, "complete");
+  });
+
+  it("an out-of-range image size is a tool execution error, not a protocol error", async () => {
+    const { msg } = await s.request("tools/call", {
+      name: "generate_images",
+      arguments: { prompt: "p", size: "999x10" },
+      requestedOutputs: [{ audience: "user", format: "content" }],
+      _meta: modernMeta(),
+    });
+    assert.equal(msg.result.isError, true);
+    assert.match(msg.result.outputs[0].content[0].text, /Cannot draw 999x10/);
+  });
+
   it("exits when stdin closes", async () => {
     const t = spawnStdio();
     await t.request("server/discover", { _meta: modernMeta() });

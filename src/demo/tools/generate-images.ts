@@ -1,5 +1,5 @@
 // generate_images: user/content carries the pixels; assistant/content only describes them.
-import { defineTool } from "../../server/index.js";
+import { defineTool, ToolError } from "../../server/index.js";
 import { renderImage, type DrawnImage } from "../images.js";
 
 interface Generated {
@@ -46,7 +46,10 @@ export const generateImagesTool = defineTool<{ prompt: string; count?: number; s
   ],
   async run({ prompt, count, size }, ctx) {
     const [width, height] = (size ?? "256x160").split("x").map(Number);
-    if (width < 16 || width > 512 || height < 16 || height > 512) throw new Error(`size ${size} is out of range (16..512 per side)`);
+    if (width < 16 || width > 512 || height < 16 || height > 512) {
+      const message = `size ${size} is out of range (16..512 per side)`;
+      return new ToolError(message, { "assistant/content": [{ type: "text", text: message }], "user/content": [{ type: "text", text: `Cannot draw ${size} images.` }] });
+    }
     const n = count ?? 2;
     const images: DrawnImage[] = [];
     for (let i = 0; i < n; i++) {
