@@ -173,3 +173,16 @@ test("errors: a 401 is one clear line and exit 1; usage errors exit 2", async ()
     assert.equal(u.stderr.trim().split("\n").length, 1, u.stderr);
   }
 });
+
+test("--yes: a tool not marked read-only runs only when approved", async () => {
+  const refused = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config]);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stdout, /The call failed \(not-approved\): canary_write is not marked read-only.*pass --yes to allow/);
+  assert.ok(!refused.stdout.includes("wrote it"));
+  const approved = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config, "--yes", "--json"]);
+  assert.equal(approved.code, 0, approved.stderr);
+  const doc = JSON.parse(approved.stdout);
+  assert.match(doc.answer, /canary_write wrote it/);
+  assert.equal(doc.toolCalls[0].tool, "canary_write");
+  assert.equal(doc.model, "offline");
+});
