@@ -1,0 +1,174 @@
+import "./env.js";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COMMANDS, dispatch, type CommandContext, type CommandHost } from "../../src/ui/commands/index.js";
+import { parseToolCallArgs, splitCommand } from "../../src/ui/commands/parse.js";
+import { SessionStore } from "../../src/ui/state.js";
+import type { CallOptions, ToolEntry } from "../../src/host/types.js";
+import { okOutcome } from "./harness.js";
+
+const tool = (name: string, server = "demo"): ToolEntry => ({
+  server,
+  name,
+  qualifiedName: name,
+  inputSchema: { type: "object" },
+  era: "2026-12-01",
+  variants: [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }],
+});
+
+function setup() {
+  const calls: { name: string; args: Record<string, unknown>; opts?: CallOptions }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), "prism-ui-"));
+  const rows = Array.from({ length: 45 }, (_, i) => ({ id: i + 1 }));
+  const host: CommandHost = {
+    tools: async () => [tool("search_customers"), tool("generate_audio")],
+    servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
+    call: async (name, args, opts) => {
+      calls.push({ name, args, opts });
+      opts?.onProgress?.({ progress: 1, total: 2 });
+      if (name === "generate_audio") {
+        return okOutcome({ user: [{ audience: "user", format: "content", content: [{ type: "audio", data: Buffer.from("RIFF....WAVE").toString("base64"), mimeType: "audio/wav" }] }] }, { tool: name });
+      }
+      return okOutcome(
+        { user: [{ audience: "user", format: "structured", structuredContent: { customers: rows } }] },
+        { tool: name, mode: opts?.mode ?? "chat", requested: opts?.select ?? [{ audience: "user", format: "structured" }] },
+      );
+    },
+  };
+  const store = new SessionStore();
+  let quit = 0;
+  let reset = 0;
+  const ctx: CommandContext = { store, host, width: () => 100, quit: () => quit++, resetConversation: () => reset++, cwd: dir, commands: COMMANDS };
+  const notices = () =>
+    store
+      .getState()
+      .finished.flatMap((t) => t.items)
+      .filter((i) => i.kind === "notice")
+      .map((i) => (i as { text: string; level: string }).level + ": " + (i as { text: string }).text);
+  return { ctx, store, calls, dir, notices, quits: () => quit, resets: () => reset, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test("every command has its own name, usage and description", () => {
+  const names = COMMANDS.map((c) => c.name);
+  assert.deepEqual(names, ["help", "mode", "tools", "servers", "call", "compare", "pane", "table", "clear", "save", "save-output", "quit"]);
+  for (const c of COMMANDS) assert.ok(c.usage.startsWith(`/${c.name}`) && c.description.length > 5);
+});
+
+test("argument parsing: JSON with spaces up to the first --select, extension selectors", () => {
+  assert.deepEqual(splitCommand("/call  foo {}"), ["call", "foo {}"]);
+  const p = parseToolCallArgs('search {"q": "a b --selector-like", "n": 2} --select user/structured --select io.modelcontextprotocol/ui/structured', "u");
+  assert.equal(p.tool, "search");
+  assert.deepEqual(p.args, { q: "a b --selector-like", n: 2 });
+  assert.deepEqual(p.select, [
+    { audience: "user", format: "structured" },
+    { audience: "io.modelcontextprotocol/ui", format: "structured" },
+  ]);
+  assert.deepEqual(parseToolCallArgs("search", "u"), { tool: "search", args: {}, select: undefined });
+  assert.throws(() => parseToolCallArgs("search {bad json}", "u"), /^Error: bad JSON arguments: /);
+  assert.throws(() => parseToolCallArgs("search [1,2]", "u"), /arguments must be a JSON object/);
+  assert.throws(() => parseToolCallArgs("search {} --select user/html", "u"), /bad selector "user\/html"/);
+  assert.throws(() => parseToolCallArgs("search {} --select", "u"), /--select needs audience\/format/);
+});
+
+test("unknown command and bad JSON give one clear line; the session goes on", async () => {
+  const s = setup();
+  assert.equal(await dispatch("/frobnicate now", s.ctx), false);
+  await dispatch('/call search_customers {"q": ', s.ctx);
+  await dispatch("/call nope {}", s.ctx);
+  await dispatch("/mode turbo", s.ctx);
+  const n = s.notices();
+  assert.match(n[0], /^error: unknown command \/frobnicate — type \/help for the list$/);
+  assert.match(n[1], /^error: bad JSON arguments: /);
+  assert.match(n[2], /^error: unknown tool nope \(see \/tools\)$/);
+  assert.match(n[3], /^error: unknown mode "turbo": expected chat, structured, code, app, minimal$/);
+  for (const line of n) assert.ok(!line.includes("\n"), "one line");
+  assert.equal(s.calls.length, 0);
+  s.cleanup();
+});
+
+test("/call runs the tool with the mode and --select, draws a card and files the table", async () => {
+  const s = setup();
+  await dispatch("/mode structured", s.ctx);
+  await dispatch('/call search_customers {"q": "a b"} --select user/structured', s.ctx);
+  assert.equal(s.calls.length, 1);
+  assert.deepEqual(s.calls[0].args, { q: "a b" });
+  assert.equal(s.calls[0].opts?.mode, "structured");
+  assert.deepEqual(s.calls[0].opts?.select, [{ audience: "user", format: "structured" }]);
+  const turn = s.store.getState().finished.at(-1)!;
+  assert.deepEqual(turn.items[0], { kind: "user", text: '/call search_customers {"q": "a b"} --select user/structured' });
+  const card = turn.items.find((i) => i.kind === "tool");
+  assert.ok(card && card.kind === "tool" && card.call.outcome?.ok && card.call.progress?.total === 2);
+  assert.equal(s.store.getState().lastTable?.offset, 0);
+  s.cleanup();
+});
+
+test("/table pages the last table; errors past the end", async () => {
+  const s = setup();
+  await dispatch("/table", s.ctx);
+  assert.match(s.notices().at(-1)!, /no table yet/);
+  await dispatch("/call search_customers {}", s.ctx);
+  await dispatch("/table next", s.ctx);
+  assert.equal(s.store.getState().lastTable?.offset, 20);
+  await dispatch("/table next", s.ctx);
+  assert.equal(s.store.getState().lastTable?.offset, 40);
+  await dispatch("/table next", s.ctx);
+  assert.match(s.notices().at(-1)!, /the table has 45 rows/);
+  await dispatch("/table prev", s.ctx);
+  assert.equal(s.store.getState().lastTable?.offset, 20);
+  await dispatch("/table 5", s.ctx);
+  const items = s.store.getState().finished.flatMap((t) => t.items).filter((i) => i.kind === "table");
+  assert.deepEqual(items.map((i) => (i as { offset: number }).offset), [20, 40, 20, 4]);
+  await dispatch("/table sideways", s.ctx);
+  assert.match(s.notices().at(-1)!, /usage: \/table \[next\|prev\|N\]/);
+  s.cleanup();
+});
+
+test("/save writes the transcript as JSON Lines; /save-output writes the audio bytes", async () => {
+  const s = setup();
+  await dispatch("/call generate_audio {}", s.ctx);
+  await dispatch("/save-output 1 clip.wav", s.ctx);
+  assert.equal(readFileSync(join(s.dir, "clip.wav"), "utf8"), "RIFF....WAVE");
+  await dispatch("/save-output 9", s.ctx);
+  assert.match(s.notices().at(-1)!, /no output 9: outputs are numbered 1–1/);
+  await dispatch("/save-output x", s.ctx);
+  assert.match(s.notices().at(-1)!, /usage: \/save-output N \[file\]/);
+  await dispatch("/save t.jsonl", s.ctx);
+  const lines = readFileSync(join(s.dir, "t.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const toolLine = lines.find((l) => l.kind === "tool");
+  assert.equal(toolLine.tool, "generate_audio");
+  assert.equal(toolLine.routed.user[0].content[0].type, "audio");
+  assert.ok(lines.some((l) => l.kind === "user" && l.text === "/call generate_audio {}"));
+  s.cleanup();
+});
+
+test("/compare calls once per mode and draws one comparison table", async () => {
+  const s = setup();
+  await dispatch('/compare search_customers {"q": "x"}', s.ctx);
+  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "structured", "code", "app", "minimal"]);
+  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  assert.ok(table && table.kind === "table" && Array.isArray(table.value) && table.value.length === 5);
+  s.cleanup();
+});
+
+test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
+  const s = setup();
+  await dispatch("/help", s.ctx);
+  assert.match(s.notices().at(-1)!, /\/save-output N \[file\]\s+save audio/);
+  await dispatch("/tools", s.ctx);
+  assert.match(s.notices().at(-1)!, /search_customers \(demo, 2026-12-01\) → assistant\/content, user\/structured/);
+  await dispatch("/servers", s.ctx);
+  assert.match(s.notices().at(-1)!, /demo {2}2026-12-01 {2}connected/);
+  const before = s.store.getState().paneOpen;
+  await dispatch("/pane", s.ctx);
+  assert.equal(s.store.getState().paneOpen, !before);
+  await dispatch("/clear", s.ctx);
+  assert.equal(s.store.getState().finished.length, 0);
+  assert.equal(s.store.getState().epoch, 1);
+  assert.equal(s.resets(), 1);
+  await dispatch("/quit", s.ctx);
+  assert.equal(s.quits(), 1);
+  s.cleanup();
+});
