@@ -114,6 +114,37 @@ describe("server bugs are caught before anything is sent", () => {
   });
 });
 
+describe("cancellation reaches run() as an abort signal", () => {
+  it("closing the HTTP response stream aborts the running tool", async () => {
+    let aborted = false;
+    const slow = defineTool({
+      name: "slow",
+      description: "waits for its abort signal",
+      inputSchema: { type: "object" },
+      outputVariants: [{ audience: "assistant", format: "content", project: () => text("done") }],
+      run: async (_args, rc) => {
+        await rc.progress(1);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          rc.signal.addEventListener("abort", () => {
+            aborted = true;
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return {};
+      },
+    });
+    const handle = await serveHttp(new ToolkitServer({ info: { name: "s", version: "1" }, tools: [slow] }), { port: 0 });
+    after(() => handle.close());
+    const controller = new AbortController();
+    const req = { jsonrpc: "2.0" as const, id: 1, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { ...modernMeta(), progressToken: "p" } } };
+    await assert.rejects(postModern(handle.url, req, {}, { signal: controller.signal, onEvent: () => controller.abort() }));
+    for (let i = 0; i < 50 && !aborted; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(aborted, true);
+  });
+});
+
 describe("isError without a representation for the request", () => {
   it("returns the error outputs it has", async () => {
     const r = await callModern("failing", [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }]);
