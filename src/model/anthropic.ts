@@ -73,6 +73,8 @@ export class AnthropicModel implements ModelAdapter {
       baseURL: opts.baseURL ?? null,
       maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeout: opts.timeoutMs ?? 120_000,
+      // Failures surface as one ModelError line; the SDK's own console logging would add more.
+      logLevel: "off",
     });
   }
 
@@ -135,7 +137,7 @@ export class AnthropicModel implements ModelAdapter {
     }
     const msg = (e as Error)?.message ?? String(e);
     // Undici reports a socket closed mid-body as "terminated"; bad JSON in an event is a SyntaxError.
-    if (e instanceof SyntaxError || /terminated|premature|aborted|ECONNRESET|socket/i.test(msg))
+    if (e instanceof SyntaxError || (e as Error)?.name === "SyntaxError" || / JSON|terminated|premature|ECONNRESET|socket/i.test(msg))
       return new ModelError("stream", `the model's reply was cut off mid-stream (${msg}); nothing of it was kept`);
     return new ModelError("api", `the Anthropic request failed: ${msg}`);
   }

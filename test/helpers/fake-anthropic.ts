@@ -13,7 +13,11 @@ export type Scripted =
   | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens" }
   | { kind: "status"; status: number; errorType: string; message: string; headers?: Record<string, string> }
   /** Sends message_start and part of a text block, then ends (clean=true) or destroys the socket. */
-  | { kind: "cut"; textBeforeCut: string; clean?: boolean };
+  | { kind: "cut"; textBeforeCut: string; clean?: boolean }
+  /** Starts a message, then sends an SSE `error` event (as the API does when overloaded mid-stream). */
+  | { kind: "sse-error"; errorType: string; message: string }
+  /** Starts a message, then sends an event whose data is not JSON. */
+  | { kind: "garbage" };
 
 /**
  * A reply computed from the request (e.g. "call the first tool offered"). Returning undefined
@@ -80,6 +84,16 @@ export class FakeAnthropic {
     if (next.kind === "status") return sendError(res, next.status, next.errorType, next.message, next.headers);
     const stream = body?.stream === true;
     if (next.kind === "cut") return this.cut(res, body, next, index);
+    if (next.kind === "sse-error" || next.kind === "garbage") {
+      res.writeHead(200, { "content-type": "text/event-stream", "request-id": `req_${index}` });
+      const [start] = sseEvents(messageFor(body, { kind: "reply", blocks: [] }, index));
+      res.write(`event: ${start[0]}\ndata: ${JSON.stringify(start[1])}\n\n`);
+      if (next.kind === "sse-error")
+        res.write(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: next.errorType, message: next.message } })}\n\n`);
+      else res.write(`event: content_block_start\ndata: {"type": "content_block_start", "index": 0, oops\n\n`);
+      res.end();
+      return;
+    }
     const message = messageFor(body, next, index);
     if (!stream) {
       res.writeHead(200, { "content-type": "application/json", "request-id": `req_${index}` });

@@ -191,3 +191,21 @@ test("cancellation aborts the stream and reaches the executor's call", async () 
   const msgs = fake.requests[1].body.messages;
   assert.equal(msgs[2].content[0].type, "tool_result");
 });
+
+test("an error event mid-stream (overloaded): one clear message", async () => {
+  await expectErrorThenRecovery({
+    script: () => fake.script({ kind: "sse-error", errorType: "overloaded_error", message: "Overloaded" }),
+    kind: "overloaded",
+    message: /overloaded/,
+    maxRetries: 0,
+  });
+});
+
+test("a malformed event in the stream: one clear message", async () => {
+  await expectErrorThenRecovery({
+    script: () => fake.script({ kind: "garbage" }),
+    kind: "stream",
+    message: /cut off mid-stream|stream failed/,
+    maxRetries: 0,
+  });
+});
