@@ -209,3 +209,16 @@ test("a malformed event in the stream: one clear message", async () => {
     maxRetries: 0,
   });
 });
+
+test("the tool-use loop is bounded: a model that never stops calling tools ends after maxRounds", async () => {
+  reset();
+  fake.responder = () => ({ kind: "reply", blocks: [{ type: "tool_use", name: "refresh", input: {} }] });
+  const exec = new FakeExecutor(entries);
+  const r = await runTurn({ adapter: model(), executor: exec, conversation: new Conversation(), prompt: "loop", mode: "chat", maxRounds: 3 });
+  assert.equal(r.ok, true);
+  assert.equal(r.roundLimitHit, true);
+  assert.equal(r.modelRequests, 3);
+  assert.equal(fake.requests.length, 3);
+  assert.equal(exec.calls.length, 3);
+  assert.match(r.answer, /Stopped after 3 tool rounds/);
+});
