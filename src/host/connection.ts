@@ -152,8 +152,8 @@ export class Connection {
     const client = this.newClient();
     this.client = client;
     await client.connect(transport);
-    await this.detectEra(client, this.limits.discoverTimeoutMs, async () => {
-      await this.initialize(client);
+    await this.detectEra(client, this.limits.discoverTimeoutMs, async (pending) => {
+      await this.initialize(client, pending);
     });
   }
 
@@ -178,18 +178,20 @@ export class Connection {
    * Probes `server/discover` with the preferred modern version. A result or a recognized modern
    * error (-32022 → retry with a supported version) means modern; anything else → legacy.
    */
-  private async detectEra(client: RpcClient, probeTimeout: number, fallBackToLegacy: () => Promise<void>): Promise<void> {
+  private async detectEra(
+    client: RpcClient,
+    probeTimeout: number,
+    fallBackToLegacy: (pendingInitialize?: Promise<Json>) => Promise<void>,
+  ): Promise<void> {
     const forced = this.forcedVersion;
     if (forced !== undefined && !isModernVersion(forced)) return fallBackToLegacy();
     let version: string = forced ?? MODERN_VERSIONS[0];
     for (let attempt = 0; attempt < 2; attempt++) {
+      let pendingInitialize: Promise<Json> | undefined;
       try {
-        const raw = await client.request(
-          { method: "server/discover", params: { _meta: this.envelope(version, {}) } },
-          AnyResultSchema,
-          // A forced version has no fallback: give the probe the full call timeout.
-          { timeout: forced !== undefined ? this.limits.callTimeoutMs : probeTimeout },
-        );
+        const raw = await this.probe(client, version, probeTimeout, attempt === 0, (p) => (pendingInitialize = p));
+        if (raw === "legacy") return fallBackToLegacy(pendingInitialize);
+        pendingInitialize?.catch(() => {}); // a dual-era server answered both: stay modern
         const parsed = DiscoverResultSchema.safeParse(raw);
         if (!parsed.success) throw new ConnectionError("invalid-discover", `server ${this.name}: malformed server/discover result`);
         const d = parsed.data;
@@ -203,6 +205,7 @@ export class Connection {
       } catch (e) {
         if (e instanceof ConnectionError) throw e;
         if (e instanceof McpError && MODERN_ERROR_CODES.has(e.code)) {
+          pendingInitialize?.catch(() => {});
           if (e.code !== ErrorCode.UnsupportedProtocolVersion) throw new ConnectionError("modern-error", this.describe(e));
           const data = UnsupportedVersionErrorDataSchema.safeParse(e.data);
           const supported = data.success ? data.data.supported : [];
@@ -219,10 +222,55 @@ export class Connection {
         if (e instanceof McpError && e.code === -32000 && this.config.kind === "stdio") {
           throw new ConnectionError("connection-failed", this.describe(new Error("the server exited before answering")));
         }
-        return fallBackToLegacy();
+        return fallBackToLegacy(pendingInitialize);
       }
     }
     throw new ConnectionError("connection-failed", `server ${this.name}: version negotiation did not converge`);
+  }
+
+  /**
+   * Sends `server/discover`. On stdio (first probe, no forced version) a probe unanswered after
+   * `probeTimeout` sends `initialize` WITHOUT giving up on the probe: a slow-starting modern server
+   * answers discover first (stdin is read in order), a legacy one answers only initialize.
+   * Returns the discover result, or "legacy" when initialize answered first.
+   */
+  private async probe(
+    client: RpcClient,
+    version: string,
+    probeTimeout: number,
+    firstAttempt: boolean,
+    onInitializeSent: (p: Promise<Json>) => void,
+  ): Promise<Json | "legacy"> {
+    const forced = this.forcedVersion !== undefined;
+    const race = this.config.kind === "stdio" && !forced && firstAttempt;
+    const abort = new AbortController();
+    const request = client.request(
+      { method: "server/discover", params: { _meta: this.envelope(version, {}) } },
+      AnyResultSchema,
+      // A forced version has no fallback: give the probe the full call timeout.
+      { timeout: race ? probeTimeout + this.limits.callTimeoutMs : forced ? Math.max(probeTimeout, this.limits.callTimeoutMs) : probeTimeout, signal: abort.signal },
+    );
+    if (!race) return request;
+    type Settled = { from: "probe" | "init"; ok: boolean; value?: Json; error?: unknown };
+    const settle = (from: Settled["from"], p: Promise<Json>): Promise<Settled> =>
+      p.then((value) => ({ from, ok: true, value }), (error: unknown) => ({ from, ok: false, error }));
+    const probed = settle("probe", request);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), probeTimeout)));
+    let first = await Promise.race([probed, timedOut]);
+    clearTimeout(timer);
+    if (first === undefined) {
+      const init = this.sendInitialize(client);
+      onInitializeSent(init);
+      first = await Promise.race([probed, settle("init", init)]);
+      if (first.from === "init") {
+        abort.abort(); // the probe is moot now (sends notifications/cancelled)
+        if (first.ok) return "legacy";
+        throw new ConnectionError("connection-failed", this.describe(new Error(`no answer to server/discover, and initialize failed: ${(first.error as Error).message}`)));
+      }
+    }
+    if (!first.ok) throw first.error;
+    return first.value as Json;
   }
 
   private noCommonVersion(requested: string, supported: string[]): ConnectionError {
@@ -241,10 +289,9 @@ export class Connection {
     if (info && typeof info.name === "string") this.serverInfo = { name: info.name, version: String(info.version ?? "") };
   }
 
-  /** The legacy handshake; returns the negotiated version. */
-  private async initialize(client: RpcClient): Promise<string> {
+  private sendInitialize(client: RpcClient): Promise<Json> {
     const requested = this.forcedVersion ?? LEGACY_VERSIONS[0];
-    const raw = await client.request(
+    return client.request(
       {
         method: "initialize",
         params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
@@ -252,6 +299,12 @@ export class Connection {
       AnyResultSchema,
       { timeout: this.limits.callTimeoutMs },
     );
+  }
+
+  /** The legacy handshake (reusing an initialize already in flight); returns the negotiated version. */
+  private async initialize(client: RpcClient, pending?: Promise<Json>): Promise<string> {
+    const requested = this.forcedVersion ?? LEGACY_VERSIONS[0];
+    const raw = await (pending ?? this.sendInitialize(client));
     const parsed = InitializeResultLooseSchema.safeParse(raw);
     if (!parsed.success) throw new ConnectionError("invalid-initialize", `server ${this.name}: malformed initialize result`);
     const r = parsed.data;

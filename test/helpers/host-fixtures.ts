@@ -15,8 +15,8 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "mcp-prism-host-"));
 }
 
-export function fixtureServer(era = "modern", env: Record<string, string> = {}): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", FIXTURE, "--era", era], env, cwd: ROOT };
+export function fixtureServer(era = "modern", env: Record<string, string> = {}, extraArgs: string[] = []): ServerConfig {
+  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", FIXTURE, "--era", era, ...extraArgs], env, cwd: ROOT };
 }
 
 export function demoStdio(): ServerConfig {

@@ -8,10 +8,10 @@ import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtu
 
 const hosts: Host[] = [];
 after(() => Promise.all(hosts.map((h) => h.close())));
-async function start(era: string, opts: { protocol?: string; discoverTimeoutMs?: number } = {}) {
+async function start(era: string, opts: { protocol?: string; discoverTimeoutMs?: number; args?: string[] } = {}) {
   const log = join(tempDir(), "wire.log");
   const host = await Host.start({
-    config: config({ fx: fixtureServer(era, { WIRE_LOG: log }) }, opts.discoverTimeoutMs ? { discoverTimeoutMs: opts.discoverTimeoutMs } : {}),
+    config: config({ fx: fixtureServer(era, { WIRE_LOG: log }, opts.args) }, opts.discoverTimeoutMs ? { discoverTimeoutMs: opts.discoverTimeoutMs } : {}),
     protocol: opts.protocol,
   });
   hosts.push(host);
@@ -58,6 +58,15 @@ describe("era detection (stdio)", () => {
     const { status } = await start("silent", { discoverTimeoutMs: 300 });
     assert.equal(status.era, "legacy");
     assert.ok(Date.now() - t0 >= 300);
+  });
+
+  test("a slow-starting modern server that answers discover after the probe timeout stays modern", async () => {
+    const { status, log } = await start("modern", { discoverTimeoutMs: 200, args: ["--slow-start", "1200"] });
+    assert.equal(status.era, "2026-12-01", status.error);
+    // initialize was sent as the fallback candidate, but discover (answered first) decided.
+    const methods = wireLines(log).map((l) => l.method);
+    assert.deepEqual(methods.slice(0, 2), ["server/discover", "initialize"]);
+    assert.ok(!methods.includes("notifications/initialized"));
   });
 
   test("--protocol forces a version: 2026-07-28 on a server that prefers 2026-12-01", async () => {

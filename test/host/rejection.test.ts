@@ -32,7 +32,7 @@ describe("atomic rejection of misbehaving results", () => {
     const msg = await rejected("missing_output", "missing-output"); // chat mode requests user/content too
     assert.match(msg!, /no output for requested user\/content/);
   });
-  test("a selector twice → duplicate-output", () => rejected("duplicate_output", "duplicate-output"));
+  test("a selector twice → duplicate-output", async () => void (await rejected("duplicate_output", "duplicate-output")));
   test("structured output against the wrong schema → schema-violation", async () => {
     const msg = await rejected("wrong_schema", "schema-violation", { mode: "code" });
     assert.match(msg!, /programmatic\/structured: \/items must be array/);
@@ -41,8 +41,8 @@ describe("atomic rejection of misbehaving results", () => {
     const msg = await rejected("bad_base64", "malformed-output");
     assert.match(msg!, /outputs\[0\]: content\.0\.data: data is not valid base64/);
   });
-  test("non-array content → malformed-output", () => rejected("non_array_content", "malformed-output"));
-  test("resultType other than complete → invalid-result-type", () => rejected("bad_result_type", "invalid-result-type"));
+  test("non-array content → malformed-output", async () => void (await rejected("non_array_content", "malformed-output")));
+  test("resultType other than complete → invalid-result-type", async () => void (await rejected("bad_result_type", "invalid-result-type")));
   test("no answer within the call timeout → timeout, and notifications/cancelled is sent", async () => {
     await rejected("never_answers", "timeout");
     const cancelled = () => {
