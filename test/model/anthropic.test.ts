@@ -28,6 +28,8 @@ function model(opts: { maxRetries?: number; baseURL?: string } = {}) {
 const entries = [
   tool("search.customers", { server: "crm", qualifiedName: "search.customers", description: "Search customers" }),
   tool("refresh", { server: "crm" }),
+  // App-only (MCP Apps visibility): never offered to the model.
+  tool("app_only_refresh", { server: "crm", _meta: { ui: { visibility: ["app"] } } }),
 ];
 
 test("tool_use then text: streamed, mapped back to the tool, only the model sink sent back", async () => {
