@@ -30,7 +30,7 @@ test("ToolCard running: spinner, progress 3/5 with message, elapsed time", () =>
   const f = stripAnsi(h.lastFrame());
   assert.match(f, /demo · generate_images/);
   assert.match(f, /\{"prompt":"a cat","count":2\}/);
-  assert.match(f, /3\/5 Drawing image… · 1\.[5-9]s/);
+  assert.match(f, /3\/5 Drawing image… · (1\.[5-9]|[2-9]\.\d)s/);
   assert.match(f, /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /m);
 });
 
