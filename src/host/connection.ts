@@ -231,7 +231,7 @@ export class Connection {
   /**
    * Sends `server/discover`. On stdio (first probe, no forced version) a probe unanswered after
    * `probeTimeout` sends `initialize` WITHOUT giving up on the probe: a slow-starting modern server
-   * answers discover first (stdin is read in order), a legacy one answers only initialize.
+   * still answers discover (a dual-era one answers both), a legacy one answers only initialize.
    * Returns the discover result, or "legacy" when initialize answered first.
    */
   private async probe(
@@ -264,9 +264,19 @@ export class Connection {
       onInitializeSent(init);
       first = await Promise.race([probed, settle("init", init)]);
       if (first.from === "init") {
-        abort.abort(); // the probe is moot now (sends notifications/cancelled)
-        if (first.ok) return "legacy";
-        throw new ConnectionError("connection-failed", this.describe(new Error(`no answer to server/discover, and initialize failed: ${(first.error as Error).message}`)));
+        // Replies may come out of order: a dual-era server can answer initialize just before
+        // discover. A server alive enough to answer initialize gets a short grace for the probe.
+        const initOk = first;
+        const grace = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), Math.min(probeTimeout, 1000))));
+        const late = await Promise.race([probed, grace]);
+        clearTimeout(timer);
+        if (late?.ok) first = late;
+        else if (late && late.error instanceof McpError && MODERN_ERROR_CODES.has(late.error.code)) first = late;
+        else {
+          abort.abort(); // the probe is moot now (sends notifications/cancelled)
+          if (initOk.ok) return "legacy";
+          throw new ConnectionError("connection-failed", this.describe(new Error(`no answer to server/discover, and initialize failed: ${(initOk.error as Error).message}`)));
+        }
       }
     }
     if (!first.ok) throw first.error;
