@@ -37,11 +37,21 @@ export function summarizeCell(v: unknown): string {
   return sanitizeInline(String(v));
 }
 
-// Union of keys in first-seen order, cached per array so paging does not rescan 10,000 rows.
+// Columns: union of keys, in first-seen order, of the first rows and of the window drawn.
+// Sampling (not scanning every row) keeps the cost of a page independent of the array's length;
+// a key seen only deep in the array appears when that page is drawn.
+const COLUMN_SAMPLE = 200;
 const columnCache = new WeakMap<unknown[], string[]>();
-function unionKeys(rows: unknown[]): string[] {
-  const cached = columnCache.get(rows);
-  if (cached) return cached;
+function unionKeys(rows: unknown[], page: unknown[]): string[] {
+  let head = columnCache.get(rows);
+  if (!head) {
+    head = keysOf(rows.slice(0, COLUMN_SAMPLE));
+    columnCache.set(rows, head);
+  }
+  const extra = keysOf(page).filter((k) => !head!.includes(k));
+  return extra.length ? [...head, ...extra] : head;
+}
+function keysOf(rows: unknown[]): string[] {
   const seen = new Set<string>();
   let scalars = false;
   for (const r of rows) {
@@ -50,7 +60,6 @@ function unionKeys(rows: unknown[]): string[] {
   }
   const cols = [...seen];
   if (scalars) cols.push("value");
-  columnCache.set(rows, cols);
   return cols;
 }
 
@@ -92,9 +101,9 @@ function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: nu
     }
   }
   if (Array.isArray(value)) {
-    const all = unionKeys(value);
-    const cols = all.slice(0, maxColumns);
     const page = value.slice(offset, offset + pageSize);
+    const all = unionKeys(value, page);
+    const cols = all.slice(0, maxColumns);
     const rows = page.map((r, i) => [
       String(offset + i + 1),
       ...cols.map((c) => (isPlainObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),

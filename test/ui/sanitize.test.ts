@@ -115,17 +115,12 @@ test("property: text without controls passes unchanged", () => {
   );
 });
 
-test("speed: 1 MB of benign text and 1 MB with many controls", () => {
+test("1 MB inputs: benign text passes whole, a dense hostile one leaves no ESC or C1 (speed is measured in bench/)", () => {
   const benign = "The quick brown fox jumps over the lazy dog.\n".repeat(Math.ceil(1_048_576 / 45));
   const hostile = `ok text ${ESC}[2J\u009b\u202e `.repeat(Math.ceil(1_048_576 / 14));
-  sanitizeText(benign); // warm up
-  let t = performance.now();
-  sanitizeText(benign);
-  const benignMs = performance.now() - t;
-  t = performance.now();
+  assert.equal(sanitizeText(benign), benign);
   const out = sanitizeText(hostile);
-  const hostileMs = performance.now() - t;
   assert.ok(!out.includes(ESC));
-  assert.ok(benignMs < 50, `benign 1 MB took ${benignMs.toFixed(1)} ms`);
-  assert.ok(hostileMs < 400, `hostile 1 MB took ${hostileMs.toFixed(1)} ms`);
+  assert.ok(!out.includes("\u009b"));
+  assert.ok(!out.includes("\u202e"));
 });
