@@ -1,0 +1,52 @@
+// Call lifecycle: progress and events, cancellation, and restart after a server exit.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Host, type HostEvent } from "../../src/host/host.js";
+import { config, demoStdio, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
+
+let demo: Host;
+before(async () => {
+  demo = await Host.start({ config: config({ demo: demoStdio() }) });
+});
+after(() => demo.close());
+
+test("progress reaches onProgress and the host's events, in order start → progress → end", async () => {
+  const events: HostEvent["type"][] = [];
+  const listener = (e: HostEvent) => events.push(e.type);
+  demo.on("event", listener);
+  const progress: number[] = [];
+  const out = await demo.call("wait", { ms: 400 }, { onProgress: (p) => progress.push(p.progress) });
+  demo.off("event", listener);
+  assert.ok(out.ok);
+  assert.ok(progress.length >= 2, `progress: ${progress}`);
+  assert.equal(events[0], "call-start");
+  assert.equal(events.at(-1), "call-end");
+  assert.ok(events.includes("call-progress"));
+});
+
+test("an aborted call is cancelled and routes nothing", async () => {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 200);
+  const out = await demo.call("wait", { ms: 5000 }, { signal: ac.signal });
+  assert.equal(out.ok, false);
+  if (!out.ok) assert.equal(out.error.rule, "cancelled");
+  assert.ok(out.durationMs < 4000);
+});
+
+test("a server that exits is marked disconnected and restarted on the next call", async () => {
+  const log = join(tempDir(), "wire.log");
+  const host = await Host.start({ config: config({ fx: fixtureServer("modern", { WIRE_LOG: log }) }) });
+  try {
+    const crashed = await host.call("crash", {});
+    assert.equal(crashed.ok, false);
+    if (!crashed.ok) assert.equal(crashed.error.rule, "connection-closed");
+    assert.equal(host.servers()[0].state, "disconnected");
+    const again = await host.call("good", {});
+    assert.ok(again.ok, again.ok ? "" : again.error.message);
+    assert.equal(host.servers()[0].state, "connected");
+    assert.equal(wireLines(log).filter((l) => l.method === "server/discover").length, 2, "re-probed after the restart");
+  } finally {
+    await host.close();
+  }
+});
