@@ -1,7 +1,8 @@
 // The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
 // it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
 import React, { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { Box, Text, useApp, useInput } from "ink";
+import { Box, Text, useApp } from "ink";
+import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";
 import { AppPane, ProgrammaticPane } from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
@@ -46,7 +47,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const { narrow, main, side } = layoutFor(columns, state.paneOpen);
   session.width = main;
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === "c") {
       const now = Date.now();
       if (now - lastCtrlC.current < QUIT_WINDOW_MS) session.quit();

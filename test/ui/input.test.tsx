@@ -95,3 +95,45 @@ test("applyKey is pure and ignores app keys", () => {
   assert.deepEqual(applyKey(s, "", key({ return: true }), [])[1], "ab");
   assert.equal(applyKey(s, "\x1b[200~x\ny\x1b[201~", key({}), [])[0].value, "abx\ny");
 });
+
+test("typed text and Enter in ONE chunk (tmux send-keys, ssh) submits the text", async () => {
+  const { submitted, type, frame } = setup();
+  await type("search customers Globex\r");
+  assert.deepEqual(submitted, ["search customers Globex"]);
+  assert.ok(!frame().includes("Globex"), "the line is cleared");
+  await type("ab");
+  await type("cd\r");
+  assert.deepEqual(submitted, ["search customers Globex", "abcd"]);
+});
+
+test("bracketed paste: newlines kept (CR included), nothing submitted, markers never typed", async () => {
+  const { submitted, type, frame } = setup();
+  await type("x ");
+  await type("\x1b[200~first line\rsecond line\r\nthird\r\x1b[201~");
+  assert.equal(submitted.length, 0, "a paste never submits, even ending in CR");
+  assert.match(frame(), /\[4 lines · Enter sends all\]/);
+  assert.ok(!frame().includes("200~") && !frame().includes("201~"), "markers are not inserted");
+  await type("\r");
+  assert.deepEqual(submitted, ["x first line\nsecond line\nthird\n"]);
+});
+
+test("bracketed paste split over several stdin chunks is one paste", async () => {
+  const { submitted, type, frame } = setup();
+  await type("\x1b[200~one\r");
+  await type("two\r");
+  await type("three\x1b[201~");
+  assert.equal(submitted.length, 0);
+  assert.match(frame(), /\[3 lines · Enter sends all\]/);
+  await type("\r");
+  assert.deepEqual(submitted, ["one\ntwo\nthree"]);
+});
+
+test("keys inside a paste (Esc, Tab, arrows) are text, not commands", async () => {
+  const { submitted, type, frame } = setup(["older"]);
+  await type("\x1b[200~a\tb\x1b[Ac\x1b[201~");
+  assert.equal(submitted.length, 0);
+  assert.ok(!frame().includes("older"), "↑ inside a paste does not recall history");
+  await type("\r");
+  assert.equal(submitted.length, 1);
+  assert.ok(submitted[0].startsWith("a\tb") && submitted[0].endsWith("c"));
+});

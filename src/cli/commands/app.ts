@@ -13,6 +13,7 @@ import type { CommandHost } from "../../ui/commands/index.js";
 import type { ServerStatus } from "../../ui/components/StatusBar.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
 import { SessionStore } from "../../ui/state.js";
+import { enterTerminalModes } from "../../ui/terminal.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { startHost, StartError } from "./call.js";
 import { needsApproval } from "./oneshot.js";
@@ -104,6 +105,11 @@ async function runApp(host: Host, adapter: ModelAdapter, yes: boolean): Promise<
       conversation = new Conversation();
     },
   });
-  const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
-  await ink.waitUntilExit();
+  const restoreTerminal = enterTerminalModes();
+  try {
+    const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
+    await ink.waitUntilExit();
+  } finally {
+    restoreTerminal();
+  }
 }

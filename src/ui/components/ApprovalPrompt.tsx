@@ -1,5 +1,6 @@
 import React from "react";
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import { compactJson, truncateToWidth } from "../format.js";
 import type { ApprovalAnswer } from "../state.js";
@@ -14,7 +15,7 @@ export interface ApprovalPromptProps {
 
 /** "Run tool X on server S with {args}? [y]es / [n]o / [a]lways for this tool" */
 export function ApprovalPrompt({ server, tool, args, width, onAnswer }: ApprovalPromptProps) {
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const c = input.toLowerCase();
     if (c === "y" || key.return) onAnswer("yes");
     else if (c === "n" || key.escape) onAnswer("no");

@@ -1,7 +1,11 @@
 // The prompt line: editing (←/→, Backspace, ^A ^E ^U ^W), history (↑/↓), multi-line paste kept
 // as one input, Enter submits. Keys the app owns (Tab, Esc, PgUp/PgDn, ^C) are left alone.
+// Paste: a bracketed paste (ESC[200~ … ESC[201~, see useKeys) is inserted with its newlines and
+// never submits. Without the markers, a chunk ENDING in CR is typed text plus Enter (tmux
+// send-keys, fast typing over ssh) and submits; any other multi-character chunk is a paste.
 import React, { useRef, useState } from "react";
-import { Box, Text, useInput, type Key } from "ink";
+import { Box, Text, type Key } from "ink";
+import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeText } from "../sanitize.js";
 import { truncateToWidth } from "../format.js";
 
@@ -17,6 +21,11 @@ export const EMPTY_EDIT: EditState = { value: "", cursor: 0, hist: -1, draft: ""
 /** Pasted text arrives as one multi-character chunk; normalise line endings and paste markers. */
 function normalizePaste(s: string): string {
   return s.replace(/\x1b?\[20[01]~/g, "").replace(/\r\n?/g, "\n");
+}
+
+/** A bracketed paste: inserted as is (line endings normalised), never submitted. */
+export function applyPaste(s: EditState, text: string): EditState {
+  return insert(s, normalizePaste(text));
 }
 
 function insert(s: EditState, text: string): EditState {
@@ -52,6 +61,7 @@ export function applyKey(s: EditState, input: string, key: Key, history: readonl
   }
   if (key.ctrl || key.meta) return [s, undefined];
   if (!input) return [s, undefined];
+  if (input.length > 1 && input.endsWith("\r")) return [EMPTY_EDIT, insert(s, normalizePaste(input.slice(0, -1))).value];
   return [insert(s, input.length > 1 ? normalizePaste(input) : input === "\r" ? "\n" : input), undefined];
 }
 
@@ -71,14 +81,20 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   const [state, setState] = useState<EditState>(EMPTY_EDIT);
   const ref = useRef(state);
   ref.current = state;
-  useInput(
+  useKeys(
     (input, key) => {
       const [next, submitted] = applyKey(ref.current, input, key, history);
       ref.current = next;
       setState(next);
       if (submitted !== undefined && submitted.trim() !== "") onSubmit(submitted);
     },
-    { isActive },
+    {
+      isActive,
+      onPaste: (text) => {
+        ref.current = applyPaste(ref.current, text);
+        setState(ref.current);
+      },
+    },
   );
 
   const lines = state.value.split("\n");
