@@ -1,0 +1,75 @@
+// `mcp-prism check` against the demo server, over stdio and over HTTP: every check runs, and
+// every one passes (or skips for a stated reason) — the demo is the reference implementation.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { parseReport, runCli, startHttpDemo, type JsonReport } from "./run-check.js";
+
+const DEMO = ["--", "node", "bin/mcp-prism.js", "demo-server"];
+
+/**
+ * SHOULD-level gaps of the demo server, reported to the lead (issue 8 report): under legacy
+ * versions it does not append the serialized-JSON TextContent that 2025-11-25/2026-07-28
+ * recommend next to structuredContent (SEP "The server SHOULD retain the mirroring behavior …").
+ * Only this exact finding is tolerated; fixing the demo makes these checks pass as well.
+ */
+const KNOWN_DEMO_GAPS = new Map([
+  ["sep-3279-legacy-retains-mirroring-at-2026-07-28", /structuredContent is not also serialized in a text block/],
+  ["sep-3279-legacy-retains-mirroring-at-2025-11-25", /structuredContent is not also serialized in a text block/],
+]);
+
+function assertConforming(report: JsonReport, transport: "stdio" | "http") {
+  assert.deepEqual(report.checks.map((c) => c.id), ALL_CHECKS.map((c) => c.id), "every check ran, in order");
+  for (const c of report.checks) {
+    if (c.status === "FAIL") {
+      const gap = KNOWN_DEMO_GAPS.get(c.id);
+      assert.ok(gap && c.level === "SHOULD" && gap.test(c.detail), `${c.id} FAILED: ${c.detail}`);
+    }
+    if (c.status === "SKIP") {
+      const httpOnly = c.id === "sep-2575-http-server-unsupported-version-400" && transport === "stdio";
+      assert.ok(httpOnly, `${c.id} SKIPPED: ${c.detail}`);
+    }
+  }
+  assert.equal(report.passed + report.failed + report.skipped, ALL_CHECKS.length);
+  // lookup_order fails on every argument: the success-only checks say they left it out.
+  const fallback = report.checks.find((c) => c.id === "sep-3279-fallback-assistant-content")!;
+  assert.match(fallback.detail, /skipped lookup_order \(isError on arguments/);
+}
+
+describe("check against the demo server over stdio", () => {
+  test("--json: every check passes", async () => {
+    const run = await runCli(["check", "--json", ...DEMO]);
+    const report = parseReport(run);
+    assertConforming(report, "stdio");
+    assert.equal(run.code, report.failed > 0 ? 1 : 0);
+    assert.equal(run.stderr, "");
+  });
+
+  test("text: one line per check, then the tally line", async () => {
+    const run = await runCli(["check", ...DEMO]);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, ALL_CHECKS.length + 1);
+    ALL_CHECKS.forEach((c, i) => assert.match(lines[i], new RegExp(`^(PASS|FAIL|SKIP) +${c.id}( — .+)?$`)));
+    const passed = lines.filter((l) => l.startsWith("PASS")).length;
+    const failed = lines.filter((l) => l.startsWith("FAIL")).length;
+    const skipped = lines.filter((l) => l.startsWith("SKIP")).length;
+    assert.equal(lines.at(-1), `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+    assert.equal(run.code, failed > 0 ? 1 : 0);
+  });
+});
+
+describe("check against the demo server over HTTP", () => {
+  let demo: Awaited<ReturnType<typeof startHttpDemo>>;
+  before(async () => {
+    demo = await startHttpDemo();
+  });
+  after(() => demo?.stop());
+
+  test("--url --json: every check passes, including the HTTP 400 for an unknown version", async () => {
+    const run = await runCli(["check", "--json", "--url", demo.url]);
+    const report = parseReport(run);
+    assertConforming(report, "http");
+    assert.equal(report.checks.find((c) => c.id === "sep-2575-http-server-unsupported-version-400")?.status, "PASS");
+    assert.equal(run.code, report.failed > 0 ? 1 : 0);
+  });
+});

@@ -1,0 +1,76 @@
+// Runs the real CLI (`node bin/mcp-prism.js check …`) and the demo server for the conformance tests.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const CLI = `${ROOT}bin/mcp-prism.js`;
+export const BROKEN_SERVER = ["node", "--import", "tsx", `${ROOT}test/fixtures/broken-server.ts`];
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the CLI to completion; kills it (and fails loudly) after `limitMs`. */
+export function runCli(args: string[], limitMs = 60_000): Promise<CliRun> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`mcp-prism ${args.join(" ")} ran longer than ${limitMs} ms`));
+    }, limitMs);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+export interface JsonReport {
+  checks: { id: string; status: "PASS" | "FAIL" | "SKIP"; level: string; detail: string }[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export function parseReport(run: CliRun): JsonReport {
+  try {
+    return JSON.parse(run.stdout) as JsonReport;
+  } catch {
+    throw new Error(`not one JSON document (exit ${run.code}): ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+  }
+}
+
+/** Starts `demo-server --http 0` and resolves with its URL (from "listening on URL" on stderr). */
+export function startHttpDemo(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "demo-server", "--http", "0"], { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"] });
+    let err = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`demo-server --http printed no URL: ${err}`));
+    }, 15_000);
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        const stop = () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          });
+        resolve({ url: m[1], child, stop });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`demo-server exited (${code}): ${err}`)));
+  });
+}
