@@ -1,0 +1,235 @@
+// Figure 1 — what reaches the model. The committed workload runs through the REAL Anthropic
+// adapter (runTurn → @anthropic-ai/sdk → the fake Messages API on 127.0.0.1): the fake answers the
+// first request with one tool_use block per workload call, runTurn executes them through the Host
+// against the spawned demo server, and the second request body — captured at the fake — carries
+// every tool_result. Its tool_result payload is measured: text bytes, estimated tokens
+// (bytes/4 + w×h/750 per image block). Floor: the assistant/content outputs of the same calls,
+// each requested explicitly on 2026-12-01.
+import { Host } from "../src/host/host.js";
+import type { LegacyProfile, Mode, ModelSinkEntry, ToolExecutor } from "../src/host/types.js";
+import { AnthropicModel } from "../src/model/anthropic.js";
+import { compactJson } from "../src/model/context.js";
+import { Conversation } from "../src/model/conversation.js";
+import { runTurn } from "../src/model/turn.js";
+import { readImageSize } from "../src/ui/image.js";
+import { FakeAnthropic } from "../test/helpers/fake-anthropic.js";
+import { demoConfig, label, loadWorkload, type WorkloadCall } from "./lib/demo.js";
+import { fmt, int, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
+
+export const MODES: readonly Mode[] = ["chat", "structured", "code", "app", "minimal"];
+export const PROFILES: readonly LegacyProfile[] = ["content-only", "structured-replaces-content", "both", "annotation-audience", "sep"];
+export const LEGACY_MODERN = "2026-07-28";
+
+export interface Measure {
+  textBytes: number;
+  images: number;
+  imageTokens: number;
+  tokens: number;
+}
+const zero = (): Measure => ({ textBytes: 0, images: 0, imageTokens: 0, tokens: 0 });
+function finish(m: Measure): Measure {
+  m.tokens = Math.ceil(m.textBytes / 4) + m.imageTokens;
+  return m;
+}
+
+/** Anthropic's estimate for an image block: width × height / 750 tokens. */
+export function imageTokens(base64: string): number {
+  const size = readImageSize(Buffer.from(base64, "base64"));
+  return size ? Math.ceil((size.width * size.height) / 750) : 0;
+}
+
+/** Measures the tool_result blocks of one captured Messages API request body. */
+export function measureToolResults(body: any): { total: Measure; perCall: Map<string, Measure> } {
+  const total = zero();
+  const perCall = new Map<string, Measure>();
+  for (const msg of body?.messages ?? []) {
+    if (!Array.isArray(msg.content)) continue;
+    for (const block of msg.content) {
+      if (block.type !== "tool_result") continue;
+      const m = zero();
+      for (const c of Array.isArray(block.content) ? block.content : [{ type: "text", text: String(block.content ?? "") }]) {
+        if (c.type === "text") m.textBytes += Buffer.byteLength(c.text, "utf8");
+        else if (c.type === "image") {
+          m.images++;
+          m.imageTokens += imageTokens(c.source?.data ?? "");
+        }
+      }
+      finish(m);
+      perCall.set(block.tool_use_id, m);
+      total.textBytes += m.textBytes;
+      total.images += m.images;
+      total.imageTokens += m.imageTokens;
+    }
+  }
+  return { total: finish(total), perCall };
+}
+
+export interface RunResult {
+  name: string;
+  results: Measure;
+  /** Text bytes in the tool_results that no selected assistant output carried (host receipts). */
+  hostWritten: number;
+  bodyBytes: number;
+  failed: string[];
+  perCall: Measure[];
+}
+
+/** One full turn of the workload on a started host, in a mode (and, on a legacy connection, a profile). */
+export async function runWorkload(
+  host: Host,
+  calls: WorkloadCall[],
+  opts: { mode: Mode; profile?: LegacyProfile; name: string },
+): Promise<RunResult> {
+  const fake = await new FakeAnthropic().start();
+  try {
+    const ids = calls.map((_, i) => `toolu_bench_${i}`);
+    fake.responder = (_body, index) =>
+      index === 0
+        ? { kind: "reply", blocks: calls.map((c, i) => ({ type: "tool_use" as const, id: ids[i], name: c.tool, input: c.args })) }
+        : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
+    const adapter = new AnthropicModel({ apiKey: "bench-key", baseURL: fake.url, maxRetries: 0 });
+    // The profile rides on every call; everything else is the Host itself.
+    const executor: ToolExecutor = {
+      modelTools: () => host.modelTools(),
+      instructions: () => host.instructions(),
+      call: (name, args, o) => host.call(name, args, { ...o, legacyProfile: opts.profile }),
+    };
+    const turn = await runTurn({ adapter, executor, conversation: new Conversation(), prompt: "Run the benchmark workload.", mode: opts.mode, maxRounds: 2 });
+    const failed: string[] = [];
+    if (!turn.ok) failed.push(`turn: ${turn.error?.message}`);
+    let selectedText = 0;
+    turn.toolCalls.forEach((r, i) => {
+      if (!r.outcome?.ok) failed.push(`${label(calls[i])}: ${r.outcome ? r.outcome.error.message : "not run"}`);
+      else for (const out of r.outcome.routed.model) selectedText += outputText(out);
+    });
+    if (turn.toolCalls.length !== calls.length) failed.push(`${turn.toolCalls.length} of ${calls.length} calls ran`);
+    const last = fake.requests[fake.requests.length - 1];
+    const { total, perCall } = measureToolResults(last?.body);
+    return {
+      name: opts.name,
+      results: total,
+      hostWritten: total.textBytes - selectedText,
+      bodyBytes: Buffer.byteLength(last?.raw ?? ""),
+      failed,
+      perCall: ids.map((id) => perCall.get(id) ?? zero()),
+    };
+  } finally {
+    await fake.stop();
+  }
+}
+
+/** Text bytes of one model-sink output as context.ts renders it (structured → compact JSON). */
+function outputText(out: ModelSinkEntry): number {
+  if (out.format === "structured") return Buffer.byteLength(compactJson(out.structuredContent), "utf8");
+  let n = 0;
+  for (const b of out.content) if (b.type === "text") n += Buffer.byteLength(b.text, "utf8");
+  return n;
+}
+
+/** The floor: each call's assistant/content output alone, requested explicitly (2026-12-01). */
+export async function measureFloor(host: Host, calls: WorkloadCall[]): Promise<{ total: Measure; perCall: Measure[]; failed: string[] }> {
+  const total = zero();
+  const perCall: Measure[] = [];
+  const failed: string[] = [];
+  for (const c of calls) {
+    const o = await host.call(c.tool, c.args, { mode: "chat", select: [{ audience: "assistant", format: "content" }] });
+    const m = zero();
+    if (!o.ok) failed.push(`${label(c)}: ${o.error.message}`);
+    else
+      for (const out of o.routed.model)
+        if (out.format === "content")
+          for (const b of out.content) {
+            if (b.type === "text") m.textBytes += Buffer.byteLength(b.text, "utf8");
+            else if (b.type === "image") {
+              m.images++;
+              m.imageTokens += imageTokens(b.data);
+            }
+          }
+    perCall.push(finish(m));
+    total.textBytes += m.textBytes;
+    total.images += m.images;
+    total.imageTokens += m.imageTokens;
+  }
+  return { total: finish(total), perCall, failed };
+}
+
+export async function contextBench({ log }: BenchOptions): Promise<Section> {
+  const { calls } = loadWorkload();
+  const runs: RunResult[] = [];
+  let floor: Awaited<ReturnType<typeof measureFloor>>;
+  const sep = await Host.start({ config: demoConfig(), mode: "chat" });
+  try {
+    log(`context: floor over ${calls.length} calls`);
+    floor = await measureFloor(sep, calls);
+    for (const mode of MODES) {
+      log(`context: mode ${mode}`);
+      runs.push(await runWorkload(sep, calls, { mode, name: `SEP ${mode}` }));
+    }
+  } finally {
+    await sep.close();
+  }
+  const legacy = await Host.start({ config: demoConfig(), mode: "chat", protocol: LEGACY_MODERN });
+  try {
+    for (const profile of PROFILES) {
+      log(`context: legacy profile ${profile}`);
+      runs.push(await runWorkload(legacy, calls, { mode: "chat", profile, name: `legacy ${profile}` }));
+    }
+  } finally {
+    await legacy.close();
+  }
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  const both = byName.get("legacy both")!.results.tokens;
+  const srp = byName.get("legacy structured-replaces-content")!.results.tokens;
+  const f = floor.total.tokens;
+
+  const summary: Table = {
+    caption: `Tool results in the final Messages API request (${calls.length} calls; floor = assistant/content alone: ${int(floor.total.textBytes)} B, ${int(f)} tokens, ${floor.total.images} image blocks)`,
+    head: ["run", "tool_result text bytes", "of which host-written", "image blocks", "est. tokens", "× floor", "× both", "× structured-replaces-content", "whole request body bytes"],
+    rows: runs.map((r) => [
+      r.name,
+      int(r.results.textBytes),
+      int(r.hostWritten),
+      r.results.images,
+      int(r.results.tokens),
+      ratio(r.results.tokens / f),
+      ratio(r.results.tokens / both),
+      ratio(r.results.tokens / srp),
+      int(r.bodyBytes),
+    ]),
+  };
+  const perCallRuns = runs.filter((r) => ["SEP chat", "SEP structured", "SEP code", "SEP app", "legacy both", "legacy structured-replaces-content"].includes(r.name));
+  const perCall: Table = {
+    caption: "Per call: estimated tokens reaching the model",
+    head: ["call", "floor", ...perCallRuns.map((r) => r.name)],
+    rows: calls.map((c, i) => [label(c), floor.perCall[i].tokens, ...perCallRuns.map((r) => r.perCall[i].tokens)]),
+  };
+  const targets: Target[] = MODES.map((m) => {
+    const r = byName.get(`SEP ${m}`)!;
+    const x = r.results.tokens / f;
+    return {
+      name: `SEP ${m} at the floor`,
+      target: "≤ 1.02× floor tokens",
+      figure: `${ratio(x)}: ${int(r.results.tokens)} vs ${int(f)} tokens; ${fmt(both / r.results.tokens, 2)}× fewer than both, ${fmt(srp / r.results.tokens, 2)}× fewer than structured-replaces-content`,
+      met: x <= 1.02,
+    };
+  });
+  const failures = [...floor.failed, ...runs.flatMap((r) => r.failed.map((x) => `${r.name}: ${x}`))];
+  return {
+    id: "context",
+    title: "1. Model context: what reaches the model",
+    intro: [
+      `Workload \`bench/workloads/context.json\` (${calls.length} calls: search_customers incl. Globex → 37 and NA → 300 records, lookup_order incl. one error, legacy_weather, generate_images ×2 (one image each), wait). Each run is one \`runTurn\` through the real Anthropic adapter against the fake Messages API: the fake's first reply holds all ${calls.length} tool_use blocks, the second request body (captured) holds all tool_results. SEP runs speak 2026-12-01 to the spawned demo server; legacy runs force \`--protocol ${LEGACY_MODERN}\` (content + structuredContent) and read the result under each client profile (mode chat).`,
+      "\"Host-written\" is the part of the tool_result text that no selected assistant output carried: the host's receipts (code mode) — 0 means the host added nothing to what the server sent for the model.",
+      "Bytes are deterministic (one run per configuration; the demo server is seeded). Tokens = ceil(text bytes / 4) + Σ ceil(w×h/750) over image blocks.",
+    ],
+    tables: [summary, perCall],
+    targets,
+    notes: [
+      "The demo's images never reach the model in any run: generate_images sends pixels only as user/content, and its legacy `content` is the assistant/content description, so no image blocks appear (the image-token term is 0).",
+      "Code mode: tools with a programmatic/structured variant (search_customers, lookup_order) send the host's receipt (sizes and schema title, never data) instead of assistant/content; the receipt is counted in full. It is longer than a short assistant/content (lookup_order) and shorter than a long one, so code mode can sit above or below the floor.",
+      "App mode: the demo's assistant/content for search_customers is shorter when a ui output is requested (\"…displayed them in an interactive table\"), so app mode can sit below the floor.",
+      "Structured mode sends assistant/structured (compact JSON) where declared (search_customers, legacy_weather) instead of prose; its size against the floor is a property of the demo's variants, not of the host.",
+      ...(failures.length ? [`Calls that failed: ${failures.join("; ")}`] : ["Every workload call succeeded in every run (ord_9999 is an isError result by design)."]),
+    ],
+  };
+}
