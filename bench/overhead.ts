@@ -1,4 +1,168 @@
-import type { BenchOptions, Section } from "./lib/report.js";
-export async function overheadBench(_: BenchOptions): Promise<Section> {
-  throw new Error("not written yet");
+// Figure 3 — what the host costs. The full host path (Host.call: tool lookup, policy, selection
+// check, envelope, validation, routing, receipt) against a bare SDK request of the SAME call on
+// the same kind of transport: `RpcClient.request` (the SDK's Protocol, as the host uses it) with
+// the identical params the host sends (same requestedOutputs, same `_meta` envelope), parsed
+// with a loose schema. In process: InMemoryTransport pairs to the toolkit demo server. Over
+// stdio: each side spawns its own demo server. Blocks of calls alternate host/bare to cancel
+// drift; the figure is the ratio of the medians of per-block throughput.
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CLIENT_NAME, CLIENT_VERSION } from "../src/host/connection.js";
+import { Host } from "../src/host/host.js";
+import { RpcClient } from "../src/host/rpc-client.js";
+import { AnyResultSchema, META } from "../src/protocol/index.js";
+import { compiledSchemaCount } from "../src/protocol/json-schema.js";
+import { createDemoServer } from "../src/demo/server.js";
+import { BIN, demoConfig, demoStdio, ROOT } from "./lib/demo.js";
+import { inMemoryClientTransport, memoryServer } from "./lib/memory-host.js";
+import { fmt, int, median, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
+
+const CALLS = 2000;
+const BLOCK = 100;
+const WARMUP = 200;
+
+interface Probe {
+  name: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+const PROBES: Probe[] = [
+  { name: "lookup_order (small result)", tool: "lookup_order", args: { orderId: "ord_5001" } },
+  { name: "search_customers Globex (37 rows, schema-validated user/structured)", tool: "search_customers", args: { query: "Globex", limit: 50 } },
+];
+
+interface SideResult {
+  perBlock: number[];
+  median: number;
+}
+interface PairResult {
+  host: SideResult;
+  bare: SideResult;
+  ratio: number;
+  schemasBefore: number;
+  schemasAfter: number;
+  failures: number;
+}
+
+async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<boolean>, calls: number): Promise<PairResult> {
+  let failures = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    if (!(await hostCall())) failures++;
+    if (!(await bareCall())) failures++;
+  }
+  const schemasBefore = compiledSchemaCount();
+  const host: number[] = [];
+  const bare: number[] = [];
+  const blocks = Math.max(2, Math.round(calls / BLOCK));
+  for (let b = 0; b < blocks; b++) {
+    // ABBA order: neither side always runs first.
+    const order: [number[], () => Promise<boolean>][] = b % 2 === 0 ? [[host, hostCall], [bare, bareCall]] : [[bare, bareCall], [host, hostCall]];
+    for (const [sink, call] of order) {
+      const t0 = performance.now();
+      for (let i = 0; i < BLOCK; i++) if (!(await call())) failures++;
+      sink.push(BLOCK / ((performance.now() - t0) / 1000));
+    }
+  }
+  const h = median(host);
+  const r = median(bare);
+  return { host: { perBlock: host, median: h }, bare: { perBlock: bare, median: r }, ratio: r / h, schemasBefore, schemasAfter: compiledSchemaCount(), failures };
+}
+
+/** The bare side: the same request the host sends, straight through the SDK Protocol. */
+async function bareClient(transport: Transport, version: string) {
+  const client = new RpcClient();
+  await client.connect(transport);
+  const envelope = {
+    [META.protocolVersion]: version,
+    [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
+    [META.clientCapabilities]: {},
+  };
+  return {
+    client,
+    call: (tool: string, args: Record<string, unknown>, requestedOutputs: unknown) => async () => {
+      const params: Record<string, unknown> = { name: tool, arguments: args, _meta: envelope };
+      if (requestedOutputs !== undefined) params.requestedOutputs = requestedOutputs;
+      const r = await client.request({ method: "tools/call", params }, AnyResultSchema);
+      return r.isError !== true || tool === "lookup_order";
+    },
+  };
+}
+
+async function measureTransport(kind: "in process" | "stdio", log: (l: string) => void): Promise<{ rows: { probe: Probe; r: PairResult }[] }> {
+  const server = kind === "in process" ? createDemoServer() : undefined;
+  const host = await Host.start({ config: demoConfig({ demo: server ? memoryServer("overhead", server) : demoStdio() }), mode: "chat" });
+  const transport: Transport = server
+    ? await inMemoryClientTransport(server)
+    : new StdioClientTransport({ command: process.execPath, args: [BIN, "demo-server"], cwd: ROOT, stderr: "ignore" });
+  const version = host.servers()[0]?.protocolVersion ?? "";
+  if (version !== "2026-12-01") throw new Error(`host did not connect on 2026-12-01 (${host.servers()[0]?.error ?? version})`);
+  const bare = await bareClient(transport, version);
+  const rows: { probe: Probe; r: PairResult }[] = [];
+  try {
+    for (const probe of PROBES) {
+      const first = await host.call(probe.tool, probe.args);
+      if (!first.ok) throw new Error(`${probe.tool}: ${first.error.message}`);
+      log(`overhead ${kind}: ${probe.tool}`);
+      const r = await pair(
+        async () => (await host.call(probe.tool, probe.args)).ok,
+        bare.call(probe.tool, probe.args, first.plan.requested),
+        CALLS,
+      );
+      rows.push({ probe, r });
+    }
+  } finally {
+    await bare.client.close();
+    await host.close();
+  }
+  return { rows };
+}
+
+export async function overheadBench({ log }: BenchOptions): Promise<Section> {
+  const schemasAtStart = compiledSchemaCount();
+  const inProc = await measureTransport("in process", log);
+  const stdio = await measureTransport("stdio", log);
+  const all = [
+    ...inProc.rows.map((x) => ({ kind: "in process", limit: 1.1, ...x })),
+    ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.05, ...x })),
+  ];
+  const table: Table = {
+    caption: `Median calls/s over ${CALLS / BLOCK} blocks of ${BLOCK} calls per side (${CALLS} calls per side, after ${WARMUP} warm-up calls each), blocks alternating ABBA`,
+    head: ["transport", "call", "bare SDK request (calls/s)", "Host.call (calls/s)", "host cost (bare ÷ host)", "µs added per call", "host block spread (min–max calls/s)"],
+    rows: all.map(({ kind, probe, r }) => [
+      kind,
+      probe.name,
+      int(r.bare.median),
+      int(r.host.median),
+      ratio(r.ratio),
+      fmt(1e6 / r.host.median - 1e6 / r.bare.median, 1),
+      `${int(Math.min(...r.host.perBlock))}–${int(Math.max(...r.host.perBlock))}`,
+    ]),
+  };
+  const targets: Target[] = all.map(({ kind, limit, probe, r }) => ({
+    name: `Host overhead ${kind}, ${probe.tool}`,
+    target: `≤ ${limit.toFixed(2)}×`,
+    figure: `${ratio(r.ratio)}: ${int(r.host.median)} vs ${int(r.bare.median)} calls/s`,
+    met: r.ratio <= limit,
+  }));
+  const compiledPerCall = all.filter(({ r }) => r.schemasAfter !== r.schemasBefore);
+  targets.push({
+    name: "Schema validators compiled once per tool",
+    target: "compiledSchemaCount() unchanged across the measured calls",
+    figure: compiledPerCall.length
+      ? `NOT ONCE: ${compiledPerCall.map(({ kind, probe, r }) => `${kind} ${probe.tool} ${r.schemasBefore} → ${r.schemasAfter}`).join("; ")}`
+      : `${all.map(({ kind, probe, r }) => `${kind} ${probe.tool}: ${r.schemasBefore} → ${r.schemasAfter}`).join("; ")} (${schemasAtStart} before the first call of this figure)`,
+    met: compiledPerCall.length === 0,
+  });
+  const failures = all.reduce((a, x) => a + x.r.failures, 0);
+  return {
+    id: "overhead",
+    title: "3. Host overhead",
+    intro: [
+      "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks, per-sink byte counts). Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. In process both sides talk to one in-process toolkit demo server over their own SDK `InMemoryTransport` pair; over stdio each side spawns its own `mcp-prism demo-server`.",
+      "Each call is awaited before the next (no pipelining). The ratio is bare throughput ÷ host throughput (= host time per call ÷ bare time per call).",
+    ],
+    tables: [table],
+    targets,
+    notes: [failures ? `${failures} calls did not succeed (counted, not retried).` : "Every measured call succeeded on both sides."],
+  };
 }

@@ -1,0 +1,58 @@
+// A Host whose server lives in this process, over the SDK's InMemoryTransport. The Host has no
+// public transport hook, so a stdio config with a sentinel command is connected through the
+// in-memory pair instead of spawning; everything after the transport (era detection, envelope,
+// tool listing, the whole call pipeline) is the Host's own code. This leans on Connection's
+// private members: if they change, it fails loudly here rather than measuring something else.
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Connection } from "../../src/host/connection.js";
+import type { ServerConfig } from "../../src/host/config.js";
+import { ToolkitConnection, type ToolkitServer } from "../../src/server/index.js";
+
+const MEMORY = "mcp-prism:in-memory";
+const factories = new Map<string, () => Promise<Transport>>();
+let patched = false;
+
+/** A linked in-memory pair with the toolkit server on one end; returns the client end. */
+export async function inMemoryClientTransport(server: ToolkitServer): Promise<Transport> {
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  await new ToolkitConnection(server).connect(serverSide);
+  return client;
+}
+
+export function memoryServer(key: string, server: ToolkitServer): ServerConfig {
+  patchConnection();
+  factories.set(key, () => inMemoryClientTransport(server));
+  return { kind: "stdio", command: MEMORY, args: [key] };
+}
+
+type Internals = {
+  config: ServerConfig;
+  client: unknown;
+  limits: { discoverTimeoutMs: number };
+  newClient(): { connect(t: Transport): Promise<void> };
+  detectEra(client: unknown, timeout: number, fallback: (pending?: Promise<unknown>) => Promise<void>): Promise<void>;
+  initialize(client: unknown, pending?: Promise<unknown>): Promise<string>;
+};
+
+function patchConnection(): void {
+  if (patched) return;
+  const proto = Connection.prototype as unknown as Record<string, unknown>;
+  for (const m of ["connectStdio", "newClient", "detectEra", "initialize"]) {
+    if (typeof proto[m] !== "function") throw new Error(`bench/lib/memory-host.ts: Connection.${m} is gone; update the in-memory hook`);
+  }
+  const original = proto.connectStdio as (this: Internals) => Promise<void>;
+  proto.connectStdio = async function (this: Internals): Promise<void> {
+    const cfg = this.config as Extract<ServerConfig, { kind: "stdio" }>;
+    if (cfg.command !== MEMORY) return original.call(this);
+    const make = factories.get(cfg.args?.[0] ?? "");
+    if (!make) throw new Error(`no in-memory server ${cfg.args?.[0]}`);
+    const client = this.newClient();
+    this.client = client;
+    await client.connect(await make());
+    await this.detectEra(client, this.limits.discoverTimeoutMs, async (pending) => {
+      await this.initialize(client, pending);
+    });
+  };
+  patched = true;
+}
