@@ -52,7 +52,7 @@ test("without a break the fixture conforms: every check passes, exit 0", async (
   assert.equal(run.code, 0);
 });
 
-describe("each break is reported by the check that owns it", { concurrency: 4 }, () => {
+describe("each break is reported by the check that owns it", { concurrency: 2 }, () => {
   for (const [brk, ids] of Object.entries(EXPECTED) as [Exclude<Break, "hang">, string[]][]) {
     test(brk, async () => {
       const run = await check([], brk);

@@ -1,10 +1,29 @@
 // Runs the real CLI (`node bin/mcp-prism.js check …`) and the demo server for the conformance tests.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = `${ROOT}bin/mcp-prism.js`;
-export const BROKEN_SERVER = ["node", "--import", "tsx", `${ROOT}test/fixtures/broken-server.ts`];
+
+/**
+ * The broken server as plain JavaScript (transpiled once per test process): starting it under
+ * tsx costs a second per process, and the break table starts dozens of them.
+ */
+function compileBrokenServer(): string {
+  const dir = join(tmpdir(), `mcp-prism-broken-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  for (const name of ["broken-server", "broken-breaks"]) {
+    const source = readFileSync(`${ROOT}test/fixtures/${name}.ts`, "utf8");
+    const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    writeFileSync(join(dir, `${name}.mjs`), out.outputText.replace(/\.\/broken-breaks\.js/g, "./broken-breaks.mjs"));
+  }
+  return join(dir, "broken-server.mjs");
+}
+export const BROKEN_SERVER = ["node", compileBrokenServer()];
 
 export interface CliRun {
   code: number | null;
