@@ -5,3 +5,4 @@ export * from "./json-schema.js";
 export * from "./declaration.js";
 export * from "./selection.js";
 export * from "./projection.js";
+export * from "./image-header.js";
