@@ -93,7 +93,10 @@ export interface CallPlan {
 export interface CallError {
   /** Named rule or error class, e.g. "unrequested-output", "schema-violation", "timeout". */
   rule: string;
+  /** One line naming the server, the tool and what was wrong (host-written; no server stderr). */
   message: string;
+  /** The server's last stderr lines, for the user, when they explain the failure (never for the model). */
+  stderr?: string[];
 }
 
 export type SinkBytes = Record<SinkName, number>;
