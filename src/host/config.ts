@@ -26,10 +26,17 @@ export interface Limits {
   callTimeoutMs: number;
   /** How long the stdio `server/discover` probe waits before assuming a legacy server. */
   discoverTimeoutMs: number;
-  /** Largest accepted tool result (serialized JSON bytes). */
+  /** Largest accepted tool result (serialized JSON bytes; on stdio and modern HTTP the read stops there). */
   maxResultBytes: number;
+  /** Largest image a result may carry, in pixels claimed by its header (PNG/JPEG/GIF). */
+  maxImagePixels: number;
 }
-export const DEFAULT_LIMITS: Limits = { callTimeoutMs: 60_000, discoverTimeoutMs: 3_000, maxResultBytes: 8 * 1024 * 1024 };
+export const DEFAULT_LIMITS: Limits = {
+  callTimeoutMs: 60_000,
+  discoverTimeoutMs: 3_000,
+  maxResultBytes: 8 * 1024 * 1024,
+  maxImagePixels: 40_000_000,
+};
 
 export interface HostConfig {
   /** Where it came from: a file path, or "built-in default". */

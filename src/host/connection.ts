@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -25,6 +24,8 @@ import {
 import type { Limits, ServerConfig } from "./config.js";
 import { HttpStatusError, ModernHttpTransport } from "./http-transport.js";
 import { RpcClient } from "./rpc-client.js";
+import { LimitedStdioTransport } from "./stdio-transport.js";
+import { TailBuffer } from "./tail-buffer.js";
 
 export const CLIENT_NAME = "mcp-prism";
 export const CLIENT_VERSION: string = (() => {
@@ -57,7 +58,6 @@ export interface RequestOpts {
   onprogress?: RequestOptions["onprogress"];
 }
 
-const STDERR_LINES = 20;
 const MAX_RESTARTS = 5;
 
 export class Connection {
@@ -69,7 +69,9 @@ export class Connection {
   instructions: string | undefined;
   lastError: string | undefined;
   private client: RpcClient | undefined;
-  private stderr: string[] = [];
+  /** The server's last stderr lines and the host's diagnostics about it (bounded, whatever it floods). */
+  private readonly stderr = new TailBuffer();
+  private readonly diagnostics = new TailBuffer();
   private restarts = 0;
   private connecting: Promise<void> | undefined;
 
@@ -82,7 +84,12 @@ export class Connection {
   ) {}
 
   stderrTail(): string[] {
-    return [...this.stderr];
+    return this.stderr.lines();
+  }
+
+  /** Host diagnostics about this server (e.g. ignored non-JSON stdout lines), newest last. */
+  diagnosticsTail(): string[] {
+    return this.diagnostics.lines();
   }
 
   /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
@@ -119,7 +126,8 @@ export class Connection {
 
   private describe(e: unknown): string {
     const why = e instanceof Error ? e.message : String(e);
-    const tail = this.stderr.length ? ` (server stderr: ${this.stderr.slice(-3).join(" | ")})` : "";
+    const last = this.stderr.lines().slice(-3);
+    const tail = last.length ? ` (server stderr: ${last.join(" | ")})` : "";
     return `server ${this.name}: ${why}${tail}`;
   }
 
@@ -134,21 +142,15 @@ export class Connection {
 
   private async connectStdio(): Promise<void> {
     const cfg = this.config as Extract<ServerConfig, { kind: "stdio" }>;
-    const transport = new StdioClientTransport({
-      command: cfg.command,
-      args: cfg.args,
-      env: cfg.env,
-      cwd: cfg.cwd,
-      stderr: "pipe",
-      maxBufferSize: this.limits.maxResultBytes * 2,
-    } as ConstructorParameters<typeof StdioClientTransport>[0]);
-    let partial = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      const lines = (partial + chunk.toString("utf8")).split("\n");
-      partial = lines.pop() ?? "";
-      this.stderr.push(...lines.filter((l) => l.trim() !== ""));
-      if (this.stderr.length > STDERR_LINES) this.stderr.splice(0, this.stderr.length - STDERR_LINES);
-    });
+    this.stderr.flush();
+    const transport = new LimitedStdioTransport(
+      { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd },
+      {
+        maxLineBytes: this.limits.maxResultBytes,
+        onStderr: (chunk) => this.stderr.write(chunk.toString("utf8")),
+        onDiagnostic: (text) => this.diagnostics.push(text),
+      },
+    );
     const client = this.newClient();
     this.client = client;
     await client.connect(transport);
@@ -162,7 +164,7 @@ export class Connection {
     const url = new URL(cfg.url);
     const modern = this.newClient();
     this.client = modern;
-    await modern.connect(new ModernHttpTransport(url, cfg.headers));
+    await modern.connect(new ModernHttpTransport(url, cfg.headers, this.limits.maxResultBytes));
     await this.detectEra(modern, Math.max(this.limits.discoverTimeoutMs, 10_000), async () => {
       await modern.close().catch(() => {});
       const legacy = this.newClient();

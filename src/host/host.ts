@@ -1,8 +1,8 @@
 // The Host: connection registry, tool registry and the call pipeline
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { checkSelection, effectiveSelection, type ToolResultOutputSelector } from "../protocol/index.js";
+import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { applyLegacyProfile } from "./legacy/index.js";
@@ -31,12 +31,22 @@ export interface ServerStatus {
   error?: string;
   toolErrors: ToolError[];
   stderr: string[];
+  /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
+  diagnostics: string[];
+}
+
+/** A failed call in a transcript-ready shape: which server, which tool, which rule, one line. */
+export interface CallFailure {
+  server: string;
+  tool: string;
+  rule: string;
+  message: string;
 }
 
 export type HostEvent =
   | { type: "call-start"; id: number; plan: CallPlan }
   | { type: "call-progress"; id: number; progress: ProgressUpdate }
-  | { type: "call-end"; id: number; outcome: CallOutcome };
+  | { type: "call-end"; id: number; outcome: CallOutcome; failure?: CallFailure };
 
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
@@ -76,6 +86,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         error: c.lastError,
         toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
         stderr: c.stderrTail(),
+        diagnostics: c.diagnosticsTail(),
       };
     });
   }
@@ -142,9 +153,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
     const policy = policyFor(mode);
+    const limits = this.opts.config.limits;
     const fail = (plan: CallPlan, error: CallError) => {
       const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
-      this.emit("event", { type: "call-end", id, outcome } satisfies HostEvent);
+      const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
+      this.emit("event", { type: "call-end", id, outcome, failure } satisfies HostEvent);
       return Object.fromEntries(profiles.map((p) => [p, outcome]));
     };
     let plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
@@ -161,13 +174,11 @@ export class Host extends EventEmitter implements ToolExecutor {
       const issue = checkSelection(requested, entry.variants, negotiated);
       if (issue) {
         const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-        return fail({ ...plan, requested }, { rule: issue.rule, message: `${issue.message}${hint}` });
+        return fail({ ...plan, requested }, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
       }
     } else if (opts.select) {
-      return fail(plan, {
-        rule: "selection-unsupported",
-        message: `server ${entry.server} speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`,
-      });
+      const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
+      return fail(plan, callError(plan.server, plan.tool, "selection-unsupported", why));
     } else plan.legacyProfile = profiles[0];
     plan = { ...plan, requested };
     this.emit("event", { type: "call-start", id, plan } satisfies HostEvent);
@@ -186,32 +197,34 @@ export class Host extends EventEmitter implements ToolExecutor {
         },
       });
     } catch (e) {
-      return fail(plan, this.wireError(e, conn, opts.signal));
+      return fail(plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
     }
+    // Transports with a streaming limit stop earlier; this catches the others (legacy HTTP).
     const size = Buffer.byteLength(JSON.stringify(raw));
-    const max = this.opts.config.limits.maxResultBytes;
-    if (size > max) return fail(plan, { rule: "result-too-large", message: `result is ${size} bytes (limit ${max})` });
+    if (size > limits.maxResultBytes) {
+      return fail(plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
+    }
 
     // Validate the whole result before routing anything.
     const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
     try {
       if (entry.era === "2026-12-01") {
         const sel = effectiveSelection(requested);
-        const v = validateVariantResult(raw, sel, entry.variants);
+        const v = validateVariantResult(raw, sel, entry.variants, limits);
         const appExtensions = requestedExtensions(sel).filter((x) => negotiated.has(x));
         const routed = route(v.outputs, { appExtensions, meta: v.meta });
         const outcome = this.success(plan, routed, v.isError, entry, started);
         for (const p of profiles) outcomes[p] = outcome;
       } else {
-        const v = validateLegacyResult(raw, entry.legacyOutputSchema);
+        const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
         for (const p of profiles) {
           const routed = route(applyLegacyProfile(p, v), { appExtensions: [] });
           outcomes[p] = this.success({ ...plan, legacyProfile: p }, routed, v.isError, entry, started);
         }
       }
     } catch (e) {
-      if (e instanceof ResultValidationError) return fail(plan, { rule: e.rule, message: `invalid result: ${e.message}` });
-      if (e instanceof RoutingError) return fail(plan, { rule: "unroutable-output", message: e.message });
+      if (e instanceof ResultValidationError) return fail(plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
+      if (e instanceof RoutingError) return fail(plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
     this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
@@ -231,25 +244,6 @@ export class Host extends EventEmitter implements ToolExecutor {
     const down = [...this.conns.values()].filter((c) => c.state !== "connected" && c.lastError);
     const why = down.length ? ` (${down.map((c) => c.lastError).join("; ")})` : "";
     return { rule: "unknown-tool", message: `no tool named ${JSON.stringify(name)}${why}` };
-  }
-
-  private wireError(e: unknown, conn: Connection, signal?: AbortSignal): CallError {
-    if (signal?.aborted) return { rule: "cancelled", message: "the call was cancelled" };
-    if (e instanceof ConnectionError) return { rule: e.rule, message: e.message };
-    if (e instanceof McpError) {
-      if (e.code === -32001) {
-        const secs = this.opts.config.limits.callTimeoutMs / 1000;
-        return { rule: "timeout", message: `no result from server ${conn.name} within ${secs} s (request cancelled)` };
-      }
-      if (e.code === -32000) {
-        const tail = conn.stderrTail().slice(-3);
-        return { rule: "connection-closed", message: `server ${conn.name} closed the connection${tail.length ? ` (stderr: ${tail.join(" | ")})` : ""}` };
-      }
-      return { rule: "server-error", message: `server ${conn.name}: ${e.message}` };
-    }
-    if (e instanceof Error && e.name === "ZodError") return { rule: "malformed-result", message: `server ${conn.name}: the result is not a JSON object` };
-    const msg = e instanceof Error ? e.message : String(e);
-    return { rule: "malformed-result", message: `server ${conn.name}: ${msg.split("\n")[0]}` };
   }
 
   async close(): Promise<void> {

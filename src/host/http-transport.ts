@@ -4,6 +4,10 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META } from "../protocol/index.js";
+import { tooLargeError } from "./stdio-transport.js";
+
+/** A reply body or SSE event over the size limit: the read stops there. */
+class TooLarge extends Error {}
 
 /** A non-2xx reply whose body is not a JSON-RPC response to the request. */
 export class HttpStatusError extends Error {
@@ -37,6 +41,8 @@ export class ModernHttpTransport implements Transport {
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string> = {},
+    /** Largest reply body / SSE event read; a larger one is answered locally as too large. */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   async start(): Promise<void> {}
@@ -75,7 +81,7 @@ export class ModernHttpTransport implements Transport {
       const res = await fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: ac.signal });
       const type = res.headers.get("content-type") ?? "";
       if (!res.ok) {
-        const text = await res.text();
+        const text = await this.readBody(res);
         const reply = tryJson(text);
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
         if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
@@ -86,11 +92,16 @@ export class ModernHttpTransport implements Transport {
       }
       if (type.includes("text/event-stream")) await this.readSse(res);
       else {
-        const reply = tryJson(await res.text());
+        const reply = tryJson(await this.readBody(res));
         if (!reply) throw new Error(`HTTP ${res.status}: the reply is not JSON`);
         this.onmessage?.(reply as JSONRPCMessage);
       }
     } catch (e) {
+      if (e instanceof TooLarge) {
+        ac.abort(); // stop reading: the rest of the body is never buffered
+        this.onmessage?.(tooLargeError(id, this.maxBytes));
+        return;
+      }
       if (ac.signal.aborted) return; // cancelled: the request was already settled
       throw e;
     } finally {
@@ -98,11 +109,25 @@ export class ModernHttpTransport implements Transport {
     }
   }
 
+  /** The whole body as text, refusing to read past `maxBytes`. */
+  private async readBody(res: Response): Promise<string> {
+    if (!res.body) return "";
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > this.maxBytes) throw new TooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
+
   private async readSse(res: Response): Promise<void> {
     if (!res.body) return;
     const decoder = new TextDecoder();
     let buffer = "";
     let data: string[] = [];
+    let eventSize = 0;
     const dispatch = () => {
       if (data.length === 0) return;
       const msg = tryJson(data.join("\n"));
@@ -112,11 +137,16 @@ export class ModernHttpTransport implements Transport {
     };
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true });
+      eventSize += chunk.length;
+      if (eventSize > this.maxBytes) throw new TooLarge();
       let nl: number;
       while ((nl = buffer.indexOf("\n")) >= 0) {
         const line = buffer.slice(0, nl).replace(/\r$/, "");
         buffer = buffer.slice(nl + 1);
-        if (line === "") dispatch();
+        if (line === "") {
+          dispatch();
+          eventSize = buffer.length;
+        }
         else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
       }
     }

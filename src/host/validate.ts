@@ -9,6 +9,7 @@ import {
   selectorKey,
   ContentToolResultOutputSchema,
   StructuredToolResultOutputSchema,
+  readBase64ImageSize,
   type ContentBlock,
   type JsonSchema,
   type ToolResultOutput,
@@ -24,7 +25,8 @@ export type ValidationRule =
   | "unrequested-output"
   | "duplicate-output"
   | "schema-violation"
-  | "malformed-content";
+  | "malformed-content"
+  | "image-too-large";
 
 export class ResultValidationError extends Error {
   constructor(
@@ -34,6 +36,11 @@ export class ResultValidationError extends Error {
     super(message);
     this.name = "ResultValidationError";
   }
+}
+
+export interface ValidationLimits {
+  /** Largest image (header-claimed pixels) accepted in any content block. */
+  maxImagePixels?: number;
 }
 
 export interface ValidatedVariantResult {
@@ -85,6 +92,21 @@ function checkStructured(where: string, schema: JsonSchema | undefined, value: u
   if (!fn(value)) fail("schema-violation", `${where}: ${formatSchemaErrors(fn.errors)}`);
 }
 
+/** Rejects an image whose header claims more pixels than the limit (read from the header only). */
+function checkImages(where: string, blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
+  if (maxPixels === undefined) return;
+  blocks.forEach((b, i) => {
+    if (b.type !== "image") return;
+    const size = readBase64ImageSize(b.data);
+    if (!size || size.width * size.height <= maxPixels) return;
+    const mp = (n: number) => `${(n / 1e6).toFixed(1)} MP`;
+    fail(
+      "image-too-large",
+      `${where} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
+    );
+  });
+}
+
 /**
  * A 2026-12-01 result: exactly one output per requested selector (the fallback when none was
  * sent), none unrequested, none twice, each well-formed and valid against THAT variant's schema.
@@ -94,6 +116,7 @@ export function validateVariantResult(
   raw: unknown,
   requested: readonly ToolResultOutputSelector[],
   variants: readonly ToolResultVariant[],
+  limits: ValidationLimits = {},
 ): ValidatedVariantResult {
   const r = checkEnvelope(raw);
   if (!Array.isArray(r.outputs)) fail("malformed-result", "outputs is not an array");
@@ -115,6 +138,7 @@ export function validateVariantResult(
     }
     outputs.push(out);
   });
+  outputs.forEach((o, i) => o.format === "content" && checkImages(`outputs[${i}] (${selectorKey(o)})`, o.content, limits.maxImagePixels));
   const missing = requested.filter((s) => !outputs.some((o) => sameSelector(o, s)));
   if (missing.length > 0 && (!isError || outputs.length === 0)) {
     fail("missing-output", `no output for requested ${missing.map(selectorKey).join(", ")}`);
@@ -130,7 +154,7 @@ export function validateVariantResult(
 }
 
 /** A 2026-07-28-or-earlier result: a well-formed content array, structuredContent valid against outputSchema. */
-export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined): ValidatedLegacyResult {
+export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined, limits: ValidationLimits = {}): ValidatedLegacyResult {
   const r = checkEnvelope(raw);
   if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
   const content: ContentBlock[] = r.content.map((b, i) => {
@@ -138,6 +162,7 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
     if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssue(parsed.error)}`);
     return parsed.data;
   });
+  checkImages("result", content, limits.maxImagePixels);
   const isError = r.isError === true;
   if (!isError && r.structuredContent !== undefined) checkStructured("structuredContent", outputSchema, r.structuredContent);
   const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };

@@ -1,0 +1,43 @@
+// Wire failures of one tools/call as CallErrors whose message names the server and the tool, so
+// any one line (CLI, card, transcript) says who broke which rule. Server stderr is kept out of
+// the message (the message may reach the model); it travels in `stderr` for the user.
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ConnectionError, type Connection } from "./connection.js";
+import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK } from "./stdio-transport.js";
+import type { CallError } from "./types.js";
+
+/** The start of every call error line: which server, which tool. */
+export function callLead(server: string, tool: string): string {
+  return server ? `server ${server}, tool ${tool}` : `tool ${tool}`;
+}
+
+export function callError(server: string, tool: string, rule: string, detail: string, stderr?: string[]): CallError {
+  const error: CallError = { rule, message: `${callLead(server, tool)}: ${detail}` };
+  if (stderr && stderr.length > 0) error.stderr = stderr;
+  return error;
+}
+
+const MAX_SERVER_MESSAGE = 300;
+
+export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs: number, signal?: AbortSignal): CallError {
+  const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
+  if (signal?.aborted) return err("cancelled", "the call was cancelled");
+  if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""));
+  if (e instanceof McpError) {
+    const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number } | undefined;
+    if (e.code === RESULT_TOO_LARGE_CODE && mark) {
+      const size = mark.bytes === undefined ? "over the limit" : `${mark.bytes} bytes`;
+      return err("result-too-large", `result is ${size} (limit ${mark.limit} bytes); the read stopped at the limit`);
+    }
+    if (e.code === -32001) return err("timeout", `no result within ${timeoutMs / 1000} s (request cancelled)`);
+    if (e.code === -32000) {
+      const restart = conn.state === "disconnected" ? "; it will be restarted on the next call" : "";
+      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrTail().slice(-3));
+    }
+    const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
+    return err("server-error", text);
+  }
+  if (e instanceof Error && e.name === "ZodError") return err("malformed-result", "the result is not a JSON object");
+  const msg = e instanceof Error ? e.message : String(e);
+  return err("malformed-result", msg.split("\n")[0].slice(0, MAX_SERVER_MESSAGE));
+}

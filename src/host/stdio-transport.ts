@@ -1,0 +1,196 @@
+// Client stdio transport with limits. Unlike the SDK's (whose ReadBuffer concatenates every chunk
+// until a newline), a line is read in pieces and never buffered past `maxLineBytes`: an oversized
+// reply is answered locally with a RESULT_TOO_LARGE error for its request and the rest of the line
+// is skipped, so the connection stays usable and memory stays flat. Lines that are not JSON-RPC
+// are reported as diagnostics and ignored.
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** Marks the local error that stands in for a reply over the size limit (never sent by a server). */
+export const RESULT_TOO_LARGE_MARK = "mcp-prism/resultTooLarge";
+export const RESULT_TOO_LARGE_CODE = -32099;
+
+export interface StdioParams {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface StdioLimits {
+  maxLineBytes: number;
+  onDiagnostic?: (text: string) => void;
+  onStderr?: (chunk: Buffer) => void;
+}
+
+/** Like the SDK: the child inherits only these variables (plus the configured env). */
+const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/** Bytes of an oversized line kept to find its request id (at the start or at the end). */
+const ID_WINDOW = 256;
+
+type Id = string | number;
+
+export function tooLargeError(id: Id, limit: number, bytes?: number): JSONRPCMessage {
+  const size = bytes === undefined ? `over ${limit} bytes` : `${bytes} bytes`;
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes } } },
+  };
+}
+
+/** The top-level id of a JSON-RPC reply, from the start or the end of its text. */
+export function findReplyId(head: string, tail: string): Id | undefined {
+  const lit = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+  const m =
+    new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${lit}`).exec(head) ??
+    new RegExp(String.raw`"id"\s*:\s*${lit}\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*$`).exec(tail);
+  return m ? (JSON.parse(m[1]) as Id) : undefined;
+}
+
+export class LimitedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private pieces: Buffer[] = [];
+  private size = 0;
+  /** Set while skipping the rest of an oversized line. */
+  private skipping: { head: string; tail: string; answered: boolean } | undefined;
+  private readonly pending = new Set<Id>();
+
+  constructor(
+    private readonly params: StdioParams,
+    private readonly limits: StdioLimits,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const env: Record<string, string> = {};
+      for (const k of INHERITED_ENV) {
+        const v = process.env[k];
+        if (v !== undefined && !v.startsWith("()")) env[k] = v;
+      }
+      const child = spawn(this.params.command, this.params.args, {
+        env: { ...env, ...this.params.env },
+        cwd: this.params.cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+      });
+      this.child = child;
+      child.once("error", (e) => {
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.once("spawn", () => resolve());
+      child.once("close", () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on("error", (e) => this.onerror?.(e));
+      child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
+      child.stderr?.on("data", (chunk: Buffer) => this.limits.onStderr?.(chunk));
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    let from = 0;
+    for (let nl = chunk.indexOf(10, from); ; nl = chunk.indexOf(10, from)) {
+      const end = nl === -1 ? chunk.length : nl;
+      this.append(chunk.subarray(from, end));
+      if (nl === -1) return;
+      this.endLine();
+      from = nl + 1;
+    }
+  }
+
+  private append(part: Buffer): void {
+    if (part.length === 0) return;
+    this.size += part.length;
+    if (this.skipping) {
+      this.skipping.tail = (this.skipping.tail + part.toString("latin1")).slice(-ID_WINDOW);
+      return;
+    }
+    this.pieces.push(part);
+    if (this.size <= this.limits.maxLineBytes) return;
+    // Over the limit: keep only the ends (for the id) and answer now if the request is known.
+    const all = Buffer.concat(this.pieces);
+    this.pieces = [];
+    this.skipping = { head: all.toString("latin1", 0, ID_WINDOW), tail: all.toString("latin1", all.length - ID_WINDOW), answered: false };
+    // With one request in flight, a reply whose id comes last (SDK servers) is that request's, unless it
+    // starts like a request or notification.
+    const startsAsCall = /^\s*\{\s*"(?:jsonrpc"\s*:\s*"2\.0"\s*,\s*")?method"/.test(this.skipping.head);
+    const id = findReplyId(this.skipping.head, "") ?? (this.pending.size === 1 && !startsAsCall ? [...this.pending][0] : undefined);
+    if (id !== undefined && this.pending.has(id)) this.answerTooLarge(id);
+  }
+
+  private endLine(): void {
+    const size = this.size;
+    this.size = 0;
+    if (this.skipping) {
+      const { head, tail, answered } = this.skipping;
+      this.skipping = undefined;
+      const id = findReplyId(head, tail);
+      if (!answered && id !== undefined && this.pending.has(id)) this.answerTooLarge(id, size);
+      else if (!answered) this.limits.onDiagnostic?.(`stdout: skipped a ${size}-byte line over the ${this.limits.maxLineBytes}-byte limit`);
+      return;
+    }
+    const text = Buffer.concat(this.pieces).toString("utf8").replace(/\r$/, "");
+    this.pieces = [];
+    if (text.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+    } catch {
+      this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)}`);
+      return;
+    }
+    if ("id" in message && message.id !== undefined && !("method" in message)) this.pending.delete(message.id);
+    this.onmessage?.(message);
+  }
+
+  private answerTooLarge(id: Id, bytes?: number): void {
+    if (this.skipping) this.skipping.answered = true;
+    this.pending.delete(id);
+    this.onmessage?.(tooLargeError(id, this.limits.maxLineBytes, bytes));
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) return reject(new Error("Not connected"));
+      const m = message as { id?: Id; method?: string; params?: { requestId?: Id } };
+      if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
+      // A cancelled request's reply may never come: stop expecting it.
+      if (m.method === "notifications/cancelled" && m.params?.requestId !== undefined) this.pending.delete(m.params.requestId);
+      if (stdin.write(JSON.stringify(message) + "\n")) resolve();
+      else stdin.once("drain", () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    const closed = new Promise<void>((r) => child.once("close", () => r()));
+    const wait = (ms: number) => Promise.race([closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already gone
+    }
+    await wait(2000);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await wait(2000);
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    this.pieces = [];
+    this.skipping = undefined;
+  }
+}
