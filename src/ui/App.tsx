@@ -12,8 +12,16 @@ import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useNow } from "./hooks/useNow.js";
 import { COMMANDS } from "./commands/index.js";
 import type { ChatSession } from "./session.js";
+import type { UiState } from "./state.js";
 
 export const NARROW_COLUMNS = 80;
+const SCROLL_STEP = 5;
+
+/** PgUp/PgDn: scrolls the focused side pane (lines up from its newest entry). */
+export function scrollPane(s: UiState, delta: number): Partial<UiState> {
+  if (s.paneFocus === "app") return { appScroll: Math.max(0, s.appScroll + delta) };
+  return { progScroll: Math.max(0, s.progScroll + delta) };
+}
 const QUIT_WINDOW_MS = 1500;
 
 export interface AppProps {
@@ -59,17 +67,17 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
       return;
     }
     if (key.escape && !state.approval) session.cancel();
+    else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
     else if (key.tab) store.update((s) => ({ paneOpen: !s.paneOpen }));
-    else if (key.pageUp) store.update((s) => ({ progScroll: s.progScroll + 5 }));
-    else if (key.pageDown) store.update((s) => ({ progScroll: Math.max(0, s.progScroll - 5) }));
+    else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? SCROLL_STEP : -SCROLL_STEP));
   });
 
   const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
   const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
   const sidePane = state.paneOpen ? (
     <Box flexDirection="column" width={side}>
-      <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} />
-      <AppPane entries={state.app} width={side} height={paneHeight} />
+      <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} focused={state.paneFocus === "programmatic"} />
+      <AppPane entries={state.app} width={side} height={paneHeight} scroll={state.appScroll} focused={state.paneFocus === "app"} />
     </Box>
   ) : null;
 

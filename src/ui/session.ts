@@ -2,6 +2,7 @@
 // The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
+import { isAppOnly } from "../host/tools.js";
 import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
@@ -93,13 +94,23 @@ export class ChatSession {
     }
   }
 
+  /**
+   * The tools the model may use in `mode`: listed for that mode (app mode lists with the UI
+   * extension advertised), App-only tools left out.
+   */
+  async modelToolsFor(mode: Mode): Promise<ToolEntry[]> {
+    return (await this.opts.host.tools(mode)).filter((t) => !isAppOnly(t));
+  }
+
   private async turn(prompt: string, ac: AbortController): Promise<void> {
     this.store.startTurn(prompt);
+    const mode = this.store.getState().mode;
     try {
+      const tools = await this.modelToolsFor(mode);
       const r = await this.opts.runTurn(prompt, {
-        mode: this.store.getState().mode,
+        mode,
         signal: ac.signal,
-        executor: this.instrumented(),
+        executor: this.instrumented(mode, tools),
         onText: (d) => this.store.appendText(d),
       });
       if (r.error) this.store.notice(r.error, "error");
@@ -111,14 +122,19 @@ export class ChatSession {
     }
   }
 
-  /** The executor the model sees: asks approval, draws the card, files the outcome. */
-  instrumented(): ToolExecutor {
+  /**
+   * The executor the model sees for one turn in `mode`: exactly `tools` (the mode's listing), every
+   * call in that mode; asks approval, draws the card, files the outcome.
+   */
+  instrumented(mode: Mode = this.store.getState().mode, tools?: ToolEntry[]): ToolExecutor {
     const inner = this.opts.executor;
+    const list = () => tools ?? inner.modelTools();
     return {
-      modelTools: () => inner.modelTools(),
+      modelTools: list,
       instructions: () => inner.instructions(),
       call: async (name: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<CallOutcome> => {
-        const entry = inner.modelTools().find((t) => t.qualifiedName === name);
+        o = { ...o, mode: o.mode ?? mode };
+        const entry = list().find((t) => t.qualifiedName === name);
         const server = entry?.server ?? "?";
         const tool = entry?.name ?? name;
         const ask = !this.opts.autoApprove && !this.always.has(name) && (entry ? (this.opts.needsApproval?.(entry) ?? true) : true);
@@ -128,7 +144,7 @@ export class ChatSession {
           if (answer === "no") {
             const outcome: CallOutcome = {
               ok: false,
-              plan: { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? this.store.getState().mode },
+              plan: { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode },
               error: { rule: "not-approved", message: "the user declined this call" },
               durationMs: 0,
             };

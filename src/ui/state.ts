@@ -69,6 +69,18 @@ export interface PendingApproval {
 
 export type PaneName = "programmatic" | "app";
 
+/**
+ * One transcript event (a JSON Lines record): user turns and commands (`user`), tool requests
+ * (`request`) and their routed outputs per sink or error (`tool`), model replies (`assistant`),
+ * notices and errors (`notice`), mode changes (`mode`), `clear`, and `session` start/end.
+ */
+export interface TranscriptRecord {
+  kind: string;
+  at: string;
+  turn?: number;
+  [key: string]: unknown;
+}
+
 export interface UiState {
   finished: Turn[];
   live?: Turn;
@@ -82,6 +94,8 @@ export interface UiState {
   paneFocus: PaneName;
   /** Entries scrolled up from the bottom of the programmatic pane. */
   progScroll: number;
+  /** Lines scrolled up from the bottom of the App pane. */
+  appScroll: number;
   approval?: PendingApproval;
   busy: boolean;
   /** The last user/structured value drawn, for /table paging. */
@@ -95,6 +109,8 @@ export class SessionStore {
   private listeners = new Set<() => void>();
   private nextTurn = 1;
   private nextCall = 1;
+  private readonly records: TranscriptRecord[] = [];
+  private readonly recordListeners = new Set<(r: TranscriptRecord) => void>();
 
   constructor(init: Partial<UiState> = {}) {
     this.state = {
@@ -107,6 +123,7 @@ export class SessionStore {
       paneOpen: true,
       paneFocus: "programmatic",
       progScroll: 0,
+      appScroll: 0,
       busy: false,
       ...init,
     };
@@ -124,6 +141,25 @@ export class SessionStore {
     for (const fn of this.listeners) fn();
   }
 
+  // --- transcript -----------------------------------------------------------
+  /** Every transcript record of this session so far (for /save). */
+  transcript(): readonly TranscriptRecord[] {
+    return this.records;
+  }
+  onRecord(fn: (r: TranscriptRecord) => void): () => void {
+    this.recordListeners.add(fn);
+    return () => this.recordListeners.delete(fn);
+  }
+  record(r: { kind: string; [key: string]: unknown }): void {
+    const rec: TranscriptRecord = { at: new Date().toISOString(), ...(this.state.live ? { turn: this.state.live.id } : {}), ...r };
+    this.records.push(rec);
+    for (const fn of this.recordListeners) fn(rec);
+  }
+  setMode(mode: Mode): void {
+    this.update({ mode });
+    this.record({ kind: "mode", mode });
+  }
+
   private editLive(f: (items: TurnItem[]) => TurnItem[]): void {
     this.update((s) => {
       const live = s.live ?? { id: this.nextTurn++, items: [] };
@@ -135,6 +171,7 @@ export class SessionStore {
   startTurn(userText?: string): void {
     this.endTurn();
     this.update({ live: { id: this.nextTurn++, items: userText === undefined ? [] : [{ kind: "user", text: userText }] }, busy: true });
+    if (userText !== undefined) this.record({ kind: "user", text: userText });
   }
   appendText(delta: string): void {
     this.editLive((items) => {
@@ -148,6 +185,7 @@ export class SessionStore {
   }
   /** Adds an item to the live turn, or as a finished block when no turn is live. */
   append(item: TurnItem): void {
+    if (item.kind === "notice") this.record({ kind: "notice", level: item.level, text: item.text });
     if (this.state.live) this.editLive((items) => [...items, item]);
     else this.pushFinished([item]);
   }
@@ -161,9 +199,12 @@ export class SessionStore {
       if (this.state.busy) this.update({ busy: false });
       return;
     }
+    const reply = live.items.filter((i) => i.kind === "assistant").map((i) => (i as { text: string }).text).join("");
+    if (reply) this.record({ kind: "assistant", text: reply });
     this.update((s) => ({ finished: live.items.length ? [...s.finished, live] : s.finished, live: undefined, busy: false }));
   }
   clear(): void {
+    this.record({ kind: "clear" });
     this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
   }
 
@@ -172,6 +213,7 @@ export class SessionStore {
     const id = `c${this.nextCall++}`;
     const call: ToolCallView = { id, server, tool, args, startedAt: Date.now() };
     this.editLive((items) => [...items, { kind: "tool", call }]);
+    this.record({ kind: "request", call: id, server, tool, arguments: args });
     return id;
   }
   private editCall(id: string, f: (c: ToolCallView) => ToolCallView): void {
@@ -220,8 +262,9 @@ export class SessionStore {
         app.push({ n: app.length + 1, server, tool, at, audience: "", value: undefined, appMeta: outcome.routed.appMeta });
       }
     }
-    this.update({ saveables, programmatic, app, lastTable, progScroll: 0 });
+    this.update({ saveables, programmatic, app, lastTable, progScroll: 0, appScroll: 0 });
     this.editCall(id, (c) => ({ ...c, outcome, saveIds }));
+    this.record({ kind: "tool", call: id, ...outcomeRecord(outcome) });
   }
 
   // --- approval -------------------------------------------------------------
@@ -240,6 +283,21 @@ export class SessionStore {
       });
     });
   }
+}
+
+/** A call's outcome as a transcript record: what was requested, and each sink's outputs or the error. */
+export function outcomeRecord(o: CallOutcome): Record<string, unknown> {
+  return {
+    server: o.plan.server,
+    tool: o.plan.tool,
+    arguments: o.plan.args,
+    mode: o.plan.mode,
+    protocolVersion: o.plan.protocolVersion,
+    requestedOutputs: o.plan.requested ?? null,
+    ...(o.plan.legacyProfile ? { legacyProfile: o.plan.legacyProfile } : {}),
+    durationMs: Math.round(o.durationMs),
+    ...(o.ok ? { isError: o.isError, bytes: o.bytes, routed: o.routed, ...(o.receipt ? { receipt: o.receipt.text } : {}) } : { error: o.error }),
+  };
 }
 
 function saveableOf(n: number, tool: string, block: ContentBlock): Saveable {

@@ -14,8 +14,10 @@ import type { ServerStatus } from "../../ui/components/StatusBar.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
 import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
-import { parseCli, UsageError, withUsage } from "../args.js";
-import { startHost, StartError } from "./call.js";
+import { parseCli, UsageError, withUsage, type CommonOptions } from "../args.js";
+import { LEGACY_PROFILES } from "../../host/types.js";
+import { attachTranscript } from "../../ui/transcript.js";
+import { resolveTool, startHost, StartError } from "./call.js";
 import { needsApproval } from "./oneshot.js";
 
 export async function run(argv: string[]): Promise<number> {
@@ -54,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
       throw e;
     }
     try {
-      await runApp(host, adapter, cli.common.yes);
+      await runApp(host, adapter, cli.common);
     } finally {
       await host.close();
     }
@@ -71,8 +73,35 @@ export function serverStatuses(host: Host): ServerStatus[] {
   }));
 }
 
-async function runApp(host: Host, adapter: ModelAdapter, yes: boolean): Promise<void> {
+/**
+ * /compare's legacy rows: a modern tool is called again over a second connection forced to
+ * 2026-07-28 (the legacy result shape), opened on first use; a tool already on an older era is
+ * read under every profile from its own connection.
+ */
+function legacyCaller(host: Host, common: CommonOptions) {
+  let legacy: Promise<Host> | undefined;
+  const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
+    if (tool.era !== "2026-12-01") return host.callWithProfiles(tool.qualifiedName, args, LEGACY_PROFILES, opts);
+    legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
+    let lh: Host;
+    try {
+      lh = await legacy;
+    } catch (e) {
+      legacy = undefined; // try again next time
+      throw e;
+    }
+    return lh.callWithProfiles(await resolveTool(lh, tool.name, tool.server), args, LEGACY_PROFILES, opts);
+  };
+  const close = async () => {
+    const lh = await legacy?.catch(() => undefined);
+    await lh?.close();
+  };
+  return { call, close };
+}
+
+async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions): Promise<void> {
   let conversation = new Conversation();
+  const legacy = legacyCaller(host, common);
   const runner: TurnRunner = async (prompt, o) => {
     const r = await runTurn({
       adapter,
@@ -92,15 +121,27 @@ async function runApp(host: Host, adapter: ModelAdapter, yes: boolean): Promise<
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
+    legacyProfiles: legacy.call,
   };
   const store = new SessionStore({ mode: host.mode });
+  const transcript = attachTranscript(store);
+  if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
+  store.record({
+    kind: "session",
+    event: "start",
+    pid: process.pid,
+    cwd: process.cwd(),
+    mode: host.mode,
+    model: adapter.id,
+    servers: host.servers().map((s) => ({ name: s.name, state: s.state, era: s.era ?? null, protocolVersion: s.protocolVersion ?? null, error: s.error ?? null })),
+  });
   const session = new ChatSession({
     store,
     executor: host,
     host: commandHost,
     runTurn: runner,
     needsApproval,
-    autoApprove: yes,
+    autoApprove: common.yes,
     resetConversation: () => {
       conversation = new Conversation();
     },
@@ -111,5 +152,8 @@ async function runApp(host: Host, adapter: ModelAdapter, yes: boolean): Promise<
     await ink.waitUntilExit();
   } finally {
     restoreTerminal();
+    store.record({ kind: "session", event: "end" });
+    transcript.detach();
+    await legacy.close();
   }
 }

@@ -36,11 +36,13 @@ export async function dispatch(line: string, ctx: CommandContext): Promise<boole
   const [name, args] = splitCommand(line);
   const cmd = findCommand(name, ctx.commands);
   if (!cmd) {
+    ctx.store.record({ kind: "user", text: line.trim() });
     ctx.store.append({ kind: "notice", level: "error", text: `unknown command /${sanitizeInline(name).slice(0, 40)} — type /help for the list` });
     return false;
   }
   const framed = !SILENT.has(cmd.name);
   if (framed) ctx.store.startTurn(line.trim());
+  else ctx.store.record({ kind: "user", text: line.trim() });
   try {
     await cmd.run(args, ctx);
   } catch (e) {

@@ -5,7 +5,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const mode: SlashCommand = {
   name: "mode",
   usage: "/mode <chat|structured|code|app|minimal>",
-  description: "switch the output mode (what requestedOutputs the host sends)",
+  description: "switch the session's mode: the tools the model sees and the requestedOutputs of every call",
   run(args, ctx) {
     const m = args.trim();
     if (!m) {
@@ -13,7 +13,7 @@ export const mode: SlashCommand = {
       return;
     }
     if (!(MODES as readonly string[]).includes(m)) throw new CommandError(`unknown mode ${JSON.stringify(sanitizeInline(m))}: expected ${MODES.join(", ")}`);
-    ctx.store.update({ mode: m as Mode });
-    ctx.store.notice(`mode set to ${m}`);
+    ctx.store.setMode(m as Mode);
+    ctx.store.notice(`mode set to ${m}: the model's tools and each call's requestedOutputs follow it`);
   },
 };

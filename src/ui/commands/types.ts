@@ -12,6 +12,11 @@ export interface CommandHost {
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** One wire call read under several legacy profiles (for /compare on legacy servers); optional. */
   callWithProfiles?(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
+  /**
+   * The same call as a legacy (2026-07-28 shape) client sees it, read under every legacy client
+   * profile (for /compare); optional. Rejects with a one-line reason when not available.
+   */
+  legacyProfiles?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
 }
 
 export interface CommandContext {

@@ -34,9 +34,9 @@ export function windowLines(lines: string[], height: number, scroll: number): { 
   return { shown: lines.slice(start, end), above: start, below: lines.length - end, scroll: s };
 }
 
-function Framed({ title, width, children }: { title: string; width: number; children: React.ReactNode }) {
+function Framed({ title, width, focused, children }: { title: string; width: number; focused?: boolean; children: React.ReactNode }) {
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="gray" width={width} paddingX={0}>
+    <Box flexDirection="column" borderStyle="round" borderColor={focused ? "cyan" : "gray"} width={width} paddingX={0}>
       <Text bold wrap="truncate-end">
         {truncateToWidth(title, Math.max(1, width - 2))}
       </Text>
@@ -51,6 +51,8 @@ export interface ProgrammaticPaneProps {
   height: number;
   /** Lines scrolled up from the newest. */
   scroll: number;
+  /** PgUp/PgDn scroll this pane. */
+  focused?: boolean;
 }
 
 export function programmaticLines(entries: readonly ProgrammaticEntry[]): string[] {
@@ -62,11 +64,11 @@ export function programmaticLines(entries: readonly ProgrammaticEntry[]): string
   return lines;
 }
 
-export function ProgrammaticPane({ entries, width, height, scroll }: ProgrammaticPaneProps) {
+export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
   const inner = Math.max(4, width - 2);
   const { shown, above, below } = windowLines(programmaticLines(entries), Math.max(3, height - 3), scroll);
   return (
-    <Framed title={`Programmatic (${entries.length}) · PgUp/PgDn`} width={width}>
+    <Framed title={`Programmatic (${entries.length})${focused ? " · PgUp/PgDn" : ""}`} width={width} focused={focused}>
       {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (
@@ -83,6 +85,9 @@ export interface AppPaneProps {
   entries: readonly AppEntry[];
   width: number;
   height: number;
+  /** Lines scrolled up from the newest. */
+  scroll?: number;
+  focused?: boolean;
 }
 
 export function appLines(entries: readonly AppEntry[]): string[] {
@@ -98,12 +103,12 @@ export function appLines(entries: readonly AppEntry[]): string[] {
   return lines;
 }
 
-export function AppPane({ entries, width, height }: AppPaneProps) {
+export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
   const inner = Math.max(4, width - 2);
-  const { shown, above } = windowLines(appLines(entries), Math.max(3, height - 3), 0);
+  const { shown, above, below } = windowLines(appLines(entries), Math.max(3, height - 3), scroll);
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
-    <Framed title={`App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width}>
+    <Framed title={`App${ext ? ` · ${ext}` : ""} (${entries.length})${focused ? " · PgUp/PgDn" : ""}`} width={width} focused={focused}>
       {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (
@@ -111,6 +116,7 @@ export function AppPane({ entries, width, height }: AppPaneProps) {
           {truncateToWidth(l, inner)}
         </Text>
       ))}
+      {below ? <Text dimColor>{`↓ ${below} more`}</Text> : null}
     </Framed>
   );
 }

@@ -11,7 +11,7 @@ export interface ServerStatus {
   error?: string;
 }
 
-export const KEY_HINTS = "Tab pane · PgUp/PgDn scroll · Esc cancel · ^C^C quit · /help";
+export const KEY_HINTS = "Tab/⇧Tab pane · PgUp/Dn · Esc cancel · ^C^C quit · /help";
 
 const STATE_COLOR: Record<ServerStatus["state"], string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red" };
 

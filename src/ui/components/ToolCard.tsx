@@ -18,7 +18,7 @@ export function describeRequested(outcome: CallOutcome): string {
   return req.map((s: ToolResultOutputSelector) => `${sanitizeName(s.audience)}/${s.format}`).join(", ");
 }
 
-function userSummary(routed: Routed): string {
+export function userSummary(routed: Routed): string {
   const counts = new Map<string, number>();
   const add = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
   for (const out of routed.user) {
