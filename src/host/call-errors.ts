@@ -3,6 +3,7 @@
 // the message (the message may reach the model); it travels in `stderr` for the user.
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "./connection.js";
+import { HttpConnectionError } from "./http-transport.js";
 import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK } from "./stdio-transport.js";
 import type { CallError } from "./types.js";
 
@@ -37,6 +38,7 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
     const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
     return err("server-error", text);
   }
+  if (e instanceof HttpConnectionError) return err("connection-closed", e.message);
   if (e instanceof Error && e.name === "ZodError") return err("malformed-result", "the result is not a JSON object");
   const msg = e instanceof Error ? e.message : String(e);
   return err("malformed-result", msg.split("\n")[0].slice(0, MAX_SERVER_MESSAGE));

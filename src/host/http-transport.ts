@@ -6,6 +6,15 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META } from "../protocol/index.js";
 import { tooLargeError } from "./stdio-transport.js";
 
+/** The HTTP exchange broke off (network error, connection dropped mid-reply). */
+export class HttpConnectionError extends Error {
+  constructor(cause: unknown) {
+    const why = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+    super(`the HTTP connection broke off before the reply ended (${why})`);
+    this.name = "HttpConnectionError";
+  }
+}
+
 /** A reply body or SSE event over the size limit: the read stops there. */
 class TooLarge extends Error {}
 
@@ -103,7 +112,8 @@ export class ModernHttpTransport implements Transport {
         return;
       }
       if (ac.signal.aborted) return; // cancelled: the request was already settled
-      throw e;
+      if (e instanceof HttpStatusError || (e instanceof Error && e.message.startsWith("HTTP "))) throw e;
+      throw new HttpConnectionError(e);
     } finally {
       this.inflight.delete(id);
     }

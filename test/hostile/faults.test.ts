@@ -1,0 +1,106 @@
+// Hostile servers through the real Host, over stdio and HTTP: each fault gives ONE line naming the
+// server, the tool and the rule; nothing of the result reaches any sink (not even the canary);
+// the call-end event carries the failure; and a good call right after succeeds.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Host, type CallFailure, type HostEvent } from "../../src/host/host.js";
+import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { CANARY, FAULTS, hostileStdio, SERVER, startHostileHttp, type Transport } from "../helpers/hostile.js";
+
+const LIMITS = { callTimeoutMs: 2000 };
+
+for (const transport of ["stdio", "http"] as Transport[]) {
+  describe(`hostile server over ${transport}`, () => {
+    let host: Host;
+    let log: string;
+    let closeServer = async () => {};
+    const failures: CallFailure[] = [];
+    before(async () => {
+      log = join(tempDir(), "wire.log");
+      let server;
+      if (transport === "stdio") server = hostileStdio({ WIRE_LOG: log });
+      else {
+        const http = await startHostileHttp({ WIRE_LOG: log });
+        closeServer = http.close;
+        server = { kind: "http" as const, url: http.url };
+      }
+      host = await Host.start({ config: config({ [SERVER]: server }, LIMITS) });
+      host.on("event", (e: HostEvent) => e.type === "call-end" && e.failure && failures.push(e.failure));
+    });
+    after(async () => {
+      await host.close();
+      await closeServer();
+    });
+
+    for (const f of FAULTS.filter((x) => x.transports.includes(transport))) {
+      test(`${f.fault} → ${f.rule}; the session goes on`, async () => {
+        const before = failures.length;
+        const out = await host.call(f.tool, f.args ?? {}, f.opts);
+        assert.equal(out.ok, false, `${f.tool} must be rejected`);
+        if (out.ok) return;
+        assert.equal(out.error.rule, f.rule, out.error.message);
+        const lead = `server ${SERVER}, tool ${f.tool}: `;
+        assert.ok(out.error.message.startsWith(lead), out.error.message);
+        assert.match(out.error.message.slice(lead.length), f.detail);
+        assert.ok(!out.error.message.includes("\n"), "one line");
+        assert.ok(!("routed" in out), "a rejected result routes nothing");
+        assert.ok(!JSON.stringify(out).includes(CANARY), "nothing of the result survives in the outcome");
+        // The transcript hook: the call-end event names server, tool and rule.
+        assert.deepEqual(failures.slice(before), [{ server: SERVER, tool: f.tool, rule: f.rule, message: out.error.message }]);
+        const next = await host.call("good", {});
+        assert.ok(next.ok, next.ok ? "" : next.error.message);
+        assert.equal(next.routed.model.length, 1);
+        assert.equal(next.routed.user.length, 1);
+      });
+    }
+
+    test("rule-breaking declarations are rejected by name; the other tools stay usable", async () => {
+      const errors = await host.toolErrors();
+      assert.deepEqual(errors.map((e) => e.tool).sort(), ["duplicate_variant", "no_assistant_content"]);
+      for (const e of errors) assert.match(e.message, new RegExp(`^server ${SERVER}, tool ${e.tool}: .*\\[[a-z-]+\\]`));
+      const out = await host.call("no_assistant_content", {});
+      assert.ok(!out.ok && out.error.rule === "rejected-tool");
+      assert.ok((await host.call("good", {})).ok);
+    });
+
+    test("a dripping reply (one byte every 2 ms) completes correctly: slow is not wrong", async () => {
+      const out = await host.call("drip", { msPerByte: 2 });
+      assert.ok(out.ok, out.ok ? "" : out.error.message);
+      assert.equal(out.routed.model.length, 1);
+      assert.equal(out.routed.user.length, 1);
+      assert.ok(out.durationMs > 200, `took ${out.durationMs} ms`);
+    });
+
+    test("the timeout cancels on the wire", async () => {
+      const out = await host.call("never_replies", {});
+      assert.ok(!out.ok && out.error.rule === "timeout");
+      const sent = () => wireLines(log);
+      const call = sent().findLast((l: any) => l.method === "tools/call" && l.params?.name === "never_replies");
+      assert.ok(call, "the call was sent");
+      // stdio: notifications/cancelled on stdin. HTTP: the modern binding closes the stream instead.
+      const cancelled = () =>
+        transport === "stdio"
+          ? sent().some((l: any) => l.method === "notifications/cancelled" && l.params.requestId === call.id)
+          : sent().some((l: any) => l.aborted === call.id);
+      for (let i = 0; i < 40 && !cancelled(); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(cancelled(), "the server saw the cancellation");
+    });
+
+    test("a 20 MB reply is refused while streaming, not after parsing (host memory stays flat)", async () => {
+      const rss0 = process.memoryUsage().rss;
+      let peak = rss0;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+      const out = await host.call("huge_output", { bytes: 20 * 1024 * 1024 });
+      clearInterval(sampler);
+      assert.ok(!out.ok && out.error.rule === "result-too-large");
+      assert.match(out.error.message, /the read stopped at the limit/);
+      const grewMb = (peak - rss0) / 1024 / 1024;
+      // Accepting (buffering, decoding, parsing) the same 20 MB reply grows RSS by ~19 MB here
+      // (measured with maxResultBytes raised); refusing it while streaming keeps the growth small.
+      assert.ok(grewMb < 12, `RSS grew ${grewMb.toFixed(1)} MB during the call`);
+      console.log(`# ${transport}: RSS grew ${grewMb.toFixed(1)} MB while refusing a 20 MB reply`);
+      assert.ok((await host.call("good", {})).ok);
+    });
+  });
+}
