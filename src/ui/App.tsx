@@ -4,7 +4,7 @@ import React, { useCallback, useEffect, useRef, useState, useSyncExternalStore }
 import { Box, Text, useApp } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";
-import { AppPane, ProgrammaticPane } from "./components/Panes.js";
+import { AppPane, appLines, maxScroll, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
 import { StatusBar, type ServerStatus } from "./components/StatusBar.js";
@@ -17,10 +17,11 @@ import type { UiState } from "./state.js";
 export const NARROW_COLUMNS = 80;
 const SCROLL_STEP = 5;
 
-/** PgUp/PgDn: scrolls the focused side pane (lines up from its newest entry). */
-export function scrollPane(s: UiState, delta: number): Partial<UiState> {
-  if (s.paneFocus === "app") return { appScroll: Math.max(0, s.appScroll + delta) };
-  return { progScroll: Math.max(0, s.progScroll + delta) };
+/** PgUp/PgDn: scrolls the focused side pane (lines up from its newest entry), within its content. */
+export function scrollPane(s: UiState, delta: number, paneHeight: number): Partial<UiState> {
+  const clamp = (v: number, count: number) => Math.max(0, Math.min(v + delta, maxScroll(count, paneHeight)));
+  if (s.paneFocus === "app") return { appScroll: clamp(s.appScroll, appLines(s.app).length) };
+  return { progScroll: clamp(s.progScroll, programmaticLines(s.programmatic).length) };
 }
 const QUIT_WINDOW_MS = 1500;
 
@@ -54,6 +55,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
 
   const { narrow, main, side } = layoutFor(columns, state.paneOpen);
   session.width = main;
+  const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
 
   useKeys((input, key) => {
     if (key.ctrl && input === "c") {
@@ -69,11 +71,10 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
     if (key.escape && !state.approval) session.cancel();
     else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
     else if (key.tab) store.update((s) => ({ paneOpen: !s.paneOpen }));
-    else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? SCROLL_STEP : -SCROLL_STEP));
+    else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? SCROLL_STEP : -SCROLL_STEP, paneHeight));
   });
 
   const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
-  const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
   const sidePane = state.paneOpen ? (
     <Box flexDirection="column" width={side}>
       <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} focused={state.paneFocus === "programmatic"} />

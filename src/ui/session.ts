@@ -110,7 +110,7 @@ export class ChatSession {
       const r = await this.opts.runTurn(prompt, {
         mode,
         signal: ac.signal,
-        executor: this.instrumented(mode, tools),
+        executor: this.instrumented(mode, tools, ac.signal),
         onText: (d) => this.store.appendText(d),
       });
       if (r.error) this.store.notice(r.error, "error");
@@ -124,16 +124,17 @@ export class ChatSession {
 
   /**
    * The executor the model sees for one turn in `mode`: exactly `tools` (the mode's listing), every
-   * call in that mode; asks approval, draws the card, files the outcome.
+   * call in that mode and under the turn's abort signal; asks approval, draws the card, files the outcome.
    */
-  instrumented(mode: Mode = this.store.getState().mode, tools?: ToolEntry[]): ToolExecutor {
+  instrumented(mode: Mode = this.store.getState().mode, tools?: ToolEntry[], signal?: AbortSignal): ToolExecutor {
     const inner = this.opts.executor;
     const list = () => tools ?? inner.modelTools();
     return {
       modelTools: list,
       instructions: () => inner.instructions(),
       call: async (name: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<CallOutcome> => {
-        o = { ...o, mode: o.mode ?? mode };
+        // The turn's signal too, so Esc aborts every call of the turn whatever the runner passes.
+        o = { ...o, mode: o.mode ?? mode, signal: o.signal ?? signal };
         const entry = list().find((t) => t.qualifiedName === name);
         const server = entry?.server ?? "?";
         const tool = entry?.name ?? name;

@@ -172,3 +172,33 @@ test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
   assert.equal(s.quits(), 1);
   s.cleanup();
 });
+
+test("/compare adds one row per legacy client profile when the host can read the legacy shape", async () => {
+  const s = setup();
+  const asked: string[] = [];
+  s.ctx.host.legacyProfiles = async (t, args) => {
+    asked.push(`${t.qualifiedName} ${JSON.stringify(args)}`);
+    const legacy = (p: string) =>
+      okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "x" }] }] }, { tool: t.name, requested: undefined, era: "2026-07-28", protocolVersion: "2026-07-28", legacyProfile: p as never });
+    return { sep: legacy("sep"), "content-only": legacy("content-only"), "structured-replaces-content": legacy("structured-replaces-content"), both: legacy("both"), "annotation-audience": legacy("annotation-audience") };
+  };
+  await dispatch('/compare search_customers {"q": "x"}', s.ctx);
+  assert.deepEqual(asked, ['search_customers {"q":"x"}']);
+  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  assert.ok(table && table.kind === "table" && Array.isArray(table.value));
+  const rows = table.value as Record<string, string>[];
+  assert.deepEqual(rows.map((r) => r.call), [
+    "mode chat", "mode structured", "mode code", "mode app", "mode minimal",
+    "sep (mcp-prism)", "content-only (gemini-cli)", "structured-replaces-content (Claude Code, Codex, opencode)", "both (content + JSON mirror)", "annotation-audience (goose)",
+  ]);
+  assert.equal(rows[0].requested, "U/s");
+  assert.equal(rows[5].requested, "none sent (2026-07-28)");
+  assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|KB)$/);
+  assert.equal(rows[0].program, "—");
+  s.ctx.host.legacyProfiles = async () => {
+    throw new Error("server demo refused 2026-07-28");
+  };
+  await dispatch('/compare search_customers {"q": "x"}', s.ctx);
+  assert.match(s.notices().at(-1)!, /legacy client profiles not available: server demo refused 2026-07-28/);
+  s.cleanup();
+});

@@ -23,6 +23,17 @@ export function jsonLines(value: unknown): string[] {
   return lines;
 }
 
+/** Rows of pane content for a pane `height` rows tall (frame and title excluded). */
+export function paneBodyRows(height: number): number {
+  return Math.max(3, height - 3);
+}
+
+/** The largest useful scroll for `count` lines in a pane `height` rows tall. */
+export function maxScroll(count: number, height: number): number {
+  const rows = paneBodyRows(height);
+  return count <= rows ? 0 : Math.max(0, count - Math.max(1, rows - 2));
+}
+
 /** The window of `lines` that fits `height` rows, `scroll` lines up from the bottom. */
 export function windowLines(lines: string[], height: number, scroll: number): { shown: string[]; above: number; below: number; scroll: number } {
   const body = Math.max(1, height - 2); // two rows reserved for the markers
@@ -66,9 +77,9 @@ export function programmaticLines(entries: readonly ProgrammaticEntry[]): string
 
 export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
   const inner = Math.max(4, width - 2);
-  const { shown, above, below } = windowLines(programmaticLines(entries), Math.max(3, height - 3), scroll);
+  const { shown, above, below } = windowLines(programmaticLines(entries), paneBodyRows(height), scroll);
   return (
-    <Framed title={`Programmatic (${entries.length})${focused ? " · PgUp/PgDn" : ""}`} width={width} focused={focused}>
+    <Framed title={`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`} width={width} focused={focused}>
       {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (
@@ -105,10 +116,10 @@ export function appLines(entries: readonly AppEntry[]): string[] {
 
 export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
   const inner = Math.max(4, width - 2);
-  const { shown, above, below } = windowLines(appLines(entries), Math.max(3, height - 3), scroll);
+  const { shown, above, below } = windowLines(appLines(entries), paneBodyRows(height), scroll);
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
-    <Framed title={`App${ext ? ` · ${ext}` : ""} (${entries.length})${focused ? " · PgUp/PgDn" : ""}`} width={width} focused={focused}>
+    <Framed title={`${focused ? "▸ " : ""}App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width} focused={focused}>
       {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (

@@ -1,0 +1,151 @@
+import "./env.js";
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import React from "react";
+import { App } from "../../src/ui/App.js";
+import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
+import { SessionStore } from "../../src/ui/state.js";
+import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../../src/host/types.js";
+import type { CommandHost } from "../../src/ui/commands/index.js";
+import { renderAt, tick, waitFor, stripAnsi, okOutcome, plan, type Harness } from "./harness.js";
+
+const open: Harness[] = [];
+after(() => open.forEach((h) => h.unmount()));
+
+const tool = (name: string, extra: Partial<ToolEntry> = {}): ToolEntry => ({
+  server: "demo",
+  name,
+  qualifiedName: name,
+  inputSchema: { type: "object" },
+  era: "2026-12-01",
+  variants: [{ audience: "assistant", format: "content" }],
+  ...extra,
+});
+
+/** A host whose listing depends on the mode, like the real one (app mode lists the UI tools). */
+function modalHost() {
+  const calls: { name: string; opts?: CallOptions }[] = [];
+  const listed: Mode[] = [];
+  const call = async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
+    calls.push({ name, opts });
+    if (name === "wait") {
+      // Like Host.call: an aborted signal ends the call as `cancelled`.
+      await new Promise<void>((resolve) => {
+        if (opts?.signal?.aborted) return resolve();
+        opts?.signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+      return { ok: false, plan: plan({ tool: "wait", args, mode: opts?.mode ?? "chat" }), error: { rule: "cancelled", message: "the call was cancelled" }, durationMs: 5 };
+    }
+    return okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] }, { tool: name, mode: opts?.mode ?? "chat" });
+  };
+  const host: CommandHost = {
+    tools: async (m) => {
+      listed.push(m);
+      const base = [tool("search_customers"), tool("wait")];
+      if (m === "app") return [...base, tool("ui_only_search"), tool("refresh_dashboard", { _meta: { ui: { visibility: ["app"] } } })];
+      return base;
+    },
+    servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
+    call,
+  };
+  const executor: ToolExecutor = { modelTools: () => [tool("search_customers"), tool("wait")], instructions: () => [], call };
+  return { host, executor, calls, listed };
+}
+
+function setup(runTurn: TurnRunner) {
+  const { host, executor, calls, listed } = modalHost();
+  const store = new SessionStore();
+  const session = new ChatSession({ store, executor, host, runTurn, autoApprove: true });
+  let quits = 0;
+  const h = renderAt(<App session={session} servers={host.servers} modelName="offline" />, 120, 40);
+  session.onQuit(() => quits++); // after App mounted its own handler: counts instead of exiting
+  open.push(h);
+  const type = async (s: string) => {
+    h.stdin.write(s);
+    await tick(25);
+  };
+  return { h, session, store, calls, listed, type, frame: () => stripAnsi(h.lastFrame()), quits: () => quits };
+}
+
+test("/mode changes the whole session: the model's tools, each call's mode, the status bar", async () => {
+  const seen: { mode: Mode; tools: string[] }[] = [];
+  const s = setup(async (_p, o) => {
+    seen.push({ mode: o.mode, tools: o.executor.modelTools().map((t) => t.qualifiedName) });
+    await o.executor.call("search_customers", { query: "x" }, {});
+    o.onText("done.");
+    return {};
+  });
+  await s.type("search\r");
+  await waitFor(() => s.frame().includes("done."), "first turn");
+  await s.type("/mode app\r");
+  await waitFor(() => s.frame().includes("mode app ·"), "status bar shows app");
+  await s.type("search again\r");
+  await waitFor(() => seen.length === 2 && !s.store.getState().busy, "second turn");
+  assert.deepEqual(seen[0], { mode: "chat", tools: ["search_customers", "wait"] });
+  // App mode: the listing made with the UI extension; App-only tools never reach the model.
+  assert.deepEqual(seen[1], { mode: "app", tools: ["search_customers", "wait", "ui_only_search"] });
+  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "app"]);
+  assert.ok(s.listed.includes("app"));
+  assert.ok(s.store.transcript().some((r) => r.kind === "mode" && r.mode === "app"));
+});
+
+test("Esc cancels the running turn: the tool call is aborted, the card says cancelled, the next prompt works", async () => {
+  let turns = 0;
+  const s = setup(async (prompt, o) => {
+    turns++;
+    if (prompt === "hello") {
+      o.onText("hi there.");
+      return {};
+    }
+    o.onText("Waiting… ");
+    const out = await o.executor.call("wait", { ms: 20000 }, {});
+    return out.ok ? {} : { error: o.signal.aborted ? "cancelled" : out.error.message };
+  });
+  await s.type("wait a while\r");
+  await waitFor(() => s.frame().includes("demo · wait"), "running card");
+  assert.equal(s.session.busy, true);
+  await s.type("\x1b");
+  await waitFor(() => !s.session.busy, "turn ended after Esc");
+  assert.equal(s.calls[0].opts?.signal?.aborted, true, "the call's signal was aborted");
+  await waitFor(() => /✗ demo · wait failed \[cancelled\]/.test(s.frame()), "cancelled card");
+  await s.type("hello\r");
+  await waitFor(() => s.frame().includes("hi there."), "next turn");
+  assert.equal(turns, 2);
+  assert.equal(s.quits(), 0);
+});
+
+test("Ctrl+C once cancels the running turn; twice quits", async () => {
+  const s = setup(async (_p, o) => {
+    const out = await o.executor.call("wait", { ms: 20000 }, {});
+    return out.ok ? {} : { error: "cancelled" };
+  });
+  await s.type("wait\r");
+  await waitFor(() => s.session.busy && s.calls.length === 1, "running");
+  await s.type("\x03");
+  await waitFor(() => !s.session.busy, "cancelled by ^C");
+  assert.equal(s.quits(), 0, "one ^C does not quit");
+  assert.match(s.frame(), /Press \^C again to quit/);
+  await s.type("\x03");
+  assert.equal(s.quits(), 1, "the second ^C quits");
+});
+
+test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmatic pane stays put", async () => {
+  const s = setup(async () => ({}));
+  const rows = Array.from({ length: 60 }, (_, i) => ({ row: `APPROW-${i}` }));
+  const id = s.store.toolStart("demo", "refresh_dashboard", {});
+  s.store.toolEnd(id, okOutcome({ app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { rows } }], appMeta: { "io.modelcontextprotocol/ui": { datasetVersion: 7 } } }, { tool: "refresh_dashboard" }));
+  await tick(30);
+  assert.match(s.frame(), /datasetVersion/, "newest lines (the _meta) shown first");
+  assert.ok(!s.frame().includes("APPROW-0\""), "oldest row scrolled out");
+  await s.type("\x1b[Z"); // Shift+Tab
+  assert.match(s.frame(), /▸ App · io\.modelcontextprotocol\/ui \(1\)/);
+  for (let i = 0; i < 60; i++) await s.type("\x1b[5~"); // PgUp, well past the top
+  assert.equal(s.store.getState().progScroll, 0, "the programmatic pane did not move");
+  assert.match(s.frame(), /APPROW-0"/, "the top of the App pane is reachable");
+  assert.ok(!s.frame().includes("datasetVersion"));
+  assert.ok(!s.frame().includes("↑ "), "nothing above the top");
+  await s.type("\x1b[6~"); // PgDn
+  assert.ok(s.store.getState().appScroll > 0);
+  await s.type("\x1b[Z");
+  assert.match(s.frame(), /▸ Programmatic \(0\)/);
+});
