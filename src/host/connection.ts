@@ -59,6 +59,8 @@ export interface RequestOpts {
 }
 
 const MAX_RESTARTS = 5;
+/** A connection that stayed up this long earns a fresh restart budget (crashes hours apart are not a loop). */
+const STABLE_MS = 60_000;
 
 export class Connection {
   state: ConnectionState = "idle";
@@ -73,6 +75,7 @@ export class Connection {
   private readonly stderr = new TailBuffer();
   private readonly diagnostics = new TailBuffer();
   private restarts = 0;
+  private connectedAt = 0;
   private connecting: Promise<void> | undefined;
 
   constructor(
@@ -95,7 +98,12 @@ export class Connection {
   /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
   async ensureConnected(): Promise<void> {
     if (this.state === "connected") return;
-    if (this.connecting) return this.connecting;
+    // Concurrent callers share one attempt (one backoff, one process).
+    this.connecting ??= this.restart().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async restart(): Promise<void> {
     if (this.state === "disconnected") {
       if (this.restarts >= MAX_RESTARTS) {
         throw new ConnectionError("connection-failed", `server ${this.name}: exited ${this.restarts} times; not restarting`);
@@ -103,8 +111,7 @@ export class Connection {
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** this.restarts, 2000)));
       this.restarts++;
     }
-    this.connecting = this.connect().finally(() => (this.connecting = undefined));
-    return this.connecting;
+    await this.connect();
   }
 
   private async connect(): Promise<void> {
@@ -113,6 +120,7 @@ export class Connection {
       if (this.config.kind === "stdio") await this.connectStdio();
       else await this.connectHttp();
       this.state = "connected";
+      this.connectedAt = Date.now();
       this.lastError = undefined;
     } catch (e) {
       this.state = "failed";
@@ -134,7 +142,11 @@ export class Connection {
   private newClient(): RpcClient {
     const client = new RpcClient();
     client.onclose = () => {
-      if (this.client === client && this.state === "connected") this.state = "disconnected";
+      if (this.client === client && this.state === "connected") {
+        this.state = "disconnected";
+        this.lastError = `server ${this.name}: the server exited; it will be restarted on the next call`;
+        if (Date.now() - this.connectedAt > STABLE_MS) this.restarts = 0;
+      }
     };
     client.onerror = () => {}; // stray/malformed lines are not fatal; requests fail on their own
     return client;

@@ -49,6 +49,11 @@ export function findReplyId(head: string, tail: string): Id | undefined {
   return m ? (JSON.parse(m[1]) as Id) : undefined;
 }
 
+/** A request or notification from the server (a "method" key among the first top-level keys). */
+function startsAsCall(head: string): boolean {
+  return /^\s*\{[^{}[\]]*"method"\s*:/.test(head);
+}
+
 export class LimitedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -124,8 +129,8 @@ export class LimitedStdioTransport implements Transport {
     this.skipping = { head: all.toString("latin1", 0, ID_WINDOW), tail: all.toString("latin1", all.length - ID_WINDOW), answered: false };
     // With one request in flight, a reply whose id comes last (SDK servers) is that request's, unless it
     // starts like a request or notification.
-    const startsAsCall = /^\s*\{\s*"(?:jsonrpc"\s*:\s*"2\.0"\s*,\s*")?method"/.test(this.skipping.head);
-    const id = findReplyId(this.skipping.head, "") ?? (this.pending.size === 1 && !startsAsCall ? [...this.pending][0] : undefined);
+    if (startsAsCall(this.skipping.head)) return;
+    const id = findReplyId(this.skipping.head, "") ?? (this.pending.size === 1 ? [...this.pending][0] : undefined);
     if (id !== undefined && this.pending.has(id)) this.answerTooLarge(id);
   }
 
@@ -135,7 +140,7 @@ export class LimitedStdioTransport implements Transport {
     if (this.skipping) {
       const { head, tail, answered } = this.skipping;
       this.skipping = undefined;
-      const id = findReplyId(head, tail);
+      const id = startsAsCall(head) ? undefined : findReplyId(head, tail);
       if (!answered && id !== undefined && this.pending.has(id)) this.answerTooLarge(id, size);
       else if (!answered) this.limits.onDiagnostic?.(`stdout: skipped a ${size}-byte line over the ${this.limits.maxLineBytes}-byte limit`);
       return;
