@@ -95,10 +95,13 @@ function describeOne(result: ModelToolResultBlock, name: string): string {
   const images = result.content.filter((b) => b.type === "image");
   const body = texts.length ? texts.join("\n") : "(no text)";
   const lead = result.isError ? `${name} reported an error to me: ${body}` : `${name} returned to me: ${body}`;
-  const seen = images.length
-    ? `I received ${images.length} image${images.length > 1 ? "s" : ""} (${[...new Set(images.map((i) => (i as { mimeType: string }).mimeType))].join(", ")}).`
-    : "I received no image data.";
-  return `${lead}\n${seen}`;
+  if (images.length) {
+    const types = [...new Set(images.map((i) => (i as { mimeType: string }).mimeType))].join(", ");
+    return `${lead}\nI received ${images.length} image${images.length > 1 ? "s" : ""} (${types}).`;
+  }
+  // Only worth saying where images (or the whole result) went elsewhere: a receipt, or text about images.
+  const elsewhere = texts.some((t) => /\[mcp-prism receipt\]|\bwent to\b|\bimages?\b/i.test(t));
+  return elsewhere ? `${lead}\nI received no image data.` : lead;
 }
 
 /** Splits text into small word groups, as a streaming model would send them. */
