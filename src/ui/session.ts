@@ -36,6 +36,7 @@ export class ChatSession {
   width = 80;
   private running?: AbortController;
   private readonly always = new Set<string>();
+  private queued: string[] = [];
   private quitHandler: () => void = () => {};
 
   constructor(private readonly opts: ChatSessionOptions) {
@@ -57,6 +58,7 @@ export class ChatSession {
   /** Cancels the running turn or command; true if something was running. */
   cancel(): boolean {
     if (!this.running) return false;
+    this.queued = [];
     this.running.abort();
     const pending = this.store.getState().approval;
     pending?.resolve("no");
@@ -81,9 +83,15 @@ export class ChatSession {
     if (!line.trim()) return;
     if (this.history[this.history.length - 1] !== line) this.history.push(line);
     if (this.running) {
-      this.store.notice("still working — Esc cancels", "error");
+      // Type-ahead: runs when the current turn ends; Esc drops it with the turn.
+      this.queued.push(line);
+      this.store.notice(`queued: ${line.length > 60 ? line.slice(0, 59) + "…" : line} (Esc cancels)`);
       return;
     }
+    for (let next: string | undefined = line; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+  }
+
+  private async runLine(line: string): Promise<void> {
     const ac = new AbortController();
     this.running = ac;
     try {

@@ -137,3 +137,10 @@ test("keys inside a paste (Esc, Tab, arrows) are text, not commands", async () =
   assert.equal(submitted.length, 1);
   assert.ok(submitted[0].startsWith("a\tb") && submitted[0].endsWith("c"));
 });
+
+test("type-ahead: several typed lines in one chunk are submitted one by one", async () => {
+  const { submitted, type, frame } = setup();
+  await type("/mode code\rsearch customers Globex\r\r");
+  assert.deepEqual(submitted, ["/mode code", "search customers Globex"]);
+  assert.ok(!frame().includes("Globex"));
+});

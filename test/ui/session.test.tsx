@@ -149,3 +149,29 @@ test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmati
   await s.type("\x1b[Z");
   assert.match(s.frame(), /▸ Programmatic \(0\)/);
 });
+
+test("lines entered while a turn runs are queued and run after it; Esc drops them with the turn", async () => {
+  const prompts: string[] = [];
+  let release: () => void = () => {};
+  const s = setup(async (prompt, o) => {
+    prompts.push(prompt);
+    if (prompt.startsWith("slow")) await new Promise<void>((r) => ((release = r), o.signal.addEventListener("abort", () => r(), { once: true })));
+    o.onText(`answered ${prompt}.`);
+    return {};
+  });
+  await s.type("slow one\r");
+  await waitFor(() => s.session.busy, "running");
+  await s.type("second\r");
+  assert.match(s.frame(), /queued: second \(Esc cancels\)/);
+  assert.deepEqual(prompts, ["slow one"]);
+  release();
+  await waitFor(() => s.frame().includes("answered second."), "queued line ran");
+  assert.deepEqual(prompts, ["slow one", "second"]);
+  await s.type("slow two\r");
+  await waitFor(() => s.session.busy, "running again");
+  await s.type("dropped\r");
+  await s.type("\x1b");
+  await waitFor(() => !s.session.busy, "cancelled");
+  await tick(50);
+  assert.deepEqual(prompts, ["slow one", "second", "slow two"]);
+});

@@ -23,6 +23,18 @@ function normalizePaste(s: string): string {
   return s.replace(/\x1b?\[20[01]~/g, "").replace(/\r\n?/g, "\n");
 }
 
+/**
+ * Type-ahead: an unbracketed chunk ending in CR is typed lines, each CR an Enter
+ * ("a\rb\r" → "a" Enter, "b" Enter). Any other input is one key event.
+ */
+export function typedLines(input: string, key: Key): [string, Key][] {
+  if (input.length <= 1 || !input.endsWith("\r")) return [[input, key]];
+  return input
+    .slice(0, -1)
+    .split("\r")
+    .map((line): [string, Key] => (line ? [line + "\r", key] : ["\r", { ...key, return: true }]));
+}
+
 /** A bracketed paste: inserted as is (line endings normalised), never submitted. */
 export function applyPaste(s: EditState, text: string): EditState {
   return insert(s, normalizePaste(text));
@@ -83,10 +95,12 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   ref.current = state;
   useKeys(
     (input, key) => {
-      const [next, submitted] = applyKey(ref.current, input, key, history);
-      ref.current = next;
-      setState(next);
-      if (submitted !== undefined && submitted.trim() !== "") onSubmit(submitted);
+      for (const [part, k] of typedLines(input, key)) {
+        const [next, submitted] = applyKey(ref.current, part, k, history);
+        ref.current = next;
+        if (submitted !== undefined && submitted.trim() !== "") onSubmit(submitted);
+      }
+      setState(ref.current);
     },
     {
       isActive,
