@@ -1,5 +1,6 @@
 // mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
 // The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
+import { appendFileSync } from "node:fs";
 import React from "react";
 import { render } from "ink";
 import { loadConfig } from "../../host/config.js";
@@ -20,7 +21,20 @@ import { attachTranscript } from "../../ui/transcript.js";
 import { resolveTool, startHost, StartError } from "./call.js";
 import { needsApproval } from "./oneshot.js";
 
+/** Opt-in start-up timings for bench/startup.ts: MCP_PRISM_TIMINGS=FILE appends one JSON line per milestone. */
+function mark(milestone: string): void {
+  const file = process.env.MCP_PRISM_TIMINGS;
+  if (!file) return;
+  const sinceStartMs = performance.now(); // performance's time origin is the process start
+  try {
+    appendFileSync(file, `${JSON.stringify({ milestone, sinceStartMs, epochMs: performance.timeOrigin + sinceStartMs })}\n`);
+  } catch {
+    // timings are best-effort; never disturb the app
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
+  mark("app-run");
   if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return (await import("./oneshot.js")).run(argv);
   return withUsage("app", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
@@ -47,7 +61,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     let host: Host;
     try {
+      mark("host-start");
       host = await startHost(cli.common);
+      mark("host-ready");
     } catch (e) {
       if (e instanceof StartError) {
         process.stderr.write(`mcp-prism: ${e.message}\n`);
@@ -149,6 +165,7 @@ async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions):
   const restoreTerminal = enterTerminalModes();
   try {
     const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
+    mark("first-render");
     await ink.waitUntilExit();
   } finally {
     restoreTerminal();
