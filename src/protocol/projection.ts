@@ -47,17 +47,26 @@ export function projectToolToLegacy(tool: VariantTool, established?: JsonSchema)
 /**
  * tools/call under 2026-07-28 or earlier: `content` from assistant/content; `structuredContent`
  * only when the legacy Tool declared an outputSchema (and then it must conform to it).
+ * Those versions recommend serializing structuredContent into a TextContent block "for backwards
+ * compatibility", and the SEP says a server SHOULD retain that behaviour for them: `mirror`
+ * (default true) appends it. The 2026-12-01 path never mirrors.
  */
 export function projectResultToLegacy(parts: {
   assistantContent: ContentBlock[];
   legacyStructured?: unknown;
   hasLegacyOutputSchema: boolean;
   isError?: boolean;
+  mirror?: boolean;
   _meta?: Record<string, unknown>;
 }): LegacyCallToolResult {
   const result: LegacyCallToolResult = { content: parts.assistantContent };
   if (parts.hasLegacyOutputSchema && parts.legacyStructured !== undefined && !parts.isError) {
     result.structuredContent = parts.legacyStructured;
+    const serialized = JSON.stringify(parts.legacyStructured);
+    const alreadyMirrored = parts.assistantContent.some((b) => b.type === "text" && b.text === serialized);
+    if (parts.mirror !== false && !alreadyMirrored) {
+      result.content = [...parts.assistantContent, { type: "text", text: serialized }];
+    }
   }
   if (parts.isError) result.isError = true;
   if (parts._meta) result._meta = parts._meta;

@@ -175,7 +175,12 @@ export async function callLegacy(tool: DefinedTool, args: Record<string, unknown
     const why = structured === undefined ? "no value" : checkAgainstSchema(schema, structured);
     if (why !== undefined) throw internalError(`server bug: legacy structuredContent of ${tool.name} does not match its outputSchema (${why}); nothing was sent`);
   }
-  return projectResultToLegacy({ assistantContent: content, legacyStructured: structured, hasLegacyOutputSchema: schema !== undefined });
+  return projectResultToLegacy({
+    assistantContent: content,
+    legacyStructured: structured,
+    hasLegacyOutputSchema: schema !== undefined,
+    mirror: tool.legacy?.mirror,
+  });
 }
 
 export type { ProjectionContext };

@@ -71,6 +71,8 @@ export interface LegacyBehaviour<R> {
   outputSchema?: JsonSchema;
   /** The legacy structuredContent (else: the assistant/structured projection). */
   structured?: (result: R) => unknown;
+  /** Append the serialized structuredContent as a text block (default true, as 2025-11-25 and 2026-07-28 recommend). */
+  mirror?: boolean;
 }
 
 export interface ToolDefinition<A = Record<string, unknown>, R = unknown> {

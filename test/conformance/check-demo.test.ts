@@ -7,16 +7,8 @@ import { parseReport, runCli, startHttpDemo, type JsonReport } from "./run-check
 
 const DEMO = ["--", "node", "bin/mcp-prism.js", "demo-server"];
 
-/**
- * SHOULD-level gaps of the demo server, reported to the lead (issue 8 report): under legacy
- * versions it does not append the serialized-JSON TextContent that 2025-11-25/2026-07-28
- * recommend next to structuredContent (SEP "The server SHOULD retain the mirroring behavior …").
- * Only this exact finding is tolerated; fixing the demo makes these checks pass as well.
- */
-const KNOWN_DEMO_GAPS = new Map([
-  ["sep-3279-legacy-retains-mirroring-at-2026-07-28", /structuredContent is not also serialized in a text block/],
-  ["sep-3279-legacy-retains-mirroring-at-2025-11-25", /structuredContent is not also serialized in a text block/],
-]);
+/** SHOULD-level gaps of the demo server tolerated by this test: none (it is the reference). */
+const KNOWN_DEMO_GAPS = new Map<string, RegExp>();
 
 function assertConforming(report: JsonReport, transport: "stdio" | "http") {
   assert.deepEqual(report.checks.map((c) => c.id), ALL_CHECKS.map((c) => c.id), "every check ran, in order");

@@ -49,12 +49,22 @@ test("an established legacy outputSchema is preserved", () => {
   assert.deepEqual(projectToolToLegacy(tool, established).outputSchema, established);
 });
 
-test("legacy tools/call: content from assistant/content, structuredContent only with an outputSchema", () => {
+test("legacy tools/call: content from assistant/content, structuredContent only with an outputSchema, mirrored as the old versions recommend", () => {
   const content = [{ type: "text" as const, text: "I found 37 Globex customer records." }];
+  const mirror = { type: "text" as const, text: '{"n":37}' };
   assert.deepEqual(projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true }), {
-    content,
+    content: [...content, mirror],
     structuredContent: { n: 37 },
   });
+  assert.deepEqual(
+    projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true, mirror: false }),
+    { content, structuredContent: { n: 37 } },
+  );
+  assert.deepEqual(
+    projectResultToLegacy({ assistantContent: [...content, mirror], legacyStructured: { n: 37 }, hasLegacyOutputSchema: true }).content,
+    [...content, mirror],
+    "an established tool that already mirrors is not mirrored twice",
+  );
   assert.deepEqual(projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: false }), {
     content,
   });

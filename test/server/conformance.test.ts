@@ -269,7 +269,8 @@ for (const make of [stdioWire, httpWire]) {
         ).result;
         assert.equal(r.resultType, "complete");
         assert.equal("outputs" in r, false);
-        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }]);
+        // content = assistant/content, then the serialized structuredContent the old versions recommend
+        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }, { type: "text", text: JSON.stringify(r.structuredContent) }]);
         assert.equal(r.structuredContent.total, 37);
         assert.ok(valid(variantSchema("search_customers", "assistant/structured"), r.structuredContent));
       });
@@ -298,7 +299,7 @@ for (const make of [stdioWire, httpWire]) {
         assert.deepEqual(search.outputSchema, variantSchema("search_customers", "assistant/structured"));
         const r = (await legacy.request("tools/call", { name: "search_customers", arguments: { query: "Globex" }, requestedOutputs: [sel("user", "structured")] })).result;
         assert.deepEqual(Object.keys(r).sort(), ["content", "structuredContent"]);
-        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }]);
+        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }, { type: "text", text: JSON.stringify(r.structuredContent) }]);
         const weather = (await legacy.request("tools/call", { name: "legacy_weather", arguments: { city: "Oslo" } })).result;
         assert.equal(weather.structuredContent.city, "Oslo");
         const images = (await legacy.request("tools/call", { name: "generate_images", arguments: { prompt: "p", count: 1 } })).result;

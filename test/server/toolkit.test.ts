@@ -181,7 +181,7 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
     const list = await s.handle("tools/list", {}, ctx(session));
     assert.deepEqual((list.tools as any[])[0].outputSchema, schema);
     const r = await s.handle("tools/call", { name: "old", arguments: {} }, ctx(session));
-    assert.deepEqual(r, { content: text("v is 3"), structuredContent: { v: 3 } });
+    assert.deepEqual(r, { content: [...text("v is 3"), { type: "text", text: '{"v":3}' }], structuredContent: { v: 3 } });
   });
   it("an established legacy outputSchema wins over assistant/structured in the legacy projection", async () => {
     const legacySchema = { type: "object", properties: { legacy: { type: "boolean" } }, required: ["legacy"] };
@@ -201,6 +201,6 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
     assert.deepEqual((list.tools as any[])[0].outputSchema, legacySchema);
     const r = await s.handle("tools/call", { name: "both", arguments: {}, _meta: modernMeta("2026-07-28") }, ctx());
     assert.deepEqual(r.structuredContent, { legacy: true });
-    assert.deepEqual(r.content, text("x=2"));
+    assert.deepEqual(r.content, [...text("x=2"), { type: "text", text: '{"legacy":true}' }]);
   });
 });
