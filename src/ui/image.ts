@@ -1,6 +1,9 @@
 // Images in the terminal: the header is read here (PNG IHDR, JPEG SOFn, GIF) BEFORE anything is
 // decoded, so a 1 KB file claiming 100,000 × 100,000 pixels is refused instead of exhausting memory.
-import terminalImage from "terminal-image";
+// terminal-image (and its decoders) is imported on the first image drawn, not at start-up:
+// loading it costs the app's first frame a large share of its module-loading time.
+let terminalImageModule: Promise<typeof import("terminal-image")> | undefined;
+const loadTerminalImage = () => (terminalImageModule ??= import("terminal-image"));
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
 
@@ -73,6 +76,7 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   // Never upscale a tiny image past its own pixel width.
   const width = Math.max(1, Math.min(Math.floor(opts.width), size.width));
   try {
+    const terminalImage = (await loadTerminalImage()).default;
     const ansi = await terminalImage.buffer(buf, {
       width,
       ...(opts.height ? { height: Math.max(1, Math.floor(opts.height)) } : {}),
