@@ -199,7 +199,7 @@ export class SessionStore {
       if (this.state.busy) this.update({ busy: false });
       return;
     }
-    const reply = live.items.filter((i) => i.kind === "assistant").map((i) => (i as { text: string }).text).join("");
+    const reply = live.items.filter((i) => i.kind === "assistant").map((i) => (i as { text: string }).text).join("\n");
     if (reply) this.record({ kind: "assistant", text: reply });
     this.update((s) => ({ finished: live.items.length ? [...s.finished, live] : s.finished, live: undefined, busy: false }));
   }

@@ -144,3 +144,15 @@ test("type-ahead: several typed lines in one chunk are submitted one by one", as
   assert.deepEqual(submitted, ["/mode code", "search customers Globex"]);
   assert.ok(!frame().includes("Globex"));
 });
+
+test("several editing keys in one chunk (key repeat over ssh) edit, they are not inserted as text", async () => {
+  const { submitted, type, frame } = setup();
+  await type("hello worldd");
+  await type("\x7f\x7f\x7f\x7f\x7f\x7f"); // six Backspaces in one read
+  assert.match(frame(), /› hello /);
+  assert.ok(!frame().includes("␡"));
+  await type("there\x01>\r"); // text, ^A, text, Enter
+  assert.deepEqual(submitted, [">hello there"]);
+  await type("abc\x15xyz\r"); // ^U in the middle
+  assert.deepEqual(submitted, [">hello there", "xyz"]);
+});

@@ -141,7 +141,6 @@ async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions):
   };
   const store = new SessionStore({ mode: host.mode });
   const transcript = attachTranscript(store);
-  if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
   store.record({
     kind: "session",
     event: "start",
@@ -151,6 +150,8 @@ async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions):
     model: adapter.id,
     servers: host.servers().map((s) => ({ name: s.name, state: s.state, era: s.era ?? null, protocolVersion: s.protocolVersion ?? null, error: s.error ?? null })),
   });
+  if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
+
   const session = new ChatSession({
     store,
     executor: host,

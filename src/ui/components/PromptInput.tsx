@@ -23,16 +23,57 @@ function normalizePaste(s: string): string {
   return s.replace(/\x1b?\[20[01]~/g, "").replace(/\r\n?/g, "\n");
 }
 
+// C0 controls other than tab, LF and CR, and DEL: editing keys, never text.
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+const FLAGS = ["upArrow", "downArrow", "leftArrow", "rightArrow", "pageDown", "pageUp", "home", "end", "return", "escape", "ctrl", "shift", "tab", "backspace", "delete", "meta"] as const;
+
+function plainKey(base: Key, set: Partial<Key> = {}): Key {
+  const k = { ...base } as Key;
+  for (const f of FLAGS) (k as unknown as Record<string, boolean>)[f] = false;
+  return { ...k, ...set };
+}
+
+/** One control character as the key Ink would report for it alone. */
+function controlKey(c: string, base: Key): [string, Key] {
+  const code = c.charCodeAt(0);
+  if (code === 0x7f || code === 0x08) return ["", plainKey(base, { backspace: true })];
+  if (code >= 1 && code <= 26) return [String.fromCharCode(code + 96), plainKey(base, { ctrl: true })];
+  return ["", plainKey(base)];
+}
+
+/** Text typed ahead: each CR is an Enter ("a\rb\r" → "a" Enter, "b" Enter). */
+function typedText(text: string, base: Key): [string, Key][] {
+  const out: [string, Key][] = [];
+  const lines = text.split("\r");
+  lines.forEach((line, i) => {
+    const last = i === lines.length - 1;
+    if (last) {
+      if (line) out.push([line, plainKey(base)]);
+    } else out.push(line ? [line + "\r", plainKey(base)] : ["\r", plainKey(base, { return: true })]);
+  });
+  return out;
+}
+
 /**
- * Type-ahead: an unbracketed chunk ending in CR is typed lines, each CR an Enter
- * ("a\rb\r" → "a" Enter, "b" Enter). Any other input is one key event.
+ * One unbracketed stdin chunk → key events. Ink splits a chunk only at escape sequences, so a fast
+ * typist (tmux send-keys, ssh, key repeat) can deliver several keys in one string:
+ * - with control characters (Backspace, ^U, …) it is typed keys: text runs and one event per control;
+ * - ending in CR it is typed lines, each CR an Enter;
+ * - otherwise a multi-character chunk is a paste from a terminal without bracketed paste.
  */
 export function typedLines(input: string, key: Key): [string, Key][] {
-  if (input.length <= 1 || !input.endsWith("\r")) return [[input, key]];
-  return input
-    .slice(0, -1)
-    .split("\r")
-    .map((line): [string, Key] => (line ? [line + "\r", key] : ["\r", { ...key, return: true }]));
+  if (input.length <= 1) return [[input, key]];
+  if (CONTROL.test(input)) {
+    const out: [string, Key][] = [];
+    for (const part of input.split(/([\x00-\x08\x0b\x0c\x0e-\x1f\x7f])/)) {
+      if (!part) continue;
+      if (part.length === 1 && CONTROL.test(part)) out.push(controlKey(part, key));
+      else out.push(...typedText(part, key));
+    }
+    return out;
+  }
+  if (!input.endsWith("\r")) return [[input, key]];
+  return typedText(input, key);
 }
 
 /** A bracketed paste: inserted as is (line endings normalised), never submitted. */
