@@ -3,7 +3,7 @@
 // missed target is reported as MISSED with its figure, and the exit code stays 0 unless a
 // bench module itself crashed. `--no-write` prints without touching the doc.
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem, platform, release } from "node:os";
+import { cpus, loadavg, totalmem, platform, release } from "node:os";
 import { join } from "node:path";
 import { contextBench } from "./context.js";
 import { wireBench } from "./wire.js";
@@ -23,12 +23,16 @@ const MODULES: [string, BenchModule][] = [
   ["long-session", longSessionBench],
 ];
 
+const loadAtStart = loadavg();
+const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
+
 function machine(): string[] {
   const c = cpus();
   return [
     `- CPU: ${c[0]?.model.trim() ?? "unknown"} — ${c.length} logical cores`,
     `- Memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `- Node ${process.version} on ${platform()} ${release()}`,
+    `- Load average (1 / 5 / 15 min) at the start: ${load(loadAtStart)}; at the end: ${load(loadavg())}. On this 2-core machine a load well above 2 means other work shared the CPU during the run: timings are then inflated, ratios measured side by side much less so.`,
   ];
 }
 

@@ -82,7 +82,7 @@ async function serverBoot(): Promise<number> {
 
 export async function startupBench({ quick, log }: BenchOptions): Promise<Section> {
   if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) throw new Error("no compiled build: run `npm run build` (npm run bench does)");
-  const reps = quick ? 5 : 15;
+  const reps = quick ? 3 : 15;
   // Keep the private tmux server alive across runs so its own start-up is not counted.
   if (!tmux("new-session", "-d", "-s", "keep", "sleep 3600").ok) throw new Error("tmux is needed for the start-up figure");
   const samples: Sample[] = [];

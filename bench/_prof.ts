@@ -1,0 +1,10 @@
+import { Host } from "../src/host/host.js";
+import { createDemoServer } from "../src/demo/server.js";
+import { demoConfig } from "./lib/demo.js";
+import { memoryServer } from "./lib/memory-host.js";
+const host = await Host.start({ config: demoConfig({ demo: memoryServer("p", createDemoServer()) }), mode: "chat" });
+for (let i = 0; i < 300; i++) await host.call("lookup_order", { orderId: "ord_5001" });
+const t = performance.now();
+for (let i = 0; i < 20000; i++) await host.call("lookup_order", { orderId: "ord_5001" });
+console.log("per call µs", ((performance.now() - t) / 20000) * 1000);
+await host.close();
