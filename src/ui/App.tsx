@@ -58,13 +58,18 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
 
   useKeys((input, key) => {
-    if (key.ctrl && input === "c") {
-      const now = Date.now();
-      if (now - lastCtrlC.current < QUIT_WINDOW_MS) session.quit();
-      else {
-        lastCtrlC.current = now;
-        session.cancel();
-        setQuitArmed(now);
+    // ^C: one press cancels the running turn, a second within QUIT_WINDOW_MS quits. Several
+    // presses can arrive in one chunk ("\x03\x03"), which Ink reports as text.
+    const presses = key.ctrl && input === "c" ? 1 : /^\x03+$/.test(input) ? input.length : 0;
+    if (presses) {
+      for (let i = 0; i < presses; i++) {
+        const now = Date.now();
+        if (now - lastCtrlC.current < QUIT_WINDOW_MS) session.quit();
+        else {
+          lastCtrlC.current = now;
+          session.cancel();
+          setQuitArmed(now);
+        }
       }
       return;
     }

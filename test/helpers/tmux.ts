@@ -57,7 +57,8 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
   delete env.TMUX;
   const exitFile = join(dir, "exit-code");
   // The wrapper records the exit code and keeps the pane open, so the screen can be read after exit.
-  const cmd = `cd ${sh(ROOT)} && node ${sh(BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
+  // SIGINT ignored by the wrapper: a ^C that reaches the tty after the app exits must not close the pane.
+  const cmd = `trap '' INT; cd ${sh(ROOT)} && node ${sh(BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
   tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.columns ?? 120), "-y", String(opts.rows ?? 50), cmd);
   const screen = (history = 0) => tmux("capture-pane", "-p", "-t", "e2e", ...(history ? ["-S", `-${history}`] : []));

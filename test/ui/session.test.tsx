@@ -175,3 +175,9 @@ test("lines entered while a turn runs are queued and run after it; Esc drops the
   await tick(50);
   assert.deepEqual(prompts, ["slow one", "second", "slow two"]);
 });
+
+test("two ^C in one stdin chunk quit", async () => {
+  const s = setup(async () => ({}));
+  await s.type("\x03\x03");
+  assert.equal(s.quits(), 1);
+});
