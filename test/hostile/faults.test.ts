@@ -6,13 +6,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host, type CallFailure, type HostEvent } from "../../src/host/host.js";
 import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
-import { CANARY, FAULTS, hostileStdio, SERVER, startHostileHttp, type Transport } from "../helpers/hostile.js";
-
-const LIMITS = { callTimeoutMs: 2000 };
+import { CANARY, DEFAULT_TIMEOUT_MS, FAULTS, hostileStdio, SERVER, SHORT_TIMEOUT_MS, startHostileHttp, type Transport } from "../helpers/hostile.js";
 
 for (const transport of ["stdio", "http"] as Transport[]) {
   describe(`hostile server over ${transport}`, () => {
-    let host: Host;
+    // One Host per call timeout: the timeout faults get a short one, the others a generous one.
+    const hosts = new Map<number, Host>();
     let log: string;
     let closeServer = async () => {};
     const failures: CallFailure[] = [];
@@ -25,16 +24,21 @@ for (const transport of ["stdio", "http"] as Transport[]) {
         closeServer = http.close;
         server = { kind: "http" as const, url: http.url };
       }
-      host = await Host.start({ config: config({ [SERVER]: server }, LIMITS) });
-      host.on("event", (e: HostEvent) => e.type === "call-end" && e.failure && failures.push(e.failure));
+      for (const callTimeoutMs of [DEFAULT_TIMEOUT_MS, SHORT_TIMEOUT_MS]) {
+        const host = await Host.start({ config: config({ [SERVER]: server }, { callTimeoutMs }) });
+        host.on("event", (e: HostEvent) => e.type === "call-end" && e.failure && failures.push(e.failure));
+        hosts.set(callTimeoutMs, host);
+      }
     });
     after(async () => {
-      await host.close();
+      for (const h of hosts.values()) await h.close();
       await closeServer();
     });
+    const hostFor = (timeoutMs = DEFAULT_TIMEOUT_MS) => hosts.get(timeoutMs) as Host;
 
     for (const f of FAULTS.filter((x) => x.transports.includes(transport))) {
       test(`${f.fault} → ${f.rule}; the session goes on`, async () => {
+        const host = hostFor(f.timeoutMs);
         const before = failures.length;
         const out = await host.call(f.tool, f.args ?? {}, f.opts);
         assert.equal(out.ok, false, `${f.tool} must be rejected`);
@@ -56,6 +60,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     }
 
     test("rule-breaking declarations are rejected by name; the other tools stay usable", async () => {
+      const host = hostFor();
       const errors = await host.toolErrors();
       assert.deepEqual(errors.map((e) => e.tool).sort(), ["duplicate_variant", "no_assistant_content"]);
       for (const e of errors) assert.match(e.message, new RegExp(`^server ${SERVER}, tool ${e.tool}: .*\\[[a-z-]+\\]`));
@@ -65,6 +70,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     });
 
     test("a dripping reply (one byte every 2 ms) completes correctly: slow is not wrong", async () => {
+      const host = hostFor();
       const out = await host.call("drip", { msPerByte: 2 });
       assert.ok(out.ok, out.ok ? "" : out.error.message);
       assert.equal(out.routed.model.length, 1);
@@ -73,6 +79,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     });
 
     test("the timeout cancels on the wire", async () => {
+      const host = hostFor(SHORT_TIMEOUT_MS);
       const out = await host.call("never_replies", {});
       assert.ok(!out.ok && out.error.rule === "timeout");
       const sent = () => wireLines(log);
@@ -88,6 +95,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     });
 
     test("a 20 MB reply is refused while streaming, not after parsing (host memory stays flat)", async () => {
+      const host = hostFor();
       const rss0 = process.memoryUsage().rss;
       let peak = rss0;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
