@@ -1,8 +1,7 @@
 // Terminal safety, end to end: a server whose tool names, descriptions, text outputs, table cells,
 // programmatic JSON, progress and error messages all carry escape sequences. After calling every
 // tool in the real app in tmux, the pane title is unchanged, the screen was never cleared (earlier
-// text still on it), no OSC 52 clipboard write happened, and the hostile text is drawn visibly
-// neutralized (␛).
+// text still on it), and the hostile text is drawn visibly neutralized (␛, ⟨U+202E⟩).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -46,7 +45,6 @@ test("hostile server strings never act on the terminal and are shown neutralized
   if (process.env.SHOW_SCREEN) console.log(s);
   assert.equal(t.format("#{pane_title}"), title, "the pane title never changed");
   assert.match(s, /unknown command \/marker-before-hostile/, "the screen was never cleared or reset");
-  assert.equal(t.tmux("list-buffers"), "", "no OSC 52 clipboard write reached tmux");
   // Every path drew the payload, visibly neutralized.
   for (const label of ["named-description", "user-text", "json-value", "error-user", "end-assistant-text"]) {
     const at = s.indexOf(label);
