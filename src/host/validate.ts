@@ -3,7 +3,7 @@
 import {
   compileSchema,
   ContentBlockSchema,
-  formatSchemaErrors,
+  isCoreAudience,
   isExtensionAudience,
   sameSelector,
   selectorKey,
@@ -80,6 +80,50 @@ function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] 
   return path ? `${path}: ${i.message}` : i.message;
 }
 
+// Messages may reach the model (a failed call's receipt), so they carry no byte of the rejected
+// output: only the request, the declaration and positions. Data-chosen object keys are redacted.
+const declaredKeys = new WeakMap<object, Set<string>>();
+
+/** Every property name the schema itself declares (anywhere in it). */
+function schemaKeys(schema: JsonSchema): Set<string> {
+  let keys = declaredKeys.get(schema);
+  if (keys) return keys;
+  const found = new Set<string>();
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 64 || typeof node !== "object" || node === null) return;
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, depth + 1));
+    for (const [k, v] of Object.entries(node)) {
+      if ((k === "properties" || k === "required") && typeof v === "object" && v !== null) {
+        for (const name of Array.isArray(v) ? v : Object.keys(v)) if (typeof name === "string") found.add(name);
+      }
+      walk(v, depth + 1);
+    }
+  };
+  walk(schema, 0);
+  declaredKeys.set(schema, (keys = found));
+  return keys;
+}
+
+/** The failing location as a JSON pointer in which keys the schema does not declare read `<key>`. */
+function safePointer(pointer: string, schema: JsonSchema): string {
+  if (pointer === "") return "value";
+  const keys = schemaKeys(schema);
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((raw) => {
+      const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      return /^\d+$/.test(seg) || keys.has(seg) ? `/${raw}` : "/<key>";
+    })
+    .join("");
+}
+
+/** An output's selector as text: the audience only when core, requested or declared. */
+function describeSelector(out: ToolResultOutputSelector, known: readonly ToolResultOutputSelector[]): string {
+  if (isCoreAudience(out.audience) || known.some((k) => k.audience === out.audience)) return selectorKey(out);
+  return `an undeclared extension audience (${out.audience.length} chars)/${out.format}`;
+}
+
 /** Validates a structured value against its variant's schema (compiled once per schema object). */
 function checkStructured(where: string, schema: JsonSchema | undefined, value: unknown): void {
   if (!schema) return;
@@ -89,7 +133,11 @@ function checkStructured(where: string, schema: JsonSchema | undefined, value: u
   } catch (e) {
     fail("schema-violation", `${where}: the declared schema does not compile: ${(e as Error).message}`);
   }
-  if (!fn(value)) fail("schema-violation", `${where}: ${formatSchemaErrors(fn.errors)}`);
+  if (!fn(value)) {
+    const e = fn.errors?.[0];
+    const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
+    fail("schema-violation", `${where}: ${why}`);
+  }
 }
 
 /** Rejects an image whose header claims more pixels than the limit (read from the header only). */
@@ -131,7 +179,7 @@ export function validateVariantResult(
     if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssue(parsed.error)}`);
     const out = parsed.data as ToolResultOutput;
     if (!requested.some((s) => sameSelector(s, out))) {
-      fail("unrequested-output", `outputs[${i}] is ${selectorKey(out)}, which was not requested`);
+      fail("unrequested-output", `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`);
     }
     if (outputs.some((prev) => sameSelector(prev, out))) {
       fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
