@@ -23,7 +23,7 @@ if (files.length === 0) {
 }
 const env = { ...process.env };
 delete env.CI; // Ink freezes its live frame under CI=true; the end-to-end tests need it live
-const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
   stdio: "inherit",
   env,
 });
