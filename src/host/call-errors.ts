@@ -27,8 +27,8 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
   if (e instanceof McpError) {
     const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number } | undefined;
     if (e.code === RESULT_TOO_LARGE_CODE && mark) {
-      const size = mark.bytes === undefined ? "over the limit" : `${mark.bytes} bytes`;
-      return err("result-too-large", `result is ${size} (limit ${mark.limit} bytes); the read stopped at the limit`);
+      const size = mark.bytes === undefined ? "exceeds" : `is ${mark.bytes} bytes, over`;
+      return err("result-too-large", `result ${size} the ${mark.limit}-byte limit; the read stopped there`);
     }
     if (e.code === -32001) return err("timeout", `no result within ${timeoutMs / 1000} s (request cancelled)`);
     if (e.code === -32000) {

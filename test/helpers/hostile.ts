@@ -113,7 +113,7 @@ export const FAULTS: Fault[] = [
   { fault: "content that is not a block array", tool: "content_not_array", rule: "malformed-output", detail: /outputs\[0\]: content: /, transports: BOTH },
   { fault: "invalid base64 image data", tool: "bad_base64", rule: "malformed-output", detail: /content\.1\.data: data is not valid base64/, transports: BOTH },
   { fault: "a PNG header claiming 50,000 × 50,000 pixels", tool: "huge_image", rule: "image-too-large", detail: /user\/content\) content\[0\]: PNG header claims 50000×50000 pixels \(2500\.0 MP; limit 40\.0 MP\)/, transports: BOTH },
-  { fault: "a 20 MB output", tool: "huge_output", rule: "result-too-large", detail: /result is .*limit 8388608 bytes\); the read stopped at the limit/, transports: BOTH },
+  { fault: "a 20 MB output", tool: "huge_output", rule: "result-too-large", detail: /^result (exceeds|is \d+ bytes, over) the 8388608-byte limit; the read stopped there$/, transports: BOTH },
   { fault: "a reply that never comes", tool: "never_replies", rule: "timeout", timeoutMs: SHORT_TIMEOUT_MS, detail: /no result within 2 s \(request cancelled\)/, transports: BOTH },
   { fault: "the process exits (stdio) / the connection drops (HTTP) mid-call", tool: "exit_mid_call", rule: "connection-closed", detail: /the server closed the connection during the call|the HTTP connection broke off before the reply ended/, transports: BOTH },
   { fault: "a reply dripping slower than the timeout", tool: "drip", args: { msPerByte: 40 }, rule: "timeout", timeoutMs: SHORT_TIMEOUT_MS, detail: /no result within 2 s/, transports: BOTH },
