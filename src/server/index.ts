@@ -20,5 +20,6 @@ export type { ToolkitServerOptions, RequestContext, LegacySession, Envelope, Not
 export { CancelledError } from "./call.js";
 export { RpcError } from "./errors.js";
 export { serveStdio, ToolkitConnection } from "./stdio.js";
+export { logRequests } from "./request-log.js";
 export { serveHttp, ToolkitHttpHandler, isLoopbackHost, isLoopbackOrigin, decodeHeaderValue } from "./http.js";
 export type { HttpHandle, HttpServeOptions } from "./http.js";

@@ -1,16 +1,27 @@
 // mcp-prism demo-server [--http PORT]: the bundled demo server on stdio (default) or HTTP.
 import { createDemoServer } from "../../demo/server.js";
-import { serveHttp, serveStdio } from "../../server/index.js";
+import { logRequests, serveHttp, serveStdio } from "../../server/index.js";
 
-const USAGE = "usage: mcp-prism demo-server [--http PORT]   (stdio by default; --http 0 picks a free port)\n";
+const USAGE =
+  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE]\n" +
+  "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines\n";
 
 export async function run(argv: string[]): Promise<number> {
   let port: number | undefined;
+  let requestLog: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--help" || a === "-h") {
       process.stdout.write(USAGE);
       return 0;
+    }
+    if (a === "--log-requests" || a.startsWith("--log-requests=")) {
+      requestLog = a.startsWith("--log-requests=") ? a.slice(15) : argv[++i];
+      if (!requestLog) {
+        process.stderr.write("mcp-prism demo-server: --log-requests needs a file path\n");
+        return 2;
+      }
+      continue;
     }
     if (a === "--http" || a.startsWith("--http=")) {
       const value = a.startsWith("--http=") ? a.slice(7) : argv[++i];
@@ -25,6 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const server = createDemoServer();
+  if (requestLog) logRequests(server, requestLog);
   if (port === undefined) {
     await serveStdio(server);
     return 0;
