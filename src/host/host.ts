@@ -48,6 +48,14 @@ export type HostEvent =
   | { type: "call-progress"; id: number; progress: ProgressUpdate }
   | { type: "call-end"; id: number; outcome: CallOutcome; failure?: CallFailure };
 
+const extensionsKeys = new Map<Mode, string>();
+/** The listing cache key of a mode's advertised extensions (policies are constants). */
+function extensionsKey(mode: Mode): string {
+  let key = extensionsKeys.get(mode);
+  if (key === undefined) extensionsKeys.set(mode, (key = JSON.stringify(policyFor(mode).advertiseExtensions)));
+  return key;
+}
+
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
   readonly profile: LegacyProfile;
@@ -55,6 +63,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
+  /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
+  private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
 
   private constructor(readonly opts: HostOptions) {
     super();
@@ -92,7 +102,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   private listingKey(c: Connection, mode: Mode): string {
-    return c.era === "legacy" ? "legacy" : JSON.stringify(policyFor(mode).advertiseExtensions);
+    return c.era === "legacy" ? "legacy" : extensionsKey(mode);
   }
 
   /** A server's tools as listed with the mode's extensions advertised (cached per extension set). */
@@ -112,6 +122,23 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   private cached(mode: Mode): ToolEntry[][] {
     return [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode))?.tools ?? []);
+  }
+
+  /**
+   * The call path's tool lookup without re-listing and re-qualifying every tool per call: the
+   * qualified list is rebuilt only when some server's listing object changed (new listing,
+   * restart with another era, invalidation). undefined = not cached or the server is not
+   * connected: take the slow path, which (re)connects and lists.
+   */
+  private cachedEntry(qualifiedName: string, mode: Mode): ToolEntry | undefined {
+    const from = [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode)));
+    let hit = this.qualified.get(mode);
+    if (!hit || hit.from.length !== from.length || hit.from.some((l, i) => l !== from[i])) {
+      const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? [])).map((t) => [t.qualifiedName, t]));
+      this.qualified.set(mode, (hit = { from, byName }));
+    }
+    const entry = hit.byName.get(qualifiedName);
+    return entry && this.conns.get(entry.server)?.state === "connected" ? entry : undefined;
   }
 
   /** Every usable tool (names unique across servers) as listed for a mode. */
@@ -161,7 +188,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       return Object.fromEntries(profiles.map((p) => [p, outcome]));
     };
     let plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
-    const entry = (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
+    const entry = this.cachedEntry(qualifiedName, mode) ?? (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
     if (!entry) return fail(plan, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(entry.server) as Connection;
     plan = { ...plan, server: entry.server, tool: entry.name, era: entry.era, protocolVersion: conn.protocolVersion ?? "" };
