@@ -21,18 +21,16 @@ export function writeReceipt(
   variants: readonly ToolResultVariant[],
   isError: boolean,
 ): HostReceipt {
+  // One short line (it is what the model reads instead of the data, so every byte counts):
+  // what went where, its size and (programmatic) the schema title; never server data.
   const parts: string[] = [];
   for (const sink of ["programmatic", "user", "app"] as const) {
     const entries = routed[sink];
     if (entries.length === 0) continue;
     const kinds = entries.map((e) => selectorKey(e)).join(", ");
     const title = sink === "programmatic" ? schemaTitle(variants, "programmatic") : undefined;
-    parts.push(`${SINK_LABEL[sink]} (${kinds}, ${formatBytes(bytes[sink])}${title ? `, schema "${title}"` : ""})`);
+    parts.push(`${kinds} ${formatBytes(bytes[sink])}${title ? ` (${title})` : ""} went to ${SINK_LABEL[sink]}`);
   }
-  const where = parts.length ? `went to ${parts.join("; ")}` : "produced no output";
-  const status = isError ? " with an error" : "";
-  return {
-    kind: "receipt",
-    text: `[mcp-prism receipt] Tool ${tool} completed${status}; its result ${where}. The data is not in this context.`,
-  };
+  const head = `${tool}${isError ? " (error)" : ""}`;
+  return { kind: "receipt", text: parts.length ? `${head}: ${parts.join("; ")}, not to you.` : `${head}: produced no output.` };
 }

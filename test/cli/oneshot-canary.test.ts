@@ -110,7 +110,7 @@ for (const mode of MODES) {
     assert.deepEqual(plainResult.content[1], { type: "image", source: { type: "base64", media_type: "image/png", data: ASSISTANT_IMAGE } });
     if (mode === "code") {
       assert.equal(probeResult.content.length, 1);
-      assert.match(probeResult.content[0].text, /^\[mcp-prism receipt\] Tool canary_probe completed; its result went to program logic/);
+      assert.match(probeResult.content[0].text, /^canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/);
       assert.ok(!JSON.stringify(probeResult).includes(CANARIES.assistant));
     } else if (mode === "structured") {
       assert.deepEqual(probeResult.content, [{ type: "text", text: JSON.stringify({ note: CANARIES.assistant }) }]);
@@ -143,7 +143,7 @@ test("offline model through the one-shot command: the answer shows only what rea
     assert.equal(r.code, 0, r.stderr);
     for (const c of FORBIDDEN) assert.ok(!r.stdout.includes(c), `${c} in the offline answer (${mode})`);
     if (mode === "code") {
-      assert.match(r.stdout, /\[mcp-prism receipt\] Tool canary_probe completed/);
+      assert.match(r.stdout, /canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/);
       assert.match(r.stdout, /I received no image data/);
       assert.ok(!r.stdout.includes(CANARIES.assistant));
     } else {

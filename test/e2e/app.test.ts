@@ -59,7 +59,7 @@ test("one session: chat table, images, code mode JSON only in the side pane, tra
   assert.match(side, /Programmatic \(1\)/);
   assert.match(side, /"nextCursor"/);
   assert.match(side, /"customerId": "cust_\d+"/);
-  assert.match(s, /\[mcp-prism receipt\] Tool search_customers\s+completed/);
+  assert.match(s, /search_customers:\s+programmatic\/structured\s+[\d.]+\s+k?B\s+went\s+to\s+program\s+logic/);
   // PgUp until the first record is in view: cust_1042 (Globex Retail) is the first id.
   let found = false;
   for (let i = 0; i < 60 && !found; i++) {

@@ -90,7 +90,7 @@ for (const [transport, make] of [["stdio", stdioWire], ["http", httpWire]] as co
       assert.equal(o.routed.model.length, 0);
       const data = o.routed.programmatic[0].structuredContent as any;
       assert.ok(Array.isArray(data.items) && data.items.length > 0);
-      assert.match(o.receipt!.text, /program logic \(programmatic\/structured/);
+      assert.match(o.receipt!.text, /^search_customers: programmatic\/structured \d+(\.\d)? k?B went to program logic, not to you\.$/);
       assert.ok(!o.receipt!.text.includes(data.items[0].customerId), "the receipt carries no server data");
     });
 
