@@ -1,0 +1,64 @@
+// The reviewer's guide cannot drift: every `P …` command in it runs against the real demo server
+// (and the misbehaving fixture), none is a usage error, and every `[rule]` a step promises shows up
+// in that step's output.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const guide = readFileSync("docs/reviewer-guide.md", "utf8");
+
+/** Splits a command line into words; single-quoted parts are literal (the guide quotes JSON so). */
+function words(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  let any = false;
+  for (const ch of line) {
+    if (ch === "'") {
+      quoted = !quoted;
+      any = true;
+    } else if (ch === " " && !quoted) {
+      if (any || cur) out.push(cur);
+      cur = "";
+      any = false;
+    } else cur += ch;
+  }
+  if (any || cur) out.push(cur);
+  return out;
+}
+
+function run(args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["bin/mcp-prism.js", ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      resolve({ code: typeof code === "number" ? code : 1, out: stdout + stderr });
+    });
+  });
+}
+
+// Steps of section 1: "N. **title** …" up to the next step.
+const section = guide.slice(guide.indexOf("## 1."), guide.indexOf("## 2."));
+const steps = section.split(/\n(?=\d+\. \*\*)/).filter((s) => /^\d+\. \*\*/.test(s));
+
+test("the guide has every step of the SEP testing plan", () => {
+  assert.equal(steps.length, 16);
+});
+
+for (const step of steps) {
+  const title = step.slice(0, step.indexOf("\n")).replace(/\*\*/g, "");
+  // Commands that need the reviewer's own /tmp files are shown, not run here.
+  const commands = [...step.matchAll(/`P ([^`]+)`/g)].map((m) => m[1]).filter((c) => !c.includes("/tmp/"));
+  const rules = [...step.matchAll(/\[([a-z]+(?:-[a-z]+)+)\]/g)].map((m) => m[1]);
+  test(`guide step ${title}`, async () => {
+    let outputs = "";
+    for (const c of commands) {
+      const r = await run(words(c));
+      assert.notEqual(r.code, 2, `usage error for \`P ${c}\`: ${r.out}`);
+      assert.ok(r.out.trim().length > 0, `no output for \`P ${c}\``);
+      assert.doesNotMatch(r.out, /unknown (tool|option|command)|cannot start/i, `\`P ${c}\`: ${r.out}`);
+      outputs += r.out;
+    }
+    for (const rule of rules) assert.match(outputs, new RegExp(`\\b${rule}\\b`), `step promises [${rule}]`);
+  });
+}
