@@ -114,9 +114,12 @@ test("Tab toggles the side pane; resize refolds the layout", async () => {
   const wideCol = s.frame().split("\n")[lineIndex(s.frame(), /Programmatic/)].indexOf("Programmatic");
   assert.ok(wideCol > 40);
   s.h.resize(60);
-  await tick(40);
-  const f = s.frame();
-  assert.ok(f.split("\n")[lineIndex(f, /Programmatic/)].indexOf("Programmatic") < 5, "folded below after resize");
+  const folded = () => {
+    const f = s.frame();
+    const at = lineIndex(f, /Programmatic/);
+    return at >= 0 && f.split("\n")[at].indexOf("Programmatic") < 5;
+  };
+  await waitFor(folded, "the side pane folded below after resize");
 });
 
 test("approval: the prompt names tool and server; n declines with a failed card", async () => {

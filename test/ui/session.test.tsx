@@ -134,7 +134,7 @@ test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmati
   const rows = Array.from({ length: 60 }, (_, i) => ({ row: `APPROW-${i}` }));
   const id = s.store.toolStart("demo", "refresh_dashboard", {});
   s.store.toolEnd(id, okOutcome({ app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { rows } }], appMeta: { "io.modelcontextprotocol/ui": { datasetVersion: 7 } } }, { tool: "refresh_dashboard" }));
-  await tick(30);
+  await waitFor(() => /datasetVersion/.test(s.frame()), "the App pane drawn");
   assert.match(s.frame(), /datasetVersion/, "newest lines (the _meta) shown first");
   assert.ok(!s.frame().includes("APPROW-0\""), "oldest row scrolled out");
   await s.type("\x1b[Z"); // Shift+Tab
