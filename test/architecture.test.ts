@@ -1,0 +1,60 @@
+// The layering rules of docs/architecture.md, checked on the source: imports flow
+// protocol ← server/host ← model ← ui/cli, and the router is the only code that mints sink entries.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, dirname, resolve } from "node:path";
+
+const SRC = "src";
+const LAYERS = ["protocol", "server", "demo", "host", "model", "ui", "cli"] as const;
+type Layer = (typeof LAYERS)[number];
+/** What each layer may import (besides itself). */
+const ALLOWED: Record<Layer, Layer[]> = {
+  protocol: [],
+  server: ["protocol"],
+  demo: ["protocol", "server"],
+  host: ["protocol"],
+  model: ["protocol", "host"],
+  ui: ["protocol", "host", "model"],
+  cli: ["protocol", "server", "demo", "host", "model", "ui"],
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? files(p) : /\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+const layerOf = (file: string) => relative(SRC, file).split("/")[0] as Layer;
+
+test("imports flow one way between the layers", () => {
+  const violations: string[] = [];
+  for (const file of files(SRC)) {
+    const from = layerOf(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+      const target = relative(SRC, resolve(dirname(file), m[1])).split("/")[0] as Layer;
+      if (target !== from && LAYERS.includes(target) && !ALLOWED[from].includes(target)) violations.push(`${file} imports ${m[1]}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+test("src/protocol does no I/O", () => {
+  for (const file of files(join(SRC, "protocol"))) {
+    assert.doesNotMatch(readFileSync(file, "utf8"), /from "node:(fs|net|http|https|child_process|process)"/, file);
+  }
+});
+
+test("only the router mints sink entries", () => {
+  const minting = files(SRC).filter((f) => /\bas (Model|User|Programmatic|App)SinkEntry\b/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(minting, [join(SRC, "host", "router.ts")]);
+});
+
+test("one file per mode policy and per slash command", () => {
+  const policies = readdirSync(join(SRC, "host", "policy")).filter((f) => f !== "index.ts" && f !== "types.ts").sort();
+  assert.deepEqual(policies, ["app.ts", "chat.ts", "code.ts", "minimal.ts", "structured.ts"]);
+  const commands = readdirSync(join(SRC, "ui", "commands")).map((f) => f.replace(/\.tsx?$/, ""));
+  for (const c of ["help", "mode", "tools", "servers", "call", "compare", "pane", "table", "clear", "save", "quit"]) {
+    assert.ok(commands.includes(c), `src/ui/commands/${c}.ts`);
+  }
+});
