@@ -1,10 +1,11 @@
 // Figure 4 — how drawing scales. renderTable (the pure path) and the Ink TableView (rendered with
-// ink-testing-library) on user/structured tables of 20 … 100,000 rows; the terminal-image path of
+// ink-testing-library) on user/structured tables of 20 … 100,000 rows; the image path of
 // src/ui/image.ts on PNGs of 256, 1,024 and 4,096 pixels square; the sanitizer on 1 MB of benign
 // and of hostile text. Each draw is timed on a FRESH copy of the array (no column cache from an
 // earlier draw): that is the first draw a user waits for.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import React from "react";
 import { render } from "ink-testing-library";
 import { encodePng } from "../src/demo/png.js";
@@ -84,12 +85,19 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
   for (const side of IMAGE_SIDES) {
     log(`drawing: image ${side}×${side}`);
     const png = encodePng(side, side, drawSunrise("bench", 0, side, side));
+    // Also the longest stretch the event loop was blocked while rendering (inflate runs off
+    // the main thread, so latency and blocking differ for large images).
+    const stalls: number[] = [];
     const times = await timed(imgReps, async () => {
+      const h = monitorEventLoopDelay({ resolution: 1 });
+      h.enable();
       const r = await renderImage(png, { width: 100, height: 40 });
+      h.disable();
+      stalls.push(h.max / 1e6);
       if (!r.ok) throw new Error(r.reason);
     });
     imageMedian.set(side, median(times));
-    imageRows.push([`${int(side)}×${int(side)} PNG (${fmt(png.length / 1024, 0)} kB)`, ms(median(times)), ms(Math.max(...times))]);
+    imageRows.push([`${int(side)}×${int(side)} PNG (${fmt(png.length / 1024, 0)} kB)`, ms(median(times)), ms(Math.max(...times)), ms(median(stalls))]);
   }
   log("drawing: sanitizer");
   const benign = benignText(1 << 20);
@@ -121,7 +129,7 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
   ];
   const tables: Table[] = [
     { caption: `user/structured table (\`{customers: [...]}\`, 10 columns, ${WIDTH} columns wide), ${reps} draws each`, head: ["rows", "renderTable median", "renderTable max", "Ink TableView median", "Ink TableView max"], rows: tableRowsOut },
-    { caption: `Images through src/ui/image.ts (terminal-image, half blocks, fitted to 100×40 cells), ${imgReps} draws each`, head: ["image", "median", "max"], rows: imageRows },
+    { caption: `Images through src/ui/image.ts (PNG decoded straight to the drawn size: async inflate, row unfilter, box-sampled; half blocks fitted to 100×40 cells), ${imgReps} draws each; the last column is the longest event-loop stall during a draw (median over the draws)`, head: ["image", "median", "max", "longest main-thread stall"], rows: imageRows },
     {
       caption: `Sanitizer (sanitizeText), ${sanReps} runs each`,
       head: ["input", "median", "max", "throughput"],

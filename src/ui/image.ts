@@ -1,7 +1,10 @@
 // Images in the terminal: the header is read here (PNG IHDR, JPEG SOFn, GIF) BEFORE anything is
 // decoded, so a 1 KB file claiming 100,000 × 100,000 pixels is refused instead of exhausting memory.
-// terminal-image (and its decoders) is imported on the first image drawn, not at start-up:
-// loading it costs the app's first frame a large share of its module-loading time.
+// PNG and JPEG are decoded straight to the drawn size (./image-decode.ts); terminal-image (and its
+// decoders, a large share of start-up if loaded eagerly) is imported only for other formats.
+import chalk from "chalk";
+import { decodeJpegScaled, decodePngScaled, fitPixels, type Bitmap } from "./image-decode.js";
+
 let terminalImageModule: Promise<typeof import("terminal-image")> | undefined;
 const loadTerminalImage = () => (terminalImageModule ??= import("terminal-image"));
 
@@ -75,15 +78,43 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   }
   // Never upscale a tiny image past its own pixel width.
   const width = Math.max(1, Math.min(Math.floor(opts.width), size.width));
+  const rows = opts.height ? Math.max(1, Math.floor(opts.height)) : undefined;
   try {
+    const fit = fitPixels(size.width, size.height, width, rows);
+    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    // Decode straight to the few pixels drawn (a 4,096² image is never held at full size as RGBA
+    // when it is a PNG); GIF and unusual PNGs go through terminal-image, which decodes in full.
+    const bitmap =
+      size.format === "png"
+        ? await decodePngScaled(b, fit.width, fit.height)
+        : size.format === "jpeg"
+          ? await decodeJpegScaled(b, fit.width, fit.height, max)
+          : undefined;
+    if (bitmap) return { ok: true, ansi: halfBlocks(bitmap), size };
     const terminalImage = (await loadTerminalImage()).default;
-    const ansi = await terminalImage.buffer(buf, {
-      width,
-      ...(opts.height ? { height: Math.max(1, Math.floor(opts.height)) } : {}),
-      preferNativeRender: false,
-    });
+    const ansi = await terminalImage.buffer(buf, { width, ...(rows ? { height: rows } : {}), preferNativeRender: false });
     return { ok: true, ansi, size };
   } catch (e) {
     return { ok: false, reason: `image could not be decoded: ${(e as Error).message}` };
   }
+}
+
+const LOWER_HALF = "\u2584";
+
+/** Half-block rows as terminal-image draws them: `▄` with bg = top pixel, fg = bottom pixel (chalk picks the colour depth). */
+function halfBlocks({ width, height, rgba }: Bitmap): string {
+  const lines: string[] = [];
+  for (let y = 0; y + 1 < height; y += 2) {
+    let line = "";
+    for (let x = 0; x < width; x++) {
+      const t = (y * width + x) * 4;
+      const u = t + width * 4;
+      line +=
+        rgba[t + 3] < 8
+          ? chalk.reset.rgb(rgba[u], rgba[u + 1], rgba[u + 2])(LOWER_HALF)
+          : chalk.bgRgb(rgba[t], rgba[t + 1], rgba[t + 2]).rgb(rgba[u], rgba[u + 1], rgba[u + 2])(LOWER_HALF);
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
 }

@@ -1,0 +1,69 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { PNG } from "pngjs";
+import jpeg from "jpeg-js";
+import { decodeJpegScaled, decodePngScaled, fitPixels } from "../../src/ui/image-decode.js";
+import { encodePng } from "../../src/demo/png.js";
+
+function pattern(w: number, h: number): Uint8Array {
+  const rgba = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) rgba.set([(x * 37 + y) & 255, (y * 11) & 255, (x * y) & 255, 255], (y * w + x) * 4);
+  return rgba;
+}
+
+test("PNG decoder: every filter type (pngjs adaptive filtering) and RGB/RGBA/grey decode exactly at full size", async () => {
+  const w = 23, h = 17;
+  const src = pattern(w, h);
+  for (const [filterType, colorType] of [[0, 6], [1, 6], [2, 2], [3, 6], [4, 2], [-1, 6], [-1, 0]] as const) {
+    const png = new PNG({ width: w, height: h });
+    png.data = Buffer.from(src);
+    const buf = PNG.sync.write(png, { filterType, colorType, inputHasAlpha: true });
+    const out = await decodePngScaled(buf, w, h);
+    assert.ok(out, `decoded (filter ${filterType}, colour ${colorType})`);
+    for (let i = 0; i < w * h; i++) {
+      const got = [...out.rgba.subarray(i * 4, i * 4 + 4)];
+      const want = colorType === 0 ? null : [...src.subarray(i * 4, i * 4 + 4)];
+      if (want) assert.deepEqual(got, want, `pixel ${i} (filter ${filterType}, colour ${colorType})`);
+      else assert.ok(got[0] === got[1] && got[1] === got[2], "grey");
+    }
+  }
+});
+
+test("PNG decoder: a large image is sampled down to the target size (box average of a flat colour stays flat)", async () => {
+  const w = 640, h = 480;
+  const rgba = new Uint8Array(w * h * 4);
+  for (let i = 0; i < w * h; i++) rgba.set([200, 100, 50, 255], i * 4);
+  const out = await decodePngScaled(encodePng(w, h, rgba), 40, 30);
+  assert.equal(out!.width, 40);
+  assert.equal(out!.rgba.length, 40 * 30 * 4);
+  assert.deepEqual([...out!.rgba.subarray(0, 4)], [200, 100, 50, 255]);
+  assert.deepEqual([...out!.rgba.subarray(-4)], [200, 100, 50, 255]);
+});
+
+test("PNG decoder: truncated image data is an error, interlaced/16-bit are left to the fallback", async () => {
+  const good = encodePng(8, 8, pattern(8, 8));
+  const cut = Buffer.concat([good.subarray(0, 40), good.subarray(-12)]);
+  await assert.rejects(decodePngScaled(cut, 8, 8));
+  const png = new PNG({ width: 4, height: 4, bitDepth: 16 });
+  png.data = Buffer.alloc(4 * 4 * 4, 255);
+  assert.equal(await decodePngScaled(PNG.sync.write(png, { bitDepth: 16 } as never), 4, 4), undefined);
+});
+
+test("JPEG decoder: decodes and samples; pixel limit enforced by jpeg-js", async () => {
+  const w = 64, h = 48;
+  const data = Buffer.alloc(w * h * 4);
+  for (let i = 0; i < w * h; i++) data.set([10, 200, 30, 255], i * 4);
+  const jpg = jpeg.encode({ data, width: w, height: h }, 95).data;
+  const out = await decodeJpegScaled(jpg, 16, 12, 40_000_000);
+  assert.equal(out.width, 16);
+  const [r, g, b] = out.rgba;
+  assert.ok(Math.abs(r - 10) < 8 && Math.abs(g - 200) < 8 && Math.abs(b - 30) < 8, `${r},${g},${b}`);
+  await assert.rejects(decodeJpegScaled(jpg, 16, 12, 1000), /maxResolutionInMP/);
+});
+
+test("fitPixels keeps the aspect ratio inside cols × 2·rows", () => {
+  assert.deepEqual(fitPixels(120, 40, 48), { width: 48, height: 16 });
+  assert.deepEqual(fitPixels(4096, 4096, 100, 40), { width: 80, height: 80 });
+  assert.deepEqual(fitPixels(1000, 100, 100, 40), { width: 100, height: 10 });
+});
