@@ -73,6 +73,12 @@ test("ToolCard failed: ONE red line naming server, tool and rule", () => {
   assert.match(h.lastFrame(), /\x1b\[31m/, "drawn in red");
 });
 
+test("ToolCard failed: a host message's own 'server S, tool T:' prefix is not repeated", () => {
+  const o = { ok: false as const, plan: plan(), error: { rule: "timeout", message: "server demo, tool search_customers: no answer within 60 s" }, durationMs: 5 };
+  const line = stripAnsi(draw(<ToolCard call={call({ outcome: o })} width={120} />).lastFrame()).trim();
+  assert.equal(line, "✗ demo · search_customers failed [timeout]: no answer within 60 s");
+});
+
 test("image: real PNG → half-block ANSI at the requested width", async () => {
   const png = makePng(120, 40, (x, y) => [x * 2, y * 6, 128]);
   const block = { type: "image" as const, data: png.toString("base64"), mimeType: "image/png" };

@@ -60,11 +60,14 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
   const o = call.outcome;
 
   if (o && !o.ok) {
+    // Host messages already start "server S, tool T: …"; the card names them once, in its own prefix.
+    const own = `server ${o.plan.server}, tool ${o.plan.tool}: `;
+    const message = o.error.message.startsWith(own) ? o.error.message.slice(own.length) : o.error.message;
     return (
       <Box flexDirection="column" marginY={0}>
         <Text color="red" wrap="truncate-end">
           {truncateToWidth(
-            `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(o.error.message)}`,
+            `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(message)}`,
             width,
           )}
         </Text>
