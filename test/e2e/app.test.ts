@@ -100,6 +100,6 @@ test("one session: chat table, images, code mode JSON only in the side pane, tra
   assert.equal(tools[2].routed.model.length, 0);
   assert.ok(tools[1].routed.user[0].content.some((b: { type: string }) => b.type === "image"));
   assert.ok(recs.filter((r) => r.kind === "request").length === 3);
-  assert.ok(recs.some((r) => r.kind === "assistant" && /receipt/.test(r.text)));
+  assert.ok(recs.some((r) => r.kind === "assistant" && /went to program logic/.test(r.text)));
   assert.ok(recs.some((r) => r.kind === "mode" && r.mode === "code"));
 });
