@@ -13,7 +13,7 @@ import { runTurn } from "../src/model/turn.js";
 import { App } from "../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../src/ui/session.js";
 import { SessionStore } from "../src/ui/state.js";
-import { serverStatuses } from "../src/cli/commands/app.js";
+import { serverStatuses } from "../src/cli/commands/app-ui.js";
 import { demoConfig } from "./lib/demo.js";
 import { fmt, gc, median, ms, ratio, type BenchOptions, type Section, type Target } from "./lib/report.js";
 

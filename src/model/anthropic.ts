@@ -1,5 +1,10 @@
 // Anthropic Messages API adapter: neutral messages (context.ts) → Anthropic params, streamed.
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+
+// The SDK is loaded on the first request, not at start-up (it is a large share of module loading).
+type Sdk = typeof import("@anthropic-ai/sdk").default;
+let sdkModule: Promise<Sdk> | undefined;
+const loadSdk = () => (sdkModule ??= import("@anthropic-ai/sdk").then((m) => m.default));
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -58,24 +63,32 @@ function toAnthropicBlock(b: ModelContentBlock): TextBlockParam | ImageBlockPara
 export class AnthropicModel implements ModelAdapter {
   readonly id: string;
   readonly capabilities = ANTHROPIC_CAPABILITIES;
-  private readonly client: Anthropic;
+  private client: Anthropic | undefined;
+  private sdk: Sdk | undefined;
   private readonly model: string;
   private readonly maxTokens: number;
+  private readonly maxRetries: number;
   private readonly where: string;
 
-  constructor(opts: AnthropicOptions) {
+  constructor(private readonly opts: AnthropicOptions) {
     this.model = opts.model ?? DEFAULT_ANTHROPIC_MODEL;
     this.id = `anthropic:${this.model}`;
     this.maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.where = opts.baseURL ?? "https://api.anthropic.com";
-    this.client = new Anthropic({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseURL ?? null,
-      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
-      timeout: opts.timeoutMs ?? 120_000,
+  }
+
+  private async connect(): Promise<Anthropic> {
+    if (this.client) return this.client;
+    const AnthropicSdk = (this.sdk = await loadSdk());
+    return (this.client = new AnthropicSdk({
+      apiKey: this.opts.apiKey,
+      baseURL: this.opts.baseURL ?? null,
+      maxRetries: this.maxRetries,
+      timeout: this.opts.timeoutMs ?? 120_000,
       // Failures surface as one ModelError line; the SDK's own console logging would add more.
       logLevel: "off",
-    });
+    }));
   }
 
   async *respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -86,7 +99,8 @@ export class AnthropicModel implements ModelAdapter {
     }));
     let stopped = false;
     try {
-      const stream = this.client.messages.stream(
+      const client = await this.connect();
+      const stream = client.messages.stream(
         {
           model: this.model,
           max_tokens: this.maxTokens,
@@ -117,13 +131,14 @@ export class AnthropicModel implements ModelAdapter {
   /** One clear line per failure class. */
   private explain(e: unknown, signal?: AbortSignal): ModelError {
     if (e instanceof ModelError) return e;
-    if (signal?.aborted || e instanceof Anthropic.APIUserAbortError) return new ModelError("aborted", "cancelled");
-    const retries = `after ${this.client.maxRetries} retr${this.client.maxRetries === 1 ? "y" : "ies"}`;
-    if (e instanceof Anthropic.APIConnectionError) {
+    const Sdk = this.sdk;
+    if (signal?.aborted || (Sdk && e instanceof Sdk.APIUserAbortError)) return new ModelError("aborted", "cancelled");
+    const retries = `after ${this.maxRetries} retr${this.maxRetries === 1 ? "y" : "ies"}`;
+    if (Sdk && e instanceof Sdk.APIConnectionError) {
       const why = rootCause(e);
       return new ModelError("network", `cannot reach the Anthropic API at ${this.where} (${why}) ${retries}`);
     }
-    if (e instanceof Anthropic.APIError) {
+    if (Sdk && e instanceof Sdk.APIError) {
       const detail = apiMessage(e);
       if (e.status === 401)
         return new ModelError("auth", `the Anthropic API rejected the API key (401${detail ? `: ${detail}` : ""}); check ANTHROPIC_API_KEY`);

@@ -1,25 +1,14 @@
 // mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
 // The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
+// Start-up: the host (server spawn + discovery) is started BEFORE the UI modules (Ink, React,
+// the App) are imported, so the servers boot while this process loads the UI.
 import { appendFileSync } from "node:fs";
-import React from "react";
-import { render } from "ink";
 import { loadConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
-import { Conversation } from "../../model/conversation.js";
 import { createModel } from "../../model/select.js";
-import { runTurn } from "../../model/turn.js";
-import { App } from "../../ui/App.js";
-import type { CommandHost } from "../../ui/commands/index.js";
-import type { ServerStatus } from "../../ui/components/StatusBar.js";
-import { ChatSession, type TurnRunner } from "../../ui/session.js";
-import { SessionStore } from "../../ui/state.js";
-import { enterTerminalModes } from "../../ui/terminal.js";
-import { parseCli, UsageError, withUsage, type CommonOptions } from "../args.js";
-import { LEGACY_PROFILES } from "../../host/types.js";
-import { attachTranscript } from "../../ui/transcript.js";
-import { resolveTool, startHost, StartError } from "./call.js";
-import { needsApproval } from "./oneshot.js";
+import { parseCli, UsageError, withUsage } from "../args.js";
+import { startHost, StartError } from "./call.js";
 
 /** Opt-in start-up timings for bench/startup.ts: MCP_PRISM_TIMINGS=FILE appends one JSON line per milestone. */
 function mark(milestone: string): void {
@@ -60,10 +49,16 @@ export async function run(argv: string[]): Promise<number> {
       throw e;
     }
     let host: Host;
-    try {
-      mark("host-start");
-      host = await startHost(cli.common);
+    mark("host-start");
+    const starting = startHost(cli.common).then((h) => {
       mark("host-ready");
+      return h;
+    });
+    starting.catch(() => {}); // awaited below; never an unhandled rejection while the UI loads
+    const ui = import("./app-ui.js");
+    ui.catch(() => {}); // a failed UI import is reported where it is awaited
+    try {
+      host = await starting;
     } catch (e) {
       if (e instanceof StartError) {
         process.stderr.write(`mcp-prism: ${e.message}\n`);
@@ -72,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       throw e;
     }
     try {
-      await runApp(host, adapter, cli.common);
+      await (await ui).runApp(host, adapter, cli.common, () => mark("first-render"));
     } finally {
       await host.close();
     }
@@ -80,98 +75,3 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
-export function serverStatuses(host: Host): ServerStatus[] {
-  return host.servers().map((s) => ({
-    name: s.name,
-    protocolVersion: s.protocolVersion,
-    state: s.state === "connected" || s.state === "connecting" ? s.state : s.state === "failed" ? "error" : "disconnected",
-    error: s.error,
-  }));
-}
-
-/**
- * /compare's legacy rows: a modern tool is called again over a second connection forced to
- * 2026-07-28 (the legacy result shape), opened on first use; a tool already on an older era is
- * read under every profile from its own connection.
- */
-function legacyCaller(host: Host, common: CommonOptions) {
-  let legacy: Promise<Host> | undefined;
-  const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
-    if (tool.era !== "2026-12-01") return host.callWithProfiles(tool.qualifiedName, args, LEGACY_PROFILES, opts);
-    legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
-    let lh: Host;
-    try {
-      lh = await legacy;
-    } catch (e) {
-      legacy = undefined; // try again next time
-      throw e;
-    }
-    return lh.callWithProfiles(await resolveTool(lh, tool.name, tool.server), args, LEGACY_PROFILES, opts);
-  };
-  const close = async () => {
-    const lh = await legacy?.catch(() => undefined);
-    await lh?.close();
-  };
-  return { call, close };
-}
-
-async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions): Promise<void> {
-  let conversation = new Conversation();
-  const legacy = legacyCaller(host, common);
-  const runner: TurnRunner = async (prompt, o) => {
-    const r = await runTurn({
-      adapter,
-      executor: o.executor,
-      conversation,
-      prompt,
-      mode: o.mode,
-      signal: o.signal,
-      events: (e) => {
-        if (e.type === "text") o.onText(e.delta);
-      },
-    });
-    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
-  };
-  const commandHost: CommandHost = {
-    tools: (m) => host.tools(m),
-    servers: () => serverStatuses(host),
-    call: (name, args, opts) => host.call(name, args, opts),
-    callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
-    legacyProfiles: legacy.call,
-  };
-  const store = new SessionStore({ mode: host.mode });
-  const transcript = attachTranscript(store);
-  store.record({
-    kind: "session",
-    event: "start",
-    pid: process.pid,
-    cwd: process.cwd(),
-    mode: host.mode,
-    model: adapter.id,
-    servers: host.servers().map((s) => ({ name: s.name, state: s.state, era: s.era ?? null, protocolVersion: s.protocolVersion ?? null, error: s.error ?? null })),
-  });
-  if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
-
-  const session = new ChatSession({
-    store,
-    executor: host,
-    host: commandHost,
-    runTurn: runner,
-    needsApproval,
-    autoApprove: common.yes,
-    resetConversation: () => {
-      conversation = new Conversation();
-    },
-  });
-  const restoreTerminal = enterTerminalModes();
-  try {
-    const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
-    mark("first-render");
-    await ink.waitUntilExit();
-  } finally {
-    restoreTerminal();
-    store.record({ kind: "session", event: "end" });
-    transcript.detach();
-    await legacy.close();
-  }
-}
