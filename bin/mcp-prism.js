@@ -4,6 +4,11 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 
+// React/Ink run their production builds unless asked otherwise: the development build is slower
+// to load, and its performance-timeline measures (kept by node for every render) grow without
+// bound over a long session (~60 KB per turn).
+process.env.NODE_ENV ??= "production";
+
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "dist", "cli", "main.js");
 if (!existsSync(entry)) {
