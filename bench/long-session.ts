@@ -165,6 +165,7 @@ export async function longSessionBench({ quick, log }: BenchOptions): Promise<Se
       title: "6. Long sessions",
       intro: [
         `${turns} turns in one session (prompts cycling through ${PROMPTS.length}: three tool calls — search_customers Globex (37 rows to the user table), lookup_order, legacy_weather — and one plain answer), offline model without streaming delay, the whole Ink App mounted on a fake 120×40 TTY. ${quick ? "QUICK RUN: 300 turns instead of 1,000." : ""}`,
+        `React/Ink run with NODE_ENV=${process.env.NODE_ENV ?? "(unset: development)"}, as \`bin/mcp-prism.js\` ships them (bench/run.ts sets it like the launcher; React's development build adds performance-timeline entries on every render that node keeps for good).`,
         `Heap = \`process.memoryUsage().heapUsed\` after two forced gcs${(globalThis as { gc?: unknown }).gc ? "" : " (NOT available in this run: the figures include garbage)"}. Echo = one key on stdin → the next frame on stdout (Ink's throttle window is left to pass before each key), ${KEYS} keys at turn 1 and at turn ${turns}.`,
       ],
       tables: [

@@ -2,6 +2,7 @@
 // docs/benchmarks.md with the machine, the date and every figure. Benchmarks are not tests: a
 // missed target is reported as MISSED with its figure, and the exit code stays 0 unless a
 // bench module itself crashed. `--no-write` prints without touching the doc.
+import "./lib/production.js"; // before any module that loads React
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem, platform, release } from "node:os";
 import { join } from "node:path";
