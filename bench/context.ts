@@ -153,14 +153,38 @@ export async function measureFloor(host: Host, calls: WorkloadCall[]): Promise<{
   return { total: finish(total), perCall, failed };
 }
 
+/**
+ * A mode's own floor: the assistant outputs that mode selects (structured mode: assistant/structured
+ * where declared), called one by one and measured as context.ts renders them, with nothing else.
+ */
+async function measureModeFloor(host: Host, calls: WorkloadCall[], mode: Mode): Promise<Measure> {
+  const m = zero();
+  for (const c of calls) {
+    const o = await host.call(c.tool, c.args, { mode });
+    if (!o.ok) continue;
+    for (const out of o.routed.model) {
+      m.textBytes += outputText(out);
+      if (out.format === "content")
+        for (const b of out.content)
+          if (b.type === "image") {
+            m.images++;
+            m.imageTokens += imageTokens(b.data);
+          }
+    }
+  }
+  return finish(m);
+}
+
 export async function contextBench({ log }: BenchOptions): Promise<Section> {
   const { calls } = loadWorkload();
   const runs: RunResult[] = [];
   let floor: Awaited<ReturnType<typeof measureFloor>>;
+  let structuredFloor: Measure;
   const sep = await Host.start({ config: demoConfig(), mode: "chat" });
   try {
     log(`context: floor over ${calls.length} calls`);
     floor = await measureFloor(sep, calls);
+    structuredFloor = await measureModeFloor(sep, calls, "structured");
     for (const mode of MODES) {
       log(`context: mode ${mode}`);
       runs.push(await runWorkload(sep, calls, { mode, name: `SEP ${mode}` }));
@@ -213,6 +237,14 @@ export async function contextBench({ log }: BenchOptions): Promise<Section> {
       met: x <= 1.02,
     };
   });
+  const structuredRun = byName.get("SEP structured")!.results;
+  const ownFloor = structuredRun.tokens / structuredFloor.tokens;
+  targets.push({
+    name: "SEP structured at its own floor (the assistant/structured-or-content outputs of the same calls, alone)",
+    target: "≤ 1.02× (nothing duplicated, nothing added)",
+    figure: `${ratio(ownFloor)}: ${int(structuredRun.tokens)} vs ${int(structuredFloor.tokens)} tokens (${int(structuredRun.textBytes)} vs ${int(structuredFloor.textBytes)} B)`,
+    met: ownFloor <= 1.02,
+  });
   const failures = [...floor.failed, ...runs.flatMap((r) => r.failed.map((x) => `${r.name}: ${x}`))];
   return {
     id: "context",
@@ -226,9 +258,9 @@ export async function contextBench({ log }: BenchOptions): Promise<Section> {
     targets,
     notes: [
       "The demo's images never reach the model in any run: generate_images sends pixels only as user/content, and its legacy `content` is the assistant/content description, so no image blocks appear (the image-token term is 0).",
-      "Code mode: tools with a programmatic/structured variant (search_customers, lookup_order) send the host's receipt (sizes and schema title, never data) instead of assistant/content; the receipt is counted in full. It is longer than a short assistant/content (lookup_order) and shorter than a long one, so code mode can sit above or below the floor.",
+      "Code mode: tools with a programmatic/structured variant (search_customers, lookup_order) send the host's receipt (one line: what went where, size, schema title; never data) instead of assistant/content; the receipt is counted in full. It is about as long as a short assistant/content (lookup_order) and shorter than a long one (search_customers), so code mode sits at or below the floor.",
       "App mode: the demo's assistant/content for search_customers is shorter when a ui output is requested (\"…displayed them in an interactive table\"), so app mode can sit below the floor.",
-      "Structured mode sends assistant/structured (compact JSON) where declared (search_customers, legacy_weather) instead of prose; its size against the floor is a property of the demo's variants, not of the host.",
+      "Structured mode sends assistant/structured (compact JSON) where declared (search_customers, legacy_weather) instead of prose, by design: it is the mode for a model that wants data, not the assistant/content floor. Against the assistant/content floor (as issue 7 defines it) it stays above 1.02× — the demo's assistant/structured JSON is simply longer than its one-line prose, a property of the demo's variants, not of the host. Against its own floor (the outputs structured mode selects, requested one call at a time and measured alone) it is at 1.000×: the host sends each selected output once and adds nothing.",
       ...(failures.length ? [`Calls that failed: ${failures.join("; ")}`] : ["Every workload call succeeded in every run (ord_9999 is an isError result by design)."]),
     ],
   };
