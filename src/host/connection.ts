@@ -354,6 +354,14 @@ export class Connection {
     };
   }
 
+  /**
+   * True when the transport itself refuses any reply line over limits.maxResultBytes (stdio): a
+   * result it delivered cannot be larger, so the host need not serialize it again to measure it.
+   */
+  get resultLimitEnforced(): boolean {
+    return this.client?.transport instanceof LimitedStdioTransport;
+  }
+
   /** Extensions both sides advertise for a request made with these client extensions. */
   negotiated(extensions: Record<string, Record<string, unknown>>): Set<string> {
     if (this.era === "legacy") return new Set();

@@ -63,6 +63,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
+  private readonly selections = new WeakMap<ToolEntry, Map<string, { requested: ToolResultOutputSelector[] | undefined; issue: ReturnType<typeof checkSelection> }>>();
   /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
 
@@ -197,8 +198,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     let requested: ToolResultOutputSelector[] | undefined;
     if (entry.era === "2026-12-01") {
-      requested = opts.select ?? selectOutputs(policy, entry.variants, negotiated);
-      const issue = checkSelection(requested, entry.variants, negotiated);
+      const chosen = opts.select
+        ? { requested: opts.select, issue: checkSelection(opts.select, entry.variants, negotiated) }
+        : this.defaultSelection(entry, mode, negotiated);
+      requested = chosen.requested;
+      const issue = chosen.issue;
       if (issue) {
         const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
         return fail({ ...plan, requested }, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
@@ -226,8 +230,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     } catch (e) {
       return fail(plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
     }
-    // Transports with a streaming limit stop earlier; this catches the others (legacy HTTP).
-    const size = Buffer.byteLength(JSON.stringify(raw));
+    // Transports with a streaming limit stop earlier (stdio: no need to serialize the result
+    // again); this catches the others (HTTP, in-process).
+    const size = conn.resultLimitEnforced ? 0 : Buffer.byteLength(JSON.stringify(raw));
     if (size > limits.maxResultBytes) {
       return fail(plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
     }
@@ -256,6 +261,19 @@ export class Host extends EventEmitter implements ToolExecutor {
     }
     this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
     return outcomes;
+  }
+
+  /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
+  private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>) {
+    let byKey = this.selections.get(entry);
+    if (!byKey) this.selections.set(entry, (byKey = new Map()));
+    const key = `${mode}|${[...negotiated].join(",")}`;
+    let hit = byKey.get(key);
+    if (!hit) {
+      const requested = selectOutputs(policyFor(mode), entry.variants, negotiated);
+      byKey.set(key, (hit = { requested, issue: checkSelection(requested, entry.variants, negotiated) }));
+    }
+    return hit;
   }
 
   private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
