@@ -119,6 +119,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
+      "The app starts the host (spawning the demo server) before it imports the UI (Ink, React, the App), so the server boots and answers discovery while this process loads the UI; React/Ink run in production mode, as the launcher sets NODE_ENV.",
     ],
     tables: [
       {
@@ -127,10 +128,10 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         rows: [
           ["node boot + module loading (process start → app `run()`)", ms(moduleLoad)],
           ["config + model selection (→ host start)", ms(preHost)],
-          ["host start: spawn the demo server, discovery, tools/list", ms(hostStart)],
+          ["host start: spawn the demo server, discovery, tools/list (the UI modules load in parallel)", ms(hostStart)],
           ["  of which the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
-          ["  so discovery + listing + host bookkeeping ≈", ms(hostStart - boot)],
-          ["first Ink render (host ready → render() returned)", ms(render)],
+          ["  so discovery + listing + host bookkeeping (sharing the CPU with the UI's module loading) ≈", ms(hostStart - boot)],
+          ["rest of the UI module loading, then the first Ink render (host ready → render() returned)", ms(render)],
           ["frame reaches the terminal and is seen by capture-pane", ms(toScreen)],
           ["**process start → first drawn frame**", ms(total)],
           ["tmux launch → first drawn frame", ms(med((s) => s.launchToFrame))],
