@@ -1,9 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PNG } from "pngjs";
+import { createRequire } from "node:module";
 import jpeg from "jpeg-js";
 import { decodeJpegScaled, decodePngScaled, fitPixels } from "../../src/ui/image-decode.js";
 import { encodePng } from "../../src/demo/png.js";
+
+// pngjs (installed with terminal-image) ships no types: the little used here, typed by hand.
+type PngImage = { data: Buffer };
+type PngModule = {
+  PNG: { new (o: { width: number; height: number; bitDepth?: number }): PngImage; sync: { write(p: PngImage, o?: Record<string, unknown>): Buffer } };
+};
+const { PNG } = createRequire(import.meta.url)("pngjs") as PngModule;
 
 function pattern(w: number, h: number): Uint8Array {
   const rgba = new Uint8Array(w * h * 4);
@@ -22,7 +29,7 @@ test("PNG decoder: every filter type (pngjs adaptive filtering) and RGB/RGBA/gre
     const out = await decodePngScaled(buf, w, h);
     assert.ok(out, `decoded (filter ${filterType}, colour ${colorType})`);
     for (let i = 0; i < w * h; i++) {
-      const got = [...out.rgba.subarray(i * 4, i * 4 + 4)];
+      const got: number[] = [...out.rgba.subarray(i * 4, i * 4 + 4)];
       const want = colorType === 0 ? null : [...src.subarray(i * 4, i * 4 + 4)];
       if (want) assert.deepEqual(got, want, `pixel ${i} (filter ${filterType}, colour ${colorType})`);
       else assert.ok(got[0] === got[1] && got[1] === got[2], "grey");
@@ -47,7 +54,7 @@ test("PNG decoder: truncated image data is an error, interlaced/16-bit are left 
   await assert.rejects(decodePngScaled(cut, 8, 8));
   const png = new PNG({ width: 4, height: 4, bitDepth: 16 });
   png.data = Buffer.alloc(4 * 4 * 4, 255);
-  assert.equal(await decodePngScaled(PNG.sync.write(png, { bitDepth: 16 } as never), 4, 4), undefined);
+  assert.equal(await decodePngScaled(PNG.sync.write(png, { bitDepth: 16 }), 4, 4), undefined);
 });
 
 test("JPEG decoder: decodes and samples; pixel limit enforced by jpeg-js", async () => {
