@@ -10,7 +10,8 @@ import { parseFlatYaml, type FlatMap } from "./flat-yaml.js";
 
 const FILE = "conformance/sep-3279.yaml";
 const LISTS = ["requirements", "recommendations", "builds_on"] as const;
-const SPEC_DIR = "/work/shared/spec";
+// The spec lives in shared/ beside the repository (CI lays a copy there); /work/shared is the workplace's.
+const SPEC_DIR = [join(process.cwd(), "..", "shared", "spec"), "/work/shared/spec"].find((d) => existsSync(d)) ?? "../shared/spec";
 const SEP = join(SPEC_DIR, "sep-3279-tool-result-variants.txt");
 
 function entries(): (FlatMap & { list: string })[] {
