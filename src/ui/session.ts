@@ -28,7 +28,15 @@ export interface ChatSessionOptions {
   resetConversation?: () => void;
   cwd?: string;
   commands?: readonly SlashCommand[];
+  /**
+   * Settles when the host has started (or failed to). Until then the app is drawn and the prompt is
+   * live, but lines are queued (they run once it settles), except /quit; /servers and /tools say so.
+   */
+  hostReady?: Promise<unknown>;
 }
+
+/** Commands that answer at once while the host is still connecting. */
+const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", servers: "connecting", tools: "connecting" };
 
 export class ChatSession {
   readonly store: SessionStore;
@@ -38,9 +46,23 @@ export class ChatSession {
   private readonly always = new Set<string>();
   private queued: string[] = [];
   private quitHandler: () => void = () => {};
+  private connecting = false;
 
   constructor(private readonly opts: ChatSessionOptions) {
     this.store = opts.store;
+    if (opts.hostReady) {
+      this.connecting = true;
+      const settled = () => {
+        this.connecting = false;
+        void this.drain();
+      };
+      opts.hostReady.then(settled, settled);
+    }
+  }
+
+  /** True until the injected host start has settled. */
+  get hostConnecting(): boolean {
+    return this.connecting;
   }
 
   onQuit(fn: () => void): void {
@@ -57,7 +79,12 @@ export class ChatSession {
 
   /** Cancels the running turn or command; true if something was running. */
   cancel(): boolean {
-    if (!this.running) return false;
+    if (!this.running) {
+      if (!this.connecting || !this.queued.length) return false;
+      this.queued = []; // Esc drops lines typed ahead of the host
+      this.store.notice("queued input dropped");
+      return true;
+    }
     this.queued = [];
     this.running.abort();
     const pending = this.store.getState().approval;
@@ -82,13 +109,34 @@ export class ChatSession {
   async submit(line: string): Promise<void> {
     if (!line.trim()) return;
     if (this.history[this.history.length - 1] !== line) this.history.push(line);
+    const short = line.length > 60 ? line.slice(0, 59) + "…" : line;
+    if (this.connecting && !this.running) {
+      const name = line.trimStart().startsWith("/") ? line.trimStart().slice(1).split(/\s/, 1)[0] : "";
+      const now = WHILE_CONNECTING[name];
+      if (now === "run") return this.runLine(line);
+      if (now === "connecting") {
+        this.store.record({ kind: "user", text: line.trim() });
+        this.store.notice(`/${name}: the host is still connecting to its servers — try again in a moment`);
+        return;
+      }
+      // Type-ahead before the host is up: runs once it has started; Esc drops it.
+      this.queued.push(line);
+      this.store.notice(`queued until the servers are connected: ${short} (Esc cancels)`);
+      return;
+    }
     if (this.running) {
       // Type-ahead: runs when the current turn ends; Esc drops it with the turn.
       this.queued.push(line);
-      this.store.notice(`queued: ${line.length > 60 ? line.slice(0, 59) + "…" : line} (Esc cancels)`);
+      this.store.notice(`queued: ${short} (Esc cancels)`);
       return;
     }
     for (let next: string | undefined = line; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+  }
+
+  /** Runs the lines queued while the host was connecting (unless a line is running; it drains them). */
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    for (let next = this.queued.shift(); next !== undefined; next = this.queued.shift()) await this.runLine(next);
   }
 
   private async runLine(line: string): Promise<void> {

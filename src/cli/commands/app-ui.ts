@@ -4,6 +4,7 @@
 import React from "react";
 import { render } from "ink";
 import type { Host } from "../../host/host.js";
+import type { Mode } from "../../host/types.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
@@ -16,6 +17,7 @@ import { enterTerminalModes } from "../../ui/terminal.js";
 import type { CommonOptions } from "../args.js";
 import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
+import { PendingHost, type StartedHost } from "../../ui/pending-host.js";
 import { resolveTool, startHost } from "./call.js";
 import { needsApproval } from "./oneshot.js";
 
@@ -33,9 +35,10 @@ export function serverStatuses(host: Host): ServerStatus[] {
  * 2026-07-28 (the legacy result shape), opened on first use; a tool already on an older era is
  * read under every profile from its own connection.
  */
-function legacyCaller(host: Host, common: CommonOptions) {
+function legacyCaller(starting: Promise<Host>, common: CommonOptions) {
   let legacy: Promise<Host> | undefined;
   const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
+    const host = await starting;
     if (tool.era !== "2026-12-01") return host.callWithProfiles(tool.qualifiedName, args, LEGACY_PROFILES, opts);
     legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
     let lh: Host;
@@ -54,63 +57,86 @@ function legacyCaller(host: Host, common: CommonOptions) {
   return { call, close };
 }
 
-export async function runApp(host: Host, adapter: ModelAdapter, common: CommonOptions, onFirstRender: () => void = () => {}): Promise<void> {
-  let conversation = new Conversation();
-  const legacy = legacyCaller(host, common);
-  const runner: TurnRunner = async (prompt, o) => {
-    const r = await runTurn({
-      adapter,
-      executor: o.executor,
-      conversation,
-      prompt,
-      mode: o.mode,
-      signal: o.signal,
-      events: (e) => {
-        if (e.type === "text") o.onText(e.delta);
-      },
-    });
-    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
-  };
-  const commandHost: CommandHost = {
+export interface RunAppOptions {
+  /** The servers the host is starting, known from the config before any spawn (the status bar's first frame). */
+  serverNames: readonly string[];
+  mode: Mode;
+  onFirstRender?: () => void;
+}
+
+/** The started Host as the UI's StartedHost (command host + executor). */
+function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
+  return {
     tools: (m) => host.tools(m),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
-    legacyProfiles: legacy.call,
+    legacyProfiles: legacy,
+    modelTools: () => host.modelTools(),
+    instructions: () => host.instructions(),
   };
-  const store = new SessionStore({ mode: host.mode });
+}
+
+/**
+ * Draws the app at once and lets the host finish starting behind it: the status bar shows the
+ * servers as connecting…, lines typed meanwhile are queued, and a failed start is one line in the
+ * conversation (the app goes on). Closes the host, once started, when the app exits.
+ */
+export async function runApp(starting: Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunAppOptions): Promise<void> {
+  let conversation = new Conversation();
+  const legacy = legacyCaller(starting, common);
+  const runner: TurnRunner = async (prompt, opts) => {
+    const r = await runTurn({
+      adapter,
+      executor: opts.executor,
+      conversation,
+      prompt,
+      mode: opts.mode,
+      signal: opts.signal,
+      events: (e) => {
+        if (e.type === "text") opts.onText(e.delta);
+      },
+    });
+    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
+  };
+  const store = new SessionStore({ mode: o.mode });
   const transcript = attachTranscript(store);
   store.record({
     kind: "session",
     event: "start",
     pid: process.pid,
     cwd: process.cwd(),
-    mode: host.mode,
+    mode: o.mode,
     model: adapter.id,
-    servers: host.servers().map((s) => ({ name: s.name, state: s.state, era: s.era ?? null, protocolVersion: s.protocolVersion ?? null, error: s.error ?? null })),
+    servers: o.serverNames.map((name) => ({ name, state: "connecting", era: null, protocolVersion: null, error: null })),
   });
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
+  const pending = new PendingHost(o.serverNames, starting.then((h) => startedView(h, legacy.call)), store);
 
   const session = new ChatSession({
     store,
-    executor: host,
-    host: commandHost,
+    executor: pending.executor,
+    host: pending.commandHost,
     runTurn: runner,
     needsApproval,
     autoApprove: common.yes,
     resetConversation: () => {
       conversation = new Conversation();
     },
+    hostReady: pending.ready,
   });
   const restoreTerminal = enterTerminalModes();
   try {
-    const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), { exitOnCtrlC: false });
-    onFirstRender();
+    const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: adapter.id }), { exitOnCtrlC: false });
+    o.onFirstRender?.();
     await ink.waitUntilExit();
   } finally {
     restoreTerminal();
     store.record({ kind: "session", event: "end" });
     transcript.detach();
     await legacy.close();
+    // A /quit before the host is up still waits for it, so no server process outlives the app.
+    const host = await starting.catch(() => undefined);
+    await host?.close();
   }
 }

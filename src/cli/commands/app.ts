@@ -1,14 +1,15 @@
 // mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
 // The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
 // Start-up: the host (server spawn + discovery) is started BEFORE the UI modules (Ink, React,
-// the App) are imported, so the servers boot while this process loads the UI.
+// the App) are imported, and the first frame does not wait for it: the app draws with every
+// configured server `connecting…` and the host's start settles behind it. Only a bad config file
+// (or an unknown --server) still exits before the UI, with its one line.
 import { appendFileSync } from "node:fs";
-import { loadConfig } from "../../host/config.js";
-import type { Host } from "../../host/host.js";
+import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { createModel } from "../../model/select.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
-import { startHost, StartError } from "./call.js";
+import { startHost } from "./call.js";
 
 /** Opt-in start-up timings for bench/startup.ts: MCP_PRISM_TIMINGS=FILE appends one JSON line per milestone. */
 function mark(milestone: string): void {
@@ -31,15 +32,22 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
       return 2;
     }
+    let config: HostConfig;
+    try {
+      config = loadConfig(cli.common.config);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      process.stderr.write(`mcp-prism: ${e.message}\n`);
+      return 1;
+    }
+    const server = cli.common.server;
+    if (server !== undefined && !(server in config.servers)) {
+      process.stderr.write(`mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`);
+      return 1;
+    }
     let adapter: ModelAdapter;
     try {
-      let configModel: unknown;
-      try {
-        configModel = loadConfig(cli.common.config).model;
-      } catch {
-        configModel = undefined; // startHost reports config errors below
-      }
-      adapter = createModel({ flag: cli.common.model, config: configModel });
+      adapter = createModel({ flag: cli.common.model, config: config.model });
     } catch (e) {
       if (e instanceof ModelError) {
         if (e.message.startsWith("--model")) throw new UsageError(e.message);
@@ -48,29 +56,24 @@ export async function run(argv: string[]): Promise<number> {
       }
       throw e;
     }
-    let host: Host;
     mark("host-start");
     const starting = startHost(cli.common).then((h) => {
       mark("host-ready");
       return h;
     });
-    starting.catch(() => {}); // awaited below; never an unhandled rejection while the UI loads
-    const ui = import("./app-ui.js");
-    ui.catch(() => {}); // a failed UI import is reported where it is awaited
+    starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
+    let ui: typeof import("./app-ui.js");
     try {
-      host = await starting;
+      ui = await import("./app-ui.js");
     } catch (e) {
-      if (e instanceof StartError) {
-        process.stderr.write(`mcp-prism: ${e.message}\n`);
-        return 1;
-      }
+      await (await starting.catch(() => undefined))?.close();
       throw e;
     }
-    try {
-      await (await ui).runApp(host, adapter, cli.common, () => mark("first-render"));
-    } finally {
-      await host.close();
-    }
+    await ui.runApp(starting, adapter, cli.common, {
+      serverNames: server !== undefined ? [server] : Object.keys(config.servers),
+      mode: cli.common.mode ?? config.mode ?? "chat",
+      onFirstRender: () => mark("first-render"),
+    });
     return 0;
   });
 }

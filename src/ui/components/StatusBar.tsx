@@ -13,10 +13,11 @@ export interface ServerStatus {
 
 export const KEY_HINTS = "Tab/⇧Tab pane · PgUp/Dn · Esc cancel · ^C^C quit · /help";
 
+const STATE_LABEL: Record<ServerStatus["state"], string> = { connected: "connected", connecting: "connecting…", disconnected: "disconnected", error: "error" };
 const STATE_COLOR: Record<ServerStatus["state"], string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red" };
 
 export function StatusBar({ servers, mode, model, width, busy }: { servers: readonly ServerStatus[]; mode: Mode; model: string; width: number; busy?: boolean }) {
-  const left = servers.map((s) => ({ text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${s.state}`, color: STATE_COLOR[s.state] }));
+  const left = servers.map((s) => ({ text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[s.state]}`, color: STATE_COLOR[s.state] }));
   const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${busy ? " · working…" : ""}`;
   const line = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ ${KEY_HINTS}`;
   // Colour per server when everything fits, otherwise one truncated plain line.

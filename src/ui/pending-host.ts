@@ -1,0 +1,86 @@
+// The host as the App sees it while it is still starting: the app draws its first frame before
+// the servers are spawned and discovered, so the status bar shows every configured server as
+// `connecting…` until the start settles, then the host's own view (or `error` and one line naming
+// the server and the reason when the start failed; the app keeps running).
+import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
+import type { CommandHost } from "./commands/index.js";
+import type { ServerStatus } from "./components/StatusBar.js";
+import type { SessionStore } from "./state.js";
+
+/** What the app needs from a started host: the slash commands' view and the model's executor. */
+export type StartedHost = CommandHost & ToolExecutor;
+
+const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
+
+export class PendingHost {
+  private host?: StartedHost;
+  private failure?: string;
+  /** Settles (never rejects) once the start has succeeded or failed and the store shows it. */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly names: readonly string[],
+    starting: Promise<StartedHost>,
+    private readonly store: SessionStore,
+  ) {
+    this.ready = starting.then(
+      (host) => {
+        this.host = host;
+        for (const s of host.servers()) if (s.state === "error") store.notice(oneLine(s.error ?? `server ${s.name}: not connected`), "error");
+        this.changed();
+      },
+      (e: unknown) => {
+        const why = oneLine(e instanceof Error ? e.message : String(e));
+        // Connection errors name their server ("server NAME: …"); anything else gets the names.
+        this.failure = why.startsWith("server ") ? why : `server ${names.join(", ")}: ${why}`;
+        store.notice(this.failure, "error");
+        this.changed();
+      },
+    );
+  }
+
+  get started(): boolean {
+    return this.host !== undefined;
+  }
+
+  /** Redraws the status bar now (the App also polls servers() once a second). */
+  private changed(): void {
+    this.store.update({});
+    this.store.record({ kind: "session", event: "servers", servers: this.servers() });
+  }
+
+  servers = (): ServerStatus[] => {
+    if (this.host) return this.host.servers();
+    return this.names.map((name) => (this.failure === undefined ? { name, state: "connecting" } : { name, state: "error", error: this.failure }));
+  };
+
+  private notConnected(): Error {
+    return new Error(this.failure ?? "the host is still connecting to its servers");
+  }
+
+  readonly commandHost: CommandHost = {
+    tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m) : []),
+    servers: () => this.servers(),
+    call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
+      if (!this.host) throw this.notConnected();
+      return this.host.call(name, args, opts);
+    },
+    callWithProfiles: async (name, args, profiles, opts) => {
+      if (!this.host?.callWithProfiles) throw this.notConnected();
+      return this.host.callWithProfiles(name, args, profiles, opts);
+    },
+    legacyProfiles: async (tool, args, opts) => {
+      if (!this.host?.legacyProfiles) throw this.notConnected();
+      return this.host.legacyProfiles(tool, args, opts);
+    },
+  };
+
+  readonly executor: ToolExecutor = {
+    modelTools: () => this.host?.modelTools() ?? [],
+    instructions: () => this.host?.instructions() ?? [],
+    call: async (name, args, opts) => {
+      if (!this.host) throw this.notConnected();
+      return this.host.call(name, args, opts);
+    },
+  };
+}

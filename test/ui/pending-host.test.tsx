@@ -1,0 +1,145 @@
+// The app draws before the host has started: servers `connecting…`, the prompt live, lines queued
+// until the start settles; then the connected status bar, or one error line and the app goes on.
+import "./env.js";
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import React from "react";
+import { App } from "../../src/ui/App.js";
+import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
+import { SessionStore } from "../../src/ui/state.js";
+import { PendingHost, type StartedHost } from "../../src/ui/pending-host.js";
+import type { ToolEntry } from "../../src/host/types.js";
+import { startHost } from "../../src/cli/commands/call.js";
+import { renderAt, tick, waitFor, stripAnsi, okOutcome, type Harness } from "./harness.js";
+
+const open: Harness[] = [];
+after(() => open.forEach((h) => h.unmount()));
+
+const searchTool: ToolEntry = {
+  server: "demo",
+  name: "search_customers",
+  qualifiedName: "search_customers",
+  inputSchema: { type: "object" },
+  era: "2026-12-01",
+  variants: [{ audience: "assistant", format: "content" }],
+};
+
+function startedHost(): StartedHost {
+  const call = async () => okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] });
+  return {
+    tools: async () => [searchTool],
+    servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
+    call,
+    modelTools: () => [searchTool],
+    instructions: () => [],
+  };
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+function setup(names: string[], starting: Promise<StartedHost>) {
+  const store = new SessionStore();
+  const pending = new PendingHost(names, starting, store);
+  const prompts: { prompt: string; tools: string[] }[] = [];
+  const runTurn: TurnRunner = async (prompt, o) => {
+    prompts.push({ prompt, tools: o.executor.modelTools().map((t) => t.qualifiedName) });
+    o.onText(`answered ${prompt}.`);
+    return {};
+  };
+  const session = new ChatSession({ store, executor: pending.executor, host: pending.commandHost, runTurn, autoApprove: true, hostReady: pending.ready });
+  const h = renderAt(<App session={session} servers={pending.servers} modelName="offline" />, 120, 40);
+  let quits = 0;
+  session.onQuit(() => quits++);
+  open.push(h);
+  const type = async (s: string) => {
+    h.stdin.write(s);
+    await tick(25);
+  };
+  return { h, session, store, pending, prompts, type, frame: () => stripAnsi(h.lastFrame()), quits: () => quits };
+}
+
+test("first frame before the host: servers connecting…, prompt live, input queued; then connected and the queue runs", async () => {
+  const start = deferred<StartedHost>();
+  const s = setup(["demo", "other"], start.promise);
+  await waitFor(() => s.frame().includes("mode chat · model offline"), "the first frame");
+  assert.match(s.frame(), /● demo connecting…\s+● other connecting…/);
+
+  await s.type("/servers\r");
+  await waitFor(() => s.frame().includes("/servers: the host is still connecting"), "/servers answered at once");
+  await s.type("/tools\r");
+  await waitFor(() => s.frame().includes("/tools: the host is still connecting"), "/tools answered at once");
+  await s.type("search Globex\r");
+  await waitFor(() => s.frame().includes("queued until the servers are connected: search Globex"), "queued notice");
+  await s.type("second line\r");
+  await tick(50);
+  assert.deepEqual(s.prompts, [], "nothing ran before the host was ready");
+  assert.equal(s.session.hostConnecting, true);
+
+  start.resolve(startedHost());
+  await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "status bar updated on ready (not on the 1 s poll)", 900);
+  await waitFor(() => s.prompts.length === 2 && !s.session.busy, "queued lines ran in order");
+  assert.deepEqual(s.prompts, [
+    { prompt: "search Globex", tools: ["search_customers"] },
+    { prompt: "second line", tools: ["search_customers"] },
+  ]);
+  assert.match(s.frame(), /answered second line\./);
+  await s.type("/tools\r");
+  await waitFor(() => s.frame().includes("search_customers"), "/tools lists once connected");
+  assert.ok(s.store.transcript().some((r) => r.kind === "session" && r.event === "servers"));
+  assert.equal(s.quits(), 0);
+});
+
+test("/quit works while the host is still connecting", async () => {
+  const start = deferred<StartedHost>();
+  const s = setup(["demo"], start.promise);
+  await waitFor(() => s.frame().includes("demo connecting…"), "connecting");
+  await s.type("/quit\r");
+  await waitFor(() => s.quits() === 1, "quit at once");
+  start.resolve(startedHost());
+});
+
+test("a failed start: one error line naming the server, status bar error, the app keeps running", async () => {
+  const start = deferred<StartedHost>();
+  const s = setup(["demo"], start.promise);
+  await s.type("hello\r");
+  await waitFor(() => s.frame().includes("queued until the servers are connected: hello"), "queued");
+  start.reject(new Error("server demo: spawn /nonexistent/mcp-server ENOENT\n(server stderr: nothing)"));
+  await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
+  const errorLines = s.frame().split("\n").filter((l) => l.includes("spawn /nonexistent/mcp-server ENOENT"));
+  assert.equal(errorLines.length, 1, `one line: ${s.frame()}`);
+  assert.match(errorLines[0], /server demo: spawn \/nonexistent\/mcp-server ENOENT \(server stderr: nothing\)/);
+  // The queued prompt still ran (no tools), and the prompt keeps working.
+  await waitFor(() => s.prompts.length === 1 && !s.session.busy, "the queued prompt ran");
+  assert.deepEqual(s.prompts[0], { prompt: "hello", tools: [] });
+  await s.type("/servers\r");
+  await waitFor(() => /demo[^\n]*error/.test(s.frame().split("/servers").at(-1) ?? ""), "/servers shows the error");
+  await s.type("/quit\r");
+  await waitFor(() => s.quits() === 1, "quit");
+});
+
+test("a real failed start (the configured command does not exist) becomes that one line", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "prism-pending-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = join(dir, "config.json");
+  writeFileSync(config, JSON.stringify({ mcpServers: { ghost: { command: join(dir, "no-such-server") } } }));
+  const starting = startHost({ config, yes: false, json: false }).then(async (h): Promise<StartedHost> => {
+    await h.close();
+    throw new Error("expected the start to fail");
+  });
+  const s = setup(["ghost"], starting);
+  assert.match(s.frame(), /● ghost connecting…/);
+  await waitFor(() => s.frame().includes("● ghost error"), "status bar shows error", 10_000);
+  const lines = s.frame().split("\n").filter((l) => l.includes("server ghost:"));
+  assert.equal(lines.length, 1, s.frame());
+  assert.ok(!lines[0].includes("expected the start to fail"), lines[0]);
+  await s.type("/help\r");
+  await waitFor(() => s.frame().includes("/quit"), "the app still answers");
+});
