@@ -10,9 +10,11 @@ import { dirname, join } from "node:path";
 process.env.NODE_ENV ??= "production";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const entry = join(root, "dist", "cli", "main.js");
-if (!existsSync(entry)) {
-  process.stderr.write("mcp-prism: not built yet (dist/cli/main.js is missing): run `npm run build` first\n");
+// The bundle (scripts/bundle.js) loads several times faster than the module tree; the plain
+// compiled tree is the fallback while only `tsc` has run.
+const entry = [join(root, "dist", "bundle", "main.js"), join(root, "dist", "cli", "main.js")].find((f) => existsSync(f));
+if (!entry) {
+  process.stderr.write("mcp-prism: not built yet (dist/ is missing): run `npm run build` first\n");
   process.exit(2);
 }
 const { main } = await import(pathToFileURL(entry).href);

@@ -11,9 +11,10 @@ function newest(dir) {
   }
   return t;
 }
-const marker = "dist/cli/main.js";
+const marker = "dist/bundle/main.js";
 const stale = !existsSync(marker) || newest("src") > statSync(marker).mtimeMs;
 if (stale) {
-  process.stderr.write("mcp-prism: building (tsc)…\n");
+  process.stderr.write("mcp-prism: building (tsc, then the bundle)…\n");
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/bundle.js"], { stdio: "inherit" });
 }
