@@ -3,6 +3,7 @@
 // PNG and JPEG are decoded straight to the drawn size (./image-decode.ts); terminal-image (and its
 // decoders, a large share of start-up if loaded eagerly) is imported only for other formats.
 import chalk from "chalk";
+import { readImageSize, type ImageSize } from "../protocol/image-header.js";
 import { decodeJpegScaled, decodePngScaled, fitPixels, type Bitmap } from "./image-decode.js";
 
 let terminalImageModule: Promise<typeof import("terminal-image")> | undefined;
@@ -10,48 +11,9 @@ const loadTerminalImage = () => (terminalImageModule ??= import("terminal-image"
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
 
-export interface ImageSize {
-  width: number;
-  height: number;
-  format: "png" | "jpeg" | "gif";
-}
-
-/** Dimensions claimed by an image header, or undefined when the format is unknown/truncated. */
-export function readImageSize(buf: Uint8Array): ImageSize | undefined {
-  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  // PNG: 8-byte signature, then the IHDR chunk (length, "IHDR", width, height).
-  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) {
-    if (b.toString("latin1", 12, 16) !== "IHDR") return undefined;
-    return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), format: "png" };
-  }
-  // GIF: logical screen size, little-endian.
-  if (b.length >= 10 && b.toString("latin1", 0, 3) === "GIF") {
-    return { width: b.readUInt16LE(6), height: b.readUInt16LE(8), format: "gif" };
-  }
-  // JPEG: walk the segments to the first SOFn marker (C0–CF except C4 DHT, C8 JPG, CC DAC).
-  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
-    let i = 2;
-    for (let guard = 0; guard < 10_000 && i + 9 < b.length; guard++) {
-      if (b[i] !== 0xff) return undefined;
-      const marker = b[i + 1];
-      if (marker === 0xff) {
-        i++; // fill byte
-        continue;
-      }
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-        i += 2;
-        continue;
-      }
-      const len = b.readUInt16BE(i + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7), format: "jpeg" };
-      }
-      if (len < 2) return undefined;
-      i += 2 + len;
-    }
-  }
-  return undefined;
-}
+// The header reader is the host's own (src/protocol/image-header.ts): one reader decides both the
+// host's image-too-large rule and what the terminal agrees to decode.
+export { readImageSize, type ImageSize };
 
 export interface RenderImageOptions {
   /** Terminal columns to fit. */
