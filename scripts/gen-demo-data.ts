@@ -3,6 +3,7 @@
 //   node --import tsx scripts/gen-demo-data.ts [--check]
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { Customer } from "../src/demo/customers.js";
 
 export const SEED = 3279;
 export const DATASET_VERSION = "v18";
@@ -31,18 +32,7 @@ const SUFFIXES = [
 ];
 const GLOBEX_COUNT = 37;
 
-export interface Customer {
-  customerId: string;
-  displayName: string;
-  region: "NA" | "EMEA" | "APAC" | "LATAM";
-  country: string;
-  plan: string;
-  seats: number;
-  mrrUsd: number;
-  accountOwner: string;
-  createdAt: string;
-  lastActivity: string;
-}
+export type { Customer };
 
 /** mulberry32: small, fast, deterministic. */
 function prng(seed: number): () => number {
