@@ -75,12 +75,13 @@ export function programmaticLines(entries: readonly ProgrammaticEntry[]): string
   return lines;
 }
 
-export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
+/** A pane's scrolled body: the visible window of its lines with "↑/↓ N more" markers. */
+function PaneBody({ lines, empty, width, height, scroll }: { lines: string[]; empty: boolean; width: number; height: number; scroll: number }) {
   const inner = Math.max(4, width - 2);
-  const { shown, above, below } = windowLines(programmaticLines(entries), paneBodyRows(height), scroll);
+  const { shown, above, below } = windowLines(lines, paneBodyRows(height), scroll);
   return (
-    <Framed title={`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`} width={width} focused={focused}>
-      {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
+    <>
+      {empty ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate-end">
@@ -88,6 +89,14 @@ export function ProgrammaticPane({ entries, width, height, scroll, focused }: Pr
         </Text>
       ))}
       {below ? <Text dimColor>{`↓ ${below} more`}</Text> : null}
+    </>
+  );
+}
+
+export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
+  return (
+    <Framed title={`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`} width={width} focused={focused}>
+      <PaneBody lines={programmaticLines(entries)} empty={entries.length === 0} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }
@@ -115,19 +124,10 @@ export function appLines(entries: readonly AppEntry[]): string[] {
 }
 
 export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
-  const inner = Math.max(4, width - 2);
-  const { shown, above, below } = windowLines(appLines(entries), paneBodyRows(height), scroll);
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
     <Framed title={`${focused ? "▸ " : ""}App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width} focused={focused}>
-      {entries.length === 0 ? <Text dimColor>nothing yet</Text> : null}
-      {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
-      {shown.map((l, i) => (
-        <Text key={i} wrap="truncate-end">
-          {truncateToWidth(l, inner)}
-        </Text>
-      ))}
-      {below ? <Text dimColor>{`↓ ${below} more`}</Text> : null}
+      <PaneBody lines={appLines(entries)} empty={entries.length === 0} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }
