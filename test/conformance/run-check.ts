@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { waitForListeningUrl } from "../helpers/listening.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CLI = `${ROOT}bin/mcp-prism.js`;
@@ -68,28 +69,19 @@ export function parseReport(run: CliRun): JsonReport {
 }
 
 /** Starts `demo-server --http 0` and resolves with its URL (from "listening on URL" on stderr). */
-export function startHttpDemo(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "demo-server", "--http", "0"], { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"] });
-    let err = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`demo-server --http printed no URL: ${err}`));
-    }, 15_000);
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        const stop = () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once("exit", () => done());
-            child.kill("SIGTERM");
-          });
-        resolve({ url: m[1], child, stop });
-      }
+export async function startHttpDemo(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, "demo-server", "--http", "0"], { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"] });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once("exit", () => done());
+      child.kill("SIGTERM");
     });
-    child.once("exit", (code) => reject(new Error(`demo-server exited (${code}): ${err}`)));
-  });
+  try {
+    const { url } = await waitForListeningUrl(child, "demo-server --http", 15_000);
+    return { url, child, stop };
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw e;
+  }
 }

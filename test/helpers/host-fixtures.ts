@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config.js";
+import { waitForListeningUrl } from "./listening.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "mcp-prism.js");
@@ -42,19 +43,7 @@ export function wireLines(log: string): Record<string, any>[] {
 /** Starts `demo-server --http 0`; resolves with the URL it prints. */
 export async function startDemoHttp(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, "demo-server", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
-  const url = await new Promise<string>((res, rej) => {
-    let buf = "";
-    const timer = setTimeout(() => rej(new Error(`demo server did not start: ${buf}`)), 10_000);
-    child.stderr!.on("data", (c: Buffer) => {
-      buf += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]);
-      }
-    });
-    child.on("exit", (code) => rej(new Error(`demo server exited (${code}): ${buf}`)));
-  });
+  const { url } = await waitForListeningUrl(child, "demo server", 10_000);
   return { url, child };
 }
 

@@ -8,6 +8,7 @@ import ts from "typescript";
 import type { ServerConfig } from "../../src/host/config.js";
 import type { CallOptions } from "../../src/host/types.js";
 import { ROOT } from "./host-fixtures.js";
+import { waitForListeningUrl } from "./listening.js";
 
 /** Placed in every bad result's payload: it must never show up in any outcome or output. */
 export const CANARY = "HOSTILE-CANARY-7f3a";
@@ -47,19 +48,7 @@ export async function startHostileHttp(env: Record<string, string> = {}): Promis
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const url = await new Promise<string>((res, rej) => {
-    let buf = "";
-    const timer = setTimeout(() => rej(new Error(`hostile server did not start: ${buf}`)), 15_000);
-    child.stderr!.on("data", (c: Buffer) => {
-      buf += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]);
-      }
-    });
-    child.once("exit", (code) => rej(new Error(`hostile server exited (${code}): ${buf}`)));
-  });
+  const { url } = await waitForListeningUrl(child, "hostile server", 15_000);
   const close = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));

@@ -9,6 +9,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { spawn } from "node:child_process";
 import { CLI, REPO_ROOT } from "./raw-stdio.js";
+import { waitForListeningUrl } from "./listening.js";
 
 export interface RawHttpResponse {
   status: number;
@@ -100,7 +101,6 @@ export interface HttpServerProcess {
 /** Spawns `mcp-prism demo-server --http 0` (or other args) and waits for "listening on URL". */
 export function startHttpServer(args: string[] = ["demo-server", "--http", "0"], timeoutMs = 10_000): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let err = "";
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -110,23 +110,11 @@ export function startHttpServer(args: string[] = ["demo-server", "--http", "0"],
       clearTimeout(timer);
     }
   };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void close();
-      reject(new Error(`raw-http: server did not print "listening on" within ${timeoutMs} ms; stderr: ${err}`));
-    }, timeoutMs);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (c: string) => {
-      err += c;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[1], stderr: () => err, close });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`raw-http: server exited with ${code}; stderr: ${err}`));
-    });
-  });
+  return waitForListeningUrl(child, "raw-http: the server", timeoutMs).then(
+    ({ url, stderr }) => ({ url, stderr, close }),
+    async (e: Error) => {
+      await close();
+      throw e;
+    },
+  );
 }
