@@ -85,8 +85,8 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
   for (const side of IMAGE_SIDES) {
     log(`drawing: image ${side}×${side}`);
     const png = encodePng(side, side, drawSunrise("bench", 0, side, side));
-    // Also the longest stretch the event loop was blocked while rendering (inflate runs off
-    // the main thread, so latency and blocking differ for large images).
+    // Also the longest stretch the event loop was blocked while rendering (the decoder yields
+    // every few MB of inflated rows, so latency and blocking differ for large images).
     const stalls: number[] = [];
     const times = await timed(imgReps, async () => {
       const h = monitorEventLoopDelay({ resolution: 1 });
@@ -129,7 +129,7 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
   ];
   const tables: Table[] = [
     { caption: `user/structured table (\`{customers: [...]}\`, 10 columns, ${WIDTH} columns wide), ${reps} draws each`, head: ["rows", "renderTable median", "renderTable max", "Ink TableView median", "Ink TableView max"], rows: tableRowsOut },
-    { caption: `Images through src/ui/image.ts (PNG decoded straight to the drawn size: async inflate, row unfilter, box-sampled; half blocks fitted to 100×40 cells), ${imgReps} draws each; the last column is the longest event-loop stall during a draw (median over the draws)`, head: ["image", "median", "max", "longest main-thread stall"], rows: imageRows },
+    { caption: `Images through src/ui/image.ts (PNG decoded straight to the drawn size: inflated in 256 kB pieces into one reused buffer, yielding to the event loop every 4 MB, each row unfiltered and box-sampled as it arrives; half blocks fitted to 100×40 cells), ${imgReps} draws each; the last column is the longest event-loop stall during a draw (median over the draws)`, head: ["image", "median", "max", "longest main-thread stall"], rows: imageRows },
     {
       caption: `Sanitizer (sanitizeText), ${sanReps} runs each`,
       head: ["input", "median", "max", "throughput"],

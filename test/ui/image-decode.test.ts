@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { deflateSync } from "node:zlib";
 import jpeg from "jpeg-js";
 import { decodeJpegScaled, decodePngScaled, fitPixels } from "../../src/ui/image-decode.js";
 import { encodePng } from "../../src/demo/png.js";
@@ -55,6 +56,68 @@ test("PNG decoder: truncated image data is an error, interlaced/16-bit are left 
   const png = new PNG({ width: 4, height: 4, bitDepth: 16 });
   png.data = Buffer.alloc(4 * 4 * 4, 255);
   assert.equal(await decodePngScaled(PNG.sync.write(png, { bitDepth: 16 }), 4, 4), undefined);
+});
+
+test("PNG decoder: rows split across inflate pieces decode exactly, through zlib's handle and through the public stream alike", async () => {
+  // 700×200 RGBA with adaptive filters: 2,801-byte rows over 560 kB of pixels, so rows straddle
+  // the 256 kB pieces and Up/Average/Paeth rows read a row above that lived in an earlier piece.
+  const w = 700, h = 200;
+  const src = pattern(w, h);
+  const png = new PNG({ width: w, height: h });
+  png.data = Buffer.from(src);
+  const buf = PNG.sync.write(png, { filterType: -1, colorType: 6, inputHasAlpha: true });
+  for (const publicStream of [false, true]) {
+    const out = await decodePngScaled(buf, w, h, { publicStream });
+    assert.ok(out);
+    const mismatch = out.rgba.findIndex((v, i) => v !== src[i]);
+    assert.equal(mismatch, -1, `first differing byte ${mismatch} (publicStream ${publicStream})`);
+  }
+});
+
+test("PNG decoder: corrupt or short image data is a one-line error on both inflate paths; bytes past the last row are never inflated", async () => {
+  const w = 300, h = 300;
+  const good = encodePng(w, h, pattern(w, h));
+  const idatAt = good.indexOf("IDAT", 0, "latin1");
+  const len = good.readUInt32BE(idatAt - 4);
+  const withIdat = (data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write("IDAT", 4, "latin1");
+    return Buffer.concat([good.subarray(0, idatAt - 4), head, data, Buffer.alloc(4), good.subarray(-12)]);
+  };
+  const zdata = good.subarray(idatAt + 4, idatAt + 4 + len);
+  const corrupt = Buffer.from(zdata);
+  corrupt.fill(0xff, 2, 40);
+  // The deflate stream of 2 rows only, wrapped in a valid PNG claiming 300 rows.
+  const rowLen = w * 3 + 1;
+  const short = deflateSync(Buffer.alloc(rowLen * 2));
+  // A valid image followed by garbage inside the same IDAT: never reached.
+  const trailing = Buffer.concat([zdata, Buffer.alloc(1000, 0xee)]);
+  for (const publicStream of [false, true]) {
+    await assert.rejects(decodePngScaled(withIdat(corrupt), 10, 10, { publicStream }), /^Error: PNG image data: /);
+    await assert.rejects(decodePngScaled(withIdat(short), 10, 10, { publicStream }), /PNG image data is truncated/);
+    const out = await decodePngScaled(withIdat(trailing), w, h, { publicStream });
+    assert.deepEqual([...out!.rgba.subarray(0, 4)], [...pattern(w, h).subarray(0, 4)]);
+  }
+});
+
+test("PNG decoder: a 4,096² image gives the event loop turns while it inflates", async () => {
+  const side = 4096;
+  const rgba = new Uint8Array(side * side * 4);
+  for (let i = 0; i < rgba.length; i += 4) rgba[i] = (i >> 14) & 255;
+  const png = encodePng(side, side, rgba);
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    turns++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const out = await decodePngScaled(png, 80, 80);
+  running = false;
+  assert.equal(out!.width, 80);
+  // 48 MB of rows, one turn every 4 MB at least: a decode that held the thread would give ≤ 1.
+  assert.ok(turns >= 8, `event loop turns during the decode: ${turns}`);
 });
 
 test("JPEG decoder: decodes and samples; pixel limit enforced by jpeg-js", async () => {
