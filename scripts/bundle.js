@@ -4,8 +4,12 @@
 // for one function). dist/bundle sits two levels below the root like dist/<layer>/, so the
 // import.meta.url-relative paths (bin/, package.json, src/demo/data) resolve the same.
 import { build } from "esbuild";
+import { readdirSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
+import { BUNDLE_PATCHES, patchPlugin } from "./bundle-patches.js";
 
-await build({
+const applied = new Map();
+const result = await build({
   entryPoints: ["dist/cli/main.js"],
   outdir: "dist/bundle",
   bundle: true,
@@ -19,6 +23,13 @@ await build({
   banner: { js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);" },
   // The launcher runs React/Ink in production mode; fixing it here drops their development builds.
   define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
   logLevel: "warning",
   legalComments: "none",
+  metafile: true,
 });
+const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
+if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
+// Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
+const current = new Set(Object.keys(result.metafile.outputs).map((f) => basename(f)));
+for (const f of readdirSync("dist/bundle")) if (!current.has(f)) rmSync(join("dist/bundle", f), { force: true });
