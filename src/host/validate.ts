@@ -3,6 +3,7 @@
 import {
   compileSchema,
   ContentBlockSchema,
+  fastParseOutput,
   isCoreAudience,
   isExtensionAudience,
   sameSelector,
@@ -155,6 +156,16 @@ function checkImages(where: string, blocks: readonly ContentBlock[], maxPixels: 
   });
 }
 
+/** The general (zod) parse of one output; it words the error of a malformed one. */
+function parseOutput(o: unknown, i: number): ToolResultOutput {
+  const format = isRecord(o) ? o.format : undefined;
+  const schema = format === "content" ? ContentToolResultOutputSchema : format === "structured" ? StructuredToolResultOutputSchema : undefined;
+  if (!schema) fail("malformed-output", `outputs[${i}]: format must be "content" or "structured"`);
+  const parsed = schema.safeParse(o);
+  if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssue(parsed.error)}`);
+  return parsed.data as ToolResultOutput;
+}
+
 /**
  * A 2026-12-01 result: exactly one output per requested selector (the fallback when none was
  * sent), none unrequested, none twice, each well-formed and valid against THAT variant's schema.
@@ -171,13 +182,7 @@ export function validateVariantResult(
   const isError = r.isError === true;
   const outputs: ToolResultOutput[] = [];
   r.outputs.forEach((o, i) => {
-    const format = isRecord(o) ? o.format : undefined;
-    const schema =
-      format === "content" ? ContentToolResultOutputSchema : format === "structured" ? StructuredToolResultOutputSchema : undefined;
-    if (!schema) fail("malformed-output", `outputs[${i}]: format must be "content" or "structured"`);
-    const parsed = schema.safeParse(o);
-    if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssue(parsed.error)}`);
-    const out = parsed.data as ToolResultOutput;
+    const out = fastParseOutput(o) ?? parseOutput(o, i);
     if (!requested.some((s) => sameSelector(s, out))) {
       fail("unrequested-output", `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`);
     }

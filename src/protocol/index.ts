@@ -6,3 +6,4 @@ export * from "./declaration.js";
 export * from "./selection.js";
 export * from "./projection.js";
 export * from "./image-header.js";
+export * from "./fast-output.js";
