@@ -37,6 +37,8 @@ export const CLIENT_VERSION: string = (() => {
   }
 })();
 
+const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
+
 export class ConnectionError extends Error {
   constructor(
     readonly rule: string,
@@ -259,7 +261,7 @@ export class Connection {
     const race = this.config.kind === "stdio" && !forced && firstAttempt;
     const abort = new AbortController();
     const request = client.request(
-      { method: "server/discover", params: { _meta: this.envelope(version, {}) } },
+      { method: "server/discover", params: { _meta: this.envelope(version, NO_EXTENSIONS) } },
       AnyResultSchema,
       // A forced version has no fallback: give the probe the full call timeout.
       { timeout: race ? probeTimeout + this.limits.callTimeoutMs : forced ? Math.max(probeTimeout, this.limits.callTimeoutMs) : probeTimeout, signal: abort.signal },
@@ -346,37 +348,51 @@ export class Connection {
   }
 
   private envelope(version: string, extensions: Record<string, Record<string, unknown>>): Json {
+    const hit = this.envelopes.get(extensions);
+    if (hit?.version === version) return hit.envelope;
     const caps: Json = Object.keys(extensions).length ? { extensions } : {};
-    return {
+    const envelope = {
       [META.protocolVersion]: version,
       [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
       [META.clientCapabilities]: caps,
     };
+    this.envelopes.set(extensions, { version, envelope });
+    return envelope;
   }
+  /** The envelope per extensions object (a policy constant); requests copy it, never change it. */
+  private readonly envelopes = new WeakMap<object, { version: string; envelope: Json }>();
 
   /**
-   * True when the transport itself refuses any reply line over limits.maxResultBytes (stdio): a
-   * result it delivered cannot be larger, so the host need not serialize it again to measure it.
+   * True when the transport itself refuses any reply over limits.maxResultBytes (our stdio and
+   * modern HTTP transports stop reading there): a result it delivered cannot be larger, so the
+   * host need not serialize it again to measure it.
    */
   get resultLimitEnforced(): boolean {
-    return this.client?.transport instanceof LimitedStdioTransport;
+    const t = this.client?.transport;
+    return t instanceof LimitedStdioTransport || t instanceof ModernHttpTransport;
   }
 
   /** Extensions both sides advertise for a request made with these client extensions. */
-  negotiated(extensions: Record<string, Record<string, unknown>>): Set<string> {
-    if (this.era === "legacy") return new Set();
+  negotiated(extensions: Record<string, Record<string, unknown>>): ReadonlySet<string> {
+    // Asked on every call: the same Set while the extensions object (a policy constant) and the
+    // server's capabilities (replaced on reconnect) are the same objects.
+    const hit = this.negotiatedCache.get(extensions);
+    if (hit && hit.caps === this.serverCapabilities && hit.era === this.era) return hit.set;
     const server = this.serverCapabilities.extensions ?? {};
-    return new Set(Object.keys(extensions).filter((id) => id in server));
+    const set = this.era === "legacy" ? new Set<string>() : new Set(Object.keys(extensions).filter((id) => id in server));
+    this.negotiatedCache.set(extensions, { caps: this.serverCapabilities, era: this.era, set });
+    return set;
   }
+  private readonly negotiatedCache = new WeakMap<object, { caps: Capabilities; era: string | undefined; set: ReadonlySet<string> }>();
 
   /** Sends a request (modern: with the `_meta` envelope). Throws McpError / ConnectionError. */
   async request(method: string, params: Json, opts: RequestOpts = {}): Promise<Json> {
-    await this.ensureConnected();
+    if (this.state !== "connected") await this.ensureConnected();
     const client = this.client;
     if (!client || !this.protocolVersion) throw new ConnectionError("not-connected", `server ${this.name}: not connected`);
     const p: Json = { ...params };
     if (this.era !== "legacy") {
-      p._meta = { ...((params._meta as Json | undefined) ?? {}), ...this.envelope(this.protocolVersion, opts.extensions ?? {}) };
+      p._meta = { ...((params._meta as Json | undefined) ?? {}), ...this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS) };
     }
     return client.request({ method, params: p }, AnyResultSchema, {
       timeout: opts.timeout ?? this.limits.callTimeoutMs,

@@ -8,9 +8,9 @@ import { Connection, ConnectionError } from "./connection.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
-import { route, RoutingError, sinkBytes } from "./router.js";
+import { jsonBytes, route, RoutingError, sinkBytes } from "./router.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
 export interface HostOptions {
@@ -48,6 +48,13 @@ export type HostEvent =
   | { type: "call-progress"; id: number; progress: ProgressUpdate }
   | { type: "call-end"; id: number; outcome: CallOutcome; failure?: CallFailure };
 
+/** A tool's selection in a mode, its local check, and the requested extensions negotiated. */
+interface Selection {
+  requested: ToolResultOutputSelector[] | undefined;
+  issue: ReturnType<typeof checkSelection>;
+  extensions: string[];
+}
+
 const extensionsKeys = new Map<Mode, string>();
 /** The listing cache key of a mode's advertised extensions (policies are constants). */
 function extensionsKey(mode: Mode): string {
@@ -63,7 +70,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
-  private readonly selections = new WeakMap<ToolEntry, Map<string, { requested: ToolResultOutputSelector[] | undefined; issue: ReturnType<typeof checkSelection> }>>();
+  /** Per tool entry: by mode (the last negotiated Set seen) and by `mode|extensions` key. */
+  private readonly selections = new WeakMap<ToolEntry, Map<string, { negotiated: ReadonlySet<string>; selection: Selection }>>();
   /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
 
@@ -132,13 +140,19 @@ export class Host extends EventEmitter implements ToolExecutor {
    * connected: take the slow path, which (re)connects and lists.
    */
   private cachedEntry(qualifiedName: string, mode: Mode): ToolEntry | undefined {
-    const from = [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode)));
     let hit = this.qualified.get(mode);
-    if (!hit || hit.from.length !== from.length || hit.from.some((l, i) => l !== from[i])) {
+    let same = hit !== undefined && hit.from.length === this.conns.size;
+    let i = 0;
+    for (const c of this.conns.values()) {
+      if (!same) break;
+      same = hit!.from[i++] === this.listings.get(c.name)?.get(this.listingKey(c, mode));
+    }
+    if (!same) {
+      const from = [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode)));
       const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? [])).map((t) => [t.qualifiedName, t]));
       this.qualified.set(mode, (hit = { from, byName }));
     }
-    const entry = hit.byName.get(qualifiedName);
+    const entry = hit!.byName.get(qualifiedName);
     return entry && this.conns.get(entry.server)?.state === "connected" ? entry : undefined;
   }
 
@@ -197,10 +211,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     // Policy and local selection check: a refused selection is never sent.
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     let requested: ToolResultOutputSelector[] | undefined;
+    let appExtensions: string[] = [];
     if (entry.era === "2026-12-01") {
       const chosen = opts.select
-        ? { requested: opts.select, issue: checkSelection(opts.select, entry.variants, negotiated) }
+        ? { requested: opts.select, issue: checkSelection(opts.select, entry.variants, negotiated), extensions: requestedExtensions(effectiveSelection(opts.select)).filter((x) => negotiated.has(x)) }
         : this.defaultSelection(entry, mode, negotiated);
+      appExtensions = chosen.extensions;
       requested = chosen.requested;
       const issue = chosen.issue;
       if (issue) {
@@ -218,24 +234,28 @@ export class Host extends EventEmitter implements ToolExecutor {
     try {
       const params: Record<string, unknown> = { name: entry.name, arguments: args };
       if (requested !== undefined) params.requestedOutputs = requested;
+      // Progress is asked for only when something shows it (the app always listens): a
+      // progressToken makes a server send notifications nobody would read.
+      const wantsProgress = opts.onProgress !== undefined || this.listenerCount("event") > 0;
       raw = await conn.request("tools/call", params, {
         extensions: policy.advertiseExtensions,
         signal: opts.signal,
-        onprogress: (p) => {
-          const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
-          opts.onProgress?.(progress);
-          this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
-        },
+        onprogress: wantsProgress
+          ? (p) => {
+              const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
+              opts.onProgress?.(progress);
+              this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
+            }
+          : undefined,
       });
     } catch (e) {
       return fail(plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
     }
-    // Transports with a streaming limit stop earlier (stdio: no need to serialize the result
-    // again); this catches the others (HTTP, in-process).
-    const size = conn.resultLimitEnforced ? 0 : Buffer.byteLength(JSON.stringify(raw));
-    if (size > limits.maxResultBytes) {
-      return fail(plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
-    }
+    // Transports with a streaming limit (our stdio and modern HTTP ones) refused an oversized
+    // reply while reading it; for the others (legacy HTTP, in-process) the host measures.
+    const tooLarge = (size: number) =>
+      fail(plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
+    const measure = !conn.resultLimitEnforced;
 
     // Validate the whole result before routing anything.
     const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
@@ -243,11 +263,22 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (entry.era === "2026-12-01") {
         const sel = effectiveSelection(requested);
         const v = validateVariantResult(raw, sel, entry.variants, limits);
-        const appExtensions = requestedExtensions(sel).filter((x) => negotiated.has(x));
+        // Where the host measures, each output is serialized once: its size counts toward the
+        // result (with everything around the outputs) — checked before any outcome exists, so an
+        // oversized result is never routed — and is reused for its sink's byte count.
+        let sizes: Map<unknown, number> | undefined;
+        if (measure) {
+          sizes = new Map(v.outputs.map((o) => [o, jsonBytes(o)]));
+          let size = jsonBytes({ ...raw, outputs: [] }) + Math.max(0, sizes.size - 1); // + the commas
+          for (const n of sizes.values()) size += n;
+          if (size > limits.maxResultBytes) return tooLarge(size);
+        }
         const routed = route(v.outputs, { appExtensions, meta: v.meta });
-        const outcome = this.success(plan, routed, v.isError, entry, started);
+        const outcome = this.success(plan, routed, v.isError, entry, started, sizes);
         for (const p of profiles) outcomes[p] = outcome;
       } else {
+        const size = measure ? jsonBytes(raw) : 0;
+        if (size > limits.maxResultBytes) return tooLarge(size);
         const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
         for (const p of profiles) {
           const routed = route(applyLegacyProfile(p, v), { appExtensions: [] });
@@ -264,22 +295,36 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
-  private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>) {
+  private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
     let byKey = this.selections.get(entry);
     if (!byKey) this.selections.set(entry, (byKey = new Map()));
+    // The connection hands out the same negotiated Set while nothing changed, so the common
+    // case is an identity hit; the key string is built only on a miss.
+    const last = byKey.get(mode);
+    if (last?.negotiated === negotiated) return last.selection;
     const key = `${mode}|${[...negotiated].join(",")}`;
-    let hit = byKey.get(key);
-    if (!hit) {
+    let selection = byKey.get(key)?.selection;
+    if (!selection) {
       const requested = selectOutputs(policyFor(mode), entry.variants, negotiated);
-      byKey.set(key, (hit = { requested, issue: checkSelection(requested, entry.variants, negotiated) }));
+      const sel = effectiveSelection(requested);
+      selection = { requested, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(sel).filter((x) => negotiated.has(x)) };
+      byKey.set(key, { negotiated, selection });
     }
-    return hit;
+    byKey.set(mode, { negotiated, selection });
+    return selection;
   }
 
-  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
-    const bytes = sinkBytes(routed);
-    const outcome: CallOutcome = { ok: true, plan, isError, routed, bytes, durationMs: performance.now() - started };
-    if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, bytes, entry.variants, isError);
+  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number, sizes?: ReadonlyMap<unknown, number>): CallOutcome {
+    const outcome = { ok: true, plan, isError, routed, durationMs: performance.now() - started } as CallOutcome & { ok: true };
+    // Byte counts serialize every output: computed when first read (the app reads them when it
+    // draws the call; a script calling in a loop may never), then kept as a plain value.
+    let bytes: SinkBytes | undefined;
+    Object.defineProperty(outcome, "bytes", {
+      enumerable: true,
+      configurable: true,
+      get: () => (bytes ??= sinkBytes(routed, sizes)),
+    });
+    if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
     return outcome;
   }
 

@@ -51,8 +51,15 @@ export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): 
   return routed;
 }
 
-export function sinkBytes(routed: Routed): SinkBytes {
-  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
+/** Bytes of a value serialized as JSON (what it costs on the wire and in a sink). */
+export function jsonBytes(x: unknown): number {
+  const s = JSON.stringify(x);
+  return s === undefined ? 0 : Buffer.byteLength(s);
+}
+
+/** Bytes per sink; `known` holds sizes already measured for some outputs (each serialized once per call). */
+export function sinkBytes(routed: Routed, known?: ReadonlyMap<unknown, number>): SinkBytes {
+  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + (known?.get(x) ?? jsonBytes(x)), 0);
   return {
     model: size(routed.model),
     user: size(routed.user),

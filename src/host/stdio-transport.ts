@@ -145,9 +145,11 @@ export class LimitedStdioTransport implements Transport {
       else if (!answered) this.limits.onDiagnostic?.(`stdout: skipped a ${size}-byte line over the ${this.limits.maxLineBytes}-byte limit`);
       return;
     }
-    const text = Buffer.concat(this.pieces).toString("utf8").replace(/\r$/, "");
+    // (Replies can be megabytes: no regex over the whole line, no trimmed copy of it.)
+    let text = (this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces)).toString("utf8");
+    if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     this.pieces = [];
-    if (text.trim() === "") return;
+    if (!/\S/.test(text)) return;
     let message: JSONRPCMessage;
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(text));

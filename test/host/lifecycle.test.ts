@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host, type HostEvent } from "../../src/host/host.js";
-import { config, demoStdio, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { config, demoStdio, demoTeed, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
 
 let demo: Host;
 before(async () => {
@@ -23,6 +23,27 @@ test("progress reaches onProgress and the host's events, in order start → prog
   assert.equal(events[0], "call-start");
   assert.equal(events.at(-1), "call-end");
   assert.ok(events.includes("call-progress"));
+});
+
+test("progress is asked for only when something shows it: a progressToken with onProgress or an event listener, none otherwise", async () => {
+  const log = join(tempDir(), "wire.log");
+  const host = await Host.start({ config: config({ demo: demoTeed(log) }) });
+  try {
+    const token = () => wireLines(log).filter((l) => l.method === "tools/call").map((l) => l.params._meta?.progressToken !== undefined);
+    assert.ok((await host.call("wait", { ms: 1 })).ok);
+    const seen: number[] = [];
+    // 250 ms: progress at 100 and 200 ms arrives well before the result (the SDK hands a
+    // notification to its handler a microtask late, so one in the same read as the result is lost).
+    assert.ok((await host.call("wait", { ms: 250 }, { onProgress: (p) => seen.push(p.progress) })).ok);
+    const listener = () => {};
+    host.on("event", listener);
+    assert.ok((await host.call("wait", { ms: 1 })).ok);
+    host.off("event", listener);
+    assert.deepEqual(token(), [false, true, true]);
+    assert.ok(seen.length >= 1, `the wait tool reported progress to onProgress: ${JSON.stringify(seen)}`);
+  } finally {
+    await host.close();
+  }
 });
 
 test("an aborted call is cancelled and routes nothing", async () => {
