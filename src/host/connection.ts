@@ -392,7 +392,8 @@ export class Connection {
     if (!client || !this.protocolVersion) throw new ConnectionError("not-connected", `server ${this.name}: not connected`);
     const p: Json = { ...params };
     if (this.era !== "legacy") {
-      p._meta = { ...((params._meta as Json | undefined) ?? {}), ...this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS) };
+      const envelope = this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS);
+      p._meta = params._meta ? { ...(params._meta as Json), ...envelope } : envelope;
     }
     return client.request({ method, params: p }, AnyResultSchema, {
       timeout: opts.timeout ?? this.limits.callTimeoutMs,

@@ -8,7 +8,8 @@ import { Connection, ConnectionError } from "./connection.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
-import { jsonBytes, route, RoutingError, sinkBytes } from "./router.js";
+import { route, RoutingError, sinkBytes } from "./router.js";
+import { bytesOverLimit } from "./size-limit.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
@@ -196,89 +197,66 @@ export class Host extends EventEmitter implements ToolExecutor {
     const mode = opts.mode ?? this.mode;
     const policy = policyFor(mode);
     const limits = this.opts.config.limits;
-    const fail = (plan: CallPlan, error: CallError) => {
-      const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
-      const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
-      this.emit("event", { type: "call-end", id, outcome, failure } satisfies HostEvent);
-      return Object.fromEntries(profiles.map((p) => [p, outcome]));
-    };
-    let plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
     const entry = this.cachedEntry(qualifiedName, mode) ?? (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
-    if (!entry) return fail(plan, await this.unknownTool(qualifiedName, mode));
+    if (!entry) {
+      const plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
+      return this.failed(id, started, profiles, plan, await this.unknownTool(qualifiedName, mode));
+    }
     const conn = this.conns.get(entry.server) as Connection;
-    plan = { ...plan, server: entry.server, tool: entry.name, era: entry.era, protocolVersion: conn.protocolVersion ?? "" };
+    const plan: CallPlan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
 
     // Policy and local selection check: a refused selection is never sent.
     const negotiated = conn.negotiated(policy.advertiseExtensions);
-    let requested: ToolResultOutputSelector[] | undefined;
     let appExtensions: string[] = [];
     if (entry.era === "2026-12-01") {
       const chosen = opts.select
         ? { requested: opts.select, issue: checkSelection(opts.select, entry.variants, negotiated), extensions: requestedExtensions(effectiveSelection(opts.select)).filter((x) => negotiated.has(x)) }
         : this.defaultSelection(entry, mode, negotiated);
       appExtensions = chosen.extensions;
-      requested = chosen.requested;
+      plan.requested = chosen.requested;
       const issue = chosen.issue;
       if (issue) {
         const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-        return fail({ ...plan, requested }, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
+        return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
       }
     } else if (opts.select) {
       const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
-      return fail(plan, callError(plan.server, plan.tool, "selection-unsupported", why));
+      return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "selection-unsupported", why));
     } else plan.legacyProfile = profiles[0];
-    plan = { ...plan, requested };
-    this.emit("event", { type: "call-start", id, plan } satisfies HostEvent);
+    const requested = plan.requested;
+    // Events are built only for listeners; progress is asked for only when something shows it
+    // (the app always listens): a progressToken makes a server send notifications nobody reads.
+    const listened = this.listenerCount("event") > 0;
+    if (listened) this.emit("event", { type: "call-start", id, plan } satisfies HostEvent);
 
     let raw: Record<string, unknown>;
     try {
       const params: Record<string, unknown> = { name: entry.name, arguments: args };
       if (requested !== undefined) params.requestedOutputs = requested;
-      // Progress is asked for only when something shows it (the app always listens): a
-      // progressToken makes a server send notifications nobody would read.
-      const wantsProgress = opts.onProgress !== undefined || this.listenerCount("event") > 0;
       raw = await conn.request("tools/call", params, {
         extensions: policy.advertiseExtensions,
         signal: opts.signal,
-        onprogress: wantsProgress
-          ? (p) => {
-              const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
-              opts.onProgress?.(progress);
-              this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
-            }
-          : undefined,
+        onprogress: opts.onProgress !== undefined || listened ? (p) => this.progressed(id, opts, p) : undefined,
       });
     } catch (e) {
-      return fail(plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
+      return this.failed(id, started, profiles, plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
     }
     // Transports with a streaming limit (our stdio and modern HTTP ones) refused an oversized
     // reply while reading it; for the others (legacy HTTP, in-process) the host measures.
-    const tooLarge = (size: number) =>
-      fail(plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
-    const measure = !conn.resultLimitEnforced;
+    const size = conn.resultLimitEnforced ? undefined : bytesOverLimit(raw, limits.maxResultBytes);
+    if (size !== undefined) {
+      return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
+    }
 
     // Validate the whole result before routing anything.
     const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
     try {
       if (entry.era === "2026-12-01") {
-        const sel = effectiveSelection(requested);
-        const v = validateVariantResult(raw, sel, entry.variants, limits);
-        // Where the host measures, each output is serialized once: its size counts toward the
-        // result (with everything around the outputs) — checked before any outcome exists, so an
-        // oversized result is never routed — and is reused for its sink's byte count.
-        let sizes: Map<unknown, number> | undefined;
-        if (measure) {
-          sizes = new Map(v.outputs.map((o) => [o, jsonBytes(o)]));
-          let size = jsonBytes({ ...raw, outputs: [] }) + Math.max(0, sizes.size - 1); // + the commas
-          for (const n of sizes.values()) size += n;
-          if (size > limits.maxResultBytes) return tooLarge(size);
-        }
+        const v = validateVariantResult(raw, effectiveSelection(requested), entry.variants, limits);
         const routed = route(v.outputs, { appExtensions, meta: v.meta });
-        const outcome = this.success(plan, routed, v.isError, entry, started, sizes);
+        const outcome = this.success(plan, routed, v.isError, entry, started);
         for (const p of profiles) outcomes[p] = outcome;
       } else {
-        const size = measure ? jsonBytes(raw) : 0;
-        if (size > limits.maxResultBytes) return tooLarge(size);
         const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
         for (const p of profiles) {
           const routed = route(applyLegacyProfile(p, v), { appExtensions: [] });
@@ -286,12 +264,25 @@ export class Host extends EventEmitter implements ToolExecutor {
         }
       }
     } catch (e) {
-      if (e instanceof ResultValidationError) return fail(plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
-      if (e instanceof RoutingError) return fail(plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
+      if (e instanceof ResultValidationError) return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
+      if (e instanceof RoutingError) return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
+    if (listened) this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
     return outcomes;
+  }
+
+  private progressed(id: number, opts: CallOptions, p: { progress: number; total?: number; message?: string }): void {
+    const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
+    opts.onProgress?.(progress);
+    this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
+  }
+
+  private failed(id: number, started: number, profiles: readonly LegacyProfile[], plan: CallPlan, error: CallError): Partial<Record<LegacyProfile, CallOutcome>> {
+    const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
+    const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
+    this.emit("event", { type: "call-end", id, outcome, failure } satisfies HostEvent);
+    return Object.fromEntries(profiles.map((p) => [p, outcome]));
   }
 
   /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
@@ -314,7 +305,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     return selection;
   }
 
-  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number, sizes?: ReadonlyMap<unknown, number>): CallOutcome {
+  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
     const outcome = { ok: true, plan, isError, routed, durationMs: performance.now() - started } as CallOutcome & { ok: true };
     // Byte counts serialize every output: computed when first read (the app reads them when it
     // draws the call; a script calling in a loop may never), then kept as a plain value.
@@ -322,7 +313,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     Object.defineProperty(outcome, "bytes", {
       enumerable: true,
       configurable: true,
-      get: () => (bytes ??= sinkBytes(routed, sizes)),
+      get: () => (bytes ??= sinkBytes(routed)),
     });
     if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
     return outcome;

@@ -57,9 +57,8 @@ export function jsonBytes(x: unknown): number {
   return s === undefined ? 0 : Buffer.byteLength(s);
 }
 
-/** Bytes per sink; `known` holds sizes already measured for some outputs (each serialized once per call). */
-export function sinkBytes(routed: Routed, known?: ReadonlyMap<unknown, number>): SinkBytes {
-  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + (known?.get(x) ?? jsonBytes(x)), 0);
+export function sinkBytes(routed: Routed): SinkBytes {
+  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + jsonBytes(x), 0);
   return {
     model: size(routed.model),
     user: size(routed.user),
