@@ -7,17 +7,19 @@
 // drift; the figure is the ratio of the medians of per-block throughput.
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CLIENT_NAME, CLIENT_VERSION } from "../src/host/connection.js";
-import { Host } from "../src/host/host.js";
-import { RpcClient } from "../src/host/rpc-client.js";
-import { AnyResultSchema, META } from "../src/protocol/index.js";
-import { compiledSchemaCount } from "../src/protocol/json-schema.js";
-import { createDemoServer } from "../src/demo/server.js";
 import { BIN, demoConfig, demoStdio, ROOT } from "./lib/demo.js";
+import { connectionModule, demoServerModule, hostModule, protocolModule, rpcClientModule } from "./lib/compiled.js";
 import { inMemoryClientTransport, memoryServer } from "./lib/memory-host.js";
 import { fmt, int, median, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 // In process a call takes ~50 µs: blocks of 500 calls (~25 ms) so one gc pause does not decide a block.
+// Both sides run the compiled build (dist/), as shipped: see bench/lib/compiled.ts.
+const { CLIENT_NAME, CLIENT_VERSION } = connectionModule;
+const { Host } = hostModule;
+const { RpcClient } = rpcClientModule;
+const { AnyResultSchema, META, compiledSchemaCount } = protocolModule;
+const { createDemoServer } = demoServerModule;
+
 const SIZES = { "in process": { calls: 10_000, block: 500 }, stdio: { calls: 2000, block: 100 } } as const;
 const WARMUP = 200;
 
@@ -163,7 +165,7 @@ export async function overheadBench({ log }: BenchOptions): Promise<Section> {
     title: "3. Host overhead",
     intro: [
       "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks; in process also the result-size rule, which the stdio transport applies while reading). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. In process both sides talk to one in-process toolkit demo server over their own SDK `InMemoryTransport` pair; over stdio each side spawns its own `mcp-prism demo-server`.",
-      "Each call is awaited before the next (no pipelining). The ratio (host cost) is the median over the block pairs of bare throughput ÷ host throughput (= host time per call ÷ bare time per call) of two blocks run back to back, so load that changes during the run cancels within each pair; the calls/s columns are the plain medians per side.",
+      "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). The ratio (host cost) is the median over the block pairs of bare throughput ÷ host throughput (= host time per call ÷ bare time per call) of two blocks run back to back, so load that changes during the run cancels within each pair; the calls/s columns are the plain medians per side.",
     ],
     tables: [table],
     targets,

@@ -3,11 +3,15 @@
 // in-memory pair instead of spawning; everything after the transport (era detection, envelope,
 // tool listing, the whole call pipeline) is the Host's own code. This leans on Connection's
 // private members: if they change, it fails loudly here rather than measuring something else.
+// It patches the COMPILED Connection (bench/lib/compiled.ts), the one the compiled Host uses.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { Connection } from "../../src/host/connection.js";
 import type { ServerConfig } from "../../src/host/config.js";
-import { ToolkitConnection, type ToolkitServer } from "../../src/server/index.js";
+import type { ToolkitServer } from "../../src/server/index.js";
+import { connectionModule, serverModule } from "./compiled.js";
+
+const { Connection } = connectionModule;
+const { ToolkitConnection } = serverModule;
 
 const MEMORY = "mcp-prism:in-memory";
 const factories = new Map<string, () => Promise<Transport>>();

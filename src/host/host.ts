@@ -56,6 +56,16 @@ interface Selection {
   extensions: string[];
 }
 
+const BYTES = Symbol("bytes");
+/** A success outcome's `bytes`: an enumerable property computed from its `routed` on first read. */
+const LAZY_BYTES: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { routed: Routed; [BYTES]?: SinkBytes }): SinkBytes {
+    return (this[BYTES] ??= sinkBytes(this.routed));
+  },
+};
+
 const extensionsKeys = new Map<Mode, string>();
 /** The listing cache key of a mode's advertised extensions (policies are constants). */
 function extensionsKey(mode: Mode): string {
@@ -308,13 +318,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
     const outcome = { ok: true, plan, isError, routed, durationMs: performance.now() - started } as CallOutcome & { ok: true };
     // Byte counts serialize every output: computed when first read (the app reads them when it
-    // draws the call; a script calling in a loop may never), then kept as a plain value.
-    let bytes: SinkBytes | undefined;
-    Object.defineProperty(outcome, "bytes", {
-      enumerable: true,
-      configurable: true,
-      get: () => (bytes ??= sinkBytes(routed)),
-    });
+    // draws the call; a script calling in a loop may never), then kept.
+    Object.defineProperty(outcome, "bytes", LAZY_BYTES);
     if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
     return outcome;
   }

@@ -7,10 +7,23 @@
 // serialized, and the verdict and the reported size are always the exact ones.
 
 /** Upper bound of JSON.stringify(value)'s UTF-8 length; Infinity past `cap` or a deep nesting. */
+// The walk's work lists, reused across calls (the walk is synchronous).
+const stack: unknown[] = [];
+const depths: number[] = [];
+
 function jsonBytesBound(value: unknown, cap: number): number {
+  try {
+    stack.push(value);
+    depths.push(0);
+    return walk(cap);
+  } finally {
+    stack.length = 0;
+    depths.length = 0;
+  }
+}
+
+function walk(cap: number): number {
   let total = 0;
-  const stack: unknown[] = [value];
-  const depths: number[] = [0];
   while (stack.length > 0) {
     const v = stack.pop();
     const depth = depths.pop() as number;

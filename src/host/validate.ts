@@ -126,34 +126,35 @@ function describeSelector(out: ToolResultOutputSelector, known: readonly ToolRes
 }
 
 /** Validates a structured value against its variant's schema (compiled once per schema object). */
-function checkStructured(where: string, schema: JsonSchema | undefined, value: unknown): void {
+function checkStructured(where: () => string, schema: JsonSchema | undefined, value: unknown): void {
   if (!schema) return;
   let fn;
   try {
     fn = compileSchema(schema);
   } catch (e) {
-    fail("schema-violation", `${where}: the declared schema does not compile: ${(e as Error).message}`);
+    fail("schema-violation", `${where()}: the declared schema does not compile: ${(e as Error).message}`);
   }
   if (!fn(value)) {
     const e = fn.errors?.[0];
     const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
-    fail("schema-violation", `${where}: ${why}`);
+    fail("schema-violation", `${where()}: ${why}`);
   }
 }
 
 /** Rejects an image whose header claims more pixels than the limit (read from the header only). */
-function checkImages(where: string, blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
+function checkImages(where: () => string, blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
   if (maxPixels === undefined) return;
-  blocks.forEach((b, i) => {
-    if (b.type !== "image") return;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    if (b.type !== "image") continue;
     const size = readBase64ImageSize(b.data);
-    if (!size || size.width * size.height <= maxPixels) return;
+    if (!size || size.width * size.height <= maxPixels) continue;
     const mp = (n: number) => `${(n / 1e6).toFixed(1)} MP`;
     fail(
       "image-too-large",
-      `${where} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
+      `${where()} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
     );
-  });
+  }
 }
 
 /** The general (zod) parse of one output; it words the error of a malformed one. */
@@ -181,29 +182,38 @@ export function validateVariantResult(
   if (!Array.isArray(r.outputs)) fail("malformed-result", "outputs is not an array");
   const isError = r.isError === true;
   const outputs: ToolResultOutput[] = [];
-  r.outputs.forEach((o, i) => {
-    const out = fastParseOutput(o) ?? parseOutput(o, i);
-    if (!requested.some((s) => sameSelector(s, out))) {
+  // Plain loops: this runs for every output of every call.
+  for (let i = 0; i < r.outputs.length; i++) {
+    const out = fastParseOutput(r.outputs[i]) ?? parseOutput(r.outputs[i], i);
+    if (indexOfSelector(requested, out) < 0) {
       fail("unrequested-output", `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`);
     }
-    if (outputs.some((prev) => sameSelector(prev, out))) {
-      fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
-    }
+    if (indexOfSelector(outputs, out) >= 0) fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
     outputs.push(out);
-  });
-  outputs.forEach((o, i) => o.format === "content" && checkImages(`outputs[${i}] (${selectorKey(o)})`, o.content, limits.maxImagePixels));
-  const missing = requested.filter((s) => !outputs.some((o) => sameSelector(o, s)));
-  if (missing.length > 0 && (!isError || outputs.length === 0)) {
-    fail("missing-output", `no output for requested ${missing.map(selectorKey).join(", ")}`);
+  }
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i];
+    if (o.format === "content") checkImages(() => `outputs[${i}] (${selectorKey(o)})`, o.content, limits.maxImagePixels);
+  }
+  if (outputs.length < requested.length) {
+    const missing = requested.filter((s) => indexOfSelector(outputs, s) < 0);
+    if (missing.length > 0 && (!isError || outputs.length === 0)) {
+      fail("missing-output", `no output for requested ${missing.map(selectorKey).join(", ")}`);
+    }
   }
   if (!isError) {
     for (const out of outputs) {
       if (out.format !== "structured") continue;
-      const v = variants.find((d) => sameSelector(d, out));
-      checkStructured(selectorKey(out), v && v.format === "structured" ? v.schema : undefined, out.structuredContent);
+      const v = variants[indexOfSelector(variants, out)];
+      checkStructured(() => selectorKey(out), v && v.format === "structured" ? v.schema : undefined, out.structuredContent);
     }
   }
   return { outputs, isError, meta: r._meta as Record<string, unknown> | undefined };
+}
+
+function indexOfSelector(list: readonly ToolResultOutputSelector[], s: ToolResultOutputSelector): number {
+  for (let i = 0; i < list.length; i++) if (sameSelector(list[i], s)) return i;
+  return -1;
 }
 
 /** A 2026-07-28-or-earlier result: a well-formed content array, structuredContent valid against outputSchema. */
@@ -215,9 +225,9 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
     if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssue(parsed.error)}`);
     return parsed.data;
   });
-  checkImages("result", content, limits.maxImagePixels);
+  checkImages(() => "result", content, limits.maxImagePixels);
   const isError = r.isError === true;
-  if (!isError && r.structuredContent !== undefined) checkStructured("structuredContent", outputSchema, r.structuredContent);
+  if (!isError && r.structuredContent !== undefined) checkStructured(() => "structuredContent", outputSchema, r.structuredContent);
   const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };
   if (r.structuredContent !== undefined) result.structuredContent = r.structuredContent;
   return result;

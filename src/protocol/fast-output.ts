@@ -25,6 +25,7 @@ export function fastParseOutput(o: unknown): ToolResultOutput | undefined {
   const content = r.content;
   if (!Array.isArray(content)) return undefined;
   for (let i = 0; i < content.length; i++) if (!isPlainTextBlock(content[i])) return undefined;
-  // Text blocks are loose objects (unknown keys kept): zod would return shallow copies.
-  return { audience, format: "content", content: content.map((b: object) => ({ ...b }) as TextContent) };
+  // Text blocks are loose objects (unknown keys kept): zod returns equal copies; the blocks
+  // themselves are returned here (nothing downstream writes to an output).
+  return { audience, format: "content", content: content as TextContent[] };
 }
