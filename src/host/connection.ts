@@ -386,10 +386,15 @@ export class Connection {
   private readonly negotiatedCache = new WeakMap<object, { caps: Capabilities; era: string | undefined; set: ReadonlySet<string> }>();
 
   /** Sends a request (modern: with the `_meta` envelope). Throws McpError / ConnectionError. */
-  async request(method: string, params: Json, opts: RequestOpts = {}): Promise<Json> {
-    if (this.state !== "connected") await this.ensureConnected();
+  request(method: string, params: Json, opts: RequestOpts = {}): Promise<Json> {
+    // Not async: on the hot path (connected) the SDK's promise is returned as it is.
+    if (this.state !== "connected") return this.ensureConnected().then(() => this.send(method, params, opts));
+    return this.send(method, params, opts);
+  }
+
+  private send(method: string, params: Json, opts: RequestOpts): Promise<Json> {
     const client = this.client;
-    if (!client || !this.protocolVersion) throw new ConnectionError("not-connected", `server ${this.name}: not connected`);
+    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", `server ${this.name}: not connected`));
     const p: Json = { ...params };
     if (this.era !== "legacy") {
       const envelope = this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS);

@@ -6,58 +6,33 @@
 // number at most 25, punctuation a few per member. Only a result whose bound reaches the limit is
 // serialized, and the verdict and the reported size are always the exact ones.
 
-/** Upper bound of JSON.stringify(value)'s UTF-8 length; Infinity past `cap` or a deep nesting. */
-// The walk's work lists, reused across calls (the walk is synchronous).
-const stack: unknown[] = [];
-const depths: number[] = [];
+const DEEP = 256;
 
-function jsonBytesBound(value: unknown, cap: number): number {
-  try {
-    stack.push(value);
-    depths.push(0);
-    return walk(cap);
-  } finally {
-    stack.length = 0;
-    depths.length = 0;
+/** Upper bound of JSON.stringify(value)'s UTF-8 length added to `total`; Infinity past `cap`. */
+function bound(v: unknown, total: number, cap: number, depth: number): number {
+  if (typeof v === "string") return total + 6 * v.length + 2;
+  if (typeof v === "number" || typeof v === "boolean" || v === null || v === undefined) return total + 25;
+  // bigint, symbol, function, cycles and absurd nesting: leave them to JSON.stringify (which
+  // throws on a cycle or a bigint).
+  if (typeof v !== "object" || depth > DEEP) return Number.POSITIVE_INFINITY;
+  if (Array.isArray(v)) {
+    total += 2 + v.length;
+    for (let i = 0; i < v.length && total <= cap; i++) total = bound(v[i], total, cap, depth + 1);
+    return total;
   }
-}
-
-function walk(cap: number): number {
-  let total = 0;
-  while (stack.length > 0) {
-    const v = stack.pop();
-    const depth = depths.pop() as number;
-    if (typeof v === "string") total += 6 * v.length + 2;
-    else if (typeof v === "number" || typeof v === "boolean" || v === null || v === undefined) total += 25;
-    else if (typeof v === "object") {
-      // Cycles and absurd nesting: leave them to JSON.stringify (which throws on a cycle).
-      if (depth > 256) return Number.POSITIVE_INFINITY;
-      if (Array.isArray(v)) {
-        total += 2 + v.length;
-        for (let i = 0; i < v.length; i++) {
-          stack.push(v[i]);
-          depths.push(depth + 1);
-        }
-      } else {
-        // toJSON or other non-plain objects: no bound from a walk.
-        if (typeof (v as { toJSON?: unknown }).toJSON === "function") return Number.POSITIVE_INFINITY;
-        total += 2;
-        for (const k in v) {
-          if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-          total += 6 * k.length + 4;
-          stack.push((v as Record<string, unknown>)[k]);
-          depths.push(depth + 1);
-        }
-      }
-    } else return Number.POSITIVE_INFINITY; // bigint, symbol, function: let JSON.stringify decide
-    if (total > cap) return Number.POSITIVE_INFINITY;
+  // toJSON or other non-plain objects: no bound from a walk.
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function") return Number.POSITIVE_INFINITY;
+  const keys = Object.keys(v);
+  total += 2;
+  for (let i = 0; i < keys.length && total <= cap; i++) {
+    total = bound((v as Record<string, unknown>)[keys[i]], total + 6 * keys[i].length + 4, cap, depth + 1);
   }
   return total;
 }
 
 /** The exact JSON byte size of `value` when it is over `limit`; undefined when it is not. */
 export function bytesOverLimit(value: unknown, limit: number): number | undefined {
-  if (jsonBytesBound(value, limit) <= limit) return undefined;
+  if (bound(value, 0, limit, 0) <= limit) return undefined;
   const text = JSON.stringify(value);
   const size = text === undefined ? 0 : Buffer.byteLength(text);
   return size > limit ? size : undefined;
