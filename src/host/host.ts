@@ -52,6 +52,8 @@ export type HostEvent =
 /** A tool's selection in a mode, its local check, and the requested extensions negotiated. */
 interface Selection {
   requested: ToolResultOutputSelector[] | undefined;
+  /** What the result must answer: `requested`, or the fallback when none is sent. */
+  effective: ToolResultOutputSelector[];
   issue: ReturnType<typeof checkSelection>;
   extensions: string[];
 }
@@ -218,11 +220,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     // Policy and local selection check: a refused selection is never sent.
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     let appExtensions: string[] = [];
+    let effective: ToolResultOutputSelector[] = [];
     if (entry.era === "2026-12-01") {
-      const chosen = opts.select
-        ? { requested: opts.select, issue: checkSelection(opts.select, entry.variants, negotiated), extensions: requestedExtensions(effectiveSelection(opts.select)).filter((x) => negotiated.has(x)) }
-        : this.defaultSelection(entry, mode, negotiated);
+      const chosen = opts.select ? this.explicitSelection(opts.select, entry, negotiated) : this.defaultSelection(entry, mode, negotiated);
       appExtensions = chosen.extensions;
+      effective = chosen.effective;
       plan.requested = chosen.requested;
       const issue = chosen.issue;
       if (issue) {
@@ -262,7 +264,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
     try {
       if (entry.era === "2026-12-01") {
-        const v = validateVariantResult(raw, effectiveSelection(requested), entry.variants, limits);
+        const v = validateVariantResult(raw, effective, entry.variants, limits);
         const routed = route(v.outputs, { appExtensions, meta: v.meta });
         const outcome = this.success(plan, routed, v.isError, entry, started);
         for (const p of profiles) outcomes[p] = outcome;
@@ -295,6 +297,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     return Object.fromEntries(profiles.map((p) => [p, outcome]));
   }
 
+  private explicitSelection(select: ToolResultOutputSelector[], entry: ToolEntry, negotiated: ReadonlySet<string>): Selection {
+    const effective = effectiveSelection(select);
+    return { requested: select, effective, issue: checkSelection(select, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
+  }
+
   /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
   private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
     let byKey = this.selections.get(entry);
@@ -307,8 +314,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     let selection = byKey.get(key)?.selection;
     if (!selection) {
       const requested = selectOutputs(policyFor(mode), entry.variants, negotiated);
-      const sel = effectiveSelection(requested);
-      selection = { requested, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(sel).filter((x) => negotiated.has(x)) };
+      const effective = effectiveSelection(requested);
+      selection = { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
       byKey.set(key, { negotiated, selection });
     }
     byKey.set(mode, { negotiated, selection });
