@@ -2,8 +2,9 @@
 // server, compiled build (`node bin/mcp-prism.js --model offline`) in a real pseudo-terminal
 // (tmux on a private socket, 120×40, env without CI). The first frame counts as drawn when
 // `tmux capture-pane` shows the status bar. The split comes from the app's opt-in timing hook
-// (MCP_PRISM_TIMINGS=FILE: app-run, host-start, host-ready, first-render, each in ms since the
-// process started) and from timing a bare demo-server spawn → first discover answer.
+// (MCP_PRISM_TIMINGS=FILE: node-ready, app-run, servers-spawned, ui-loaded, first-render,
+// host-start, host-ready, each in ms since the process started) and from timing a bare
+// demo-server spawn → first discover answer.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -107,10 +108,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   }
   const med = (f: (s: Sample) => number) => median(samples.map(f).filter(Number.isFinite));
   const m = (name: string) => (s: Sample) => s.marks[name] ?? NaN;
-  const moduleLoad = med(m("app-run"));
-  const preHost = med((s) => m("host-start")(s) - m("app-run")(s));
-  const hostStart = med((s) => m("host-ready")(s) - m("host-start")(s));
-  const render = med((s) => m("first-render")(s) - m("host-start")(s));
+  const between = (from: string, to: string) => med((s) => m(to)(s) - m(from)(s));
   const toScreen = med((s) => s.processToFrame - m("first-render")(s));
   const boot = median(boots);
   const total = med((s) => s.processToFrame);
@@ -127,21 +125,23 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
-      "The app starts the host (spawning the demo server) before it imports the UI (Ink, React, the App), and draws its first frame without waiting for the host: the status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      "The app spawns the demo server's process first (it boots on the other core), then imports the UI (Ink, React, the App) and draws its first frame; only then does it load the host code (MCP SDK, zod, Ajv) and start the host, whose stdio transport adopts the process already running. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
     ],
     tables: [
       {
         caption: "Where the time goes (medians; the phases are medians of their own, so they need not add up exactly)",
         head: ["phase", "median"],
         rows: [
-          ["node boot + module loading (process start → app `run()`)", ms(moduleLoad)],
-          ["config + model selection (→ host start)", ms(preHost)],
-          ["UI module loading + the first Ink render (host start → render() returned; the host is not waited for)", ms(render)],
+          ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
+          ["launcher + app command chunk (→ app `run()`)", ms(between("node-ready", "app-run"))],
+          ["config, model selection, demo server process spawned (→ servers spawned)", ms(between("app-run", "servers-spawned"))],
+          ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("servers-spawned", "ui-loaded"))],
+          ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
           ["frame reaches the terminal and is seen by capture-pane", ms(toScreen)],
           ["**process start → first drawn frame** (servers `connecting…`, prompt live)", ms(total)],
           ["tmux launch → first drawn frame", ms(med((s) => s.launchToFrame))],
-          ["behind the first frame — host start: spawn the demo server, discovery, tools/list (host start → host ready)", ms(hostStart)],
-          ["  of which the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
+          ["behind the first frame — host code load + discovery + tools/list, the server process already booting (host start → host ready)", ms(between("host-start", "host-ready"))],
+          ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
         ],
       },

@@ -4,7 +4,7 @@ import type { Plugin } from "esbuild";
 export interface BundlePatch {
   name: string;
   file: RegExp;
-  edits: [find: string, replace: string][];
+  edits: [find: string | RegExp, replace: string][];
 }
 export const MAY_BE_RGI_EMOJI: RegExp;
 export const BUNDLE_PATCHES: BundlePatch[];

@@ -1,7 +1,7 @@
 // Start-up patches scripts/bundle.js applies to pinned dependencies as esbuild loads them. Each
-// edit replaces one exact text (`$&` in the replacement is the text found); a file the filter
-// matches without every text (another major version) loads unpatched, and a patch applied to no
-// file fails the build. Each keeps the dependency's behaviour and only removes a start-up cost.
+// edit replaces one exact text (or every match of a global RegExp); a file the filter matches
+// without every text (another major version) loads unpatched, and a patch applied to no file fails
+// the build. Each keeps what the app uses of the dependency and only removes a start-up cost.
 import { readFile } from "node:fs/promises";
 
 /**
@@ -17,11 +17,15 @@ export const BUNDLE_PATCHES = [
     // string-width 8 (Ink, widest-line, cli-truncate) tests every grapheme of a non-ASCII line
     // against /^\p{RGI_Emoji}$/v. V8 runs that huge pattern in its regexp interpreter for the first
     // few hundred calls (~70 µs each): Ink's first layout (box borders, "·", "…") spent ~120 ms
-    // there. A cheap character-class test first skips the big one where it cannot match.
-    name: "string-width: emoji pre-check",
+    // there. A cheap character-class test first skips the big one where it cannot match, and the
+    // big one is built on first use (building it costs ~25 ms, at module load before this patch).
+    name: "string-width: emoji pre-check, RGI pattern built on first use",
     file: /[\\/]string-width[\\/]index\.js$/,
     edits: [
-      ["const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;", `$&\nconst mayBeRgiEmoji = ${MAY_BE_RGI_EMOJI};`],
+      [
+        "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
+        `let rgiEmojiPattern;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiPattern ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(s) };\nconst mayBeRgiEmoji = ${MAY_BE_RGI_EMOJI};`,
+      ],
       ["if (rgiEmojiRegex.test(segment) ||", "if ((mayBeRgiEmoji.test(segment) && rgiEmojiRegex.test(segment)) ||"],
     ],
   },
@@ -32,6 +36,18 @@ export const BUNDLE_PATCHES = [
     name: "yoga-layout: decode the inlined WASM without fetch",
     file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [['function ya(){return w||"function"!=typeof fetch?', "function ya(){return true?"]],
+  },
+  {
+    // zod's locales index re-exports all ~50 translations of its messages (366 KB of the bundle's
+    // 750 KB of zod), kept because `z.locales` is a namespace object. Only the default, English,
+    // is ever used here (nothing calls z.config with a locale): the host's load after the first
+    // frame and the demo server's boot parse half as much zod.
+    name: "zod: English messages only",
+    file: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
+    edits: [
+      ['export { default as en } from "./en.js";', "$&"],
+      [/^export \{ default as (?!en )\w+ \} from "\.\/[\w-]+\.js";\n/gm, ""],
+    ],
   },
 ];
 
@@ -47,7 +63,8 @@ export function patchPlugin(patches, applied = new Map()) {
       for (const patch of patches) {
         b.onLoad({ filter: patch.file }, async (args) => {
           let text = await readFile(args.path, "utf8");
-          if (!patch.edits.every(([find]) => text.includes(find))) return undefined;
+          const found = (find) => (typeof find === "string" ? text.includes(find) : text.search(find) >= 0);
+          if (!patch.edits.every(([find]) => found(find))) return undefined;
           for (const [find, replace] of patch.edits) text = text.replace(find, replace);
           applied.set(patch, (applied.get(patch) ?? 0) + 1);
           return { contents: text, loader: "js" };

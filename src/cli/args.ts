@@ -1,7 +1,10 @@
 // Command-line parsing shared by every subcommand: node:util parseArgs with the common options,
 // plus each command's own. A bad option is one clear line and exit code 2.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ALL_VERSIONS, parseSelector, type ToolResultOutputSelector } from "../protocol/index.js";
+// The zod-free protocol modules only: every command parses its arguments first, the app before its first frame.
+import { ALL_VERSIONS } from "../protocol/versions.js";
+import { parseSelector } from "../protocol/selectors.js";
+import type { ToolResultOutputSelector } from "../protocol/schemas.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../host/types.js";
 
 export class UsageError extends Error {

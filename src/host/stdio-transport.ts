@@ -3,20 +3,16 @@
 // reply is answered locally with a RESULT_TOO_LARGE error for its request and the rest of the line
 // is skipped, so the connection stays usable and memory stays flat. Lines that are not JSON-RPC
 // are reported as diagnostics and ignored.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { adoptEarly, spawnServer, type StdioParams } from "./spawn-server.js";
+
+export type { StdioParams };
 
 /** Marks the local error that stands in for a reply over the size limit (never sent by a server). */
 export const RESULT_TOO_LARGE_MARK = "mcp-prism/resultTooLarge";
 export const RESULT_TOO_LARGE_CODE = -32099;
-
-export interface StdioParams {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
 
 export interface StdioLimits {
   maxLineBytes: number;
@@ -24,8 +20,6 @@ export interface StdioLimits {
   onStderr?: (chunk: Buffer) => void;
 }
 
-/** Like the SDK: the child inherits only these variables (plus the configured env). */
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 /** Bytes of an oversized line kept to find its request id (at the start or at the end). */
 const ID_WINDOW = 256;
 
@@ -76,27 +70,24 @@ export class LimitedStdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const env: Record<string, string> = {};
-      for (const k of INHERITED_ENV) {
-        const v = process.env[k];
-        if (v !== undefined && !v.startsWith("()")) env[k] = v;
-      }
-      const child = spawn(this.params.command, this.params.args, {
-        env: { ...env, ...this.params.env },
-        cwd: this.params.cwd,
-        stdio: ["pipe", "pipe", "pipe"],
-        shell: false,
-      });
+      // A process the app spawned early (spawn-server.ts) is adopted with what it did meanwhile.
+      const early = adoptEarly(this.params);
+      const child = early?.child ?? spawnServer(this.params);
       this.child = child;
-      child.once("error", (e) => {
+      const failed = (e: Error) => {
         reject(e);
         this.onerror?.(e);
-      });
-      child.once("spawn", () => resolve());
-      child.once("close", () => {
+      };
+      const closed = () => {
         this.child = undefined;
         this.onclose?.();
-      });
+      };
+      if (early?.error) failed(early.error);
+      else child.once("error", failed);
+      if (early?.spawned) resolve();
+      else child.once("spawn", () => resolve());
+      if (early?.closed) queueMicrotask(closed);
+      else child.once("close", closed);
       child.stdin?.on("error", (e) => this.onerror?.(e));
       child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
       child.stderr?.on("data", (chunk: Buffer) => this.limits.onStderr?.(chunk));

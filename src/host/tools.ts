@@ -118,8 +118,4 @@ export function qualifyNames(lists: ToolEntry[][]): ToolEntry[] {
   return lists.flat().map((t) => ({ ...t, qualifiedName: (count.get(t.name) ?? 0) > 1 ? `${t.server}__${t.name}` : t.name }));
 }
 
-/** App-only tools (`_meta.ui.visibility: ["app"]`) are never exposed to the model. */
-export function isAppOnly(t: ToolEntry): boolean {
-  const vis = (t._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
-  return Array.isArray(vis) && vis.length > 0 && !vis.includes("model");
-}
+export { isAppOnly } from "./app-only.js";

@@ -6,7 +6,7 @@ import { ModelError, type ModelAdapter, type ModelToolSpec } from "./adapter.js"
 import { buildContext } from "./context.js";
 import type { Conversation, ModelToolResult, ToolCallRequest } from "./conversation.js";
 import { buildToolNameMap } from "./tool-names.js";
-import { isAppOnly } from "../host/tools.js";
+import { isAppOnly } from "../host/app-only.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 

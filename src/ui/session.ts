@@ -2,7 +2,7 @@
 // The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
-import { isAppOnly } from "../host/tools.js";
+import { isAppOnly } from "../host/app-only.js";
 import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";

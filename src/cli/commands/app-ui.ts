@@ -1,6 +1,7 @@
 // The chat app's UI half: Ink, React, the App and the session. Loaded by app.ts with a dynamic
-// import that runs WHILE the host spawns and discovers its servers, so start-up pays for the
-// slower of the two instead of their sum.
+// import while the servers' processes boot; it draws the first frame, then starts the host (whose
+// code, ./call.js and everything under it, is imported only then: nothing here imports it
+// statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
 import type { Host } from "../../host/host.js";
@@ -18,8 +19,7 @@ import type { CommonOptions } from "../args.js";
 import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
 import { PendingHost, type StartedHost } from "../../ui/pending-host.js";
-import { resolveTool, startHost } from "./call.js";
-import { needsApproval } from "./oneshot.js";
+import { needsApproval } from "../approval.js";
 
 export function serverStatuses(host: Host): ServerStatus[] {
   return host.servers().map((s) => ({
@@ -40,6 +40,7 @@ function legacyCaller(starting: Promise<Host>, common: CommonOptions) {
   const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
     const host = await starting;
     if (tool.era !== "2026-12-01") return host.callWithProfiles(tool.qualifiedName, args, LEGACY_PROFILES, opts);
+    const { resolveTool, startHost } = await import("./call.js");
     legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
     let lh: Host;
     try {
@@ -78,11 +79,18 @@ function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): Started
 }
 
 /**
- * Draws the app at once and lets the host finish starting behind it: the status bar shows the
- * servers as connecting…, lines typed meanwhile are queued, and a failed start is one line in the
- * conversation (the app goes on). Closes the host, once started, when the app exits.
+ * Draws the app, then calls `startHost` and lets the host finish starting behind the first frame:
+ * the status bar shows the servers as connecting…, lines typed meanwhile are queued, and a failed
+ * start is one line in the conversation (the app goes on). Closes the host, once started, when the
+ * app exits.
  */
-export async function runApp(starting: Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunAppOptions): Promise<void> {
+export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunAppOptions): Promise<void> {
+  // `starting` exists before the first frame (the UI holds it) but the start begins after it.
+  let begin!: () => void;
+  const began = new Promise<void>((r) => (begin = r));
+  let started = false;
+  const starting = began.then(startHost);
+  starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   let conversation = new Conversation();
   const legacy = legacyCaller(starting, common);
   const runner: TurnRunner = async (prompt, opts) => {
@@ -129,6 +137,8 @@ export async function runApp(starting: Promise<Host>, adapter: ModelAdapter, com
   try {
     const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: adapter.id }), { exitOnCtrlC: false });
     o.onFirstRender?.();
+    started = true;
+    begin();
     await ink.waitUntilExit();
   } finally {
     restoreTerminal();
@@ -136,7 +146,7 @@ export async function runApp(starting: Promise<Host>, adapter: ModelAdapter, com
     transcript.detach();
     await legacy.close();
     // A /quit before the host is up still waits for it, so no server process outlives the app.
-    const host = await starting.catch(() => undefined);
+    const host = started ? await starting.catch(() => undefined) : undefined;
     await host?.close();
   }
 }

@@ -1,21 +1,23 @@
 // mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
 // The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
-// Start-up: the host (server spawn + discovery) is started BEFORE the UI modules (Ink, React,
-// the App) are imported, and the first frame does not wait for it: the app draws with every
-// configured server `connecting…` and the host's start settles behind it. Only a bad config file
-// (or an unknown --server) still exits before the UI, with its one line.
+// Start-up, in this order: the configured stdio servers' processes are spawned (they boot on
+// another core meanwhile), the UI modules (Ink, React, the App) are imported and the first frame
+// is drawn with every server `connecting…`, and only then is the host code (MCP SDK, zod, Ajv)
+// loaded and started; its transports adopt the processes already running. This module and its
+// static imports stay small (no zod, no SDK) since they sit before the first frame. Only a bad
+// config file (or an unknown --server) still exits before the UI, with its one line.
 import { appendFileSync } from "node:fs";
 import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
+import type { Host } from "../../host/host.js";
+import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { createModel } from "../../model/select.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
-import { startHost } from "./call.js";
 
 /** Opt-in start-up timings for bench/startup.ts: MCP_PRISM_TIMINGS=FILE appends one JSON line per milestone. */
-function mark(milestone: string): void {
+function mark(milestone: string, sinceStartMs = performance.now() /* its time origin is the process start */): void {
   const file = process.env.MCP_PRISM_TIMINGS;
   if (!file) return;
-  const sinceStartMs = performance.now(); // performance's time origin is the process start
   try {
     appendFileSync(file, `${JSON.stringify({ milestone, sinceStartMs, epochMs: performance.timeOrigin + sinceStartMs })}\n`);
   } catch {
@@ -24,6 +26,7 @@ function mark(milestone: string): void {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
   if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return (await import("./oneshot.js")).run(argv);
   return withUsage("app", async () => {
@@ -56,21 +59,22 @@ export async function run(argv: string[]): Promise<number> {
       }
       throw e;
     }
-    mark("host-start");
-    const starting = startHost(cli.common).then((h) => {
-      mark("host-ready");
-      return h;
-    });
-    starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
-    let ui: typeof import("./app-ui.js");
-    try {
-      ui = await import("./app-ui.js");
-    } catch (e) {
-      await (await starting.catch(() => undefined))?.close();
-      throw e;
+    const serverNames = server !== undefined ? [server] : Object.keys(config.servers);
+    for (const name of serverNames) {
+      const s = config.servers[name];
+      if (s.kind === "stdio") spawnEarly({ command: s.command, args: s.args, env: s.env, cwd: s.cwd });
     }
-    await ui.runApp(starting, adapter, cli.common, {
-      serverNames: server !== undefined ? [server] : Object.keys(config.servers),
+    mark("servers-spawned");
+    const ui = await import("./app-ui.js");
+    mark("ui-loaded");
+    const startHost = async (): Promise<Host> => {
+      mark("host-start");
+      const host = await (await import("./call.js")).startHost(cli.common);
+      mark("host-ready");
+      return host;
+    };
+    await ui.runApp(startHost, adapter, cli.common, {
+      serverNames,
       mode: cli.common.mode ?? config.mode ?? "chat",
       onFirstRender: () => mark("first-render"),
     });

@@ -13,11 +13,7 @@ import { callDocument, errorDocument, type CallDocument } from "../output/call.j
 import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
 import { startHost, StartError } from "./call.js";
 import { loadConfig } from "../../host/config.js";
-
-/** A tool may run unasked only if it says it is read-only; anything else needs --yes here. */
-export function needsApproval(tool: ToolEntry): boolean {
-  return tool.annotations?.readOnlyHint !== true;
-}
+import { needsApproval } from "../approval.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {

@@ -1,5 +1,8 @@
 // Argument parsing shared by the commands.
-import { parseSelector, isCoreAudience, EXTENSION_ID_PATTERN, type ToolResultOutputSelector } from "../../protocol/index.js";
+// From the zod-free modules: the command registry loads before the app's first frame.
+import { parseSelector } from "../../protocol/selectors.js";
+import { isCoreAudience, EXTENSION_ID_PATTERN } from "../../protocol/audience.js";
+import type { ToolResultOutputSelector } from "../../protocol/schemas.js";
 import type { ToolEntry } from "../../host/types.js";
 import { CommandError } from "./types.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";

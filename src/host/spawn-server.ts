@@ -1,0 +1,70 @@
+// Spawning a stdio server's process, and spawning it early. The chat app starts its servers'
+// processes before it loads the UI and the host code (MCP SDK, zod, Ajv), so a server boots on
+// another core while the first frame is drawn; when the host connects, its stdio transport adopts
+// the process already running instead of spawning a second one. Nothing here loads more than
+// node:child_process, so the app can call it first thing.
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface StdioParams {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Like the SDK: the child inherits only these variables (plus the configured env). */
+const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+export function spawnServer(params: StdioParams): ChildProcess {
+  const env: Record<string, string> = {};
+  for (const k of INHERITED_ENV) {
+    const v = process.env[k];
+    if (v !== undefined && !v.startsWith("()")) env[k] = v;
+  }
+  return spawn(params.command, params.args, {
+    env: { ...env, ...params.env },
+    cwd: params.cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+    shell: false,
+  });
+}
+
+/** A process spawned early, and what it did before anyone adopted it. */
+export interface EarlyServer {
+  child: ChildProcess;
+  /** The spawn failed (ENOENT, EACCES, …). */
+  error?: Error;
+  spawned: boolean;
+  /** Exited with its pipes closed (nothing left to read). */
+  closed: boolean;
+}
+
+const waiting = new Map<string, EarlyServer>();
+const keyOf = (p: StdioParams) => JSON.stringify([p.command, p.args, p.env ?? null, p.cwd ?? null]);
+
+/** Spawns the server now, to be adopted by the first transport started with the same params. */
+export function spawnEarly(params: StdioParams): void {
+  const key = keyOf(params);
+  if (waiting.has(key)) return;
+  const early: EarlyServer = { child: spawnServer(params), spawned: false, closed: false };
+  // Listening also keeps a failed spawn from being an unhandled 'error' before adoption.
+  early.child.once("error", (e) => (early.error = e));
+  early.child.once("spawn", () => (early.spawned = true));
+  early.child.once("close", () => (early.closed = true));
+  if (waiting.size === 0) process.once("exit", killUnadopted);
+  waiting.set(key, early);
+}
+
+/** The early process for these params (handed out once), or undefined: spawn one yourself. */
+export function adoptEarly(params: StdioParams): EarlyServer | undefined {
+  const key = keyOf(params);
+  const early = waiting.get(key);
+  waiting.delete(key);
+  return early;
+}
+
+/** An app that exits before its host connected leaves no server behind. */
+function killUnadopted(): void {
+  for (const early of waiting.values()) early.child.kill();
+  waiting.clear();
+}

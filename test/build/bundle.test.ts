@@ -1,0 +1,54 @@
+// The app's first frame loads only what it draws with: the chunks the launcher, the app command
+// and the UI import statically hold no zod, Ajv, MCP SDK or Anthropic SDK (those load after the
+// first frame, with the host). Read from the esbuild metafile `npm run build` writes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+
+interface Meta {
+  outputs: Record<string, { entryPoint?: string; bytes: number; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+}
+const META = "dist/bundle-meta.json";
+
+function loadMeta(): Meta {
+  assert.ok(existsSync(META), `${META} is missing: run npm run build`);
+  return JSON.parse(readFileSync(META, "utf8")) as Meta;
+}
+
+/** The output chunk of an entry point and every chunk it imports statically, transitively. */
+function staticClosure(meta: Meta, entryPoint: string): string[] {
+  const start = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === entryPoint);
+  assert.ok(start, `no chunk for ${entryPoint}`);
+  const seen = new Set<string>([start]);
+  for (const o of seen) for (const i of meta.outputs[o].imports) if (i.kind === "import-statement" && meta.outputs[i.path]) seen.add(i.path);
+  return [...seen];
+}
+
+const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
+
+test("the app's first-frame chunks hold no zod, Ajv, MCP SDK or Anthropic SDK", () => {
+  const meta = loadMeta();
+  for (const entry of ["dist/cli/main.js", "dist/cli/commands/app.js", "dist/cli/commands/app-ui.js"]) {
+    const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
+    assert.ok(inputs.length > 0);
+    assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), [], `${entry} loads these before the first frame`);
+  }
+  // The UI half does carry Ink and React (the check above is not vacuous).
+  const ui = staticClosure(meta, "dist/cli/commands/app-ui.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
+  assert.ok(ui.some((i) => i.startsWith("node_modules/ink/")) && ui.some((i) => i.startsWith("node_modules/react/")));
+});
+
+test("the launcher's own chunk stays small (subcommands load on demand)", () => {
+  const meta = loadMeta();
+  const bytes = staticClosure(meta, "dist/cli/main.js").reduce((n, o) => n + meta.outputs[o].bytes, 0);
+  assert.ok(bytes < 8_000, `main.js and its static imports are ${bytes} bytes`);
+});
+
+test("the host chunk, loaded after the first frame, does hold the SDK and zod (the split is where it should be)", () => {
+  const meta = loadMeta();
+  const host = staticClosure(meta, "dist/cli/commands/call.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
+  assert.ok(host.some((i) => i.startsWith("node_modules/@modelcontextprotocol/sdk/")));
+  assert.ok(host.some((i) => i.startsWith("node_modules/zod/")));
+  // Only the English messages of zod are bundled (scripts/bundle-patches.js).
+  assert.deepEqual(host.filter((i) => /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/.test(i)), []);
+});
