@@ -5,19 +5,9 @@ import { z } from "zod";
 // ---------------------------------------------------------------------------
 // Audiences, formats, selectors
 
-export const CORE_AUDIENCES = ["assistant", "user", "programmatic"] as const;
-export type CoreAudience = (typeof CORE_AUDIENCES)[number];
-
-/** A reverse-DNS prefixed identifier, the `_meta` key naming rule the extensions follow. */
-export const EXTENSION_ID_PATTERN =
-  /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
-
-export function isCoreAudience(a: string): a is CoreAudience {
-  return (CORE_AUDIENCES as readonly string[]).includes(a);
-}
-export function isExtensionAudience(a: string): boolean {
-  return !isCoreAudience(a) && EXTENSION_ID_PATTERN.test(a);
-}
+// The vocabulary itself lives in audience.ts (zod-free: the app's start-up path reads it).
+import { EXTENSION_ID_PATTERN, isCoreAudience, type CoreAudience } from "./audience.js";
+export { CORE_AUDIENCES, EXTENSION_ID_PATTERN, isCoreAudience, isExtensionAudience, type CoreAudience } from "./audience.js";
 
 export const ToolResultAudienceSchema = z
   .string()
