@@ -7,7 +7,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   compare: () => import("./commands/compare.js"),
   tools: () => import("./commands/tools.js"),
   check: () => import("./commands/check.js"),
-  app: () => import("./commands/app.js"),
+  app: () => import("./app-loader.js").then((m) => m.loadApp()),
 };
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
