@@ -2,9 +2,11 @@
 // server, compiled build (`node bin/mcp-prism.js --model offline`) in a real pseudo-terminal
 // (tmux on a private socket, 120×40, env without CI). The first frame counts as drawn when
 // `tmux capture-pane` shows the status bar. The split comes from the app's opt-in timing hook
-// (MCP_PRISM_TIMINGS=FILE: node-ready, app-run, servers-spawned, ui-loaded, first-render,
-// host-start, host-ready, each in ms since the process started) and from timing a bare
-// demo-server spawn → first discover answer.
+// (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, servers-spawned, ui-loaded,
+// first-render, host-start, host-ready, each in ms since the process started) and from timing a
+// bare demo-server spawn → first discover answer. The app's V8 code cache lives in a directory of
+// this bench run (XDG_CACHE_HOME): the unmeasured warm-up start writes it, the measured starts
+// use it, and a few extra starts each with an empty cache directory give the cold figure.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,7 +36,8 @@ interface Sample {
   marks: Record<string, number>;
 }
 
-async function oneStart(i: number): Promise<Sample> {
+/** One start; `cacheDir` is its XDG_CACHE_HOME (the code cache), a fresh empty one if omitted. */
+async function oneStart(i: number, cacheDir?: string): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-"));
   const timings = join(dir, "timings.jsonl");
   const session = `s${i}`;
@@ -44,6 +47,7 @@ async function oneStart(i: number): Promise<Sample> {
       `MCP_PRISM_TIMINGS=${timings}`,
       `XDG_CONFIG_HOME=${dir}`,
       `XDG_STATE_HOME=${dir}`,
+      `XDG_CACHE_HOME=${cacheDir ?? join(dir, "cache")}`,
       `TERM=xterm-256color`,
       JSON.stringify(process.execPath),
       JSON.stringify(BIN),
@@ -95,17 +99,27 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   // Keep the private tmux server alive across runs so its own start-up is not counted.
   if (!tmux("new-session", "-d", "-s", "keep", "sleep 3600").ok) throw new Error("tmux is needed for the start-up figure");
   const samples: Sample[] = [];
+  const cold: Sample[] = [];
   const boots: number[] = [];
+  const cacheDir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-cache-"));
+  const coldReps = quick ? 1 : 5;
   try {
-    await oneStart(-1); // warm the file cache; not counted
+    await oneStart(-1, cacheDir); // warms the file cache and writes the code cache; not counted
     for (let i = 0; i < reps; i++) {
       log(`startup: run ${i + 1}/${reps}`);
-      samples.push(await oneStart(i));
+      samples.push(await oneStart(i, cacheDir));
       boots.push(await serverBoot());
+    }
+    for (let i = 0; i < coldReps; i++) {
+      log(`startup: cold run ${i + 1}/${coldReps} (empty code cache)`);
+      cold.push(await oneStart(1000 + i));
     }
   } finally {
     tmux("kill-server");
+    rmSync(cacheDir, { recursive: true, force: true });
   }
+  const hits = samples.filter((s) => s.marks["code-cache-hit"] !== undefined).length;
+  const coldMisses = cold.filter((s) => s.marks["code-cache-miss"] !== undefined).length;
   const med = (f: (s: Sample) => number) => median(samples.map(f).filter(Number.isFinite));
   const m = (name: string) => (s: Sample) => s.marks[name] ?? NaN;
   const between = (from: string, to: string) => med((s) => m(to)(s) - m(from)(s));
@@ -124,8 +138,9 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     id: "startup",
     title: "5. Start-up",
     intro: [
-      `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
-      "The app spawns the demo server's process first (it boots on the other core), then imports the UI (Ink, React, the App) and draws its first frame; only then does it load the host code (MCP SDK, zod, Ajv) and start the host, whose stdio transport adopts the process already running. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
+      "The app spawns the demo server's process first (it boots on the other core), then runs its first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; only then does it load the host code (MCP SDK, zod, Ajv) from the ES module chunks and start the host, whose stdio transport adopts the process already running. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
     ],
     tables: [
       {
@@ -133,7 +148,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         head: ["phase", "median"],
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
-          ["launcher + app command chunk (→ app `run()`)", ms(between("node-ready", "app-run"))],
+          ["launcher + first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
           ["config, model selection, demo server process spawned (→ servers spawned)", ms(between("app-run", "servers-spawned"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("servers-spawned", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
@@ -143,6 +158,8 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
           ["behind the first frame — host code load + discovery + tools/list, the server process already booting (host start → host ready)", ms(between("host-start", "host-ready"))],
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
+          [`cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`, ms(median(cold.map((s) => s.processToFrame)))],
+          ["cold: launcher + first-frame bundle compiled without a cache (→ app `run()`)", ms(median(cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite)))],
         ],
       },
     ],

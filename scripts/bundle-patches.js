@@ -30,12 +30,40 @@ export const BUNDLE_PATCHES = [
     ],
   },
   {
-    // yoga-layout inlines its WASM as a data: URL and fetches it when fetch exists: the first
-    // fetch() loads node's undici (~80–100 ms) and percent-decodes 100 KB. Its own fallback, taken
-    // wherever fetch is missing, decodes the same base64 with atob.
-    name: "yoga-layout: decode the inlined WASM without fetch",
+    // yoga-layout inlines its WASM as a data: URL and instantiates it asynchronously: through
+    // fetch() when fetch exists (the first fetch loads node's undici, ~80–100 ms, and
+    // percent-decodes 100 KB), else after an atob + char-by-char copy; its index then awaits that
+    // at the top level (which a CommonJS bundle cannot hold). Here the bytes are decoded with
+    // Buffer and compiled and instantiated synchronously (node allows any size), so the module
+    // object is ready when the factory returns.
+    name: "yoga-layout: instantiate the inlined WASM synchronously",
     file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
-    edits: [['function ya(){return w||"function"!=typeof fetch?', "function ya(){return true?"]],
+    edits: [
+      [
+        "var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c",
+        'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))',
+      ],
+      [
+        'function c(e){return ya().then(function(f){return WebAssembly.instantiate(f,d)}).then(function(f){return f}).then(e,function(f){v("failed to asynchronously prepare wasm: "+f);x(f)})}',
+        'function c(e){try{e({instance:new WebAssembly.Instance(new WebAssembly.Module(wa()),d)})}catch(f){v("failed to prepare wasm: "+f);x(f)}return Promise.resolve()}',
+      ],
+    ],
+  },
+  {
+    name: "yoga-layout: no top-level await (the factory above fills its module object synchronously)",
+    file: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
+    edits: [["const Yoga = wrapAssembly(await loadYoga());", "const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);"]],
+  },
+  {
+    // Ink's React devtools hook (DEV=true) imports react-devtools-core, which is not shipped (the
+    // import always fails, and Ink then prints its "not installed" warning), with a top-level
+    // await a CommonJS bundle cannot hold. The failure is raised directly instead.
+    name: "ink: no devtools import (react-devtools-core is not shipped)",
+    file: /[\\/]ink[\\/]build[\\/]reconciler\.js$/,
+    edits: [
+      ["        await import('./devtools.js');", '        throw Object.assign(new Error("react-devtools-core is not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
+      ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+    ],
   },
   {
     // zod's locales index re-exports all ~50 translations of its messages (366 KB of the bundle's

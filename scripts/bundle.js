@@ -1,42 +1,87 @@
-// Bundles the compiled CLI (dist/cli/main.js) into dist/bundle/ with esbuild: one chunk per
-// subcommand, shared code split out. Loading a few large files instead of hundreds of small ESM
-// modules is most of the app's start-up (Ink alone pulls in ~300 files, and a whole utility index
-// for one function). dist/bundle sits two levels below the root like dist/<layer>/, so the
-// import.meta.url-relative paths (bin/, package.json, src/demo/data) resolve the same.
+// Bundles the compiled CLI (dist/cli/main.js) into dist/bundle/ with esbuild, twice:
+// - ES modules: one chunk per subcommand, shared code split out. Loading a few large files
+//   instead of hundreds of small modules is most of a start-up (Ink alone pulls in ~300 files).
+// - app.cjs: the chat app's first-frame code (src/cli/commands/app.ts, app-ui.ts and what they
+//   import statically) as one CommonJS file, which src/cli/app-loader.ts runs with a V8 code
+//   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
+//   frame (the host, terminal-image, the Anthropic SDK, -p) stay in the ES module chunks: they
+//   are rewritten to `esmImp(...)`, the loader's stand-in for import().
+// dist/bundle sits two levels below the root like dist/<layer>/, so the import.meta.url-relative
+// paths (bin/, package.json, src/demo/data) resolve the same.
 import { build } from "esbuild";
+import { createHash } from "node:crypto";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BUNDLE_PATCHES, patchPlugin } from "./bundle-patches.js";
 
-const applied = new Map();
-const result = await build({
-  entryPoints: ["dist/cli/main.js"],
-  outdir: "dist/bundle",
+const COMMON = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   // Only loaded by Ink's development devtools hook, never in production.
   external: ["react-devtools-core"],
-  // CommonJS dependencies inside an ESM bundle still call require().
-  banner: { js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);" },
   // The launcher runs React/Ink in production mode; fixing it here drops their development builds.
   define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
-  // Less source for node to read and pre-parse on every start (~10 ms off the UI chunk's load);
-  // the source maps let `node --enable-source-maps` name the original lines in a stack trace.
+  // Less source for node to read and pre-parse on every start (~10 ms off the UI's load); the
+  // source maps let `node --enable-source-maps` name the original lines in a stack trace.
   minify: true,
   sourcemap: true,
   logLevel: "warning",
   legalComments: "none",
   metafile: true,
+};
+
+const applied = new Map();
+const esm = await build({
+  ...COMMON,
+  entryPoints: ["dist/cli/main.js"],
+  outdir: "dist/bundle",
+  splitting: true,
+  format: "esm",
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner: { js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);" },
+  plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
 });
+
+/** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/app-loader.ts. */
+const ESM_SIDE = ["./call.js", "./oneshot.js", "terminal-image", "jpeg-js", "@anthropic-ai/sdk"];
+const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
+const esmSide = {
+  name: "mcp-prism-esm-side",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(call|oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
+    b.onResolve({ filter: /^(terminal-image|jpeg-js|@anthropic-ai\/sdk)$/ }, (a) => ({ path: a.path, external: true }));
+  },
+};
+const cjs = await build({
+  ...COMMON,
+  entryPoints: ["dist/cli/commands/app.js"],
+  outfile: "dist/bundle/app.cjs",
+  format: "cjs",
+  write: false,
+  define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
+  banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [esmSide, patchPlugin(BUNDLE_PATCHES, applied)],
+});
+for (const out of cjs.outputFiles) {
+  let text = out.text;
+  if (out.path.endsWith(".cjs")) {
+    if (text.includes("esmImp")) throw new Error("app.cjs already uses the name esmImp");
+    // Same length as `import`, so the source map's columns still hold.
+    for (const s of ESM_SIDE) text = text.replaceAll(`import(${JSON.stringify(s)})`, `esmImp(${JSON.stringify(s)})`);
+    const left = text.match(/\bimport\s*\(/g);
+    if (left) throw new Error(`app.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`);
+    // The code cache's key (src/cli/code-cache.ts): V8 itself only compares the source's length.
+    text += `\n// mcp-prism-build ${createHash("sha256").update(text).digest("hex").slice(0, 32)}\n`;
+  }
+  writeFileSync(out.path, text);
+}
+
 const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set(Object.keys(result.metafile.outputs).map((f) => basename(f)));
+const current = new Set([...Object.keys(esm.metafile.outputs), ...Object.keys(cjs.metafile.outputs)].map((f) => basename(f)));
 for (const f of readdirSync("dist/bundle")) if (!current.has(f)) rmSync(join("dist/bundle", f), { force: true });
-// Which modules each chunk holds and imports: test/build/bundle.test.ts checks the app's
-// first-frame chunks from it (https://esbuild.github.io/api/#metafile).
-writeFileSync("dist/bundle-meta.json", JSON.stringify(result.metafile));
+// Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
+// first-frame code from it (https://esbuild.github.io/api/#metafile).
+writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile }));

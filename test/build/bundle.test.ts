@@ -1,19 +1,22 @@
-// The app's first frame loads only what it draws with: the chunks the launcher, the app command
-// and the UI import statically hold no zod, Ajv, MCP SDK or Anthropic SDK (those load after the
-// first frame, with the host). Read from the esbuild metafile `npm run build` writes.
+// The app's first frame loads only what it draws with: app.cjs (the first-frame bundle run with a
+// code cache) and the ES module chunks the launcher imports statically hold no zod, Ajv, MCP SDK
+// or Anthropic SDK (those load after the first frame, with the host, from the ES module chunks).
+// Read from the esbuild metafiles `npm run build` writes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 
 interface Meta {
-  outputs: Record<string, { entryPoint?: string; bytes: number; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+  outputs: Record<string, { entryPoint?: string; bytes: number; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
 }
 const META = "dist/bundle-meta.json";
 
-function loadMeta(): Meta {
+function loadMetas(): { esm: Meta; cjs: Meta } {
   assert.ok(existsSync(META), `${META} is missing: run npm run build`);
-  return JSON.parse(readFileSync(META, "utf8")) as Meta;
+  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta };
 }
+const loadMeta = () => loadMetas().esm;
 
 /** The output chunk of an entry point and every chunk it imports statically, transitively. */
 function staticClosure(meta: Meta, entryPoint: string): string[] {
@@ -26,16 +29,32 @@ function staticClosure(meta: Meta, entryPoint: string): string[] {
 
 const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
 
-test("the app's first-frame chunks hold no zod, Ajv, MCP SDK or Anthropic SDK", () => {
+test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
+  const { cjs } = loadMetas();
+  const out = Object.keys(cjs.outputs).find((o) => o.endsWith("app.cjs"));
+  assert.ok(out, "no app.cjs in the metafile");
+  const inputs = Object.keys(cjs.outputs[out].inputs);
+  assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), []);
+  // It does carry the UI (the check is not vacuous), and leaves exactly the ES module side external.
+  assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
+  assert.ok(inputs.includes("dist/cli/commands/app-ui.js"));
+  const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
+  assert.deepEqual(external, ["./call.js", "./oneshot.js", "@anthropic-ai/sdk", "jpeg-js", "terminal-image"]);
+});
+
+test("the ES module fallback's first-frame chunks hold none of them either", () => {
   const meta = loadMeta();
-  for (const entry of ["dist/cli/main.js", "dist/cli/commands/app.js", "dist/cli/commands/app-ui.js"]) {
+  for (const entry of ["dist/cli/main.js", "dist/cli/app-loader.js", "dist/cli/commands/app.js", "dist/cli/commands/app-ui.js"]) {
     const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
     assert.ok(inputs.length > 0);
     assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), [], `${entry} loads these before the first frame`);
   }
-  // The UI half does carry Ink and React (the check above is not vacuous).
-  const ui = staticClosure(meta, "dist/cli/commands/app-ui.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
-  assert.ok(ui.some((i) => i.startsWith("node_modules/ink/")) && ui.some((i) => i.startsWith("node_modules/react/")));
+});
+
+test("app.cjs carries its build hash, the code cache's key", () => {
+  const out = "dist/bundle/app.cjs";
+  assert.ok(existsSync(out));
+  assert.match(readFileSync(out, "utf8").slice(-100), /\n\/\/ mcp-prism-build [0-9a-f]{32}\n$/);
 });
 
 test("the launcher's own chunk stays small (subcommands load on demand)", () => {

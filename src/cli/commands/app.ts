@@ -6,27 +6,20 @@
 // loaded and started; its transports adopt the processes already running. This module and its
 // static imports stay small (no zod, no SDK) since they sit before the first frame. Only a bad
 // config file (or an unknown --server) still exits before the UI, with its one line.
-import { appendFileSync } from "node:fs";
 import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
 import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { createModel } from "../../model/select.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
+import { mark } from "../timings.js";
 
-/** Opt-in start-up timings for bench/startup.ts: MCP_PRISM_TIMINGS=FILE appends one JSON line per milestone. */
-function mark(milestone: string, sinceStartMs = performance.now() /* its time origin is the process start */): void {
-  const file = process.env.MCP_PRISM_TIMINGS;
-  if (!file) return;
-  try {
-    appendFileSync(file, `${JSON.stringify({ milestone, sinceStartMs, epochMs: performance.timeOrigin + sinceStartMs })}\n`);
-  } catch {
-    // timings are best-effort; never disturb the app
-  }
-}
+let firstFrameDrawn!: () => void;
+/** Settles when the app has drawn its first frame (the code cache is written then: src/cli/app-loader.ts). */
+export const firstFrame = new Promise<void>((r) => (firstFrameDrawn = r));
 
 export async function run(argv: string[]): Promise<number> {
-  mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
+  if (process.env.MCP_PRISM_TIMINGS) mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
   if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return (await import("./oneshot.js")).run(argv);
   return withUsage("app", async () => {
@@ -76,7 +69,10 @@ export async function run(argv: string[]): Promise<number> {
     await ui.runApp(startHost, adapter, cli.common, {
       serverNames,
       mode: cli.common.mode ?? config.mode ?? "chat",
-      onFirstRender: () => mark("first-render"),
+      onFirstRender: () => {
+        mark("first-render");
+        firstFrameDrawn();
+      },
     });
     return 0;
   });
