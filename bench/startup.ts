@@ -2,8 +2,9 @@
 // server, compiled build (`node bin/mcp-prism.js --model offline`) in a real pseudo-terminal
 // (tmux on a private socket, 120×40, env without CI). The first frame counts as drawn when
 // `tmux capture-pane` shows the status bar. The split comes from the app's opt-in timing hook
-// (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, servers-spawned, ui-loaded,
-// first-render, host-start, host-ready, each in ms since the process started) and from timing a
+// (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, config-loaded, ui-loaded,
+// first-render, host-start, servers-spawned, host-ready, each in ms since the process started,
+// with the process's CPU time) and from timing a
 // bare demo-server spawn → first discover answer. The app's V8 code cache lives in a directory of
 // this bench run (XDG_CACHE_HOME): the unmeasured warm-up start writes it, the measured starts
 // use it, and a few extra starts each with an empty cache directory give the cold figure.
@@ -139,7 +140,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
-      "The app spawns the demo server's process first (it boots on the other core), then runs its first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; only then does it load the host code (MCP SDK, zod, Ajv) from the ES module chunks and start the host, whose stdio transport adopts the process already running. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      "The app runs its first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
       `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
     ],
     tables: [
@@ -149,13 +150,14 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
           ["launcher + first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
-          ["config, model selection, demo server process spawned (→ servers spawned)", ms(between("app-run", "servers-spawned"))],
-          ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("servers-spawned", "ui-loaded"))],
+          ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
+          ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
           ["frame reaches the terminal and is seen by capture-pane", ms(toScreen)],
           ["**process start → first drawn frame** (servers `connecting…`, prompt live)", ms(total)],
           ["tmux launch → first drawn frame", ms(med((s) => s.launchToFrame))],
-          ["behind the first frame — host code load + discovery + tools/list, the server process already booting (host start → host ready)", ms(between("host-start", "host-ready"))],
+          ["behind the first frame — demo server process spawned (host start → servers spawned)", ms(between("host-start", "servers-spawned"))],
+          ["behind the first frame — host code load + discovery + tools/list while the server boots (host start → host ready)", ms(between("host-start", "host-ready"))],
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
           [`cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`, ms(median(cold.map((s) => s.processToFrame)))],

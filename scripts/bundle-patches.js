@@ -66,6 +66,18 @@ export const BUNDLE_PATCHES = [
     ],
   },
   {
+    // signal-exit 3 (Ink's exit hooks) loads node's assert module (~5 ms) for one argument check;
+    // the check stays, and assert loads only if it fails.
+    name: "signal-exit: assert loaded only on a failed check",
+    file: /[\\/]signal-exit[\\/]index\.js$/,
+    edits: [
+      [
+        "var assert = require('assert')",
+        "var assert = { equal: function (actual, expected, message) { if (actual != expected) throw new (require('assert').AssertionError)({ message: message, actual: actual, expected: expected, operator: '==' }) } }",
+      ],
+    ],
+  },
+  {
     // zod's locales index re-exports all ~50 translations of its messages (366 KB of the bundle's
     // 750 KB of zod), kept because `z.locales` is a namespace object. Only the default, English,
     // is ever used here (nothing calls z.config with a locale): the host's load after the first

@@ -1,8 +1,7 @@
 // Spawning a stdio server's process, and spawning it early. The chat app starts its servers'
-// processes before it loads the UI and the host code (MCP SDK, zod, Ajv), so a server boots on
-// another core while the first frame is drawn; when the host connects, its stdio transport adopts
-// the process already running instead of spawning a second one. Nothing here loads more than
-// node:child_process, so the app can call it first thing.
+// processes before it loads the host code (MCP SDK, zod, Ajv), so a server boots on another core
+// meanwhile; when the host connects, its stdio transport adopts the process already running
+// instead of spawning a second one. Nothing here loads more than node:child_process.
 import { spawn, type ChildProcess } from "node:child_process";
 
 export interface StdioParams {

@@ -1,7 +1,10 @@
 // Tool names as the model sees them: unique across servers, valid for the provider
 // (Anthropic: ^[a-zA-Z0-9_-]{1,64}$), and mapped back exactly to (server, tool).
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { ToolEntry } from "../host/types.js";
+
+// node:crypto is loaded on the first hash (a name clash), not with the app (~5–9 ms of its start).
+const require = createRequire(import.meta.url);
 
 export const MODEL_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX = 64;
@@ -20,6 +23,7 @@ export interface ToolNameMap {
 }
 
 function shortHash(entry: ToolEntry): string {
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
   return createHash("sha256").update(`${entry.server}\0${entry.name}`).digest("hex").slice(0, HASH_LEN);
 }
 

@@ -1,11 +1,13 @@
 // mcp-prism [--config FILE] [--server NAME] [--mode M] [--model offline|anthropic[:ID]] [--protocol V] [--yes]
 // The chat app (Ink). `-p PROMPT` (no app) is handed to the one-shot command.
-// Start-up, in this order: the configured stdio servers' processes are spawned (they boot on
-// another core meanwhile), the UI modules (Ink, React, the App) are imported and the first frame
-// is drawn with every server `connecting…`, and only then is the host code (MCP SDK, zod, Ajv)
-// loaded and started; its transports adopt the processes already running. This module and its
-// static imports stay small (no zod, no SDK) since they sit before the first frame. Only a bad
-// config file (or an unknown --server) still exits before the UI, with its one line.
+// Start-up, in this order: the UI modules (Ink, React, the App) are imported and the first frame
+// is drawn with every server `connecting…`; then the configured stdio servers' processes are
+// spawned and boot on another core while the host code (MCP SDK, zod, Ajv) loads, and the host's
+// transports adopt them. Spawned any earlier, a server's boot (~400 ms of CPU) competes with the
+// UI for a 2-core machine's CPU and delays the first frame by more than it gains the connection.
+// This module and its static imports stay small (no zod, no SDK) since they sit before the first
+// frame. Only a bad config file (or an unknown --server) still exits before the UI, with its one
+// line.
 import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
 import { spawnEarly } from "../../host/spawn-server.js";
@@ -53,15 +55,16 @@ export async function run(argv: string[]): Promise<number> {
       throw e;
     }
     const serverNames = server !== undefined ? [server] : Object.keys(config.servers);
-    for (const name of serverNames) {
-      const s = config.servers[name];
-      if (s.kind === "stdio") spawnEarly({ command: s.command, args: s.args, env: s.env, cwd: s.cwd });
-    }
-    mark("servers-spawned");
+    mark("config-loaded");
     const ui = await import("./app-ui.js");
     mark("ui-loaded");
     const startHost = async (): Promise<Host> => {
       mark("host-start");
+      for (const name of serverNames) {
+        const s = config.servers[name];
+        if (s.kind === "stdio") spawnEarly({ command: s.command, args: s.args, env: s.env, cwd: s.cwd });
+      }
+      mark("servers-spawned");
       const host = await (await import("./call.js")).startHost(cli.common);
       mark("host-ready");
       return host;

@@ -1,5 +1,5 @@
 // /save-output N [file]: writes an audio, image or resource the user sink received.
-import { writeFile } from "node:fs/promises";
+import { promises as fs } from "node:fs"; // fs.promises loads on first use, not with the app
 import { resolve } from "node:path";
 import { formatBytes } from "../format.js";
 import { sanitizeInline } from "../sanitize.js";
@@ -46,7 +46,7 @@ export const saveOutput: SlashCommand = {
     const bytes = saveableBytes(s);
     const path = resolve(ctx.cwd, m[2]?.trim() || defaultFileName(s));
     try {
-      await writeFile(path, bytes);
+      await fs.writeFile(path, bytes);
     } catch (e) {
       throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline((e as Error).message)}`);
     }

@@ -1,5 +1,5 @@
 // /save [file]: the whole session transcript (the same JSON Lines records the session file gets).
-import { writeFile } from "node:fs/promises";
+import { promises as fs } from "node:fs"; // fs.promises loads on first use, not with the app
 import { resolve } from "node:path";
 import { sanitizeInline } from "../sanitize.js";
 import { jsonLine } from "../transcript.js";
@@ -14,7 +14,7 @@ export const save: SlashCommand = {
     const path = resolve(ctx.cwd, name);
     const records = ctx.store.transcript();
     try {
-      await writeFile(path, records.map(jsonLine).join(""), "utf8");
+      await fs.writeFile(path, records.map(jsonLine).join(""), "utf8");
     } catch (e) {
       throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline((e as Error).message)}`);
     }
