@@ -1,11 +1,14 @@
-// Bundles the compiled CLI (dist/cli/main.js) into dist/bundle/ with esbuild, twice:
-// - ES modules: one chunk per subcommand, shared code split out. Loading a few large files
-//   instead of hundreds of small modules is most of a start-up (Ink alone pulls in ~300 files).
+// Bundles the compiled CLI (dist/cli/) into dist/bundle/ with esbuild:
+// - ES modules (main.js, esm-imports.js): one chunk per subcommand, shared code split out.
+//   Loading a few large files instead of hundreds of small modules is most of a start-up (Ink
+//   alone pulls in ~300 files).
 // - app.cjs: the chat app's first-frame code (src/cli/commands/app.ts, app-ui.ts and what they
-//   import statically) as one CommonJS file, which src/cli/app-loader.ts runs with a V8 code
+//   import statically) as one CommonJS file, which src/cli/cached-app.ts runs with a V8 code
 //   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
 //   frame (the host, terminal-image, the Anthropic SDK, -p) stay in the ES module chunks: they
-//   are rewritten to `esmImp(...)`, the loader's stand-in for import().
+//   are rewritten to `esmImp(...)`, the loader's stand-in for import() (src/cli/esm-imports.ts).
+// - app-launch.cjs: what bin/mcp-prism.js (CommonJS) requires to run app.cjs for the chat app
+//   without waiting for node's ES module loader (src/cli/app-launch.ts).
 // dist/bundle sits two levels below the root like dist/<layer>/, so the import.meta.url-relative
 // paths (bin/, package.json, src/demo/data) resolve the same.
 import { build } from "esbuild";
@@ -34,7 +37,7 @@ const COMMON = {
 const applied = new Map();
 const esm = await build({
   ...COMMON,
-  entryPoints: ["dist/cli/main.js"],
+  entryPoints: ["dist/cli/main.js", "dist/cli/esm-imports.js"],
   outdir: "dist/bundle",
   splitting: true,
   format: "esm",
@@ -43,7 +46,7 @@ const esm = await build({
   plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
 });
 
-/** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/app-loader.ts. */
+/** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
 const ESM_SIDE = ["./call.js", "./oneshot.js", "terminal-image", "jpeg-js", "@anthropic-ai/sdk"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const esmSide = {
@@ -77,11 +80,20 @@ for (const out of cjs.outputFiles) {
   writeFileSync(out.path, text);
 }
 
+// Node builtins and our own small modules only (the ES module side is imported by a computed path).
+const launch = await build({
+  ...COMMON,
+  entryPoints: ["dist/cli/app-launch.js"],
+  outfile: "dist/bundle/app-launch.cjs",
+  format: "cjs",
+});
+if (Object.keys(launch.metafile.inputs).some((i) => i.startsWith("node_modules/"))) throw new Error("app-launch.cjs bundles a dependency: it should hold the loader only");
+
 const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set([...Object.keys(esm.metafile.outputs), ...Object.keys(cjs.metafile.outputs)].map((f) => basename(f)));
+const current = new Set([esm, cjs, launch].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
 for (const f of readdirSync("dist/bundle")) if (!current.has(f)) rmSync(join("dist/bundle", f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
 // first-frame code from it (https://esbuild.github.io/api/#metafile).
-writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile }));
+writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, launch: launch.metafile }));

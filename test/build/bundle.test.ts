@@ -6,15 +6,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
+import { ESM_IMPORTS } from "../../src/cli/esm-imports.js";
 
 interface Meta {
   outputs: Record<string, { entryPoint?: string; bytes: number; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
 }
 const META = "dist/bundle-meta.json";
 
-function loadMetas(): { esm: Meta; cjs: Meta } {
+function loadMetas(): { esm: Meta; cjs: Meta; launch: Meta } {
   assert.ok(existsSync(META), `${META} is missing: run npm run build`);
-  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta };
+  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; launch: Meta };
 }
 const loadMeta = () => loadMetas().esm;
 
@@ -40,6 +41,16 @@ test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.ok(inputs.includes("dist/cli/commands/app-ui.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
   assert.deepEqual(external, ["./call.js", "./oneshot.js", "@anthropic-ai/sdk", "jpeg-js", "terminal-image"]);
+  // …which are exactly what the loader serves from the ES module side.
+  assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
+});
+
+test("app-launch.cjs, which bin/mcp-prism.js requires for the app, is the loader alone", () => {
+  const { launch } = loadMetas();
+  const [out] = Object.keys(launch.outputs).filter((o) => o.endsWith("app-launch.cjs"));
+  assert.ok(out);
+  assert.deepEqual(Object.keys(launch.outputs[out].inputs).filter((i) => !i.startsWith("dist/cli/")), []);
+  assert.ok(launch.outputs[out].bytes < 10_000, `${launch.outputs[out].bytes} bytes`);
 });
 
 test("the ES module fallback's first-frame chunks hold none of them either", () => {

@@ -1,0 +1,19 @@
+// Runs the chat app from its first-frame bundle (app.cjs: app.ts, app-ui.ts, Ink, React, the UI,
+// as one CommonJS file) with a V8 code cache (./code-cache.ts), written after the app's first
+// frame when there was none. What the app imports later (the host with the MCP SDK, zod and Ajv;
+// terminal-image; the Anthropic SDK; -p) comes from the ES module chunks through `esmImport`
+// (./esm-imports.ts). Two callers: bin/mcp-prism.js through dist/bundle/app-launch.cjs
+// (./app-launch.ts), and main() through ./app-loader.ts.
+import { join } from "node:path";
+import { runWithCodeCache, type EsmImport } from "./code-cache.js";
+import { mark } from "./timings.js";
+
+type AppModule = typeof import("./commands/app.js");
+
+/** Runs app.cjs from `bundleDir` with its code cache; returns the app module (its `run`). */
+export function runCachedApp(bundleDir: string, esmImport: EsmImport): AppModule {
+  const app = runWithCodeCache<AppModule>(join(bundleDir, "app.cjs"), esmImport);
+  mark(app.hit ? "code-cache-hit" : "code-cache-miss");
+  if (!app.hit) void app.exports.firstFrame.then(() => setImmediate(app.save));
+  return app.exports;
+}

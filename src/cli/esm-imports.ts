@@ -1,0 +1,16 @@
+// What the chat app's first-frame bundle (dist/bundle/app.cjs) imports from the ES module chunks,
+// by the specifiers its dynamic imports name: scripts/bundle.js makes exactly these external and
+// rewrites their import() calls to the loader's stand-in, and fails the build on any other.
+// Built as its own entry (dist/bundle/esm-imports.js) so the CommonJS launcher can reach it.
+export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
+  "./call.js": () => import("./commands/call.js"),
+  "./oneshot.js": () => import("./commands/oneshot.js"),
+  "terminal-image": () => import("terminal-image"),
+  "jpeg-js": () => import("jpeg-js"),
+  "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
+};
+
+export function esmImport(specifier: string): Promise<unknown> {
+  const load = ESM_IMPORTS[specifier];
+  return load ? load() : Promise.reject(new Error(`mcp-prism: app.cjs imports ${JSON.stringify(specifier)}, which the loader does not provide`));
+}

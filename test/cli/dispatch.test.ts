@@ -1,0 +1,31 @@
+// bin/mcp-prism.js runs the chat app itself exactly when main() would (src/cli/dispatch.ts), and
+// both ways start the same app.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { runsApp } from "../../src/cli/dispatch.js";
+
+test("runsApp: no subcommand, no --help, no -p", () => {
+  for (const argv of [[], ["--model", "offline"], ["--mode", "code", "--yes"], ["--config", "x.json"], ["--server=demo"]]) assert.equal(runsApp(argv), true, argv.join(" "));
+  for (const argv of [["tools"], ["help"], ["--help"], ["-h"], ["demo-server"], ["-p", "hi"], ["--model", "offline", "--prompt=hi"], ["-phi"], ["nonsense"]])
+    assert.equal(runsApp(argv), false, argv.join(" "));
+});
+
+test("the launcher routes subcommands, --help and -p past the app, and the app refuses a non-terminal", () => {
+  const bin = join(import.meta.dirname, "..", "..", "bin", "mcp-prism.js");
+  const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", timeout: 30_000, env: { ...process.env, CI: "" } });
+  const help = run("--help");
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^mcp-prism — a terminal chat host/);
+  const unknown = run("nonsense");
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command "nonsense"/);
+  // The app itself (stdin is not a terminal here): its one line, exit 2.
+  const app = run("--model", "offline");
+  assert.equal(app.status, 2);
+  assert.match(app.stderr, /the chat app needs a terminal/);
+  const usage = run("--mode", "bogus");
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /--mode: expected one of/);
+});
