@@ -1,4 +1,6 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
+import { isPromptFlag } from "./dispatch.js";
+
 type Command = { run(argv: string[]): Promise<number> };
 
 const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
@@ -41,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
     return (await load()).run(rest);
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.
-  if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt=") || /^-p./.test(a))) {
+  if (argv.some(isPromptFlag)) {
     return (await import("./commands/oneshot.js")).run(argv);
   }
   const app = SUBCOMMANDS["app"];
