@@ -153,7 +153,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
-          ["frame reaches the terminal and is seen by capture-pane", ms(toScreen)],
+          ["render() returned → frame seen by capture-pane (negative: Ink writes the frame inside render(), then runs its effects)", ms(toScreen)],
           ["**process start → first drawn frame** (servers `connecting…`, prompt live)", ms(total)],
           ["tmux launch → first drawn frame", ms(med((s) => s.launchToFrame))],
           ["behind the first frame — demo server process spawned (host start → servers spawned)", ms(between("host-start", "servers-spawned"))],
