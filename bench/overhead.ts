@@ -20,7 +20,8 @@ const { RpcClient } = rpcClientModule;
 const { AnyResultSchema, META, compiledSchemaCount } = protocolModule;
 const { createDemoServer } = demoServerModule;
 
-const SIZES = { "in process": { calls: 10_000, block: 500 }, stdio: { calls: 2000, block: 100 } } as const;
+// Over stdio a call takes ~0.4 ms and scheduling noise is large: 40 block pairs per probe.
+const SIZES = { "in process": { calls: 10_000, block: 500 }, stdio: { calls: 4000, block: 100 } } as const;
 const WARMUP = 200;
 
 interface Probe {
@@ -94,6 +95,9 @@ async function bareClient(transport: Transport, version: string) {
 }
 
 async function measureTransport(kind: "in process" | "stdio", log: (l: string) => void): Promise<{ rows: { probe: Probe; r: PairResult }[] }> {
+  // Each transport starts from a collected heap (npm run bench exposes gc), not from the garbage of
+  // the figures before it; both sides then collect their own garbage as they go.
+  (globalThis as { gc?: () => void }).gc?.();
   const server = kind === "in process" ? createDemoServer() : undefined;
   const host = await Host.start({ config: demoConfig({ demo: server ? memoryServer("overhead", server) : demoStdio() }), mode: "chat" });
   const transport: Transport = server

@@ -1,6 +1,7 @@
 // Runs every test file with node's test runner. Node 20 neither globs nor finds .ts files
 // by itself, so the files are listed here explicitly (a run that finds none fails).
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -23,8 +24,12 @@ if (files.length === 0) {
 }
 const env = { ...process.env };
 delete env.CI; // Ink freezes its live frame under CI=true; the end-to-end tests need it live
+// The app writes its V8 code cache under $XDG_CACHE_HOME: tests get a private one, removed after.
+const cache = mkdtempSync(join(tmpdir(), "mcp-prism-test-cache-"));
+env.XDG_CACHE_HOME = cache;
 const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
   stdio: "inherit",
   env,
 });
+rmSync(cache, { recursive: true, force: true });
 process.exit(r.status ?? 1);
