@@ -1,15 +1,13 @@
 // Figure 3 — what the host costs. The full host path (Host.call: tool lookup, policy, selection
 // check, envelope, validation, routing, receipt) against a bare SDK request of the SAME call on
-// the same kind of transport: `RpcClient.request` (the SDK's Protocol, as the host uses it) with
-// the identical params the host sends (same requestedOutputs, same `_meta` envelope), parsed
-// with a loose schema. In process: InMemoryTransport pairs to the toolkit demo server. Over
-// stdio: each side spawns its own demo server. Blocks of calls alternate host/bare to cancel
-// drift; the figure is the ratio of the medians of per-block throughput.
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { BIN, demoConfig, demoStdio, ROOT } from "./lib/demo.js";
+// the same transport: `RpcClient.request` (the SDK's Protocol, as the host uses it) of the host's
+// own connection, with the identical params the host sends (same requestedOutputs, same `_meta`
+// envelope), parsed with a loose schema. In process: an InMemoryTransport pair to the toolkit
+// demo server. Over stdio: one spawned demo server. Blocks of calls alternate host/bare (ABBA) to
+// cancel drift; the figure is the median of the per-pair ratios.
+import { demoConfig, demoStdio } from "./lib/demo.js";
 import { connectionModule, demoServerModule, hostModule, protocolModule, rpcClientModule } from "./lib/compiled.js";
-import { inMemoryClientTransport, memoryServer } from "./lib/memory-host.js";
+import { memoryServer } from "./lib/memory-host.js";
 import { fmt, int, median, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 // In process a call takes ~50 µs: blocks of 500 calls (~25 ms) so one gc pause does not decide a block.
@@ -74,17 +72,23 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
   return { host: { perBlock: host, median: h }, bare: { perBlock: bare, median: r }, ratio: median(pairRatios), schemasBefore, schemasAfter: compiledSchemaCount(), failures };
 }
 
-/** The bare side: the same request the host sends, straight through the SDK Protocol. */
-async function bareClient(transport: Transport, version: string) {
-  const client = new RpcClient();
-  await client.connect(transport);
+/**
+ * The bare side: the same request the host sends, straight through the SDK Protocol client of the
+ * host's OWN connection — the same transport instance and the same server process. (Two server
+ * processes, one per side, differed by more than the host costs: which CPU each landed on next to
+ * this process decided a stdio round trip.) The client is a private member of the Connection: if
+ * it moves, this fails loudly rather than measuring something else.
+ */
+function bareClient(host: import("../src/host/host.js").Host, server: string, version: string) {
+  const conn = (host as unknown as { conns?: Map<string, { client?: unknown }> }).conns?.get(server);
+  const client = conn?.client as InstanceType<typeof RpcClient> | undefined;
+  if (!(client instanceof RpcClient)) throw new Error("bench/overhead.ts: Host.conns / Connection.client moved; update bareClient");
   const envelope = {
     [META.protocolVersion]: version,
     [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
     [META.clientCapabilities]: {},
   };
   return {
-    client,
     call: (tool: string, args: Record<string, unknown>, requestedOutputs: unknown) => async () => {
       const params: Record<string, unknown> = { name: tool, arguments: args, _meta: envelope };
       if (requestedOutputs !== undefined) params.requestedOutputs = requestedOutputs;
@@ -100,12 +104,9 @@ async function measureTransport(kind: "in process" | "stdio", log: (l: string) =
   (globalThis as { gc?: () => void }).gc?.();
   const server = kind === "in process" ? createDemoServer() : undefined;
   const host = await Host.start({ config: demoConfig({ demo: server ? memoryServer("overhead", server) : demoStdio() }), mode: "chat" });
-  const transport: Transport = server
-    ? await inMemoryClientTransport(server)
-    : new StdioClientTransport({ command: process.execPath, args: [BIN, "demo-server"], cwd: ROOT, stderr: "ignore" });
   const version = host.servers()[0]?.protocolVersion ?? "";
   if (version !== "2026-12-01") throw new Error(`host did not connect on 2026-12-01 (${host.servers()[0]?.error ?? version})`);
-  const bare = await bareClient(transport, version);
+  const bare = bareClient(host, "demo", version);
   const rows: { probe: Probe; r: PairResult }[] = [];
   try {
     for (const probe of PROBES) {
@@ -121,7 +122,6 @@ async function measureTransport(kind: "in process" | "stdio", log: (l: string) =
       rows.push({ probe, r });
     }
   } finally {
-    await bare.client.close();
     await host.close();
   }
   return { rows };
@@ -168,11 +168,13 @@ export async function overheadBench({ log }: BenchOptions): Promise<Section> {
     id: "overhead",
     title: "3. Host overhead",
     intro: [
-      "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks; in process also the result-size rule, which the stdio transport applies while reading). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. In process both sides talk to one in-process toolkit demo server over their own SDK `InMemoryTransport` pair; over stdio each side spawns its own `mcp-prism demo-server`.",
+      "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks; in process also the result-size rule, which the stdio transport applies while reading). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. Both sides use the SAME connection: the bare side sends through the SDK Protocol client of the host's own connection (one transport, one server process: in process an SDK `InMemoryTransport` pair to the toolkit demo server, over stdio one spawned `mcp-prism demo-server`). With a server process per side, which CPU each one landed on next to the bench decided a stdio round trip by more than the host costs.",
       "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). The ratio (host cost) is the median over the block pairs of bare throughput ÷ host throughput (= host time per call ÷ bare time per call) of two blocks run back to back, so load that changes during the run cancels within each pair; the calls/s columns are the plain medians per side.",
     ],
     tables: [table],
     targets,
-    notes: [failures ? `${failures} calls did not succeed (counted, not retried).` : "Every measured call succeeded on both sides."],
+    notes: [
+      failures ? `${failures} calls did not succeed (counted, not retried).` : "Every measured call succeeded on both sides.",
+    ],
   };
 }
