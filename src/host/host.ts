@@ -83,8 +83,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
-  /** Per tool entry: by mode (the last negotiated Set seen) and by `mode|extensions` key. */
-  private readonly selections = new WeakMap<ToolEntry, Map<string, { negotiated: ReadonlySet<string>; selection: Selection }>>();
+  /** Per tool entry and mode: the selection, for the negotiated Set it was made for. */
+  private readonly selections = new WeakMap<ToolEntry, Map<Mode, { negotiated: ReadonlySet<string>; selection: Selection }>>();
   /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
 
@@ -142,8 +142,13 @@ export class Host extends EventEmitter implements ToolExecutor {
     return fresh;
   }
 
+  /** A server's cached listing for a mode, if any. */
+  private listingOf(c: Connection, mode: Mode): ToolListing | undefined {
+    return this.listings.get(c.name)?.get(this.listingKey(c, mode));
+  }
+
   private cached(mode: Mode): ToolEntry[][] {
-    return [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode))?.tools ?? []);
+    return [...this.conns.values()].map((c) => this.listingOf(c, mode)?.tools ?? []);
   }
 
   /**
@@ -158,10 +163,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     let i = 0;
     for (const c of this.conns.values()) {
       if (!same) break;
-      same = hit!.from[i++] === this.listings.get(c.name)?.get(this.listingKey(c, mode));
+      same = hit!.from[i++] === this.listingOf(c, mode);
     }
     if (!same) {
-      const from = [...this.conns.values()].map((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode)));
+      const from = [...this.conns.values()].map((c) => this.listingOf(c, mode));
       const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? [])).map((t) => [t.qualifiedName, t]));
       this.qualified.set(mode, (hit = { from, byName }));
     }
@@ -177,7 +182,7 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   async toolErrors(mode: Mode = this.mode): Promise<ToolError[]> {
     await this.tools(mode);
-    return [...this.conns.values()].flatMap((c) => this.listings.get(c.name)?.get(this.listingKey(c, mode))?.errors ?? []);
+    return [...this.conns.values()].flatMap((c) => this.listingOf(c, mode)?.errors ?? []);
   }
 
   modelTools(): ToolEntry[] {
@@ -222,7 +227,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     let appExtensions: string[] = [];
     let effective: ToolResultOutputSelector[] = [];
     if (entry.era === "2026-12-01") {
-      const chosen = opts.select ? this.explicitSelection(opts.select, entry, negotiated) : this.defaultSelection(entry, mode, negotiated);
+      const chosen = opts.select ? this.selectionOf(opts.select, entry, negotiated) : this.defaultSelection(entry, mode, negotiated);
       appExtensions = chosen.extensions;
       effective = chosen.effective;
       plan.requested = chosen.requested;
@@ -297,28 +302,22 @@ export class Host extends EventEmitter implements ToolExecutor {
     return Object.fromEntries(profiles.map((p) => [p, outcome]));
   }
 
-  private explicitSelection(select: ToolResultOutputSelector[], entry: ToolEntry, negotiated: ReadonlySet<string>): Selection {
-    const effective = effectiveSelection(select);
-    return { requested: select, effective, issue: checkSelection(select, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
+  /** A selection (the caller's or the mode's), its local check and its negotiated extensions. */
+  private selectionOf(requested: ToolResultOutputSelector[] | undefined, entry: ToolEntry, negotiated: ReadonlySet<string>): Selection {
+    const effective = effectiveSelection(requested);
+    return { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
   }
 
   /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
   private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
-    let byKey = this.selections.get(entry);
-    if (!byKey) this.selections.set(entry, (byKey = new Map()));
-    // The connection hands out the same negotiated Set while nothing changed, so the common
-    // case is an identity hit; the key string is built only on a miss.
-    const last = byKey.get(mode);
-    if (last?.negotiated === negotiated) return last.selection;
-    const key = `${mode}|${[...negotiated].join(",")}`;
-    let selection = byKey.get(key)?.selection;
-    if (!selection) {
-      const requested = selectOutputs(policyFor(mode), entry.variants, negotiated);
-      const effective = effectiveSelection(requested);
-      selection = { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
-      byKey.set(key, { negotiated, selection });
-    }
-    byKey.set(mode, { negotiated, selection });
+    let byMode = this.selections.get(entry);
+    if (!byMode) this.selections.set(entry, (byMode = new Map()));
+    // The connection hands out the same negotiated Set while nothing changed (a reconnect makes
+    // a new one), so the cache holds while the Set is the same object.
+    const hit = byMode.get(mode);
+    if (hit?.negotiated === negotiated) return hit.selection;
+    const selection = this.selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated), entry, negotiated);
+    byMode.set(mode, { negotiated, selection });
     return selection;
   }
 

@@ -15,6 +15,12 @@ export interface Share {
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
+/** Bytes of a value serialized as JSON (what it costs on the wire and in a sink); throws as JSON.stringify does. */
+export function jsonBytes(x: unknown): number {
+  const s = JSON.stringify(x);
+  return s === undefined ? 0 : bytes(s);
+}
+
 export function measureOutputs(outputs: readonly ToolResultOutput[]): Share {
   const share: Share = { textBytes: 0, tokens: 0, images: 0, audio: 0, outputs: outputs.length };
   for (const o of outputs) {

@@ -1,6 +1,7 @@
 // The ONLY writer of sinks: turns validated, audience-tagged outputs into a Routed value.
 // Routing follows the output-level audience alone (never block annotations, never the format).
 import { isExtensionAudience, type ToolResultOutput } from "../protocol/index.js";
+import { jsonBytes } from "./measure.js";
 import type {
   AppSinkEntry,
   ModelSinkEntry,
@@ -49,12 +50,6 @@ export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): 
     if (entry !== undefined) routed.appMeta[ext] = entry;
   }
   return routed;
-}
-
-/** Bytes of a value serialized as JSON (what it costs on the wire and in a sink). */
-export function jsonBytes(x: unknown): number {
-  const s = JSON.stringify(x);
-  return s === undefined ? 0 : Buffer.byteLength(s);
 }
 
 export function sinkBytes(routed: Routed): SinkBytes {

@@ -6,6 +6,8 @@
 // number at most 25, punctuation a few per member. Only a result whose bound reaches the limit is
 // serialized, and the verdict and the reported size are always the exact ones.
 
+import { jsonBytes } from "./measure.js";
+
 const DEEP = 256;
 
 /** Upper bound of JSON.stringify(value)'s UTF-8 length added to `total`; Infinity past `cap`. */
@@ -33,7 +35,6 @@ function bound(v: unknown, total: number, cap: number, depth: number): number {
 /** The exact JSON byte size of `value` when it is over `limit`; undefined when it is not. */
 export function bytesOverLimit(value: unknown, limit: number): number | undefined {
   if (bound(value, 0, limit, 0) <= limit) return undefined;
-  const text = JSON.stringify(value);
-  const size = text === undefined ? 0 : Buffer.byteLength(text);
+  const size = jsonBytes(value);
   return size > limit ? size : undefined;
 }

@@ -1,6 +1,7 @@
 // The UI's session state: an external store (useSyncExternalStore) the turn loop, the slash
 // commands and the keyboard write to, and the components read. It holds what the router put in
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
+import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
 
@@ -245,7 +246,7 @@ export class SessionStore {
         } else lastTable = { value: out.structuredContent, offset: 0 };
       }
       for (const out of outcome.routed.programmatic) {
-        programmatic.push({ n: programmatic.length + 1, server, tool, at, bytes: jsonBytes(out.structuredContent), value: out.structuredContent });
+        programmatic.push({ n: programmatic.length + 1, server, tool, at, bytes: paneBytes(out.structuredContent), value: out.structuredContent });
       }
       outcome.routed.app.forEach((out, i) => {
         app.push({
@@ -316,9 +317,10 @@ function saveableOf(n: number, tool: string, block: ContentBlock): Saveable {
   }
 }
 
-export function jsonBytes(v: unknown): number {
+/** A value's JSON size for the pane header; 0 for one that cannot be serialized. */
+function paneBytes(v: unknown): number {
   try {
-    return Buffer.byteLength(JSON.stringify(v) ?? "", "utf8");
+    return jsonBytes(v);
   } catch {
     return 0;
   }
