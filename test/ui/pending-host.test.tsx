@@ -6,14 +6,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import React from "react";
-import { App } from "../../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { PendingHost, type StartedHost } from "../../src/ui/pending-host.js";
 import type { ToolEntry } from "../../src/host/types.js";
 import { startHost } from "../../src/cli/commands/call.js";
-import { renderAt, tick, waitFor, stripAnsi, okOutcome, type Harness } from "./harness.js";
+import { tick, waitFor, okOutcome, type Harness } from "./harness.js";
+import { mountApp } from "./mount-app.js";
 
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
@@ -55,15 +54,7 @@ function setup(names: string[], starting: Promise<StartedHost>) {
     return {};
   };
   const session = new ChatSession({ store, executor: pending.executor, host: pending.commandHost, runTurn, autoApprove: true, hostReady: pending.ready });
-  const h = renderAt(<App session={session} servers={pending.servers} modelName="offline" />, 120, 40);
-  let quits = 0;
-  session.onQuit(() => quits++);
-  open.push(h);
-  const type = async (s: string) => {
-    h.stdin.write(s);
-    await tick(25);
-  };
-  return { h, session, store, pending, prompts, type, frame: () => stripAnsi(h.lastFrame()), quits: () => quits };
+  return { session, store, pending, prompts, ...mountApp(session, pending.servers, open) };
 }
 
 test("first frame before the host: servers connecting…, prompt live, input queued; then connected and the queue runs", async () => {

@@ -1,13 +1,12 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
-import { App } from "../../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
 import { SessionStore } from "../../src/ui/state.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../../src/host/types.js";
 import type { CommandHost } from "../../src/ui/commands/index.js";
-import { renderAt, tick, waitFor, stripAnsi, okOutcome, plan, type Harness } from "./harness.js";
+import { tick, waitFor, okOutcome, plan, type Harness } from "./harness.js";
+import { mountApp } from "./mount-app.js";
 
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
@@ -56,15 +55,7 @@ function setup(runTurn: TurnRunner) {
   const { host, executor, calls, listed } = modalHost();
   const store = new SessionStore();
   const session = new ChatSession({ store, executor, host, runTurn, autoApprove: true });
-  let quits = 0;
-  const h = renderAt(<App session={session} servers={host.servers} modelName="offline" />, 120, 40);
-  session.onQuit(() => quits++); // after App mounted its own handler: counts instead of exiting
-  open.push(h);
-  const type = async (s: string) => {
-    h.stdin.write(s);
-    await tick(25);
-  };
-  return { h, session, store, calls, listed, type, frame: () => stripAnsi(h.lastFrame()), quits: () => quits };
+  return { session, store, calls, listed, ...mountApp(session, host.servers, open) };
 }
 
 test("/mode changes the whole session: the model's tools, each call's mode, the status bar", async () => {
