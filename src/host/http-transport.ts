@@ -1,6 +1,8 @@
 // Modern (2026-07-28+) Streamable HTTP client transport: one POST per request with the request
 // metadata headers; the reply is a JSON body or an SSE stream ending with the response.
 // Cancellation closes the stream (no notification is POSTed on HTTP).
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META } from "../protocol/index.js";
@@ -87,9 +89,9 @@ export class ModernHttpTransport implements Transport {
     const ac = new AbortController();
     this.inflight.set(id, ac);
     try {
-      const res = await fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: ac.signal });
-      const type = res.headers.get("content-type") ?? "";
-      if (!res.ok) {
+      const res = await post(this.url, headers, JSON.stringify(message), ac.signal);
+      const type = String(res.headers["content-type"] ?? "");
+      if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
         const text = await this.readBody(res);
         const reply = tryJson(text);
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
@@ -97,12 +99,12 @@ export class ModernHttpTransport implements Transport {
           this.onmessage?.(reply as JSONRPCMessage);
           return;
         }
-        throw new HttpStatusError(res.status, text);
+        throw new HttpStatusError(res.statusCode ?? 0, text);
       }
       if (type.includes("text/event-stream")) await this.readSse(res);
       else {
         const reply = tryJson(await this.readBody(res));
-        if (!reply) throw new Error(`HTTP ${res.status}: the reply is not JSON`);
+        if (!reply) throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
         this.onmessage?.(reply as JSONRPCMessage);
       }
     } catch (e) {
@@ -120,11 +122,10 @@ export class ModernHttpTransport implements Transport {
   }
 
   /** The whole body as text, refusing to read past `maxBytes`. */
-  private async readBody(res: Response): Promise<string> {
-    if (!res.body) return "";
+  private async readBody(res: IncomingMessage): Promise<string> {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > this.maxBytes) throw new TooLarge();
       chunks.push(chunk);
@@ -132,8 +133,7 @@ export class ModernHttpTransport implements Transport {
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  private async readSse(res: Response): Promise<void> {
-    if (!res.body) return;
+  private async readSse(res: IncomingMessage): Promise<void> {
     const decoder = new TextDecoder();
     let buffer = "";
     let data: string[] = [];
@@ -145,7 +145,7 @@ export class ModernHttpTransport implements Transport {
       if (msg) this.onmessage?.(msg as JSONRPCMessage);
       else this.onerror?.(new Error("SSE event data is not JSON"));
     };
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
       buffer += decoder.decode(chunk, { stream: true });
       eventSize += chunk.length;
       if (eventSize > this.maxBytes) throw new TooLarge();
@@ -162,6 +162,21 @@ export class ModernHttpTransport implements Transport {
     }
     dispatch();
   }
+}
+
+/**
+ * POSTs and resolves with the response once its headers arrive. node:http rather than fetch: its
+ * body is a stream with backpressure, so a reply is read only as fast as it is consumed and a
+ * refused one stops at the limit (fetch's body kept pulling: a 20 MB reply refused after 2 MB
+ * still grew the process by the whole 20 MB). Aborting the signal destroys the exchange.
+ */
+function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(url, { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, signal }, resolve);
+    req.on("error", reject); // later errors (after the response began) surface while reading the body
+    req.end(body);
+  });
 }
 
 function tryJson(text: string): Json | undefined {

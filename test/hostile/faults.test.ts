@@ -13,6 +13,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     // One Host per call timeout: the timeout faults get a short one, the others a generous one.
     const hosts = new Map<number, Host>();
     let log: string;
+    let serverConfig: Parameters<typeof config>[0][string];
     let closeServer = async () => {};
     const failures: CallFailure[] = [];
     before(async () => {
@@ -24,6 +25,7 @@ for (const transport of ["stdio", "http"] as Transport[]) {
         closeServer = http.close;
         server = { kind: "http" as const, url: http.url };
       }
+      serverConfig = server;
       for (const callTimeoutMs of [DEFAULT_TIMEOUT_MS, SHORT_TIMEOUT_MS]) {
         const host = await Host.start({ config: config({ [SERVER]: server }, { callTimeoutMs }) });
         host.on("event", (e: HostEvent) => e.type === "call-end" && e.failure && failures.push(e.failure));
@@ -94,8 +96,12 @@ for (const transport of ["stdio", "http"] as Transport[]) {
       assert.ok(cancelled(), "the server saw the cancellation");
     });
 
-    test("a 20 MB reply is refused while streaming, not after parsing (host memory stays flat)", async () => {
-      const host = hostFor();
+    test("a 20 MB reply is refused while streaming, not after parsing (host memory stays flat)", async (t) => {
+      // A 2 MB limit: what the transport may buffer before refusing (up to the limit) stays far
+      // below the 12 MB bound whatever the allocator did before. Run alone on a fresh heap, this
+      // caught the HTTP transport reading the whole 20 MB (fetch kept pulling) behind its limit.
+      const host = await Host.start({ config: config({ [SERVER]: serverConfig }, { maxResultBytes: 2 * 1024 * 1024 }) });
+      t.after(() => host.close());
       const rss0 = process.memoryUsage().rss;
       let peak = rss0;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
