@@ -3,14 +3,14 @@
 // the same transport: `RpcClient.request` (the SDK's Protocol, as the host uses it) of the host's
 // own connection, with the identical params the host sends (same requestedOutputs, same `_meta`
 // envelope), parsed with a loose schema. In process: an InMemoryTransport pair to the toolkit
-// demo server. Over stdio: one spawned demo server. Blocks of calls alternate host/bare (ABBA) to
-// cancel drift; the figure is the median of the per-pair ratios.
+// demo server. Over stdio: one spawned demo server. Within each block the sides alternate call
+// by call; the figure is the median over blocks of host time ÷ bare time.
 import { demoConfig, demoStdio } from "./lib/demo.js";
 import { connectionModule, demoServerModule, hostModule, protocolModule, rpcClientModule } from "./lib/compiled.js";
 import { memoryServer } from "./lib/memory-host.js";
-import { fmt, int, median, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
+import { fmt, int, median, quantile, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
-// In process a call takes ~50 µs: blocks of 500 calls (~25 ms) so one gc pause does not decide a block.
+// In process a call takes ~30–50 µs: blocks of 500 calls per side so one gc pause does not decide a block.
 // Both sides run the compiled build (dist/), as shipped: see bench/lib/compiled.ts.
 const { CLIENT_NAME, CLIENT_VERSION } = connectionModule;
 const { Host } = hostModule;
@@ -18,8 +18,12 @@ const { RpcClient } = rpcClientModule;
 const { AnyResultSchema, META, compiledSchemaCount } = protocolModule;
 const { createDemoServer } = demoServerModule;
 
-// Over stdio a call takes ~0.4 ms and scheduling noise is large: 40 block pairs per probe.
-const SIZES = { "in process": { calls: 10_000, block: 500 }, stdio: { calls: 4000, block: 100 } } as const;
+// Over stdio a call takes 0.1–0.4 ms, and most of it is the OS waking the server process and
+// then this one (the pipe write alone measures ~100 µs): the per-block noise is large, so 200
+// blocks per probe. --quick takes a quarter of every figure.
+const FULL = { "in process": { calls: 10_000, block: 500 }, stdio: { calls: 20_000, block: 100 } } as const;
+const QUICK = { "in process": { calls: 2_500, block: 500 }, stdio: { calls: 5_000, block: 100 } } as const;
+let SIZES: typeof FULL | typeof QUICK = FULL;
 const WARMUP = 200;
 
 interface Probe {
@@ -40,6 +44,8 @@ interface PairResult {
   host: SideResult;
   bare: SideResult;
   ratio: number;
+  /** Interquartile range of the per-block host ÷ bare ratios: how noisy the figure is. */
+  iqr: [number, number];
   schemasBefore: number;
   schemasAfter: number;
   failures: number;
@@ -54,22 +60,33 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
   const schemasBefore = compiledSchemaCount();
   const host: number[] = [];
   const bare: number[] = [];
+  const pairRatios: number[] = [];
   const blocks = Math.max(2, Math.round(calls / BLOCK));
   for (let b = 0; b < blocks; b++) {
-    // ABBA order: neither side always runs first.
-    const order: [number[], () => Promise<boolean>][] = b % 2 === 0 ? [[host, hostCall], [bare, bareCall]] : [[bare, bareCall], [host, hostCall]];
-    for (const [sink, call] of order) {
-      const t0 = performance.now();
-      for (let i = 0; i < BLOCK; i++) if (!(await call())) failures++;
-      sink.push(BLOCK / ((performance.now() - t0) / 1000));
+    // Within a block the two sides alternate CALL BY CALL (host-bare, then bare-host), each call
+    // timed on its own: both sides see the same moment of the machine (scheduling, the other
+    // process, JIT and heap state), which whole blocks taken one after the other did not give
+    // over stdio. A gc pause lands in whichever call triggers it, so each side still pays for
+    // the garbage it makes.
+    let hostMs = 0;
+    let bareMs = 0;
+    for (let i = 0; i < BLOCK; i++) {
+      const hostFirst = i % 2 === 0;
+      let t = performance.now();
+      if (!(await (hostFirst ? hostCall() : bareCall()))) failures++;
+      const first = performance.now() - t;
+      t = performance.now();
+      if (!(await (hostFirst ? bareCall() : hostCall()))) failures++;
+      const second = performance.now() - t;
+      hostMs += hostFirst ? first : second;
+      bareMs += hostFirst ? second : first;
     }
+    host.push(BLOCK / (hostMs / 1000));
+    bare.push(BLOCK / (bareMs / 1000));
+    pairRatios.push(hostMs / bareMs);
   }
-  const h = median(host);
-  const r = median(bare);
-  // The ratio is the median over block pairs (each host block against the bare block run right
-  // next to it), so load that drifts during the run cancels within a pair.
-  const pairRatios = host.map((hb, i) => bare[i] / hb);
-  return { host: { perBlock: host, median: h }, bare: { perBlock: bare, median: r }, ratio: median(pairRatios), schemasBefore, schemasAfter: compiledSchemaCount(), failures };
+  // The ratio is the median over blocks of host time ÷ bare time for the same interleaved calls.
+  return { host: { perBlock: host, median: median(host) }, bare: { perBlock: bare, median: median(bare) }, ratio: median(pairRatios), iqr: [quantile(pairRatios, 0.25), quantile(pairRatios, 0.75)], schemasBefore, schemasAfter: compiledSchemaCount(), failures };
 }
 
 /**
@@ -127,7 +144,8 @@ async function measureTransport(kind: "in process" | "stdio", log: (l: string) =
   return { rows };
 }
 
-export async function overheadBench({ log }: BenchOptions): Promise<Section> {
+export async function overheadBench({ log, quick }: BenchOptions): Promise<Section> {
+  SIZES = quick ? QUICK : FULL;
   const schemasAtStart = compiledSchemaCount();
   const inProc = await measureTransport("in process", log);
   const stdio = await measureTransport("stdio", log);
@@ -136,14 +154,15 @@ export async function overheadBench({ log }: BenchOptions): Promise<Section> {
     ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.05, ...x })),
   ];
   const table: Table = {
-    caption: `Median calls/s per side (in process ${SIZES["in process"].calls / SIZES["in process"].block} blocks of ${SIZES["in process"].block} calls, over stdio ${SIZES.stdio.calls / SIZES.stdio.block} blocks of ${SIZES.stdio.block} calls per side, after ${WARMUP} warm-up calls each), blocks alternating ABBA`,
-    head: ["transport", "call", "bare SDK request (calls/s)", "Host.call (calls/s)", "host cost (median of per-pair bare ÷ host)", "µs added per call", "host block spread (min–max calls/s)"],
+    caption: `Median calls/s per side (in process ${SIZES["in process"].calls / SIZES["in process"].block} blocks of ${SIZES["in process"].block} calls, over stdio ${SIZES.stdio.calls / SIZES.stdio.block} blocks of ${SIZES.stdio.block} calls per side, after ${WARMUP} warm-up calls each); within a block host and bare calls alternate one by one`,
+    head: ["transport", "call", "bare SDK request (calls/s)", "Host.call (calls/s)", "host cost (median over blocks of host ÷ bare time)", "block ratios, middle half", "µs added per call", "host block spread (min–max calls/s)"],
     rows: all.map(({ kind, probe, r }) => [
       kind,
       probe.name,
       int(r.bare.median),
       int(r.host.median),
       ratio(r.ratio),
+      `${ratio(r.iqr[0])}–${ratio(r.iqr[1])}`,
       fmt(1e6 / r.host.median - 1e6 / r.bare.median, 1),
       `${int(Math.min(...r.host.perBlock))}–${int(Math.max(...r.host.perBlock))}`,
     ]),
@@ -169,7 +188,7 @@ export async function overheadBench({ log }: BenchOptions): Promise<Section> {
     title: "3. Host overhead",
     intro: [
       "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks; in process also the result-size rule, which the stdio transport applies while reading). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. Both sides use the SAME connection: the bare side sends through the SDK Protocol client of the host's own connection (one transport, one server process: in process an SDK `InMemoryTransport` pair to the toolkit demo server, over stdio one spawned `mcp-prism demo-server`). With a server process per side, which CPU each one landed on next to the bench decided a stdio round trip by more than the host costs.",
-      "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). The ratio (host cost) is the median over the block pairs of bare throughput ÷ host throughput (= host time per call ÷ bare time per call) of two blocks run back to back, so load that changes during the run cancels within each pair; the calls/s columns are the plain medians per side.",
+      "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). Within each block the two sides alternate call by call (host then bare, then bare then host, …), each call timed on its own, so both sides meet the same moment of the machine: the same load, the same state of the server process and of the JIT. (Whole blocks of one side run after whole blocks of the other swung the stdio figure by more than the host costs: one block of host calls ran at 1,557 calls/s, another at 10,595.) A gc pause lands in the call that triggers it, so each side pays for its own garbage. The ratio (host cost) is the median over blocks of the host's total time ÷ the bare side's total time for the same number of calls; the calls/s columns are the plain medians per side.",
     ],
     tables: [table],
     targets,

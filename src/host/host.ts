@@ -8,10 +8,11 @@ import { Connection, ConnectionError } from "./connection.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
-import { route, RoutingError, sinkBytes } from "./router.js";
+import { CallSuccess } from "./outcome.js";
+import { route, RoutingError } from "./router.js";
 import { bytesOverLimit } from "./size-limit.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
 export interface HostOptions {
@@ -58,15 +59,13 @@ interface Selection {
   extensions: string[];
 }
 
-const BYTES = Symbol("bytes");
-/** A success outcome's `bytes`: an enumerable property computed from its `routed` on first read. */
-const LAZY_BYTES: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: { routed: Routed; [BYTES]?: SinkBytes }): SinkBytes {
-    return (this[BYTES] ??= sinkBytes(this.routed));
-  },
-};
+const profileLists = new Map<LegacyProfile, readonly LegacyProfile[]>();
+/** [profile], one constant array per profile (Host.call runs on every tool call). */
+function profileList(profile: LegacyProfile): readonly LegacyProfile[] {
+  let list = profileLists.get(profile);
+  if (list === undefined) profileLists.set(profile, (list = [profile]));
+  return list;
+}
 
 const extensionsKeys = new Map<Mode, string>();
 /** The listing cache key of a mode's advertised extensions (policies are constants). */
@@ -193,22 +192,26 @@ export class Host extends EventEmitter implements ToolExecutor {
     return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
   }
 
-  async call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
-    const profile = opts.legacyProfile ?? this.profile;
-    return (await this.run(qualifiedName, args, opts, [profile]))[profile] as CallOutcome;
+  call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
+    // Not async: the pipeline's own promise is returned as it is (one async layer per call).
+    return this.run(qualifiedName, args, opts, profileList(opts.legacyProfile ?? this.profile));
   }
 
   /** One wire call; its legacy result read under each profile (for compare). Variant-era tools give one outcome. */
   async callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts: CallOptions = {}) {
-    return this.run(qualifiedName, args, opts, profiles);
+    const each: Partial<Record<LegacyProfile, CallOutcome>> = {};
+    await this.run(qualifiedName, args, opts, profiles, each);
+    return each;
   }
 
+  /** The pipeline. Returns the outcome under profiles[0]; `each`, when given, gets the outcome under every profile. */
   private async run(
     qualifiedName: string,
     args: Record<string, unknown>,
     opts: CallOptions,
     profiles: readonly LegacyProfile[],
-  ): Promise<Partial<Record<LegacyProfile, CallOutcome>>> {
+    each?: Partial<Record<LegacyProfile, CallOutcome>>,
+  ): Promise<CallOutcome> {
     const started = performance.now();
     const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
@@ -217,7 +220,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const entry = this.cachedEntry(qualifiedName, mode) ?? (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
     if (!entry) {
       const plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
-      return this.failed(id, started, profiles, plan, await this.unknownTool(qualifiedName, mode));
+      return this.failed(id, started, profiles, each, plan, await this.unknownTool(qualifiedName, mode));
     }
     const conn = this.conns.get(entry.server) as Connection;
     const plan: CallPlan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
@@ -234,11 +237,11 @@ export class Host extends EventEmitter implements ToolExecutor {
       const issue = chosen.issue;
       if (issue) {
         const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-        return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
+        return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
       }
     } else if (opts.select) {
       const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
-      return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "selection-unsupported", why));
+      return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "selection-unsupported", why));
     } else plan.legacyProfile = profiles[0];
     const requested = plan.requested;
     // Events are built only for listeners; progress is asked for only when something shows it
@@ -256,37 +259,37 @@ export class Host extends EventEmitter implements ToolExecutor {
         onprogress: opts.onProgress !== undefined || listened ? (p) => this.progressed(id, opts, p) : undefined,
       });
     } catch (e) {
-      return this.failed(id, started, profiles, plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
+      return this.failed(id, started, profiles, each, plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
     }
     // Transports with a streaming limit (our stdio and modern HTTP ones) refused an oversized
     // reply while reading it; for the others (legacy HTTP, in-process) the host measures.
     const size = conn.resultLimitEnforced ? undefined : bytesOverLimit(raw, limits.maxResultBytes);
     if (size !== undefined) {
-      return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
+      return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
     }
 
     // Validate the whole result before routing anything.
-    const outcomes: Partial<Record<LegacyProfile, CallOutcome>> = {};
+    let first: CallOutcome;
     try {
       if (entry.era === "2026-12-01") {
         const v = validateVariantResult(raw, effective, entry.variants, limits);
         const routed = route(v.outputs, { appExtensions, meta: v.meta });
-        const outcome = this.success(plan, routed, v.isError, entry, started);
-        for (const p of profiles) outcomes[p] = outcome;
+        first = this.success(plan, routed, v.isError, entry, started);
+        if (each) for (const p of profiles) each[p] = first;
       } else {
         const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
-        for (const p of profiles) {
-          const routed = route(applyLegacyProfile(p, v), { appExtensions: [] });
-          outcomes[p] = this.success({ ...plan, legacyProfile: p }, routed, v.isError, entry, started);
-        }
+        // Every profile is read (and may fail) before any outcome is handed out.
+        const outcomes = profiles.map((p) => this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, started));
+        if (each) profiles.forEach((p, i) => (each[p] = outcomes[i]));
+        first = outcomes[0];
       }
     } catch (e) {
-      if (e instanceof ResultValidationError) return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
-      if (e instanceof RoutingError) return this.failed(id, started, profiles, plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
+      if (e instanceof ResultValidationError) return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
+      if (e instanceof RoutingError) return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    if (listened) this.emit("event", { type: "call-end", id, outcome: outcomes[profiles[0]] } as HostEvent);
-    return outcomes;
+    if (listened) this.emit("event", { type: "call-end", id, outcome: first } satisfies HostEvent);
+    return first;
   }
 
   private progressed(id: number, opts: CallOptions, p: { progress: number; total?: number; message?: string }): void {
@@ -295,11 +298,19 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
   }
 
-  private failed(id: number, started: number, profiles: readonly LegacyProfile[], plan: CallPlan, error: CallError): Partial<Record<LegacyProfile, CallOutcome>> {
+  private failed(
+    id: number,
+    started: number,
+    profiles: readonly LegacyProfile[],
+    each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
+    plan: CallPlan,
+    error: CallError,
+  ): CallOutcome {
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
     const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
     this.emit("event", { type: "call-end", id, outcome, failure } satisfies HostEvent);
-    return Object.fromEntries(profiles.map((p) => [p, outcome]));
+    if (each) for (const p of profiles) each[p] = outcome;
+    return outcome;
   }
 
   /** A selection (the caller's or the mode's), its local check and its negotiated extensions. */
@@ -322,10 +333,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
-    const outcome = { ok: true, plan, isError, routed, durationMs: performance.now() - started } as CallOutcome & { ok: true };
-    // Byte counts serialize every output: computed when first read (the app reads them when it
-    // draws the call; a script calling in a loop may never), then kept.
-    Object.defineProperty(outcome, "bytes", LAZY_BYTES);
+    const outcome = new CallSuccess(plan, isError, routed, performance.now() - started);
     if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
     return outcome;
   }

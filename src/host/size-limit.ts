@@ -24,10 +24,12 @@ function bound(v: unknown, total: number, cap: number, depth: number): number {
   }
   // toJSON or other non-plain objects: no bound from a walk.
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") return Number.POSITIVE_INFINITY;
-  const keys = Object.keys(v);
+  // for-in allocates no key array. It also visits inherited enumerable keys, which
+  // JSON.stringify skips: counting them only raises the bound, so it stays an upper bound.
   total += 2;
-  for (let i = 0; i < keys.length && total <= cap; i++) {
-    total = bound((v as Record<string, unknown>)[keys[i]], total + 6 * keys[i].length + 4, cap, depth + 1);
+  for (const key in v) {
+    if (total > cap) break;
+    total = bound((v as Record<string, unknown>)[key], total + 6 * key.length + 4, cap, depth + 1);
   }
   return total;
 }

@@ -114,6 +114,16 @@ for (const [transport, make] of [["stdio", stdioWire], ["http", httpWire]] as co
       assert.ok(!o.routed.model.some((e) => e.format === "structured"));
     });
 
+    test("per-sink byte counts: the JSON size of each sink, the same object on every read, and kept in the outcome's JSON", async () => {
+      const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
+      const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
+      assert.deepEqual(o.bytes, { model: size(o.routed.model), user: size(o.routed.user), programmatic: 0, app: 0 });
+      assert.ok(o.bytes.user > o.bytes.model, "the 37-row table is the user's, not the model's");
+      assert.equal(o.bytes, o.bytes, "computed once, then kept");
+      assert.deepEqual(JSON.parse(JSON.stringify(o)).bytes, o.bytes);
+      assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(o))).sort(), ["bytes", "durationMs", "isError", "ok", "plan", "routed"]);
+    });
+
     test("app mode: assistant/content + ui/structured with the ui _meta in appMeta only", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "app" }));
       assert.deepEqual(o.plan.requested, [{ audience: "assistant", format: "content" }, { audience: UI, format: "structured" }]);
