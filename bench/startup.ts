@@ -1,7 +1,7 @@
 // Figure 5 — start-up: from process start to the first drawn frame of the chat app on the demo
 // server, compiled build (`node bin/mcp-prism.js --model offline`) in a real pseudo-terminal
 // (tmux on a private socket, 120×40, env without CI). The first frame counts as drawn when
-// `tmux capture-pane` shows the status bar. The split comes from the app's opt-in timing hook
+// the status bar's text reaches the terminal (tmux pipe-pane: every byte the pane receives). The split comes from the app's opt-in timing hook
 // (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, config-loaded, ui-loaded,
 // first-render, host-start, servers-spawned, host-ready, each in ms since the process started,
 // with the process's CPU time) and from timing a
@@ -9,7 +9,7 @@
 // this bench run (XDG_CACHE_HOME): the unmeasured warm-up start writes it, the measured starts
 // use it, and a few extra starts each with an empty cache directory give the cold figure.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { modernMeta, spawnStdio } from "../test/helpers/raw-stdio.js";
@@ -28,7 +28,7 @@ function tmux(...args: string[]): { ok: boolean; out: string } {
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
 interface Sample {
-  /** Wall clock: tmux asked to start the process → status bar seen. */
+  /** Wall clock: the pane released to start the process → status bar seen. */
   launchToFrame: number;
   /** Process start (from the hook) → status bar seen. */
   processToFrame: number;
@@ -37,13 +37,50 @@ interface Sample {
   marks: Record<string, number>;
 }
 
+/** ANSI escape sequences (CSI, OSC, and two-byte ESC forms), removed before searching the pane's output. */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/**
+ * Watches what the app writes to its terminal: tmux `pipe-pane` appends every byte the pane
+ * receives to a file, which is read here every ~1 ms (a stat, and a read only when it grew).
+ * Polling `tmux capture-pane` instead spawned a tmux client per look: ~17 ms apart at best, and
+ * those spawns kept one of the machine's two cores busy while the app started.
+ */
+function paneWatcher(file: string) {
+  let text = "";
+  let read = 0;
+  return {
+    /** Resolves with the wall clock (ms) at which `needle` first appeared; 0 after `timeoutMs`. */
+    async when(needle: string, timeoutMs: number): Promise<number> {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const size = existsSync(file) ? statSync(file).size : 0;
+        if (size > read) {
+          const now = Date.now();
+          text += readFileSync(file).subarray(read).toString("utf8");
+          read = size;
+          if (text.replace(ANSI, "").includes(needle)) return now;
+        }
+        if (Date.now() > end) return 0;
+        await sleep(1);
+      }
+    },
+    tail: () => text.replace(ANSI, "").slice(-300),
+  };
+}
+
 /** One start; `cacheDir` is its XDG_CACHE_HOME (the code cache), a fresh empty one if omitted. */
 async function oneStart(i: number, cacheDir?: string): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-"));
   const timings = join(dir, "timings.jsonl");
+  const output = join(dir, "pane.out");
   const session = `s${i}`;
+  const go = `go-${process.pid}-${i}`;
   try {
     const cmd = [
+      // The pane waits until pipe-pane is on, so not one byte of the app's output is missed.
+      `tmux -L ${SOCKET} wait-for ${go};`,
       "exec env -u CI",
       `MCP_PRISM_TIMINGS=${timings}`,
       `XDG_CONFIG_HOME=${dir}`,
@@ -54,19 +91,14 @@ async function oneStart(i: number, cacheDir?: string): Promise<Sample> {
       JSON.stringify(BIN),
       "--model offline",
     ].join(" ");
-    const t0 = Date.now();
     if (!tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, cmd).ok) throw new Error("tmux new-session failed");
-    let seen = 0;
-    for (let k = 0; k < 3000 && !seen; k++) {
-      if (tmux("capture-pane", "-p", "-t", session).out.includes(STATUS)) seen = Date.now();
-      else await sleep(2);
-    }
-    if (!seen) throw new Error(`no status bar within the poll bound; pane: ${tmux("capture-pane", "-p", "-t", session).out.trim().slice(-300)}`);
-    let connected = 0;
-    for (let k = 0; k < 3000 && !connected; k++) {
-      if (tmux("capture-pane", "-p", "-t", session).out.includes(CONNECTED)) connected = Date.now();
-      else await sleep(2);
-    }
+    if (!tmux("pipe-pane", "-t", session, "-o", `cat >> ${JSON.stringify(output)}`).ok) throw new Error("tmux pipe-pane failed");
+    const pane = paneWatcher(output);
+    const t0 = Date.now();
+    if (!tmux("wait-for", "-S", go).ok) throw new Error("tmux wait-for -S failed");
+    const seen = await pane.when(STATUS, 30_000);
+    if (!seen) throw new Error(`no status bar within 30 s; pane: ${pane.tail()}`);
+    const connected = await pane.when(CONNECTED, 30_000);
     const marks: Record<string, number> = {};
     let startEpoch = NaN;
     if (existsSync(timings))
@@ -131,7 +163,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     {
       name: "Start-up to the first drawn frame",
       target: `≤ ${TARGET_MS} ms median`,
-      figure: `${ms(total)} from process start (${ms(med((s) => s.launchToFrame))} from the tmux launch)`,
+      figure: `${ms(total)} from process start (${ms(med((s) => s.launchToFrame))} from the pane's release)`,
       met: total <= TARGET_MS,
     },
   ];
@@ -139,7 +171,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     id: "startup",
     title: "5. Start-up",
     intro: [
-      `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the first \`capture-pane\` (polled every ~2 ms plus the cost of one tmux client call) that shows the status bar.`,
+      `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the moment the status bar's text reached the terminal: tmux \`pipe-pane\` appends every byte the pane receives to a file, which the bench reads every ~1 ms (escape sequences removed before searching). Earlier runs (before 2026-11-30) polled \`tmux capture-pane\`: each look spawned a tmux client, ~17 ms apart at best, and the spawns kept one of the two cores busy while the app started.`,
       "The app runs its first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
       `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
     ],
@@ -153,9 +185,9 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
-          ["render() returned → frame seen by capture-pane (negative: Ink writes the frame inside render(), then runs its effects)", ms(toScreen)],
+          ["render() returned → frame seen in the terminal's input (negative: Ink writes the frame inside render(), then runs its effects)", ms(toScreen)],
           ["**process start → first drawn frame** (servers `connecting…`, prompt live)", ms(total)],
-          ["tmux launch → first drawn frame", ms(med((s) => s.launchToFrame))],
+          ["pane released (tmux wait-for) → first drawn frame", ms(med((s) => s.launchToFrame))],
           ["behind the first frame — demo server process spawned (host start → servers spawned)", ms(between("host-start", "servers-spawned"))],
           ["behind the first frame — host code load + discovery + tools/list while the server boots (host start → host ready)", ms(between("host-start", "host-ready"))],
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
