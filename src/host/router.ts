@@ -8,6 +8,7 @@ import type {
   ProgrammaticSinkEntry,
   Routed,
   SinkBytes,
+  SinkName,
   UserSinkEntry,
 } from "./types.js";
 
@@ -25,6 +26,20 @@ export interface RouteContext {
   meta?: Record<string, unknown>;
 }
 
+/** The sink an output's audience routes it to; throws for an audience no sink takes here. */
+function sinkOf(out: ToolResultOutput, ctx: RouteContext): SinkName {
+  if (out.audience === "assistant") return "model";
+  if (out.audience === "user") return "user";
+  if (out.audience === "programmatic" && out.format === "structured") return "programmatic";
+  if (isExtensionAudience(out.audience) && ctx.appExtensions.includes(out.audience)) return "app";
+  throw new RoutingError(`no sink for ${out.audience}/${out.format}`);
+}
+
+/** An array to be filled with exactly `length` entries, in order. */
+function sized<T>(length: number): T[] {
+  return length === 0 ? [] : new Array<T>(length);
+}
+
 export function emptyRouted(): Routed {
   return { model: [], user: [], programmatic: [], app: [], appMeta: {} };
 }
@@ -35,15 +50,28 @@ export function emptyRouted(): Routed {
  * and nothing may be dropped or substituted silently.
  */
 export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): Routed {
-  const routed = emptyRouted();
-  for (const out of outputs) {
-    if (out.audience === "assistant") routed.model.push(out as ModelSinkEntry);
-    else if (out.audience === "user") routed.user.push(out as UserSinkEntry);
-    else if (out.audience === "programmatic" && out.format === "structured") {
-      routed.programmatic.push(out as ProgrammaticSinkEntry);
-    } else if (isExtensionAudience(out.audience) && ctx.appExtensions.includes(out.audience)) {
-      routed.app.push(out as AppSinkEntry);
-    } else throw new RoutingError(`no sink for ${out.audience}/${out.format}`);
+  // Every call routes. Counting first lets each sink array be made with its final length (a first
+  // push would give it room for 17 entries): routing allocates little beyond the Routed value.
+  let model = 0;
+  let user = 0;
+  let programmatic = 0;
+  let app = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const sink = sinkOf(outputs[i], ctx);
+    if (sink === "model") model++;
+    else if (sink === "user") user++;
+    else if (sink === "programmatic") programmatic++;
+    else app++;
+  }
+  const routed: Routed = { model: sized(model), user: sized(user), programmatic: sized(programmatic), app: sized(app), appMeta: {} };
+  model = user = programmatic = app = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const out = outputs[i];
+    const sink = sinkOf(out, ctx);
+    if (sink === "model") routed.model[model++] = out as ModelSinkEntry;
+    else if (sink === "user") routed.user[user++] = out as UserSinkEntry;
+    else if (sink === "programmatic") routed.programmatic[programmatic++] = out as ProgrammaticSinkEntry;
+    else routed.app[app++] = out as AppSinkEntry;
   }
   for (const ext of ctx.appExtensions) {
     const entry = ctx.meta?.[ext];
