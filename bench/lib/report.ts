@@ -34,15 +34,6 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** The q-quantile (0 ≤ q ≤ 1) with linear interpolation between order statistics. */
-export function quantile(xs: readonly number[], q: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
-}
-
 export function fmt(n: number, digits = 2): string {
   if (!Number.isFinite(n)) return String(n);
   return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
