@@ -255,7 +255,6 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (requested !== undefined) params.requestedOutputs = requested;
       raw = await conn.request("tools/call", params, {
         extensions: policy.advertiseExtensions,
-        freshParams: true,
         signal: opts.signal,
         onprogress: opts.onProgress !== undefined || listened ? (p) => this.progressed(id, opts, p) : undefined,
       });

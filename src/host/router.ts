@@ -2,15 +2,7 @@
 // Routing follows the output-level audience alone (never block annotations, never the format).
 import { isExtensionAudience, type ToolResultOutput } from "../protocol/index.js";
 import { jsonBytes } from "./measure.js";
-import type {
-  AppSinkEntry,
-  ModelSinkEntry,
-  ProgrammaticSinkEntry,
-  Routed,
-  SinkBytes,
-  SinkName,
-  UserSinkEntry,
-} from "./types.js";
+import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry } from "./types.js";
 
 export class RoutingError extends Error {
   constructor(message: string) {
@@ -40,10 +32,6 @@ function sized<T>(length: number): T[] {
   return length === 0 ? [] : new Array<T>(length);
 }
 
-export function emptyRouted(): Routed {
-  return { model: [], user: [], programmatic: [], app: [], appMeta: {} };
-}
-
 /**
  * Routes every output to the sink of its audience. An output whose audience has no sink here
  * (e.g. an extension that was not negotiated) is an error: validation should have rejected it,
@@ -52,26 +40,17 @@ export function emptyRouted(): Routed {
 export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): Routed {
   // Every call routes. Counting first lets each sink array be made with its final length (a first
   // push would give it room for 17 entries): routing allocates little beyond the Routed value.
-  let model = 0;
-  let user = 0;
-  let programmatic = 0;
-  let app = 0;
-  for (let i = 0; i < outputs.length; i++) {
-    const sink = sinkOf(outputs[i], ctx);
-    if (sink === "model") model++;
-    else if (sink === "user") user++;
-    else if (sink === "programmatic") programmatic++;
-    else app++;
-  }
-  const routed: Routed = { model: sized(model), user: sized(user), programmatic: sized(programmatic), app: sized(app), appMeta: {} };
-  model = user = programmatic = app = 0;
-  for (let i = 0; i < outputs.length; i++) {
+  const count: Record<SinkName, number> = { model: 0, user: 0, programmatic: 0, app: 0 };
+  for (let i = 0; i < outputs.length; i++) count[sinkOf(outputs[i], ctx)]++;
+  const routed: Routed = { model: sized(count.model), user: sized(count.user), programmatic: sized(count.programmatic), app: sized(count.app), appMeta: {} };
+  // Filled from the last output back, each at its sink's count less one: the order is kept.
+  for (let i = outputs.length - 1; i >= 0; i--) {
     const out = outputs[i];
     const sink = sinkOf(out, ctx);
-    if (sink === "model") routed.model[model++] = out as ModelSinkEntry;
-    else if (sink === "user") routed.user[user++] = out as UserSinkEntry;
-    else if (sink === "programmatic") routed.programmatic[programmatic++] = out as ProgrammaticSinkEntry;
-    else routed.app[app++] = out as AppSinkEntry;
+    if (sink === "model") routed.model[--count.model] = out as ModelSinkEntry;
+    else if (sink === "user") routed.user[--count.user] = out as UserSinkEntry;
+    else if (sink === "programmatic") routed.programmatic[--count.programmatic] = out as ProgrammaticSinkEntry;
+    else routed.app[--count.app] = out as AppSinkEntry;
   }
   for (const ext of ctx.appExtensions) {
     const entry = ctx.meta?.[ext];
