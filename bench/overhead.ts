@@ -19,9 +19,9 @@ const { createDemoServer } = demoServerModule;
 
 // The number of timed pairs is set from the warm-up's pace so each side runs about `seconds`. The
 // warm-up runs enough calls for V8 to have optimized both sides' hot code before anything is timed.
-const FULL = { seconds: 4, warmup: { "in process": 2_000, stdio: 500 } } as const;
-const QUICK = { seconds: 1, warmup: { "in process": 2_000, stdio: 500 } } as const;
-let SIZES: typeof FULL | typeof QUICK = FULL;
+const WARMUP = { "in process": 2_000, stdio: 500 } as const;
+/** Timed seconds per side and probe; overheadBench sets it (4, or 1 with --quick). */
+let seconds = 4;
 /** A call longer than this many times the median call is a pause (gc, a scheduling stall). */
 const PAUSE_FACTOR = 5;
 
@@ -52,7 +52,6 @@ interface PairResult {
   /** Host ÷ bare total time, pauses included. */
   rawRatio: number;
   pairs: number;
-  pauseMs: number;
   schemasBefore: number;
   schemasAfter: number;
   failures: number;
@@ -92,7 +91,7 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
     if (!(await bareCall())) failures++;
   }
   const msPerPair = (performance.now() - w0) / warmup;
-  const pairs = Math.max(200, Math.round((2 * SIZES.seconds * 1000) / msPerPair));
+  const pairs = Math.max(200, Math.round((2 * seconds * 1000) / msPerPair));
   const schemasBefore = compiledSchemaCount();
   const host = new Float64Array(pairs);
   const bare = new Float64Array(pairs);
@@ -113,7 +112,7 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
   const pauseMs = PAUSE_FACTOR * pooled.sort()[pairs];
   const h = side(host, pauseMs);
   const b = side(bare, pauseMs);
-  return { host: h, bare: b, ratio: h.meanMs / b.meanMs, rawRatio: h.totalMs / b.totalMs, pairs, pauseMs, schemasBefore, schemasAfter: compiledSchemaCount(), failures };
+  return { host: h, bare: b, ratio: h.meanMs / b.meanMs, rawRatio: h.totalMs / b.totalMs, pairs, schemasBefore, schemasAfter: compiledSchemaCount(), failures };
 }
 
 /**
@@ -160,7 +159,7 @@ async function measureTransport(kind: "in process" | "stdio", log: (l: string) =
       const r = await pair(
         async () => (await host.call(probe.tool, probe.args)).ok,
         bare.call(probe.tool, probe.args, first.plan.requested),
-        SIZES.warmup[kind],
+        WARMUP[kind],
       );
       rows.push({ probe, r });
     }
@@ -171,7 +170,7 @@ async function measureTransport(kind: "in process" | "stdio", log: (l: string) =
 }
 
 export async function overheadBench({ log, quick }: BenchOptions): Promise<Section> {
-  SIZES = quick ? QUICK : FULL;
+  seconds = quick ? 1 : 4;
   const schemasAtStart = compiledSchemaCount();
   const inProc = await measureTransport("in process", log);
   const stdio = await measureTransport("stdio", log);
@@ -180,7 +179,7 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
     ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.05, ...x })),
   ];
   const table: Table = {
-    caption: `Host and bare calls alternating one by one for about ${SIZES.seconds} s per side (after ${SIZES.warmup["in process"]} warm-up pairs in process, ${SIZES.warmup.stdio} over stdio). A pause is a call over ${PAUSE_FACTOR}× the median call of both sides.`,
+    caption: `Host and bare calls alternating one by one for about ${seconds} s per side (after ${WARMUP["in process"]} warm-up pairs in process, ${WARMUP.stdio} over stdio). A pause is a call over ${PAUSE_FACTOR}× the median call of both sides.`,
     head: [
       "transport",
       "call",
