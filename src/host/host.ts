@@ -75,6 +75,37 @@ function extensionsKey(mode: Mode): string {
   return key;
 }
 
+const NO_OPTIONS: CallOptions = Object.freeze({});
+
+/** One call from its tool lookup to its outcome: what the later steps of the pipeline need. */
+class PendingCall {
+  entry: ToolEntry | undefined = undefined;
+  conn: Connection | undefined = undefined;
+  /** What the result must answer (2026-12-01): the requested selectors, or the fallback. */
+  effective: ToolResultOutputSelector[] = [];
+  /** Extensions negotiated and requested: their outputs and `_meta` may reach the App sink. */
+  appExtensions: string[] = [];
+  /** Something listens to the Host's events (they are built only then). */
+  listened = false;
+  constructor(
+    readonly id: number,
+    readonly started: number,
+    readonly plan: CallPlan,
+    readonly opts: CallOptions,
+    readonly profiles: readonly LegacyProfile[],
+    readonly each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
+  ) {}
+}
+
+function planOf(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {
+  return { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
+}
+
+/** The plan of a call whose tool is not (yet) known: `tool` is the name asked for. */
+function unknownPlan(qualifiedName: string, args: Record<string, unknown>, mode: Mode): CallPlan {
+  return { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
+}
+
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
   readonly profile: LegacyProfile;
@@ -192,20 +223,25 @@ export class Host extends EventEmitter implements ToolExecutor {
     return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
   }
 
-  call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
-    // Not async: the pipeline's own promise is returned as it is (one async layer per call).
+  call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = NO_OPTIONS): Promise<CallOutcome> {
     return this.run(qualifiedName, args, opts, profileList(opts.legacyProfile ?? this.profile));
   }
 
   /** One wire call; its legacy result read under each profile (for compare). Variant-era tools give one outcome. */
-  async callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts: CallOptions = {}) {
+  async callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts: CallOptions = NO_OPTIONS) {
     const each: Partial<Record<LegacyProfile, CallOutcome>> = {};
     await this.run(qualifiedName, args, opts, profiles, each);
     return each;
   }
 
-  /** The pipeline. Returns the outcome under profiles[0]; `each`, when given, gets the outcome under every profile. */
-  private async run(
+  // The pipeline: run (tool lookup) → send (policy, local selection check) → complete (request,
+  // awaits the reply) → finish (validation, routing, outcome). Only `complete` and the slow lookup
+  // are async: a suspended async function keeps its frame on the heap, so the one that waits for
+  // every reply holds one PendingCall, not the whole pipeline's variables (~15% of the host's
+  // allocation per call).
+
+  /** Returns the outcome under profiles[0]; `each`, when given, gets the outcome under every profile. */
+  private run(
     qualifiedName: string,
     args: Record<string, unknown>,
     opts: CallOptions,
@@ -215,101 +251,127 @@ export class Host extends EventEmitter implements ToolExecutor {
     const started = performance.now();
     const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
-    const policy = policyFor(mode);
-    const limits = this.opts.config.limits;
-    const entry = this.cachedEntry(qualifiedName, mode) ?? (await this.tools(mode)).find((t) => t.qualifiedName === qualifiedName);
-    if (!entry) {
-      const plan: CallPlan = { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
-      return this.failed(id, started, profiles, each, plan, await this.unknownTool(qualifiedName, mode));
+    try {
+      const entry = this.cachedEntry(qualifiedName, mode);
+      if (entry === undefined) return this.runListed(new PendingCall(id, started, unknownPlan(qualifiedName, args, mode), opts, profiles, each));
+      return this.send(new PendingCall(id, started, planOf(entry, this.conns.get(entry.server) as Connection, args, mode), opts, profiles, each), entry);
+    } catch (e) {
+      return Promise.reject(e);
     }
-    const conn = this.conns.get(entry.server) as Connection;
-    const plan: CallPlan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
+  }
 
-    // Policy and local selection check: a refused selection is never sent.
+  /** The lookup's slow path: (re)connects and lists, then sends. */
+  private async runListed(call: PendingCall): Promise<CallOutcome> {
+    const name = call.plan.tool;
+    const mode = call.plan.mode;
+    const entry = (await this.tools(mode)).find((t) => t.qualifiedName === name);
+    if (!entry) return this.failed(call, await this.unknownTool(name, mode));
+    const conn = this.conns.get(entry.server) as Connection;
+    return this.send(new PendingCall(call.id, call.started, planOf(entry, conn, call.plan.args, mode), call.opts, call.profiles, call.each), entry);
+  }
+
+  /** Policy and local selection check (a refused selection is never sent), then the request. */
+  private send(call: PendingCall, entry: ToolEntry): Promise<CallOutcome> {
+    const { plan, opts } = call;
+    const conn = this.conns.get(entry.server) as Connection;
+    const policy = policyFor(plan.mode);
     const negotiated = conn.negotiated(policy.advertiseExtensions);
-    let appExtensions: string[] = [];
-    let effective: ToolResultOutputSelector[] = [];
+    call.entry = entry;
+    call.conn = conn;
     if (entry.era === "2026-12-01") {
-      const chosen = opts.select ? this.selectionOf(opts.select, entry, negotiated) : this.defaultSelection(entry, mode, negotiated);
-      appExtensions = chosen.extensions;
-      effective = chosen.effective;
+      const chosen = opts.select ? this.selectionOf(opts.select, entry, negotiated) : this.defaultSelection(entry, plan.mode, negotiated);
+      call.appExtensions = chosen.extensions;
+      call.effective = chosen.effective;
       plan.requested = chosen.requested;
       const issue = chosen.issue;
       if (issue) {
         const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-        return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`));
+        return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`)));
       }
     } else if (opts.select) {
       const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
-      return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "selection-unsupported", why));
-    } else plan.legacyProfile = profiles[0];
-    const requested = plan.requested;
+      return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "selection-unsupported", why)));
+    } else plan.legacyProfile = call.profiles[0];
     // Events are built only for listeners; progress is asked for only when something shows it
     // (the app always listens): a progressToken makes a server send notifications nobody reads.
-    const listened = this.listenerCount("event") > 0;
-    if (listened) this.emit("event", { type: "call-start", id, plan } satisfies HostEvent);
+    call.listened = this.listenerCount("event") > 0;
+    if (call.listened) this.emit("event", { type: "call-start", id: call.id, plan } satisfies HostEvent);
+    return this.complete(call);
+  }
 
+  private request(call: PendingCall): Promise<Record<string, unknown>> {
+    const { plan, opts } = call;
+    const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
+    if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
+    return (call.conn as Connection).request("tools/call", params, {
+      extensions: policyFor(plan.mode).advertiseExtensions,
+      signal: opts.signal,
+      onprogress: opts.onProgress !== undefined || call.listened ? this.progressHandler(call.id, opts) : undefined,
+    });
+  }
+
+  private async complete(call: PendingCall): Promise<CallOutcome> {
     let raw: Record<string, unknown>;
     try {
-      const params: Record<string, unknown> = { name: entry.name, arguments: args };
-      if (requested !== undefined) params.requestedOutputs = requested;
-      raw = await conn.request("tools/call", params, {
-        extensions: policy.advertiseExtensions,
-        signal: opts.signal,
-        onprogress: opts.onProgress !== undefined || listened ? (p) => this.progressed(id, opts, p) : undefined,
-      });
+      raw = await this.request(call);
     } catch (e) {
-      return this.failed(id, started, profiles, each, plan, wireError(e, conn, entry.name, limits.callTimeoutMs, opts.signal));
+      return this.failed(call, wireError(e, call.conn as Connection, call.plan.tool, this.opts.config.limits.callTimeoutMs, call.opts.signal));
     }
+    return this.finish(call, raw);
+  }
+
+  /** The size rule, then the whole result validated before anything is routed. */
+  private finish(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
+    const { plan, profiles, each } = call;
+    const entry = call.entry as ToolEntry;
+    const limits = this.opts.config.limits;
     // Transports with a streaming limit (our stdio and modern HTTP ones) refused an oversized
     // reply while reading it; for the others (legacy HTTP, in-process) the host measures.
-    const size = conn.resultLimitEnforced ? undefined : bytesOverLimit(raw, limits.maxResultBytes);
+    const size = (call.conn as Connection).resultLimitEnforced ? undefined : bytesOverLimit(raw, limits.maxResultBytes);
     if (size !== undefined) {
-      return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
+      return this.failed(call, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
     }
-
-    // Validate the whole result before routing anything.
     let first: CallOutcome;
     try {
       if (entry.era === "2026-12-01") {
-        const v = validateVariantResult(raw, effective, entry.variants, limits);
-        const routed = route(v.outputs, { appExtensions, meta: v.meta });
-        first = this.success(plan, routed, v.isError, entry, started);
+        const v = validateVariantResult(raw, call.effective, entry.variants, limits);
+        const routed = route(v.outputs, { appExtensions: call.appExtensions, meta: v.meta });
+        first = this.success(plan, routed, v.isError, entry, call.started);
         if (each) for (const p of profiles) each[p] = first;
-      } else {
-        const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
-        // Every profile is read (and may fail) before any outcome is handed out.
-        const outcomes = profiles.map((p) => this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, started));
-        if (each) profiles.forEach((p, i) => (each[p] = outcomes[i]));
-        first = outcomes[0];
-      }
+      } else first = this.legacyOutcomes(call, raw);
     } catch (e) {
-      if (e instanceof ResultValidationError) return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
-      if (e instanceof RoutingError) return this.failed(id, started, profiles, each, plan, callError(plan.server, plan.tool, "unroutable-output", e.message));
+      if (e instanceof ResultValidationError) return this.failed(call, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
+      if (e instanceof RoutingError) return this.failed(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    if (listened) this.emit("event", { type: "call-end", id, outcome: first } satisfies HostEvent);
+    if (call.listened) this.emit("event", { type: "call-end", id: call.id, outcome: first } satisfies HostEvent);
     return first;
   }
 
-  private progressed(id: number, opts: CallOptions, p: { progress: number; total?: number; message?: string }): void {
-    const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
-    opts.onProgress?.(progress);
-    this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
+  /** The legacy result read under each profile; every profile is read (and may fail) before any outcome is handed out. */
+  private legacyOutcomes(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
+    const { plan, profiles, each } = call;
+    const entry = call.entry as ToolEntry;
+    const v = validateLegacyResult(raw, entry.legacyOutputSchema, this.opts.config.limits);
+    const outcomes = profiles.map((p) => this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, call.started));
+    if (each) profiles.forEach((p, i) => (each[p] = outcomes[i]));
+    return outcomes[0];
   }
 
-  private failed(
-    id: number,
-    started: number,
-    profiles: readonly LegacyProfile[],
-    each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
-    plan: CallPlan,
-    error: CallError,
-  ): CallOutcome {
-    const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - started };
+  private progressHandler(id: number, opts: CallOptions): (p: { progress: number; total?: number; message?: string }) => void {
+    return (p) => {
+      const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
+      opts.onProgress?.(progress);
+      this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
+    };
+  }
+
+  private failed(call: PendingCall, error: CallError): CallOutcome {
+    const { plan, each } = call;
+    const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
     const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
-    this.emit("event", { type: "call-end", id, outcome, failure } satisfies HostEvent);
-    if (each) for (const p of profiles) each[p] = outcome;
+    this.emit("event", { type: "call-end", id: call.id, outcome, failure } satisfies HostEvent);
+    if (each) for (const p of call.profiles) each[p] = outcome;
     return outcome;
   }
 

@@ -27,9 +27,13 @@ function sinkOf(out: ToolResultOutput, ctx: RouteContext): SinkName {
   throw new RoutingError(`no sink for ${out.audience}/${out.format}`);
 }
 
+/** Every empty sink of every routed result: nothing writes to a Routed value after route(). */
+const NO_ENTRIES: readonly never[] = Object.freeze([]);
+const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** An array to be filled with exactly `length` entries, in order. */
 function sized<T>(length: number): T[] {
-  return length === 0 ? [] : new Array<T>(length);
+  return length === 0 ? (NO_ENTRIES as unknown as T[]) : new Array<T>(length);
 }
 
 /**
@@ -39,28 +43,43 @@ function sized<T>(length: number): T[] {
  */
 export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): Routed {
   // Every call routes. Counting first lets each sink array be made with its final length (a first
-  // push would give it room for 17 entries): routing allocates little beyond the Routed value.
-  const count: Record<SinkName, number> = { model: 0, user: 0, programmatic: 0, app: 0 };
-  for (let i = 0; i < outputs.length; i++) count[sinkOf(outputs[i], ctx)]++;
-  const routed: Routed = { model: sized(count.model), user: sized(count.user), programmatic: sized(count.programmatic), app: sized(count.app), appMeta: {} };
+  // push would give it room for 17 entries), and an empty sink is the shared frozen array.
+  let models = 0;
+  let users = 0;
+  let programmatics = 0;
+  let apps = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const sink = sinkOf(outputs[i], ctx);
+    if (sink === "model") models++;
+    else if (sink === "user") users++;
+    else if (sink === "programmatic") programmatics++;
+    else apps++;
+  }
+  const model = sized<ModelSinkEntry>(models);
+  const user = sized<UserSinkEntry>(users);
+  const programmatic = sized<ProgrammaticSinkEntry>(programmatics);
+  const app = sized<AppSinkEntry>(apps);
   // Filled from the last output back, each at its sink's count less one: the order is kept.
   for (let i = outputs.length - 1; i >= 0; i--) {
     const out = outputs[i];
     const sink = sinkOf(out, ctx);
-    if (sink === "model") routed.model[--count.model] = out as ModelSinkEntry;
-    else if (sink === "user") routed.user[--count.user] = out as UserSinkEntry;
-    else if (sink === "programmatic") routed.programmatic[--count.programmatic] = out as ProgrammaticSinkEntry;
-    else routed.app[--count.app] = out as AppSinkEntry;
+    if (sink === "model") model[--models] = out as ModelSinkEntry;
+    else if (sink === "user") user[--users] = out as UserSinkEntry;
+    else if (sink === "programmatic") programmatic[--programmatics] = out as ProgrammaticSinkEntry;
+    else app[--apps] = out as AppSinkEntry;
   }
+  let appMeta = NO_META;
   for (const ext of ctx.appExtensions) {
     const entry = ctx.meta?.[ext];
-    if (entry !== undefined) routed.appMeta[ext] = entry;
+    if (entry === undefined) continue;
+    if (appMeta === NO_META) appMeta = {};
+    (appMeta as Record<string, unknown>)[ext] = entry;
   }
-  return routed;
+  return { model, user, programmatic, app, appMeta };
 }
 
 export function sinkBytes(routed: Routed): SinkBytes {
-  const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + jsonBytes(x), 0);
+  const size = (xs: readonly unknown[]) => xs.reduce<number>((n, x) => n + jsonBytes(x), 0);
   return {
     model: size(routed.model),
     user: size(routed.user),

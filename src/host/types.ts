@@ -43,12 +43,13 @@ export type ProgrammaticSinkEntry = Routed_<ProgrammaticOutput, "programmatic">;
 export type AppSinkEntry = Routed_<ExtensionOutput, "app">;
 
 export interface Routed {
-  model: ModelSinkEntry[];
-  user: UserSinkEntry[];
-  programmatic: ProgrammaticSinkEntry[];
-  app: AppSinkEntry[];
+  // Read-only: the router is the only writer, and an empty sink may be a shared frozen array.
+  readonly model: readonly ModelSinkEntry[];
+  readonly user: readonly UserSinkEntry[];
+  readonly programmatic: readonly ProgrammaticSinkEntry[];
+  readonly app: readonly AppSinkEntry[];
   /** Result `_meta` entries in a negotiated extension's namespace, for that extension's pane only. */
-  appMeta: Record<string, unknown>;
+  readonly appMeta: Readonly<Record<string, unknown>>;
 }
 export type SinkName = "model" | "user" | "programmatic" | "app";
 export const SINKS: readonly SinkName[] = ["model", "user", "programmatic", "app"];

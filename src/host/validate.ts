@@ -125,24 +125,31 @@ function describeSelector(out: ToolResultOutputSelector, known: readonly ToolRes
   return `an undeclared extension audience (${out.audience.length} chars)/${out.format}`;
 }
 
+// Where a failure is (`where`) is worded only when the check fails: every call runs these checks,
+// and a closure or string made up front would be made for nothing.
+
 /** Validates a structured value against its variant's schema (compiled once per schema object). */
-function checkStructured(where: () => string, schema: JsonSchema | undefined, value: unknown): void {
+function checkStructured(where: ToolResultOutputSelector | "structuredContent", schema: JsonSchema | undefined, value: unknown): void {
   if (!schema) return;
   let fn;
   try {
     fn = compileSchema(schema);
   } catch (e) {
-    fail("schema-violation", `${where()}: the declared schema does not compile: ${(e as Error).message}`);
+    fail("schema-violation", `${placeOf(where)}: the declared schema does not compile: ${(e as Error).message}`);
   }
   if (!fn(value)) {
     const e = fn.errors?.[0];
     const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
-    fail("schema-violation", `${where()}: ${why}`);
+    fail("schema-violation", `${placeOf(where)}: ${why}`);
   }
 }
 
+function placeOf(where: ToolResultOutputSelector | "structuredContent"): string {
+  return typeof where === "string" ? where : selectorKey(where);
+}
+
 /** Rejects an image whose header claims more pixels than the limit (read from the header only). */
-function checkImages(where: () => string, blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
+function checkImages(output: { index: number; selector: ToolResultOutputSelector } | "result", blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
   if (maxPixels === undefined) return;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
@@ -150,9 +157,10 @@ function checkImages(where: () => string, blocks: readonly ContentBlock[], maxPi
     const size = readBase64ImageSize(b.data);
     if (!size || size.width * size.height <= maxPixels) continue;
     const mp = (n: number) => `${(n / 1e6).toFixed(1)} MP`;
+    const where = output === "result" ? "result" : `outputs[${output.index}] (${selectorKey(output.selector)})`;
     fail(
       "image-too-large",
-      `${where()} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
+      `${where} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
     );
   }
 }
@@ -181,19 +189,20 @@ export function validateVariantResult(
   const r = checkEnvelope(raw);
   if (!Array.isArray(r.outputs)) fail("malformed-result", "outputs is not an array");
   const isError = r.isError === true;
-  const outputs: ToolResultOutput[] = [];
-  // Plain loops: this runs for every output of every call.
-  for (let i = 0; i < r.outputs.length; i++) {
+  // Plain loops: this runs for every output of every call. The array is made at its final length
+  // (a first push would give it room for 17); a failure throws before any hole is seen.
+  const outputs = new Array<ToolResultOutput>(r.outputs.length);
+  for (let i = 0; i < outputs.length; i++) {
     const out = fastParseOutput(r.outputs[i]) ?? parseOutput(r.outputs[i], i);
     if (indexOfSelector(requested, out) < 0) {
       fail("unrequested-output", `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`);
     }
-    if (indexOfSelector(outputs, out) >= 0) fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
-    outputs.push(out);
+    if (indexOfSelector(outputs, out, i) >= 0) fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
+    outputs[i] = out;
   }
   for (let i = 0; i < outputs.length; i++) {
     const o = outputs[i];
-    if (o.format === "content") checkImages(() => `outputs[${i}] (${selectorKey(o)})`, o.content, limits.maxImagePixels);
+    if (o.format === "content" && hasImage(o.content)) checkImages({ index: i, selector: o }, o.content, limits.maxImagePixels);
   }
   if (outputs.length < requested.length) {
     const missing = requested.filter((s) => indexOfSelector(outputs, s) < 0);
@@ -205,14 +214,20 @@ export function validateVariantResult(
     for (const out of outputs) {
       if (out.format !== "structured") continue;
       const v = variants[indexOfSelector(variants, out)];
-      checkStructured(() => selectorKey(out), v && v.format === "structured" ? v.schema : undefined, out.structuredContent);
+      checkStructured(out, v && v.format === "structured" ? v.schema : undefined, out.structuredContent);
     }
   }
   return { outputs, isError, meta: r._meta as Record<string, unknown> | undefined };
 }
 
-function indexOfSelector(list: readonly ToolResultOutputSelector[], s: ToolResultOutputSelector): number {
-  for (let i = 0; i < list.length; i++) if (sameSelector(list[i], s)) return i;
+function hasImage(blocks: readonly ContentBlock[]): boolean {
+  for (let i = 0; i < blocks.length; i++) if (blocks[i].type === "image") return true;
+  return false;
+}
+
+/** The index of `s` among the first `end` selectors of `list` (all of them by default), or -1. */
+function indexOfSelector(list: readonly ToolResultOutputSelector[], s: ToolResultOutputSelector, end = list.length): number {
+  for (let i = 0; i < end; i++) if (sameSelector(list[i], s)) return i;
   return -1;
 }
 
@@ -225,9 +240,9 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
     if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssue(parsed.error)}`);
     return parsed.data;
   });
-  checkImages(() => "result", content, limits.maxImagePixels);
+  checkImages("result", content, limits.maxImagePixels);
   const isError = r.isError === true;
-  if (!isError && r.structuredContent !== undefined) checkStructured(() => "structuredContent", outputSchema, r.structuredContent);
+  if (!isError && r.structuredContent !== undefined) checkStructured("structuredContent", outputSchema, r.structuredContent);
   const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };
   if (r.structuredContent !== undefined) result.structuredContent = r.structuredContent;
   return result;

@@ -15,7 +15,7 @@ function ok(o: CallOutcome) {
   assert.ok(o.ok, o.ok ? "" : `${o.error.rule}: ${o.error.message}`);
   return o as Extract<CallOutcome, { ok: true }>;
 }
-const text = (entries: any[]) => entries.flatMap((e) => e.content?.map((b: any) => b.text ?? `[${b.type}]`) ?? [JSON.stringify(e.structuredContent)]).join("\n");
+const text = (entries: readonly any[]) => entries.flatMap((e) => e.content?.map((b: any) => b.text ?? `[${b.type}]`) ?? [JSON.stringify(e.structuredContent)]).join("\n");
 
 interface Wire {
   start(protocol?: string): Promise<Host>;
@@ -116,7 +116,7 @@ for (const [transport, make] of [["stdio", stdioWire], ["http", httpWire]] as co
 
     test("per-sink byte counts: the JSON size of each sink, the same object on every read, and kept in the outcome's JSON", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
-      const size = (xs: unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
+      const size = (xs: readonly unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
       assert.deepEqual(o.bytes, { model: size(o.routed.model), user: size(o.routed.user), programmatic: 0, app: 0 });
       assert.ok(o.bytes.user > o.bytes.model, "the 37-row table is the user's, not the model's");
       assert.equal(o.bytes, o.bytes, "computed once, then kept");

@@ -7,7 +7,7 @@ import { Host } from "../../src/host/host.js";
 import { LEGACY_PROFILES } from "../../src/host/types.js";
 import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
 
-const texts = (entries: any[]) => entries.flatMap((o) => (o.format === "content" ? o.content.map((b: any) => b.text) : [JSON.stringify(o.structuredContent)]));
+const texts = (entries: readonly any[]) => entries.flatMap((o) => (o.format === "content" ? o.content.map((b: any) => b.text) : [JSON.stringify(o.structuredContent)]));
 
 for (const { label, era, protocol } of [
   { label: "2026-07-28", era: "modern", protocol: "2026-07-28" },

@@ -132,7 +132,7 @@ export function routed(r: LooseRouted): Routed {
 
 export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { isError?: boolean; bytes?: Partial<Record<keyof Routed, number>> } = {}): CallOutcome {
   const rt = routed(r);
-  const size = (v: unknown[]) => (v.length ? Buffer.byteLength(JSON.stringify(v)) : 0);
+  const size = (v: readonly unknown[]) => (v.length ? Buffer.byteLength(JSON.stringify(v)) : 0);
   return {
     ok: true,
     plan: plan(p),

@@ -11,7 +11,7 @@ export interface CallDocument {
   protocolVersion: string | null;
   requestedOutputs: unknown[] | null;
   isError: boolean;
-  routed: { model: unknown[]; user: unknown[]; programmatic: unknown[]; app: unknown[] };
+  routed: { model: readonly unknown[]; user: readonly unknown[]; programmatic: readonly unknown[]; app: readonly unknown[] };
   appMeta?: Record<string, unknown>;
   error?: { rule: string; message: string };
 }
