@@ -4,14 +4,20 @@
 // tool listing, the whole call pipeline) is the Host's own code. This leans on Connection's
 // private members: if they change, it fails loudly here rather than measuring something else.
 // It patches the COMPILED Connection (bench/lib/compiled.ts), the one the compiled Host uses.
+// The in-memory pair hands over objects, not bytes, so it is wrapped as the SDK's legacy HTTP
+// transport is: in the SizeLimitedTransport, which applies limits.maxResultBytes to each message
+// it delivers. Every transport the host builds enforces that rule itself (stdio and modern HTTP
+// while reading), and the call pipeline has no size step; so here, as over stdio, the rule is
+// paid by everything that reads through the transport, the bare SDK request included.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../../src/host/config.js";
 import type { ToolkitServer } from "../../src/server/index.js";
-import { connectionModule, serverModule } from "./compiled.js";
+import { connectionModule, serverModule, sizeLimitedTransportModule } from "./compiled.js";
 
 const { Connection } = connectionModule;
 const { ToolkitConnection } = serverModule;
+const { SizeLimitedTransport } = sizeLimitedTransportModule;
 
 const MEMORY = "mcp-prism:in-memory";
 const factories = new Map<string, () => Promise<Transport>>();
@@ -33,7 +39,7 @@ export function memoryServer(key: string, server: ToolkitServer): ServerConfig {
 type Internals = {
   config: ServerConfig;
   client: unknown;
-  limits: { discoverTimeoutMs: number };
+  limits: { discoverTimeoutMs: number; maxResultBytes: number };
   newClient(): { connect(t: Transport): Promise<void> };
   detectEra(client: unknown, timeout: number, fallback: (pending?: Promise<unknown>) => Promise<void>): Promise<void>;
   initialize(client: unknown, pending?: Promise<unknown>): Promise<string>;
@@ -53,7 +59,7 @@ function patchConnection(): void {
     if (!make) throw new Error(`no in-memory server ${cfg.args?.[0]}`);
     const client = this.newClient();
     this.client = client;
-    await client.connect(await make());
+    await client.connect(new SizeLimitedTransport(await make(), this.limits.maxResultBytes));
     await this.detectEra(client, this.limits.discoverTimeoutMs, async (pending) => {
       await this.initialize(client, pending);
     });

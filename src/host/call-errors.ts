@@ -4,7 +4,7 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "./connection.js";
 import { HttpConnectionError } from "./http-transport.js";
-import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK } from "./stdio-transport.js";
+import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from "./stdio-transport.js";
 import type { CallError } from "./types.js";
 
 /** The start of every call error line: which server, which tool. */
@@ -25,10 +25,11 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
   if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""));
   if (e instanceof McpError) {
-    const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number } | undefined;
+    const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number; stage?: TooLargeStage } | undefined;
     if (e.code === RESULT_TOO_LARGE_CODE && mark) {
       const size = mark.bytes === undefined ? "exceeds" : `is ${mark.bytes} bytes, over`;
-      return err("result-too-large", `result ${size} the ${mark.limit}-byte limit; the read stopped there`);
+      const where = mark.stage === "parsed" ? "it was refused before validation" : "the read stopped there";
+      return err("result-too-large", `result ${size} the ${mark.limit}-byte limit; ${where}`);
     }
     if (e.code === -32001) return err("timeout", `no result within ${timeoutMs / 1000} s (request cancelled)`);
     if (e.code === -32000) {

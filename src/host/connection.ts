@@ -24,6 +24,7 @@ import {
 import type { Limits, ServerConfig } from "./config.js";
 import { HttpStatusError, ModernHttpTransport } from "./http-transport.js";
 import { RpcClient } from "./rpc-client.js";
+import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
 import { TailBuffer } from "./tail-buffer.js";
 
@@ -184,7 +185,8 @@ export class Connection {
       const legacy = this.newClient();
       this.client = legacy;
       const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers } });
-      await legacy.connect(transport);
+      // The SDK's transport parses whole bodies: the size rule is applied to what it delivers.
+      await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
       const version = await this.initialize(legacy);
       transport.setProtocolVersion(version);
     });
@@ -361,16 +363,6 @@ export class Connection {
   }
   /** The envelope per extensions object (a policy constant); requests copy it, never change it. */
   private readonly envelopes = new WeakMap<object, { version: string; envelope: Json }>();
-
-  /**
-   * True when the transport itself refuses any reply over limits.maxResultBytes (our stdio and
-   * modern HTTP transports stop reading there): a result it delivered cannot be larger, so the
-   * host need not serialize it again to measure it.
-   */
-  get resultLimitEnforced(): boolean {
-    const t = this.client?.transport;
-    return t instanceof LimitedStdioTransport || t instanceof ModernHttpTransport;
-  }
 
   /** Extensions both sides advertise for a request made with these client extensions. */
   negotiated(extensions: Record<string, Record<string, unknown>>): ReadonlySet<string> {

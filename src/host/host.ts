@@ -10,7 +10,6 @@ import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
-import { bytesOverLimit } from "./size-limit.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
@@ -320,17 +319,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.finish(call, raw);
   }
 
-  /** The size rule, then the whole result validated before anything is routed. */
+  /** The whole result validated before anything is routed. */
   private finish(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
     const { plan, profiles, each } = call;
     const entry = call.entry as ToolEntry;
     const limits = this.opts.config.limits;
-    // Transports with a streaming limit (our stdio and modern HTTP ones) refused an oversized
-    // reply while reading it; for the others (legacy HTTP, in-process) the host measures.
-    const size = (call.conn as Connection).resultLimitEnforced ? undefined : bytesOverLimit(raw, limits.maxResultBytes);
-    if (size !== undefined) {
-      return this.failed(call, callError(plan.server, plan.tool, "result-too-large", `result is ${size} bytes (limit ${limits.maxResultBytes} bytes)`));
-    }
+    // No size step here: every transport refused a reply over limits.maxResultBytes already.
     let first: CallOutcome;
     try {
       if (entry.era === "2026-12-01") {

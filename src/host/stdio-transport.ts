@@ -25,12 +25,15 @@ const ID_WINDOW = 256;
 
 type Id = string | number;
 
-export function tooLargeError(id: Id, limit: number, bytes?: number): JSONRPCMessage {
+/** How far a refused reply got: its read stopped at the limit, or it was measured once parsed. */
+export type TooLargeStage = "read" | "parsed";
+
+export function tooLargeError(id: Id, limit: number, bytes?: number, stage: TooLargeStage = "read"): JSONRPCMessage {
   const size = bytes === undefined ? `over ${limit} bytes` : `${bytes} bytes`;
   return {
     jsonrpc: "2.0",
     id,
-    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes } } },
+    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes, stage } } },
   };
 }
 
