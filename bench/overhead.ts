@@ -8,7 +8,7 @@
 import { demoConfig, demoStdio } from "./lib/demo.js";
 import { connectionModule, demoServerModule, hostModule, protocolModule, rpcClientModule } from "./lib/compiled.js";
 import { memoryServer } from "./lib/memory-host.js";
-import { fmt, int, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
+import { fmt, int, median, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 // Both sides run the compiled build (dist/), as shipped: see bench/lib/compiled.ts.
 const { CLIENT_NAME, CLIENT_VERSION } = connectionModule;
@@ -24,6 +24,8 @@ const WARMUP = { "in process": 2_000, stdio: 500 } as const;
 let seconds = 4;
 /** A call longer than this many times the median call is a pause (gc, a scheduling stall). */
 const PAUSE_FACTOR = 5;
+/** The timed calls form this many consecutive runs; the figure is the median of their ratios. */
+const RUNS = 5;
 
 interface Probe {
   name: string;
@@ -47,8 +49,12 @@ interface SideResult {
 interface PairResult {
   host: SideResult;
   bare: SideResult;
-  /** The figure: host ÷ bare mean call time, pauses excluded on both sides. */
+  /** The figure: the median over the RUNS of host ÷ bare mean call time, pauses excluded on both sides. */
   ratio: number;
+  /** Each run's host ÷ bare ratio, in order. */
+  runRatios: number[];
+  /** host ÷ bare mean call time over all the runs together, pauses excluded. */
+  wholeRatio: number;
   /** Host ÷ bare total time, pauses included. */
   rawRatio: number;
   pairs: number;
@@ -78,10 +84,11 @@ function side(times: Float64Array, pauseMs: number): SideResult {
  *
  * A pause — a gc (in process ~9 scavenges of 2–10 ms per 4,000 calls) or a scheduling stall — lands
  * in whichever call is running and costs 100–300 calls' worth of time: on this 2-core VM that swung
- * the host ÷ bare TOTALS of back-to-back runs from 1.02× to 1.13×, and a median over blocks by as
- * much. The figure is therefore the ratio of MEAN call times with pauses (calls over
- * PAUSE_FACTOR × the median call of both sides) left out on both sides; the pauses of each side
- * are counted and shown, and so is the ratio of the totals with them.
+ * the host ÷ bare TOTALS of back-to-back runs from 1.02× to 1.13×, and a median over blocks of
+ * totals by as much. Each run's ratio is therefore the ratio of MEAN call times with pauses (calls
+ * over PAUSE_FACTOR × the median call of both sides) left out on both sides, and the figure is the
+ * median of the RUNS runs' ratios (issue 7: medians over repeated runs); the ratio over all runs
+ * together, the pauses of each side, and the ratio of the totals with them are shown too.
  */
 async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<boolean>, warmup: number): Promise<PairResult> {
   let failures = 0;
@@ -106,13 +113,35 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
     host[i] = hostFirst ? first : second;
     bare[i] = hostFirst ? second : first;
   }
-  const pooled = new Float64Array(2 * pairs);
+  const h = side(host, pauseThreshold(host, bare));
+  const b = side(bare, pauseThreshold(host, bare));
+  const runRatios: number[] = [];
+  for (let k = 0; k < RUNS; k++) {
+    const hostRun = host.subarray(Math.floor((k * pairs) / RUNS), Math.floor(((k + 1) * pairs) / RUNS));
+    const bareRun = bare.subarray(Math.floor((k * pairs) / RUNS), Math.floor(((k + 1) * pairs) / RUNS));
+    const pauseMs = pauseThreshold(hostRun, bareRun);
+    runRatios.push(side(hostRun, pauseMs).meanMs / side(bareRun, pauseMs).meanMs);
+  }
+  return {
+    host: h,
+    bare: b,
+    ratio: median(runRatios),
+    runRatios,
+    wholeRatio: h.meanMs / b.meanMs,
+    rawRatio: h.totalMs / b.totalMs,
+    pairs,
+    schemasBefore,
+    schemasAfter: compiledSchemaCount(),
+    failures,
+  };
+}
+
+/** PAUSE_FACTOR × the median call of both sides together. */
+function pauseThreshold(host: Float64Array, bare: Float64Array): number {
+  const pooled = new Float64Array(host.length + bare.length);
   pooled.set(host);
-  pooled.set(bare, pairs);
-  const pauseMs = PAUSE_FACTOR * pooled.sort()[pairs];
-  const h = side(host, pauseMs);
-  const b = side(bare, pauseMs);
-  return { host: h, bare: b, ratio: h.meanMs / b.meanMs, rawRatio: h.totalMs / b.totalMs, pairs, schemasBefore, schemasAfter: compiledSchemaCount(), failures };
+  pooled.set(bare, host.length);
+  return PAUSE_FACTOR * pooled.sort()[host.length];
 }
 
 /**
@@ -179,14 +208,16 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
     ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.05, ...x })),
   ];
   const table: Table = {
-    caption: `Host and bare calls alternating one by one for about ${seconds} s per side (after ${WARMUP["in process"]} warm-up pairs in process, ${WARMUP.stdio} over stdio). A pause is a call over ${PAUSE_FACTOR}× the median call of both sides.`,
+    caption: `Host and bare calls alternating one by one for about ${seconds} s per side (after ${WARMUP["in process"]} warm-up pairs in process, ${WARMUP.stdio} over stdio), as ${RUNS} consecutive runs of equal length. A pause is a call over ${PAUSE_FACTOR}× the median call of both sides (per run for the run ratios).`,
     head: [
       "transport",
       "call",
       "timed calls per side",
       "bare SDK request (calls/s, pauses excluded)",
       "Host.call (calls/s, pauses excluded)",
-      "host cost (host ÷ bare mean call, pauses excluded)",
+      `host cost: median of ${RUNS} runs (host ÷ bare mean call, pauses excluded)`,
+      "the runs, in order",
+      "all runs together",
       "µs added per call",
       "pauses: host / bare (their ms)",
       "host ÷ bare total time, pauses included",
@@ -198,6 +229,8 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
       int(1000 / r.bare.meanMs),
       int(1000 / r.host.meanMs),
       ratio(r.ratio),
+      r.runRatios.map((x) => fmt(x, 3)).join(", "),
+      ratio(r.wholeRatio),
       fmt(1000 * (r.host.meanMs - r.bare.meanMs), 1),
       `${r.host.paused} (${int(r.host.pausedMs)}) / ${r.bare.paused} (${int(r.bare.pausedMs)})`,
       ratio(r.rawRatio),
@@ -206,7 +239,7 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
   const targets: Target[] = all.map(({ kind, limit, probe, r }) => ({
     name: `Host overhead ${kind}, ${probe.tool}`,
     target: `≤ ${limit.toFixed(2)}×`,
-    figure: `${ratio(r.ratio)}: ${int(1000 / r.host.meanMs)} vs ${int(1000 / r.bare.meanMs)} calls/s (pauses excluded; with them ${ratio(r.rawRatio)})`,
+    figure: `${ratio(r.ratio)} (median of ${RUNS} runs, ${fmt(Math.min(...r.runRatios), 3)}–${fmt(Math.max(...r.runRatios), 3)}; all together ${ratio(r.wholeRatio)}: ${int(1000 / r.host.meanMs)} vs ${int(1000 / r.bare.meanMs)} calls/s, pauses excluded; with them ${ratio(r.rawRatio)})`,
     met: r.ratio <= limit,
   }));
   const compiledPerCall = all.filter(({ r }) => r.schemasAfter !== r.schemasBefore);
@@ -225,7 +258,7 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
     intro: [
       "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks). The result-size rule is the transport's, on both sides: over stdio mcp-prism's stdio transport stops reading at the limit; in process the in-memory pair is wrapped in the host's `SizeLimitedTransport`, as the SDK's legacy HTTP transport is, which measures every message it delivers (bench/lib/memory-host.ts). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. Both sides use the SAME connection: the bare side sends through the SDK Protocol client of the host's own connection (one transport, one server process: in process an SDK `InMemoryTransport` pair to the toolkit demo server, over stdio one spawned `mcp-prism demo-server`). With a server process per side, which CPU each one landed on next to the bench decided a stdio round trip by more than the host costs.",
       "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). The two sides alternate call by call (host then bare, then bare then host, …), each call timed on its own, so both meet the same moment of the machine: the same load, the same state of the server process and of the JIT. (Whole blocks of one side run after whole blocks of the other let scheduling decide the stdio figure: one block of host calls ran at 1,557 calls/s, another at 10,595.)",
-      `The figure (host cost) is the host's mean call time ÷ the bare side's, leaving out on both sides the calls that took over ${PAUSE_FACTOR}× the median call: pauses, i.e. a gc (in process about 9 scavenges of 2–10 ms per 4,000 calls) or a scheduling stall, which lands in whichever call is running and costs the time of a hundred or more calls. On this 2-core VM the pauses swung the ratio of the plain totals of two back-to-back runs from 1.02× to 1.13× (and a median over blocks of calls by as much), which is noise, not host work. Gc pauses land on both sides alike: in a check run of 40,000 pairs (lookup_order, in process), 90 host calls and 89 bare calls overlapped one of the 182 gc events. Each side's pauses are counted in the table with their time, and the ratio of the totals with the pauses is shown beside the figure: a host that paused more than the bare side would show there.`,
+      `The figure (host cost) is the median over ${RUNS} consecutive runs of the host's mean call time ÷ the bare side's, each leaving out on both sides the calls that took over ${PAUSE_FACTOR}× the median call: pauses, i.e. a gc (in process about 9 scavenges of 2–10 ms per 4,000 calls) or a scheduling stall, which lands in whichever call is running and costs the time of a hundred or more calls. On this 2-core VM the pauses swung the ratio of the plain totals of two back-to-back runs from 1.02× to 1.13× (and a median over blocks of calls, pauses included, by as much), which is noise, not host work. Gc pauses land on both sides alike: in a check run of 40,000 pairs (lookup_order, in process), 90 host calls and 89 bare calls overlapped one of the 182 gc events. Each side's pauses are counted in the table with their time, and the ratio of the totals with the pauses is shown beside the figure: a host that paused more than the bare side would show there.`,
     ],
     tables: [table],
     targets,
