@@ -19,7 +19,8 @@ const { createDemoServer } = demoServerModule;
 
 // The number of timed pairs is set from the warm-up's pace so each side runs about `seconds`. The
 // warm-up runs enough calls for V8 to have optimized both sides' hot code before anything is timed.
-const WARMUP = { "in process": 2_000, stdio: 500 } as const;
+// (Over stdio 500 pairs were too few: the first of the timed runs came out 3–5 points above the rest.)
+const WARMUP = { "in process": 2_000, stdio: 2_000 } as const;
 /** Timed seconds per side and probe; overheadBench sets it (4, or 1 with --quick). */
 let seconds = 4;
 /** A call longer than this many times the median call is a pause (gc, a scheduling stall). */
