@@ -16,7 +16,7 @@ interface Order {
 const STATUSES: Order["status"][] = ["placed", "shipped", "delivered"];
 
 /** 40 orders derived deterministically from the dataset: ord_5001 … ord_5040. */
-export function demoOrders(): Order[] {
+function demoOrders(): Order[] {
   const cs = loadDataset().customers;
   return Array.from({ length: 40 }, (_, i) => {
     const c = cs[(i * 17) % cs.length];
@@ -29,6 +29,14 @@ export function demoOrders(): Order[] {
       placedAt: c.lastActivity,
     };
   });
+}
+
+let ordersById: Map<string, Order> | undefined;
+
+/** The demo orders by id, derived once (the dataset they come from is loaded once too). */
+function findOrder(orderId: string): Order | undefined {
+  ordersById ??= new Map(demoOrders().map((o) => [o.orderId, Object.freeze(o)]));
+  return ordersById.get(orderId);
 }
 
 const orderSchema = {
@@ -78,7 +86,7 @@ export const lookupOrderTool = defineTool<{ orderId: string }, Order>({
     },
   ],
   run({ orderId }) {
-    const order = demoOrders().find((o) => o.orderId === orderId);
+    const order = findOrder(orderId);
     if (order) return order;
     return new ToolError(`order ${orderId} not found`, {
       "assistant/content": [{ type: "text", text: `There is no order with id ${orderId}. Known ids look like ord_5001; ask the user to check the id.` }],
