@@ -46,7 +46,8 @@ export class PendingHost {
   /** Redraws the status bar now (the App also polls servers() once a second). */
   private changed(): void {
     this.store.update({});
-    this.store.record({ kind: "session", event: "servers", servers: this.servers() });
+    // The transcript records the state, not the stderr and diagnostics (/servers shows those).
+    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error }) => ({ name, protocolVersion, state, error })) });
   }
 
   servers = (): ServerStatus[] => {

@@ -153,6 +153,33 @@ test("/compare calls once per mode and draws one comparison table", async () => 
   s.cleanup();
 });
 
+test("/servers shows each server's last stderr lines and host diagnostics, neutralized and cut to the width", async () => {
+  const s = setup();
+  const stderr = ["boot 1", "boot 2", "warn: cache cold", "\u001b[31mERROR\u001b[0m listening failed", "x".repeat(300)];
+  s.ctx.host = {
+    ...s.ctx.host,
+    servers: () => [
+      { name: "demo", protocolVersion: "2026-12-01", state: "connected", diagnostics: ["stdout: ignored a line that is not JSON-RPC: hello"], stderr },
+      { name: "quiet", protocolVersion: "2025-11-25", state: "connected", diagnostics: [], stderr: [] },
+    ],
+  };
+  await dispatch("/servers", s.ctx);
+  const lines = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
+  assert.deepEqual(lines.slice(0, 5), [
+    "demo  2026-12-01  connected",
+    "  diagnostics:",
+    "    stdout: ignored a line that is not JSON-RPC: hello",
+    "  stderr (last 3 of 5 kept):",
+    "    warn: cache cold",
+  ]);
+  assert.ok(!lines[5].includes("\u001b"), "escape sequences from server stderr are neutralized");
+  assert.match(lines[5], /ERROR.*listening failed/);
+  assert.ok(lines[6].length <= 100 && lines[6].startsWith("    xxx"), "a long line is cut to the width");
+  assert.equal(lines[7], "quiet  2025-11-25  connected");
+  assert.equal(lines.length, 8, "a server with nothing to report gets one line");
+  s.cleanup();
+});
+
 test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
   const s = setup();
   await dispatch("/help", s.ctx);

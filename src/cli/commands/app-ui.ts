@@ -27,6 +27,8 @@ export function serverStatuses(host: Host): ServerStatus[] {
     protocolVersion: s.protocolVersion,
     state: s.state === "connected" || s.state === "connecting" ? s.state : s.state === "failed" ? "error" : "disconnected",
     error: s.error,
+    diagnostics: s.diagnostics,
+    stderr: s.stderr,
   }));
 }
 

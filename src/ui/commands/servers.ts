@@ -1,19 +1,35 @@
+import { truncateToWidth } from "../format.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import type { SlashCommand } from "./types.js";
+
+/** Lines of each server's stderr and of the host's diagnostics shown (the newest). */
+const SHOWN = 3;
+
+function tail(label: string, lines: readonly string[] | undefined, width: number): string[] {
+  if (!lines || lines.length === 0) return [];
+  const shown = lines.slice(-SHOWN);
+  const head = lines.length > shown.length ? `  ${label} (last ${shown.length} of ${lines.length} kept):` : `  ${label}:`;
+  return [head, ...shown.map((l) => truncateToWidth(`    ${sanitizeInline(l)}`, width))];
+}
 
 export const servers: SlashCommand = {
   name: "servers",
   usage: "/servers",
-  description: "list servers, protocol versions and connection state",
+  description: "list servers, protocol versions and connection state, with their last stderr lines and host diagnostics",
   run(_args, ctx) {
     const list = ctx.host.servers();
     if (list.length === 0) {
       ctx.store.notice("no servers configured");
       return;
     }
+    const w = ctx.width();
     ctx.store.notice(
       list
-        .map((s) => `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${s.state}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`)
+        .flatMap((s) => [
+          `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${s.state}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
+          ...tail("diagnostics", s.diagnostics, w),
+          ...tail("stderr", s.stderr, w),
+        ])
         .join("\n"),
     );
   },

@@ -9,6 +9,10 @@ export interface ServerStatus {
   protocolVersion?: string;
   state: "connected" | "connecting" | "disconnected" | "error";
   error?: string;
+  /** The host's diagnostics about the server (ignored stdout lines, dropped messages), newest last. */
+  diagnostics?: readonly string[];
+  /** The server's last stderr lines, newest last. */
+  stderr?: readonly string[];
 }
 
 export const KEY_HINTS = "Tab/⇧Tab pane · PgUp/Dn · Esc cancel · ^C^C quit · /help";
