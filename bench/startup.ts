@@ -148,7 +148,10 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
       cold.push(await oneStart(1000 + i));
     }
   } finally {
+    // kill-server leaves the socket file behind: it is removed too.
+    const socketPath = tmux("display-message", "-p", "#{socket_path}").out.trim();
     tmux("kill-server");
+    if (socketPath) rmSync(socketPath, { force: true });
     rmSync(cacheDir, { recursive: true, force: true });
   }
   const hits = samples.filter((s) => s.marks["code-cache-hit"] !== undefined).length;

@@ -61,6 +61,8 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
   const cmd = `trap '' INT; cd ${sh(ROOT)} && node ${sh(BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
   tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.columns ?? 120), "-y", String(opts.rows ?? 50), cmd);
+  // kill-server leaves the socket file behind: close() removes it (one per test otherwise piles up).
+  const socketPath = tmux("display-message", "-p", "#{socket_path}").trim();
   const screen = (history = 0) => tmux("capture-pane", "-p", "-t", "e2e", ...(history ? ["-S", `-${history}`] : []));
   const term: AppTerminal = {
     dir,
@@ -98,6 +100,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
       } catch {
         // already gone
       }
+      if (socketPath) rmSync(socketPath, { force: true });
       rmSync(dir, { recursive: true, force: true });
     },
   };
