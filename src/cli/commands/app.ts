@@ -14,6 +14,7 @@ import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { createModel } from "../../model/select.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
+import { isPromptFlag } from "../dispatch.js";
 import { mark } from "../timings.js";
 
 let firstFrameDrawn!: () => void;
@@ -23,7 +24,7 @@ export const firstFrame = new Promise<void>((r) => (firstFrameDrawn = r));
 export async function run(argv: string[]): Promise<number> {
   if (process.env.MCP_PRISM_TIMINGS) mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
-  if (argv.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return (await import("./oneshot.js")).run(argv);
+  if (argv.some(isPromptFlag)) return (await import("./oneshot.js")).run(argv);
   return withUsage("app", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
