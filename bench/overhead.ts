@@ -114,14 +114,15 @@ async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<bo
     host[i] = hostFirst ? first : second;
     bare[i] = hostFirst ? second : first;
   }
-  const h = side(host, pauseThreshold(host, bare));
-  const b = side(bare, pauseThreshold(host, bare));
+  const pauseMs = pauseThreshold(host, bare);
+  const h = side(host, pauseMs);
+  const b = side(bare, pauseMs);
   const runRatios: number[] = [];
   for (let k = 0; k < RUNS; k++) {
     const hostRun = host.subarray(Math.floor((k * pairs) / RUNS), Math.floor(((k + 1) * pairs) / RUNS));
     const bareRun = bare.subarray(Math.floor((k * pairs) / RUNS), Math.floor(((k + 1) * pairs) / RUNS));
-    const pauseMs = pauseThreshold(hostRun, bareRun);
-    runRatios.push(side(hostRun, pauseMs).meanMs / side(bareRun, pauseMs).meanMs);
+    const runPauseMs = pauseThreshold(hostRun, bareRun);
+    runRatios.push(side(hostRun, runPauseMs).meanMs / side(bareRun, runPauseMs).meanMs);
   }
   return {
     host: h,

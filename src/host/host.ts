@@ -253,7 +253,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     try {
       const entry = this.cachedEntry(qualifiedName, mode);
       if (entry === undefined) return this.runListed(new PendingCall(id, started, unknownPlan(qualifiedName, args, mode), opts, profiles, each));
-      return this.send(new PendingCall(id, started, planOf(entry, this.conns.get(entry.server) as Connection, args, mode), opts, profiles, each), entry);
+      const conn = this.conns.get(entry.server) as Connection;
+      return this.send(new PendingCall(id, started, planOf(entry, conn, args, mode), opts, profiles, each), entry, conn);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -266,13 +267,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     const entry = (await this.tools(mode)).find((t) => t.qualifiedName === name);
     if (!entry) return this.failed(call, await this.unknownTool(name, mode));
     const conn = this.conns.get(entry.server) as Connection;
-    return this.send(new PendingCall(call.id, call.started, planOf(entry, conn, call.plan.args, mode), call.opts, call.profiles, call.each), entry);
+    return this.send(new PendingCall(call.id, call.started, planOf(entry, conn, call.plan.args, mode), call.opts, call.profiles, call.each), entry, conn);
   }
 
   /** Policy and local selection check (a refused selection is never sent), then the request. */
-  private send(call: PendingCall, entry: ToolEntry): Promise<CallOutcome> {
+  private send(call: PendingCall, entry: ToolEntry, conn: Connection): Promise<CallOutcome> {
     const { plan, opts } = call;
-    const conn = this.conns.get(entry.server) as Connection;
     const policy = policyFor(plan.mode);
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     call.entry = entry;
