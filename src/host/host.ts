@@ -5,6 +5,7 @@ import { checkSelection, effectiveSelection, type ToolResultOutputSelector } fro
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
+import { EraCache } from "./era-cache.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
@@ -22,6 +23,8 @@ export interface HostOptions {
   profile?: LegacyProfile;
   /** Only these servers (by config name). */
   servers?: string[];
+  /** Where detected eras are remembered (default: $XDG_STATE_HOME/mcp-prism unless MCP_PRISM_ERA_CACHE=0; false: none). */
+  eraCache?: EraCache | false;
 }
 
 export interface ServerStatus {
@@ -122,10 +125,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     this.profile = opts.profile ?? opts.config.profile ?? "sep";
     const names = opts.servers ?? Object.keys(opts.config.servers);
+    const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
       const cfg = opts.config.servers[name];
       if (!cfg) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache));
     }
   }
 
