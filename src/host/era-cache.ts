@@ -66,7 +66,9 @@ export class EraCache {
     const key = configKey(cfg);
     const old = entries[key];
     if (old && old.era === era.era && old.version === era.version) return;
-    entries[key] = { era: era.era, version: era.version, at: Date.now() };
+    // Strictly newer than every entry, so the newest is never the one a tie drops.
+    const newest = Math.max(0, ...Object.values(entries).map((e) => e.at));
+    entries[key] = { era: era.era, version: era.version, at: Math.max(Date.now(), newest + 1) };
     const kept = Object.entries(entries)
       .sort((a, b) => b[1].at - a[1].at)
       .slice(0, MAX_ENTRIES);
