@@ -4,7 +4,7 @@
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
-import type { Host } from "../../host/host.js";
+import type { Host, ServerEvent } from "../../host/host.js";
 import type { Mode } from "../../host/types.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
@@ -70,13 +70,17 @@ export interface RunAppOptions {
 /** The started Host as the UI's StartedHost (command host + executor). */
 function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
   return {
-    tools: (m) => host.tools(m),
+    // Bounded: /tools does not wait on a server still connecting.
+    tools: (m) => host.tools(m, host.connectWaitMs),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
     legacyProfiles: legacy,
     modelTools: () => host.modelTools(),
     instructions: () => host.instructions(),
+    settled: () => host.settled(),
+    connectWaitMs: host.connectWaitMs,
+    onServer: (fn) => void host.on("server", (e: ServerEvent) => fn(e.name)),
   };
 }
 
