@@ -428,6 +428,7 @@ export class Connection {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.remembered = undefined; // a connect cut short by close() is no reason to forget its era
     this.state = "idle";
     await client?.close().catch(() => {});
   }

@@ -144,23 +144,17 @@ export class Host extends EventEmitter implements ToolExecutor {
     return host;
   }
 
-  /** The bound a prompt waits for servers still connecting (limits.connectWaitMs). */
+  /** limits.connectWaitMs: how long a prompt waits for servers still connecting. */
   get connectWaitMs(): number {
     return this.opts.config.limits.connectWaitMs;
   }
 
-  /**
-   * Resolves once every server's first connect has settled (true), or after `waitMs` (false)
-   * with the slow ones still connecting: they join when they connect.
-   */
+  /** True once every server's first connect settled, false after `waitMs` (the slow ones join later). */
   settled(waitMs = this.connectWaitMs): Promise<boolean> {
     return within(waitMs, Promise.all(this.starts.values()).then(() => true as const), false as const);
   }
 
-  /**
-   * The tool list as soon as `found` accepts it (a server listed the tool: the others are not
-   * waited for), or once every server has settled.
-   */
+  /** The tool list as soon as `found` accepts it (the other servers not waited for), or once all settled. */
   async toolsWhen(found: (tools: ToolEntry[]) => boolean, mode: Mode = this.mode): Promise<ToolEntry[]> {
     const pending = new Set([...this.conns.keys()].map((n) => this.listing(n, mode).then(() => {}, () => {})));
     for (;;) {
@@ -240,10 +234,15 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   /**
    * Every usable tool (names unique across servers) as listed for a mode; `waitMs` bounds the
-   * wait for servers still connecting (what they have not listed by then is left out).
+   * wait for servers not connected yet (what they have not listed by then is left out).
    */
   async tools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
-    await within(waitMs, Promise.all([...this.conns.keys()].map((n) => this.listing(n, mode).catch(() => undefined))), undefined);
+    await Promise.all(
+      [...this.conns.entries()].map(([n, c]) => {
+        const listed = this.listing(n, mode).catch(() => undefined);
+        return c.state === "connected" ? listed : within(waitMs, listed, undefined);
+      }),
+    );
     return qualifyNames(this.cached(mode));
   }
 

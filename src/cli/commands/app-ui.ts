@@ -70,8 +70,9 @@ export interface RunAppOptions {
 /** The started Host as the UI's StartedHost (command host + executor). */
 function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
   return {
-    // Bounded: /tools does not wait on a server still connecting.
-    tools: (m) => host.tools(m, host.connectWaitMs),
+    // Every turn and /tools list through this: a server not connected is not waited for (the
+    // start already waited its bound; its tools join when it connects).
+    tools: (m) => host.tools(m, 0),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
