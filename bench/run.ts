@@ -12,6 +12,7 @@ import { overheadBench } from "./overhead.js";
 import { drawingBench } from "./drawing.js";
 import { startupBench } from "./startup.js";
 import { longSessionBench } from "./long-session.js";
+import { eraBench } from "./era.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -22,6 +23,7 @@ const MODULES: [string, BenchModule][] = [
   ["drawing", drawingBench],
   ["startup", startupBench],
   ["long-session", longSessionBench],
+  ["era", eraBench],
 ];
 
 const loadAtStart = loadavg();

@@ -27,9 +27,13 @@ delete env.CI; // Ink freezes its live frame under CI=true; the end-to-end tests
 // The app writes its V8 code cache under $XDG_CACHE_HOME: tests get a private one, removed after.
 const cache = mkdtempSync(join(tmpdir(), "mcp-prism-test-cache-"));
 env.XDG_CACHE_HOME = cache;
+// ...and a private $XDG_STATE_HOME: the era cache (and any transcript) never touch the user's.
+const state = mkdtempSync(join(tmpdir(), "mcp-prism-test-state-"));
+env.XDG_STATE_HOME = state;
 const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
   stdio: "inherit",
   env,
 });
 rmSync(cache, { recursive: true, force: true });
+rmSync(state, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -26,6 +26,8 @@ export interface Limits {
   callTimeoutMs: number;
   /** How long the stdio `server/discover` probe waits before assuming a legacy server. */
   discoverTimeoutMs: number;
+  /** How long a prompt waits for servers still connecting; later ones join when they connect. */
+  connectWaitMs: number;
   /** Largest accepted tool result (serialized JSON bytes; on stdio and modern HTTP the read stops there). */
   maxResultBytes: number;
   /** Largest image a result may carry, in pixels claimed by its header (PNG/JPEG/GIF). */
@@ -34,6 +36,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
   discoverTimeoutMs: 3_000,
+  connectWaitMs: 5_000,
   maxResultBytes: 8 * 1024 * 1024,
   maxImagePixels: 40_000_000,
 };

@@ -3,26 +3,26 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   AnyResultSchema,
-  DiscoverResultSchema,
   eraOf,
-  ErrorCode,
   InitializeResultLooseSchema,
   isModernVersion,
   LEGACY_VERSIONS,
   META,
   MODERN_ERROR_CODES,
   MODERN_VERSIONS,
-  UnsupportedVersionErrorDataSchema,
   type Capabilities,
   type Era,
 } from "../protocol/index.js";
 import type { Limits, ServerConfig } from "./config.js";
-import { HttpStatusError, ModernHttpTransport } from "./http-transport.js";
+import type { EraCache, RememberedEra } from "./era-cache.js";
+import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
+import { ModernHttpTransport } from "./http-transport.js";
+import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { RpcClient } from "./rpc-client.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
@@ -61,6 +61,21 @@ export interface RequestOpts {
   onprogress?: RequestOptions["onprogress"];
 }
 
+/** How one connection detects its era: the probe's client and time, and the legacy handshake. */
+interface Detection {
+  probeTimeout: number;
+  /** The client to probe on (HTTP: a fresh modern one, replacing a legacy one that failed). */
+  probeClient: () => Promise<RpcClient>;
+  /** The legacy handshake, reusing an initialize already in flight. */
+  legacy: (pendingInitialize?: Promise<Json>) => Promise<void>;
+}
+
+/** One probe's outcome and, on stdio after the probe timeout, the initialize sent meanwhile. */
+interface Probed {
+  outcome: ProbeOutcome;
+  initialize?: Promise<Json>;
+}
+
 const MAX_RESTARTS = 5;
 /** A connection that stayed up this long earns a fresh restart budget (crashes hours apart are not a loop). */
 const STABLE_MS = 60_000;
@@ -80,13 +95,17 @@ export class Connection {
   private restarts = 0;
   private connectedAt = 0;
   private connecting: Promise<void> | undefined;
+  /** The era the cache had for this server when the current connect began. */
+  private remembered: RememberedEra | undefined;
 
   constructor(
     readonly name: string,
     readonly config: ServerConfig,
     private readonly limits: Limits,
-    /** Forces one protocol version (no fallback, no retry). */
+    /** Forces one protocol version (no fallback, no retry, no era cache). */
     private readonly forcedVersion?: string,
+    /** Where detected eras are remembered between runs (none: always probe). */
+    private readonly eraCache?: EraCache,
   ) {}
 
   stderrTail(): string[] {
@@ -125,8 +144,13 @@ export class Connection {
       this.state = "connected";
       this.connectedAt = Date.now();
       this.lastError = undefined;
+      if (this.forcedVersion === undefined && this.protocolVersion) {
+        this.eraCache?.set(this.config, { era: this.era === "legacy" ? "legacy" : "modern", version: this.protocolVersion }, (t) => this.diagnostics.push(t));
+      }
     } catch (e) {
       this.state = "failed";
+      if (this.remembered) this.eraCache?.delete(this.config); // detect afresh next time
+      this.remembered = undefined;
       await this.client?.close().catch(() => {});
       this.client = undefined;
       const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
@@ -136,7 +160,7 @@ export class Connection {
   }
 
   private describe(e: unknown): string {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = oneLine(e);
     const last = this.stderr.lines().slice(-3);
     const tail = last.length ? ` (server stderr: ${last.join(" | ")})` : "";
     return `server ${this.name}: ${why}${tail}`;
@@ -169,96 +193,108 @@ export class Connection {
     const client = this.newClient();
     this.client = client;
     await client.connect(transport);
-    await this.detectEra(client, this.limits.discoverTimeoutMs, async (pending) => {
-      await this.initialize(client, pending);
+    await this.detectEra({
+      probeTimeout: this.limits.discoverTimeoutMs,
+      probeClient: async () => client,
+      legacy: async (pending) => void (await this.initialize(client, pending)),
     });
   }
 
   private async connectHttp(): Promise<void> {
     const cfg = this.config as Extract<ServerConfig, { kind: "http" }>;
     const url = new URL(cfg.url);
-    const modern = this.newClient();
-    this.client = modern;
-    await modern.connect(new ModernHttpTransport(url, cfg.headers, this.limits.maxResultBytes));
-    await this.detectEra(modern, Math.max(this.limits.discoverTimeoutMs, 10_000), async () => {
-      await modern.close().catch(() => {});
-      const legacy = this.newClient();
-      this.client = legacy;
-      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers } });
-      // The SDK's transport parses whole bodies: the size rule is applied to what it delivers.
-      await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
-      const version = await this.initialize(legacy);
-      transport.setProtocolVersion(version);
+    await this.detectEra({
+      probeTimeout: Math.max(this.limits.discoverTimeoutMs, 10_000),
+      probeClient: async () => {
+        await this.client?.close().catch(() => {});
+        const modern = this.newClient();
+        this.client = modern;
+        await modern.connect(new ModernHttpTransport(url, cfg.headers, this.limits.maxResultBytes));
+        return modern;
+      },
+      legacy: async () => {
+        await this.client?.close().catch(() => {});
+        const legacy = this.newClient();
+        this.client = legacy;
+        let challenge: string | undefined;
+        // The SDK's transport keeps a 401's WWW-Authenticate to itself: read it on the way in.
+        const fetchSeen: typeof fetch = async (input, init) => {
+          const res = await fetch(input, init);
+          if (res.status === 401 || res.status === 403) challenge = res.headers.get("www-authenticate") ?? undefined;
+          return res;
+        };
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: fetchSeen });
+        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers.
+        await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
+        try {
+          transport.setProtocolVersion(await this.initialize(legacy));
+        } catch (e) {
+          const status = e instanceof StreamableHTTPError ? e.code : e instanceof UnauthorizedError ? 401 : undefined;
+          if (status === 401 || status === 403) throw this.refused(authRequired(status, challenge));
+          throw e;
+        }
+      },
     });
   }
 
   /**
-   * Probes `server/discover` with the preferred modern version. A result or a recognized modern
-   * error (-32022 → retry with a supported version) means modern; anything else → legacy.
+   * The era, from the remembered one when there is one (a legacy server: initialize at once; a
+   * modern one: discover with its version), else by probing; every decision is classifyProbe's.
    */
-  private async detectEra(
-    client: RpcClient,
-    probeTimeout: number,
-    fallBackToLegacy: (pendingInitialize?: Promise<Json>) => Promise<void>,
-  ): Promise<void> {
+  private async detectEra(d: Detection): Promise<void> {
     const forced = this.forcedVersion;
-    if (forced !== undefined && !isModernVersion(forced)) return fallBackToLegacy();
-    let version: string = forced ?? MODERN_VERSIONS[0];
-    for (let attempt = 0; attempt < 2; attempt++) {
-      let pendingInitialize: Promise<Json> | undefined;
+    if (forced !== undefined && !isModernVersion(forced)) return d.legacy();
+    const remembered = forced === undefined ? this.eraCache?.get(this.config, (t) => this.diagnostics.push(t)) : undefined;
+    this.remembered = remembered;
+    if (remembered?.era === "legacy") {
       try {
-        const raw = await this.probe(client, version, probeTimeout, attempt === 0, (p) => (pendingInitialize = p));
-        if (raw === "legacy") return fallBackToLegacy(pendingInitialize);
-        pendingInitialize?.catch(() => {}); // a dual-era server answered both: stay modern
-        const parsed = DiscoverResultSchema.safeParse(raw);
-        if (!parsed.success) throw new ConnectionError("invalid-discover", `server ${this.name}: malformed server/discover result`);
-        const d = parsed.data;
-        if (!d.supportedVersions.includes(version)) {
-          const best = MODERN_VERSIONS.find((v) => d.supportedVersions.includes(v));
-          if (forced !== undefined || best === undefined) throw this.noCommonVersion(version, d.supportedVersions);
-          version = best;
-        }
-        this.setModern(version, d);
-        return;
+        return await d.legacy();
       } catch (e) {
-        if (e instanceof ConnectionError) throw e;
-        if (e instanceof McpError && MODERN_ERROR_CODES.has(e.code)) {
-          pendingInitialize?.catch(() => {});
-          if (e.code !== ErrorCode.UnsupportedProtocolVersion) throw new ConnectionError("modern-error", this.describe(e));
-          const data = UnsupportedVersionErrorDataSchema.safeParse(e.data);
-          const supported = data.success ? data.data.supported : [];
-          const best = MODERN_VERSIONS.find((v) => supported.includes(v));
-          if (forced !== undefined || best === undefined || best === version) throw this.noCommonVersion(version, supported);
-          version = best; // a modern server: retry, never fall back to initialize
+        if (e instanceof ConnectionError && e.rule === "auth-required") throw e;
+        this.diagnostics.push(`remembered as legacy, but initialize failed (${oneLine(e)}): detecting the era again`);
+      }
+    }
+    await this.probeLoop(await d.probeClient(), d, remembered?.era === "modern" ? remembered.version : undefined);
+  }
+
+  private async probeLoop(client: RpcClient, d: Detection, startVersion: string | undefined): Promise<void> {
+    const forced = this.forcedVersion;
+    let version: string = forced ?? startVersion ?? MODERN_VERSIONS[0];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const probed = await this.probe(client, version, d.probeTimeout, attempt === 0);
+      const verdict = classifyProbe(probed.outcome, { transport: this.config.kind, version, forced: forced !== undefined, retried: attempt > 0 });
+      if (verdict.kind !== "legacy") probed.initialize?.catch(() => {}); // a dual-era server answered both: the probe decided
+      switch (verdict.kind) {
+        case "modern":
+          return this.setModern(verdict.version, verdict.discover);
+        case "retry":
+          version = verdict.version; // a modern server: retry, never fall back to initialize
           continue;
-        }
-        if (forced !== undefined) {
-          throw new ConnectionError("connection-failed", this.describe(new Error(`--protocol ${forced}: server/discover failed: ${(e as Error).message}`)));
-        }
-        const transportDown = !(e instanceof McpError) && !(e instanceof HttpStatusError);
-        if (transportDown && this.config.kind === "http") throw new ConnectionError("connection-failed", this.describe(e));
-        if (e instanceof McpError && e.code === -32000 && this.config.kind === "stdio") {
-          throw new ConnectionError("connection-failed", this.describe(new Error("the server exited before answering")));
-        }
-        return fallBackToLegacy(pendingInitialize);
+        case "legacy":
+          this.diagnostics.push(`legacy server: ${verdict.evidence}`);
+          if (probed.outcome.kind !== "timeout" || !probed.initialize) return d.legacy(probed.initialize);
+          return d.legacy(probed.initialize).catch((e: unknown) => {
+            if (e instanceof ConnectionError) throw e;
+            throw new ConnectionError("connection-failed", this.describe(`no answer to server/discover, and initialize failed: ${oneLine(e)}`));
+          });
+        default:
+          throw this.refused(verdict);
       }
     }
     throw new ConnectionError("connection-failed", `server ${this.name}: version negotiation did not converge`);
   }
 
+  private refused(v: { rule: string; detail: string }): ConnectionError {
+    return new ConnectionError(v.rule, this.describe(v.detail));
+  }
+
   /**
-   * Sends `server/discover`. On stdio (first probe, no forced version) a probe unanswered after
-   * `probeTimeout` sends `initialize` WITHOUT giving up on the probe: a slow-starting modern server
-   * still answers discover (a dual-era one answers both), a legacy one answers only initialize.
-   * Returns the discover result, or "legacy" when initialize answered first.
+   * Sends `server/discover` and says what came back. On stdio (first probe, no forced version) a
+   * probe unanswered after `probeTimeout` sends `initialize` WITHOUT giving up on the probe: a
+   * slow-starting modern server still answers discover (a dual-era one answers both), a legacy one
+   * answers only initialize ("timeout", with that initialize to finish the handshake).
    */
-  private async probe(
-    client: RpcClient,
-    version: string,
-    probeTimeout: number,
-    firstAttempt: boolean,
-    onInitializeSent: (p: Promise<Json>) => void,
-  ): Promise<Json | "legacy"> {
+  private async probe(client: RpcClient, version: string, probeTimeout: number, firstAttempt: boolean): Promise<Probed> {
     const forced = this.forcedVersion !== undefined;
     const race = this.config.kind === "stdio" && !forced && firstAttempt;
     const abort = new AbortController();
@@ -268,39 +304,25 @@ export class Connection {
       // A forced version has no fallback: give the probe the full call timeout.
       { timeout: race ? probeTimeout + this.limits.callTimeoutMs : forced ? Math.max(probeTimeout, this.limits.callTimeoutMs) : probeTimeout, signal: abort.signal },
     );
-    if (!race) return request;
-    type Settled = { from: "probe" | "init"; ok: boolean; value?: Json; error?: unknown };
-    const settle = (from: Settled["from"], p: Promise<Json>): Promise<Settled> =>
-      p.then((value) => ({ from, ok: true, value }), (error: unknown) => ({ from, ok: false, error }));
-    const probed = settle("probe", request);
+    if (!race) return { outcome: await outcomeOf(request) };
+    const probed = outcomeOf(request);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), probeTimeout)));
-    let first = await Promise.race([probed, timedOut]);
+    const after = (ms: number) => new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
+    const first = await Promise.race([probed, after(probeTimeout)]);
     clearTimeout(timer);
-    if (first === undefined) {
-      const init = this.sendInitialize(client);
-      onInitializeSent(init);
-      first = await Promise.race([probed, settle("init", init)]);
-      if (first.from === "init") {
-        // Replies may come out of order: a dual-era server can answer initialize just before
-        // discover. A server alive enough to answer initialize gets a short grace for the probe.
-        const initOk = first;
-        const grace = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), Math.min(probeTimeout, 1000))));
-        const late = await Promise.race([probed, grace]);
-        clearTimeout(timer);
-        if (late?.ok) first = late;
-        else if (late && late.error instanceof McpError && MODERN_ERROR_CODES.has(late.error.code)) first = late;
-        else {
-          abort.abort(); // the probe is moot now (sends notifications/cancelled)
-          if (initOk.ok) return "legacy";
-          throw new ConnectionError("connection-failed", this.describe(new Error(`no answer to server/discover, and initialize failed: ${(initOk.error as Error).message}`)));
-        }
-      }
-    }
-    if (!first.ok) throw first.error;
-    return first.value as Json;
+    if (first !== undefined) return { outcome: first };
+    const initialize = this.sendInitialize(client);
+    const init = initialize.then(() => "init" as const, () => "init" as const);
+    const next = await Promise.race([probed, init]);
+    if (next !== "init") return { outcome: next, initialize };
+    // Replies may come out of order: a dual-era server can answer initialize just before
+    // discover. A server alive enough to answer initialize gets a short grace for the probe.
+    const late = await Promise.race([probed, after(Math.min(probeTimeout, 1000))]);
+    clearTimeout(timer);
+    if (late !== undefined && (late.kind === "result" || (late.kind === "rpc-error" && MODERN_ERROR_CODES.has(late.code)))) return { outcome: late, initialize };
+    abort.abort(); // the probe is moot now (sends notifications/cancelled)
+    return { outcome: { kind: "timeout", ms: probeTimeout }, initialize };
   }
-
   private noCommonVersion(requested: string, supported: string[]): ConnectionError {
     return new ConnectionError(
       "unsupported-version",
@@ -406,6 +428,7 @@ export class Connection {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.remembered = undefined; // a connect cut short by close() is no reason to forget its era
     this.state = "idle";
     await client?.close().catch(() => {});
   }

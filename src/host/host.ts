@@ -5,6 +5,8 @@ import { checkSelection, effectiveSelection, type ToolResultOutputSelector } fro
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
+import { PendingCall, planOf, unknownPlan } from "./pending-call.js";
+import { EraCache } from "./era-cache.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
@@ -22,6 +24,8 @@ export interface HostOptions {
   profile?: LegacyProfile;
   /** Only these servers (by config name). */
   servers?: string[];
+  /** Where detected eras are remembered (default: $XDG_STATE_HOME/mcp-prism unless MCP_PRISM_ERA_CACHE=0; false: none). */
+  eraCache?: EraCache | false;
 }
 
 export interface ServerStatus {
@@ -42,6 +46,20 @@ export interface CallFailure {
   tool: string;
   rule: string;
   message: string;
+}
+
+/** A server's first connect settled (Host.open): connected (tools listed) or failed (`servers()` has the error). */
+export interface ServerEvent {
+  name: string;
+  state: "connected" | "failed";
+}
+
+/** `p`, or `otherwise` after `ms` (Infinity: no bound). */
+function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
+  if (!Number.isFinite(ms)) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<U>((r) => (timer = setTimeout(() => r(otherwise), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 export type HostEvent =
@@ -76,35 +94,6 @@ function extensionsKey(mode: Mode): string {
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
-/** One call from its tool lookup to its outcome: what the later steps of the pipeline need. */
-class PendingCall {
-  entry: ToolEntry | undefined = undefined;
-  conn: Connection | undefined = undefined;
-  /** What the result must answer (2026-12-01): the requested selectors, or the fallback. */
-  effective: ToolResultOutputSelector[] = [];
-  /** Extensions negotiated and requested: their outputs and `_meta` may reach the App sink. */
-  appExtensions: string[] = [];
-  /** Something listens to the Host's events (they are built only then). */
-  listened = false;
-  constructor(
-    readonly id: number,
-    readonly started: number,
-    readonly plan: CallPlan,
-    readonly opts: CallOptions,
-    readonly profiles: readonly LegacyProfile[],
-    readonly each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
-  ) {}
-}
-
-function planOf(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {
-  return { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
-}
-
-/** The plan of a call whose tool is not (yet) known: `tool` is the name asked for. */
-function unknownPlan(qualifiedName: string, args: Record<string, unknown>, mode: Mode): CallPlan {
-  return { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
-}
-
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
   readonly profile: LegacyProfile;
@@ -116,24 +105,64 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly selections = new WeakMap<ToolEntry, Map<Mode, { negotiated: ReadonlySet<string>; selection: Selection }>>();
   /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
+  /** Per server, its first connect and listing (Host.open); settles, never rejects. */
+  private readonly starts = new Map<string, Promise<void>>();
 
   private constructor(readonly opts: HostOptions) {
     super();
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     this.profile = opts.profile ?? opts.config.profile ?? "sep";
     const names = opts.servers ?? Object.keys(opts.config.servers);
+    const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
       const cfg = opts.config.servers[name];
       if (!cfg) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache));
     }
   }
 
-  /** Connects every server in parallel and lists tools for the default mode. Failures stay per server. */
-  static async start(opts: HostOptions): Promise<Host> {
+  /**
+   * The host with every server connecting (and listing its tools for the default mode) in the
+   * background, each on its own: a `server` event (ServerEvent) says when each first settles.
+   */
+  static open(opts: HostOptions): Host {
     const host = new Host(opts);
-    await Promise.all([...host.conns.keys()].map((n) => host.listing(n, host.mode).catch(() => undefined)));
+    for (const name of host.conns.keys()) {
+      const first = host.listing(name, host.mode).then(
+        () => void host.emit("server", { name, state: "connected" } satisfies ServerEvent),
+        () => void host.emit("server", { name, state: "failed" } satisfies ServerEvent),
+      );
+      host.starts.set(name, first);
+    }
     return host;
+  }
+
+  /** Connects every server in parallel and lists tools for the default mode; waits for all. Failures stay per server. */
+  static async start(opts: HostOptions): Promise<Host> {
+    const host = Host.open(opts);
+    await host.settled(Number.POSITIVE_INFINITY);
+    return host;
+  }
+
+  /** limits.connectWaitMs: how long a prompt waits for servers still connecting. */
+  get connectWaitMs(): number {
+    return this.opts.config.limits.connectWaitMs;
+  }
+
+  /** True once every server's first connect settled, false after `waitMs` (the slow ones join later). */
+  settled(waitMs = this.connectWaitMs): Promise<boolean> {
+    return within(waitMs, Promise.all(this.starts.values()).then(() => true as const), false as const);
+  }
+
+  /** The tool list as soon as `found` accepts it (the other servers not waited for), or once all settled. */
+  async toolsWhen(found: (tools: ToolEntry[]) => boolean, mode: Mode = this.mode): Promise<ToolEntry[]> {
+    const pending = new Set([...this.conns.keys()].map((n) => this.listing(n, mode).then(() => {}, () => {})));
+    for (;;) {
+      const tools = qualifyNames(this.cached(mode));
+      if (found(tools) || pending.size === 0) return tools;
+      const done = await Promise.race([...pending].map((p) => p.then(() => ({ p }))));
+      pending.delete(done.p);
+    }
   }
 
   servers(): ServerStatus[] {
@@ -203,14 +232,22 @@ export class Host extends EventEmitter implements ToolExecutor {
     return entry && this.conns.get(entry.server)?.state === "connected" ? entry : undefined;
   }
 
-  /** Every usable tool (names unique across servers) as listed for a mode. */
-  async tools(mode: Mode = this.mode): Promise<ToolEntry[]> {
-    await Promise.all([...this.conns.keys()].map((n) => this.listing(n, mode).catch(() => undefined)));
+  /**
+   * Every usable tool (names unique across servers) as listed for a mode; `waitMs` bounds the
+   * wait for servers not connected yet (what they have not listed by then is left out).
+   */
+  async tools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
+    await Promise.all(
+      [...this.conns.entries()].map(([n, c]) => {
+        const listed = this.listing(n, mode).catch(() => undefined);
+        return c.state === "connected" ? listed : within(waitMs, listed, undefined);
+      }),
+    );
     return qualifyNames(this.cached(mode));
   }
 
-  async toolErrors(mode: Mode = this.mode): Promise<ToolError[]> {
-    await this.tools(mode);
+  async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {
+    await this.tools(mode, waitMs);
     return [...this.conns.values()].flatMap((c) => this.listingOf(c, mode)?.errors ?? []);
   }
 
@@ -264,7 +301,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   private async runListed(call: PendingCall): Promise<CallOutcome> {
     const name = call.plan.tool;
     const mode = call.plan.mode;
-    const entry = (await this.tools(mode)).find((t) => t.qualifiedName === name);
+    // Bounded: a call never waits on a server that is still connecting past connectWaitMs.
+    const entry = (await this.tools(mode, this.connectWaitMs)).find((t) => t.qualifiedName === name);
     if (!entry) return this.failed(call, await this.unknownTool(name, mode));
     const conn = this.conns.get(entry.server) as Connection;
     return this.send(new PendingCall(call.id, call.started, planOf(entry, conn, call.plan.args, mode), call.opts, call.profiles, call.each), entry, conn);
@@ -395,10 +433,12 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   private async unknownTool(name: string, mode: Mode): Promise<CallError> {
-    const rejected = (await this.toolErrors(mode)).find((e) => e.tool === name || `${e.server}__${e.tool}` === name);
+    const rejected = (await this.toolErrors(mode, this.connectWaitMs)).find((e) => e.tool === name || `${e.server}__${e.tool}` === name);
     if (rejected) return { rule: "rejected-tool", message: rejected.message };
     const down = [...this.conns.values()].filter((c) => c.state !== "connected" && c.lastError);
-    const why = down.length ? ` (${down.map((c) => c.lastError).join("; ")})` : "";
+    const slow = [...this.conns.values()].filter((c) => c.state === "connecting").map((c) => `server ${c.name}: still connecting`);
+    const reasons = [...down.map((c) => c.lastError as string), ...slow];
+    const why = reasons.length ? ` (${reasons.join("; ")})` : "";
     return { rule: "unknown-tool", message: `no tool named ${JSON.stringify(name)}${why}` };
   }
 

@@ -25,6 +25,8 @@ export class HttpStatusError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** The reply's WWW-Authenticate header (a 401 or 403 names what it wants there). */
+    readonly wwwAuthenticate?: string,
   ) {
     super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     this.name = "HttpStatusError";
@@ -99,7 +101,8 @@ export class ModernHttpTransport implements Transport {
           this.onmessage?.(reply as JSONRPCMessage);
           return;
         }
-        throw new HttpStatusError(res.statusCode ?? 0, text);
+        const challenge = res.headers["www-authenticate"];
+        throw new HttpStatusError(res.statusCode ?? 0, text, typeof challenge === "string" ? challenge : undefined);
       }
       if (type.includes("text/event-stream")) await this.readSse(res);
       else {

@@ -1,14 +1,23 @@
 // The host as the App sees it while it is still starting: the app draws its first frame before
 // the servers are spawned and discovered, so the status bar shows every configured server as
-// `connecting…` until the start settles, then the host's own view (or `error` and one line naming
-// the server and the reason when the start failed; the app keeps running).
+// `connecting…` until the host is open, then the host's own view of each server (or `error` and
+// one line naming the server and the reason when the start failed; the app keeps running).
+// `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
+// connecting then is a notice, and another when it connects or fails.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import type { CommandHost } from "./commands/index.js";
 import type { ServerStatus } from "./components/StatusBar.js";
 import type { SessionStore } from "./state.js";
 
 /** What the app needs from a started host: the slash commands' view and the model's executor. */
-export type StartedHost = CommandHost & ToolExecutor;
+export type StartedHost = CommandHost &
+  ToolExecutor & {
+    /** Settles when every server's first connect settled, or after the host's bound (connectWaitMs). */
+    settled?: () => Promise<unknown>;
+    connectWaitMs?: number;
+    /** Called with a server's name whenever its first connect settles. */
+    onServer?: (fn: (name: string) => void) => void;
+  };
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
@@ -24,9 +33,27 @@ export class PendingHost {
     private readonly store: SessionStore,
   ) {
     this.ready = starting.then(
-      (host) => {
+      async (host) => {
         this.host = host;
-        for (const s of host.servers()) if (s.state === "error") store.notice(oneLine(s.error ?? `server ${s.name}: not connected`), "error");
+        this.changed(); // the status bar shows each server's own state from now on
+        // Servers connect independently: prompts wait for them at most the host's bound.
+        await host.settled?.();
+        const late = new Set<string>();
+        for (const s of host.servers()) {
+          if (s.state === "error") store.notice(oneLine(s.error ?? `server ${s.name}: not connected`), "error");
+          else if (s.state === "connecting") {
+            late.add(s.name);
+            const after = host.connectWaitMs ? ` after ${Math.round(host.connectWaitMs / 100) / 10} s` : "";
+            store.notice(`server ${s.name}: still connecting${after}; prompts run without its tools until it connects`);
+          }
+        }
+        host.onServer?.((name) => {
+          if (!late.delete(name)) return;
+          const s = host.servers().find((x) => x.name === name);
+          if (s?.state === "connected") store.notice(`server ${name}: connected; its tools join from the next prompt`);
+          else store.notice(oneLine(s?.error ?? `server ${name}: not connected`), "error");
+          this.changed();
+        });
         this.changed();
       },
       (e: unknown) => {

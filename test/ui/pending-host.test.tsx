@@ -134,3 +134,39 @@ test("a real failed start (the configured command does not exist) becomes that o
   await s.type("/help\r");
   await waitFor(() => s.frame().includes("/quit"), "the app still answers");
 });
+
+test("a server still connecting at the host's bound: queued lines run on the others, a notice names it, its tools join when it connects", async () => {
+  const settled = deferred<void>();
+  let lateState: "connecting" | "connected" = "connecting";
+  let listener: ((name: string) => void) | undefined;
+  const slowTool: ToolEntry = { ...searchTool, server: "slow", name: "slow_tool", qualifiedName: "slow_tool" };
+  const host: StartedHost = {
+    ...startedHost(),
+    servers: () => [
+      { name: "demo", protocolVersion: "2026-12-01", state: "connected" },
+      { name: "slow", state: lateState, ...(lateState === "connected" ? { protocolVersion: "2025-11-25" } : {}) },
+    ],
+    modelTools: () => (lateState === "connected" ? [searchTool, slowTool] : [searchTool]),
+    tools: async () => (lateState === "connected" ? [searchTool, slowTool] : [searchTool]),
+    settled: () => settled.promise,
+    connectWaitMs: 5000,
+    onServer: (fn) => void (listener = fn),
+  };
+  const s = setup(["demo", "slow"], Promise.resolve(host));
+  await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "the host's own view before the bound");
+  await s.type("first\r");
+  await tick(50);
+  assert.equal(s.prompts.length, 0, "held until the bound");
+  settled.resolve(); // the bound passed with `slow` still connecting
+  await waitFor(() => s.prompts.length === 1 && !s.session.busy, "the queued prompt ran");
+  assert.deepEqual(s.prompts[0].tools, ["search_customers"]);
+  const noticed = (text: string) => s.store.transcript().some((r) => r.kind === "notice" && r.text === text);
+  await waitFor(() => noticed("server slow: still connecting after 5 s; prompts run without its tools until it connects"), "the notice");
+  assert.match(s.frame().replace(/\s+/g, " "), /server slow: still connecting after 5 s/);
+  lateState = "connected";
+  listener?.("slow");
+  await waitFor(() => noticed("server slow: connected; its tools join from the next prompt"), "the join notice");
+  await s.type("second\r");
+  await waitFor(() => s.prompts.length === 2 && !s.session.busy, "the next prompt ran");
+  assert.deepEqual(s.prompts[1].tools, ["search_customers", "slow_tool"]);
+});

@@ -4,7 +4,7 @@
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
-import type { Host } from "../../host/host.js";
+import type { Host, ServerEvent } from "../../host/host.js";
 import type { Mode } from "../../host/types.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
@@ -70,13 +70,18 @@ export interface RunAppOptions {
 /** The started Host as the UI's StartedHost (command host + executor). */
 function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
   return {
-    tools: (m) => host.tools(m),
+    // Every turn and /tools list through this: a server not connected is not waited for (the
+    // start already waited its bound; its tools join when it connects).
+    tools: (m) => host.tools(m, 0),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
     legacyProfiles: legacy,
     modelTools: () => host.modelTools(),
     instructions: () => host.instructions(),
+    settled: () => host.settled(),
+    connectWaitMs: host.connectWaitMs,
+    onServer: (fn) => void host.on("server", (e: ServerEvent) => fn(e.name)),
   };
 }
 

@@ -66,8 +66,10 @@ export async function run(argv: string[]): Promise<number> {
         if (s.kind === "stdio") spawnEarly({ command: s.command, args: s.args, env: s.env, cwd: s.cwd });
       }
       mark("servers-spawned");
-      const host = await (await import("./call.js")).startHost(cli.common);
-      mark("host-ready");
+      // Opened, not awaited: each server connects on its own; the UI waits (bounded) for them.
+      const host = (await import("./call.js")).openHost(cli.common);
+      mark("host-open");
+      void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;
     };
     await ui.runApp(startHost, adapter, cli.common, {

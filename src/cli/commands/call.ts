@@ -4,7 +4,7 @@
 import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
 import { ConnectionError } from "../../host/connection.js";
 import { Host, type HostOptions } from "../../host/host.js";
-import type { CallOutcome } from "../../host/types.js";
+import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 
@@ -17,8 +17,8 @@ export class StartError extends Error {
   }
 }
 
-/** Loads the config and connects; throws StartError (one line) when nothing usable is left. */
-export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
+/** Loads the config and opens the host: every server starts connecting on its own. Throws StartError (config, --server). */
+export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Host {
   let config: HostConfig;
   try {
     config = loadConfig(common.config);
@@ -29,32 +29,39 @@ export async function startHost(common: CommonOptions, extra: Partial<HostOption
   if (common.server !== undefined && !(common.server in config.servers)) {
     throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
   }
-  let host: Host;
   try {
-    host = await Host.start({
-      config,
-      mode: common.mode,
-      protocol: common.protocol,
-      servers: common.server ? [common.server] : undefined,
-      ...extra,
-    });
+    return Host.open({ config, mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra });
   } catch (e) {
     if (e instanceof ConnectionError) throw new StartError(e.rule, e.message);
     throw e;
   }
+}
+
+/**
+ * Opens the host and waits for its servers, at most limits.connectWaitMs for the slow ones (they
+ * join when they connect); throws StartError (one line) when every server failed.
+ */
+export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
+  const host = openHost(common, extra);
+  const all = await host.settled();
   const servers = host.servers();
-  if (servers.every((s) => s.state !== "connected")) {
+  if (all && servers.every((s) => s.state !== "connected")) {
     await host.close();
     throw new StartError("connection-failed", servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "));
   }
   return host;
 }
 
-/** The qualified name of TOOL, preferring the --server one. */
+/** One line per server still connecting after the start's wait (a prompt runs without its tools). */
+export function stillConnecting(host: Host): string[] {
+  const s = Math.round(host.connectWaitMs / 100) / 10;
+  return host.servers().filter((x) => x.state === "connecting").map((x) => `server ${x.name}: still connecting after ${s} s; its tools are left out until it connects`);
+}
+
+/** The qualified name of TOOL, preferring the --server one; waits only until some server lists it. */
 export async function resolveTool(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
-  const tools = await host.tools(mode);
-  const hit = tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
-  return hit?.qualifiedName ?? tool;
+  const pick = (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
+  return pick(await host.toolsWhen((tools) => pick(tools) !== undefined, mode))?.qualifiedName ?? tool;
 }
 
 export async function run(argv: string[]): Promise<number> {

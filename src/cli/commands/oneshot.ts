@@ -11,7 +11,7 @@ import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
 import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
-import { startHost, StartError } from "./call.js";
+import { startHost, StartError, stillConnecting } from "./call.js";
 import { loadConfig } from "../../host/config.js";
 import { needsApproval } from "../approval.js";
 
@@ -88,6 +88,9 @@ export async function run(argv: string[]): Promise<number> {
       if (e instanceof StartError) return fail(e.rule, e.message, adapter.id);
       throw e;
     }
+    // A server that failed or is still connecting is one line; the prompt runs on the others.
+    for (const s of host.servers()) if (s.state === "failed" && s.error) process.stderr.write(`mcp-prism: ${sanitizeInline(s.error)}\n`);
+    for (const line of stillConnecting(host)) process.stderr.write(`mcp-prism: ${sanitizeInline(line)}\n`);
     const ac = new AbortController();
     const onSigint = () => ac.abort();
     process.once("SIGINT", onSigint);

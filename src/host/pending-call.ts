@@ -1,0 +1,34 @@
+// One call's state between the steps of Host's pipeline (lookup → send → complete → finish), and
+// the plans it starts from.
+import type { ToolResultOutputSelector } from "../protocol/index.js";
+import type { Connection } from "./connection.js";
+import type { CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ToolEntry } from "./types.js";
+
+/** One call from its tool lookup to its outcome: what the later steps of the pipeline need. */
+export class PendingCall {
+  entry: ToolEntry | undefined = undefined;
+  conn: Connection | undefined = undefined;
+  /** What the result must answer (2026-12-01): the requested selectors, or the fallback. */
+  effective: ToolResultOutputSelector[] = [];
+  /** Extensions negotiated and requested: their outputs and `_meta` may reach the App sink. */
+  appExtensions: string[] = [];
+  /** Something listens to the Host's events (they are built only then). */
+  listened = false;
+  constructor(
+    readonly id: number,
+    readonly started: number,
+    readonly plan: CallPlan,
+    readonly opts: CallOptions,
+    readonly profiles: readonly LegacyProfile[],
+    readonly each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
+  ) {}
+}
+
+export function planOf(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {
+  return { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
+}
+
+/** The plan of a call whose tool is not (yet) known: `tool` is the name asked for. */
+export function unknownPlan(qualifiedName: string, args: Record<string, unknown>, mode: Mode): CallPlan {
+  return { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
+}
