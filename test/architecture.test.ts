@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "model", "ui", "cli"] as const;
+const LAYERS = ["protocol", "server", "demo", "host", "compare", "model", "ui", "cli"] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -14,9 +14,10 @@ const ALLOWED: Record<Layer, Layer[]> = {
   server: ["protocol"],
   demo: ["protocol", "server"],
   host: ["protocol"],
+  compare: ["protocol", "host"],
   model: ["protocol", "host"],
-  ui: ["protocol", "host", "model"],
-  cli: ["protocol", "server", "demo", "host", "model", "ui"],
+  ui: ["protocol", "host", "compare", "model"],
+  cli: ["protocol", "server", "demo", "host", "compare", "model", "ui"],
 };
 
 function files(dir: string): string[] {

@@ -40,6 +40,13 @@ export interface ServerStatus {
   diagnostics: string[];
 }
 
+/** A call's wire request as a mode would make it (see Host.requestFor). */
+export interface PlannedRequest {
+  requested: ToolResultOutputSelector[] | undefined;
+  /** Client extension ids advertised on the request (modern eras only). */
+  advertised: string[];
+}
+
 /** A failed call in a transcript-ready shape: which server, which tool, which rule, one line. */
 export interface CallFailure {
   server: string;
@@ -249,6 +256,18 @@ export class Host extends EventEmitter implements ToolExecutor {
   async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {
     await this.tools(mode, waitMs);
     return [...this.conns.values()].flatMap((c) => this.listingOf(c, mode)?.errors ?? []);
+  }
+
+  /**
+   * What a call of this tool in `mode` would send, without sending it: its requestedOutputs and
+   * the client extensions advertised (compare runs one call per distinct request).
+   */
+  requestFor(entry: ToolEntry, mode: Mode): PlannedRequest {
+    const policy = policyFor(mode);
+    const advertised = entry.era === "legacy" ? [] : Object.keys(policy.advertiseExtensions);
+    const conn = this.conns.get(entry.server);
+    if (!conn || entry.era !== "2026-12-01") return { requested: undefined, advertised };
+    return { requested: this.defaultSelection(entry, mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
   }
 
   modelTools(): ToolEntry[] {

@@ -93,6 +93,10 @@ export class PendingHost {
       if (!this.host) throw this.notConnected();
       return this.host.call(name, args, opts);
     },
+    requestFor: (entry, mode) => {
+      if (!this.host?.requestFor) throw this.notConnected();
+      return this.host.requestFor(entry, mode);
+    },
     callWithProfiles: async (name, args, profiles, opts) => {
       if (!this.host?.callWithProfiles) throw this.notConnected();
       return this.host.callWithProfiles(name, args, profiles, opts);

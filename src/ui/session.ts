@@ -102,6 +102,7 @@ export class ChatSession {
       cwd: this.opts.cwd ?? process.cwd(),
       commands: this.opts.commands ?? COMMANDS,
       signal,
+      autoApprove: this.opts.autoApprove,
     };
   }
 

@@ -2,7 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { BIN, tempDir } from "../helpers/host-fixtures.js";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { LEGACY_PROFILES, MODES } from "../../src/host/types.js";
 
 function cli(args: string[]) {
@@ -39,4 +41,49 @@ test("compare (human): a table with the four consumers", () => {
   assert.match(r.out, /mode chat/);
   assert.match(r.out, /2 images/);
   assert.match(r.out, /annotation-audience/);
+});
+
+// A tool that is not read-only: compare asks first, and runs each distinct request once.
+const COUNTING = join(ROOT, "test", "fixtures", "counting-server.ts");
+function counting(protocol?: string) {
+  const dir = tempDir();
+  const count = join(dir, "calls.txt");
+  const configFile = join(dir, "config.json");
+  writeFileSync(configFile, JSON.stringify({ mcpServers: { counting: { command: process.execPath, args: ["--import", "tsx", COUNTING], env: { COUNT_FILE: count }, cwd: ROOT } } }));
+  const run = (...extra: string[]) => cli(["compare", "append_note", "--args", '{"text":"hi"}', "--config", configFile, ...(protocol ? ["--protocol", protocol] : []), ...extra]);
+  const calls = () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").filter(Boolean).length : 0);
+  return { run, calls };
+}
+
+test("compare of a tool not marked readOnlyHint: refused without --yes (no terminal to ask), nothing runs", () => {
+  const c = counting();
+  const r = c.run();
+  assert.equal(r.code, 1);
+  assert.match(r.err, /^mcp-prism compare: append_note on counting is not marked readOnlyHint; comparing would run it 4 calls: chat\+structured\+code, app, minimal, and once more at 2026-07-28 for the legacy client profiles\. Pass --yes to run it\.\n$/);
+  assert.equal(c.calls(), 0, "the tool never ran");
+  const j = c.run("--json");
+  assert.equal(JSON.parse(j.out).error.rule, "not-approved");
+  assert.equal(c.calls(), 0);
+});
+
+test("compare --yes runs each distinct request once (2026-12-01: 3 mode requests + 1 at 2026-07-28)", () => {
+  const c = counting();
+  const r = c.run("--yes", "--json");
+  assert.equal(r.code, 0, r.err);
+  const doc = JSON.parse(r.out);
+  assert.equal(c.calls(), 4, "one wire call per distinct request");
+  assert.equal(doc.calls, 4);
+  assert.deepEqual(doc.modes.map((m: any) => [m.label, m.sameCallAs ?? null]), [["chat", null], ["structured", "chat"], ["code", "chat"], ["app", null], ["minimal", null]]);
+  assert.equal(doc.legacy.length, LEGACY_PROFILES.length);
+});
+
+test("compare --yes on a legacy-era server: one call answers every mode and every client profile", () => {
+  const c = counting("2025-11-25");
+  const r = c.run("--yes", "--json");
+  assert.equal(r.code, 0, r.err);
+  const doc = JSON.parse(r.out);
+  assert.equal(c.calls(), 1);
+  assert.equal(doc.calls, 1);
+  assert.equal(doc.modes.length, MODES.length);
+  assert.deepEqual(doc.legacy.map((m: any) => m.protocolVersion), LEGACY_PROFILES.map(() => "2025-11-25"));
 });

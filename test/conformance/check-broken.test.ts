@@ -8,7 +8,8 @@ import { ALL_CHECKS } from "../../src/host/conformance/index.js";
 import { BREAKS, type Break } from "../fixtures/broken-breaks.js";
 import { BROKEN_SERVER, parseReport, runCli } from "./run-check.js";
 
-const check = (extra: string[], brk?: Break) => runCli(["check", "--json", "--timeout", "5", ...extra, "--", ...BROKEN_SERVER, ...(brk ? ["--break", brk] : [])]);
+// The fixture's tools carry no readOnlyHint: --allow-writes lets check call them (they write nothing).
+const check = (extra: string[], brk?: Break) => runCli(["check", "--json", "--timeout", "5", "--allow-writes", ...extra, "--", ...BROKEN_SERVER, ...(brk ? ["--break", brk] : [])]);
 
 /** The check id(s) that own each break. */
 const EXPECTED: Record<Exclude<Break, "hang">, string[]> = {
@@ -68,7 +69,7 @@ describe("each break is reported by the check that owns it", { concurrency: 2 },
 });
 
 test("hostile server text is printed without control characters", async () => {
-  const run = await runCli(["check", "--timeout", "5", "--", ...BROKEN_SERVER, "--break", "control-chars-in-refusal"]);
+  const run = await runCli(["check", "--timeout", "5", "--allow-writes", "--", ...BROKEN_SERVER, "--break", "control-chars-in-refusal"]);
   assert.equal(run.code, 1);
   assert.match(run.stdout, /FAIL sep-3279-reject-undeclared-selector — .*-32000/);
   assert.doesNotMatch(run.stdout, /[\x00-\x08\x0b-\x1f\x7f]/);
@@ -77,7 +78,7 @@ test("hostile server text is printed without control characters", async () => {
 });
 
 test("a server that never answers: FAIL with 'no answer within Ns', never a hang", async () => {
-  const run = await runCli(["check", "--timeout", "1", "--", ...BROKEN_SERVER, "--break", "hang"], 30_000);
+  const run = await runCli(["check", "--timeout", "1", "--allow-writes", "--", ...BROKEN_SERVER, "--break", "hang"], 30_000);
   assert.equal(run.code, 1);
   assert.match(run.stdout, /^FAIL sep-2575-server-implements-discover — server\/discover: no answer to server\/discover within 1s$/m);
   assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^0 passed, \d+ failed, \d+ skipped$/);

@@ -54,7 +54,7 @@ export function runCli(args: string[], limitMs = 60_000): Promise<CliRun> {
 }
 
 export interface JsonReport {
-  checks: { id: string; status: "PASS" | "FAIL" | "SKIP"; level: string; detail: string }[];
+  checks: { id: string; status: "PASS" | "FAIL" | "SKIP" | "N/A"; level: string; detail: string }[];
   passed: number;
   failed: number;
   skipped: number;

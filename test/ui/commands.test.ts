@@ -9,14 +9,17 @@ import { parseToolCallArgs, splitCommand } from "../../src/ui/commands/parse.js"
 import { SessionStore } from "../../src/ui/state.js";
 import type { CallOptions, ToolEntry } from "../../src/host/types.js";
 import { okOutcome } from "./harness.js";
+import { policyFor, selectOutputs } from "../../src/host/policy/index.js";
+import { LEGACY_PROFILES } from "../../src/host/types.js";
 
-const tool = (name: string, server = "demo"): ToolEntry => ({
+const tool = (name: string, server = "demo", annotations: ToolEntry["annotations"] = { readOnlyHint: true }): ToolEntry => ({
   server,
   name,
   qualifiedName: name,
   inputSchema: { type: "object" },
   era: "2026-12-01",
   variants: [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }],
+  annotations,
 });
 
 function setup() {
@@ -24,7 +27,16 @@ function setup() {
   const dir = mkdtempSync(join(tmpdir(), "prism-ui-"));
   const rows = Array.from({ length: 45 }, (_, i) => ({ id: i + 1 }));
   const host: CommandHost = {
-    tools: async () => [tool("search_customers"), tool("generate_audio")],
+    tools: async () => [tool("search_customers"), tool("generate_audio"), tool("delete_customer", "demo", { destructiveHint: true })],
+    // As the Host plans it: the mode policy over the declared variants (no extension negotiated).
+    requestFor: (e, m) => ({
+      requested: e.era === "2026-12-01" ? selectOutputs(policyFor(m), e.variants, new Set()) : undefined,
+      advertised: e.era === "legacy" ? [] : Object.keys(policyFor(m).advertiseExtensions),
+    }),
+    callWithProfiles: async (name, args, profiles, opts) => {
+      calls.push({ name, args, opts });
+      return Object.fromEntries(profiles.map((p) => [p, okOutcome({}, { tool: name, mode: opts?.mode ?? "chat", requested: undefined, era: "2025-11-25" as never, legacyProfile: p })]));
+    },
     servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
     call: async (name, args, opts) => {
       calls.push({ name, args, opts });
@@ -43,9 +55,8 @@ function setup() {
   let reset = 0;
   const ctx: CommandContext = { store, host, width: () => 100, quit: () => quit++, resetConversation: () => reset++, cwd: dir, commands: COMMANDS };
   const notices = () =>
-    store
-      .getState()
-      .finished.flatMap((t) => t.items)
+    [...store.getState().finished, ...(store.getState().live ? [store.getState().live!] : [])]
+      .flatMap((t) => t.items)
       .filter((i) => i.kind === "notice")
       .map((i) => (i as { text: string; level: string }).level + ": " + (i as { text: string }).text);
   return { ctx, store, calls, dir, notices, quits: () => quit, resets: () => reset, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -144,12 +155,48 @@ test("/save writes the transcript as JSON Lines; /save-output writes the audio b
   s.cleanup();
 });
 
-test("/compare calls once per mode and draws one comparison table", async () => {
+test("/compare calls once per distinct request and draws one row per mode", async () => {
   const s = setup();
   await dispatch('/compare search_customers {"q": "x"}', s.ctx);
-  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "structured", "code", "app", "minimal"]);
+  // chat and structured both send assistant/content + user/structured for this tool: one call.
+  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "code", "app", "minimal"]);
   const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
   assert.ok(table && table.kind === "table" && Array.isArray(table.value) && table.value.length === 5);
+  assert.deepEqual((table.value as Record<string, string>[]).map((r) => r.call), ["mode chat", "mode structured (= chat)", "mode code", "mode app", "mode minimal"]);
+  assert.match(s.notices().join("\n"), /5 ways to read it from 4 wire calls/);
+  s.cleanup();
+});
+
+test("/compare of a tool that is not read-only asks first; declined, nothing runs", async () => {
+  const s = setup();
+  const running = dispatch('/compare delete_customer {"id": 7}', s.ctx);
+  while (!s.store.getState().approval) await new Promise((r) => setImmediate(r));
+  assert.match(s.notices().at(-1)!, /compare delete_customer on demo: 5 calls: chat\+structured, code, app, minimal, and once more at 2026-07-28 .* not marked read-only/);
+  s.store.getState().approval!.resolve("no");
+  await running;
+  assert.deepEqual(s.calls, [], "declined: no call was made");
+  assert.match(s.notices().at(-1)!, /not run \(declined\)/);
+  // Approved, each distinct request runs once (the legacy profiles are not available on this host).
+  const again = dispatch('/compare delete_customer {"id": 7}', s.ctx);
+  while (!s.store.getState().approval) await new Promise((r) => setImmediate(r));
+  s.store.getState().approval!.resolve("yes");
+  await again;
+  assert.equal(s.calls.length, 4);
+  // --yes: no question at all.
+  s.ctx.autoApprove = true;
+  await dispatch('/compare delete_customer {"id": 7}', s.ctx);
+  assert.equal(s.calls.length, 8);
+  s.cleanup();
+});
+
+test("/compare of a legacy-era tool makes one call: every mode and every client profile read it", async () => {
+  const s = setup();
+  s.ctx.host.tools = async () => [{ ...tool("weather"), era: "legacy", variants: [{ audience: "assistant", format: "content" }] }];
+  await dispatch('/compare weather {"city": "Oslo"}', s.ctx);
+  assert.equal(s.calls.length, 1);
+  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  assert.ok(table && table.kind === "table");
+  assert.equal((table.value as unknown[]).length, 5 + LEGACY_PROFILES.length);
   s.cleanup();
 });
 
@@ -215,7 +262,7 @@ test("/compare adds one row per legacy client profile when the host can read the
   assert.ok(table && table.kind === "table" && Array.isArray(table.value));
   const rows = table.value as Record<string, string>[];
   assert.deepEqual(rows.map((r) => r.call), [
-    "mode chat", "mode structured", "mode code", "mode app", "mode minimal",
+    "mode chat", "mode structured (= chat)", "mode code", "mode app", "mode minimal",
     "sep (mcp-prism)", "content-only (gemini-cli)", "structured-replaces-content (Claude Code, Codex, opencode)", "both (content + JSON mirror)", "annotation-audience (goose)",
   ]);
   assert.equal(rows[0].requested, "U/s");

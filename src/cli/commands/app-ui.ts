@@ -19,7 +19,7 @@ import type { CommonOptions } from "../args.js";
 import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
 import { PendingHost, type StartedHost } from "../../ui/pending-host.js";
-import { needsApproval } from "../approval.js";
+import { needsApproval } from "../../host/approval.js";
 
 export function serverStatuses(host: Host): ServerStatus[] {
   return host.servers().map((s) => ({
@@ -33,16 +33,14 @@ export function serverStatuses(host: Host): ServerStatus[] {
 }
 
 /**
- * /compare's legacy rows: a modern tool is called again over a second connection forced to
- * 2026-07-28 (the legacy result shape), opened on first use; a tool already on an older era is
- * read under every profile from its own connection.
+ * /compare's legacy rows for a 2026-12-01 tool: the call made again over a second connection
+ * forced to 2026-07-28 (the legacy result shape), opened on first use and kept for the session.
+ * (A tool already on a legacy-shaped era is read under every profile from its own call.)
  */
-function legacyCaller(starting: Promise<Host>, common: CommonOptions) {
+function legacyCaller(common: CommonOptions) {
   let legacy: Promise<Host> | undefined;
   const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
-    const host = await starting;
-    if (tool.era !== "2026-12-01") return host.callWithProfiles(tool.qualifiedName, args, LEGACY_PROFILES, opts);
-    const { resolveTool, startHost } = await import("./call.js");
+    const { startHost } = await import("./call.js");
     legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
     let lh: Host;
     try {
@@ -51,7 +49,7 @@ function legacyCaller(starting: Promise<Host>, common: CommonOptions) {
       legacy = undefined; // try again next time
       throw e;
     }
-    return lh.callWithProfiles(await resolveTool(lh, tool.name, tool.server), args, LEGACY_PROFILES, opts);
+    return lh.callWithProfiles(tool.name, args, LEGACY_PROFILES, opts);
   };
   const close = async () => {
     const lh = await legacy?.catch(() => undefined);
@@ -75,6 +73,7 @@ function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): Started
     tools: (m) => host.tools(m, 0),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
+    requestFor: (entry, mode) => host.requestFor(entry, mode),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
     legacyProfiles: legacy,
     modelTools: () => host.modelTools(),
@@ -99,7 +98,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   const starting = began.then(startHost);
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   let conversation = new Conversation();
-  const legacy = legacyCaller(starting, common);
+  const legacy = legacyCaller(common);
   const runner: TurnRunner = async (prompt, opts) => {
     const r = await runTurn({
       adapter,

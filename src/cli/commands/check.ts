@@ -6,7 +6,8 @@ import { formatLine, formatSummary, sanitize, toJson } from "../../host/conforma
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]
 
 Options:
-  --json               one JSON document: {checks:[{id,status,level,detail}], passed, failed, skipped}
+  --json               one JSON document: {checks:[{id,status,level,detail}], passed, failed, skipped, notApplicable}
+  --allow-writes       also call tools that are not marked readOnlyHint (with made-up arguments)
   --args TOOL=JSON     arguments for TOOL instead of ones generated from its inputSchema (repeatable)
   --timeout SECONDS    how long to wait for each answer (default 10)
 `;
@@ -16,6 +17,7 @@ export interface CheckArgs {
   json: boolean;
   timeoutMs: number;
   argOverrides: Record<string, Record<string, unknown>>;
+  allowWrites: boolean;
 }
 
 export class UsageError extends Error {}
@@ -26,6 +28,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let url: string | undefined;
   let json = false;
+  let allowWrites = false;
   let timeoutMs = 10_000;
   const argOverrides: Record<string, Record<string, unknown>> = {};
   for (let i = 0; i < opts.length; i++) {
@@ -36,6 +39,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       return v;
     };
     if (a === "--json") json = true;
+    else if (a === "--allow-writes") allowWrites = true;
     else if (a === "--url") url = value();
     else if (a === "--timeout") {
       const s = Number(value());
@@ -68,7 +72,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new UsageError(`--url must be http or https, got ${u.protocol}`);
     target = { kind: "http", url };
   } else target = { kind: "stdio", command: command[0], args: command.slice(1) };
-  return { target, json, timeoutMs, argOverrides };
+  return { target, json, timeoutMs, argOverrides, allowWrites };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -85,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-prism check: ${e.message}\n${CHECK_USAGE}`);
     return 2;
   }
-  const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides });
+  const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides, allowWrites: args.allowWrites });
   try {
     // Fail fast, in one line, when the server cannot be started or reached at all.
     try {

@@ -1,49 +1,68 @@
-// mcp-prism compare TOOL [--server NAME] [--args JSON] [--json]: the same call under each mode
-// (2026-12-01) and, on a second connection forced to 2026-07-28, each legacy client profile.
+// mcp-prism compare TOOL [--server NAME] [--args JSON] [--yes] [--json]: the same call under each
+// mode (2026-12-01) and each legacy client profile (2026-07-28), side by side. src/compare plans
+// and runs it (one wire call per distinct request); this file only asks approval and renders.
+import { describePlan, planCompare, type ComparePlan } from "../../compare/plan.js";
+import { runCompare } from "../../compare/run.js";
 import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
 import type { Host } from "../../host/host.js";
-import { LEGACY_PROFILES, MODES } from "../../host/types.js";
+import { LEGACY_PROFILES, type ToolEntry } from "../../host/types.js";
+import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
 import { parseCli, parseToolArgs, withUsage } from "../args.js";
+import { confirm } from "../confirm.js";
 import { compareRow, renderCompare, type CompareDocument } from "../output/compare.js";
-import { resolveTool, startHost, StartError } from "./call.js";
+import { startHost, StartError } from "./call.js";
+
+/** TOOL in a mode's listing (a qualified name, or the plain name on --server). */
+function finder(tool: string, server: string | undefined) {
+  return (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
+}
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("compare", async () => {
     const cli = parseCli(argv, { args: { type: "string" } }, { positionals: [1, 1] });
     const tool = cli.positionals[0];
     const args = parseToolArgs(cli.values.args as string | undefined);
-    let modern: Host;
-    try {
-      modern = await startHost(cli.common);
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) {
-        process.stdout.write(JSON.stringify({ server: cli.common.server ?? null, tool, modes: [], legacy: [], error: { rule: e.rule, message: e.message } }) + "\n");
-      } else process.stderr.write(`mcp-prism compare: ${e.message}\n`);
+    const doc: CompareDocument = { server: cli.common.server ?? null, tool, modes: [], legacy: [], calls: 0 };
+    const refuse = (rule: string, message: string): number => {
+      if (cli.common.json) process.stdout.write(JSON.stringify({ ...doc, error: { rule, message } }) + "\n");
+      else process.stderr.write(`mcp-prism compare: ${message}\n`);
       return 1;
-    }
-    const doc: CompareDocument = { server: null, tool, modes: [], legacy: [] };
+    };
+    let host: Host;
     try {
-      for (const mode of MODES) {
-        const outcome = await modern.call(await resolveTool(modern, tool, cli.common.server, mode), args, { mode });
-        doc.server ??= outcome.plan.server || null;
-        doc.modes.push(compareRow("mode", mode, outcome));
-      }
-    } finally {
-      await modern.close();
-    }
-    let legacy: Host | undefined;
-    try {
-      legacy = await startHost({ ...cli.common, protocol: "2026-07-28" });
-      const outcomes = await legacy.callWithProfiles(await resolveTool(legacy, tool, cli.common.server), args, LEGACY_PROFILES);
-      for (const p of LEGACY_PROFILES) doc.legacy.push(compareRow("profile", p, outcomes[p]!, PROFILE_CLIENTS[p]));
+      host = await startHost(cli.common);
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
-      doc.legacyError = { rule: e.rule, message: e.message };
+      return refuse(e.rule, e.message);
+    }
+    let legacyHost: Promise<Host> | undefined;
+    try {
+      const plan = await planCompare(host, finder(tool, cli.common.server));
+      if (plan.calls.length === 0) return refuse("unknown-tool", `no tool named ${JSON.stringify(sanitizeName(tool))}${cli.common.server ? ` on ${sanitizeName(cli.common.server)}` : ""}`);
+      doc.server = plan.server;
+      if (plan.needsApproval && !cli.common.yes && !(await approved(plan))) {
+        return refuse("not-approved", `${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked readOnlyHint; comparing would run it ${describePlan(plan)}. Pass --yes to run it.`);
+      }
+      const result = await runCompare(host, plan, args, {
+        profile: host.profile,
+        legacy: async (entry, a, opts) => {
+          legacyHost ??= startHost({ ...cli.common, server: entry.server, protocol: "2026-07-28" });
+          return (await legacyHost).callWithProfiles(entry.name, a, LEGACY_PROFILES, opts);
+        },
+      });
+      for (const r of result.modes) doc.modes.push(compareRow("mode", r.mode, r.outcome, undefined, r.sameCallAs));
+      for (const r of result.legacy) doc.legacy.push(compareRow("profile", r.profile, r.outcome, PROFILE_CLIENTS[r.profile]));
+      if (result.legacyError) doc.legacyError = result.legacyError;
+      doc.calls = result.calls;
     } finally {
-      await legacy?.close();
+      await host.close();
+      await (await legacyHost?.catch(() => undefined))?.close();
     }
     process.stdout.write(cli.common.json ? JSON.stringify(doc) + "\n" : renderCompare(doc, process.stdout.columns ?? 120));
     return [...doc.modes, ...doc.legacy].some((r) => r.ok) ? 0 : 1;
   });
+}
+
+function approved(plan: ComparePlan): Promise<boolean> {
+  return confirm(`mcp-prism compare: ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked read-only; run it ${sanitizeInline(describePlan(plan))}?`);
 }

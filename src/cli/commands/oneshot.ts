@@ -13,7 +13,7 @@ import { callDocument, errorDocument, type CallDocument } from "../output/call.j
 import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
 import { startHost, StartError, stillConnecting } from "./call.js";
 import { loadConfig } from "../../host/config.js";
-import { needsApproval } from "../approval.js";
+import { needsApproval } from "../../host/approval.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {

@@ -18,6 +18,8 @@ export interface CompareRow {
   sinks?: Record<SinkName, Share>;
   /** The model got only the host's receipt. */
   receipt?: Share;
+  /** This mode sent exactly the request of that mode: one wire call answers both. */
+  sameCallAs?: Mode;
   error?: { rule: string; message: string };
 }
 
@@ -27,9 +29,13 @@ export interface CompareDocument {
   modes: CompareRow[];
   legacy: CompareRow[];
   legacyError?: { rule: string; message: string };
+  /** Wire calls made (each distinct request once). */
+  calls: number;
+  /** Set when nothing ran (e.g. not approved, unknown tool). */
+  error?: { rule: string; message: string };
 }
 
-export function compareRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string): CompareRow {
+export function compareRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string, sameCallAs?: Mode): CompareRow {
   const row: CompareRow = {
     kind,
     label,
@@ -38,6 +44,7 @@ export function compareRow(kind: CompareRow["kind"], label: CompareRow["label"],
     ok: outcome.ok,
   };
   if (clients) row.clients = clients;
+  if (sameCallAs) row.sameCallAs = sameCallAs;
   if (!outcome.ok) row.error = outcome.error;
   else {
     row.isError = outcome.isError;
@@ -64,7 +71,7 @@ export function renderCompare(doc: CompareDocument, width = 120): string {
     style: { head: [], border: [] },
   });
   const label = (r: CompareRow) => {
-    const what = r.kind === "mode" ? `mode ${r.label}` : `${r.label}${r.clients ? ` (${r.clients})` : ""}`;
+    const what = r.kind === "mode" ? `mode ${r.label}${r.sameCallAs ? ` (= ${r.sameCallAs}'s call)` : ""}` : `${r.label}${r.clients ? ` (${r.clients})` : ""}`;
     const req = r.requestedOutputs ? (r.requestedOutputs as { audience: string; format: "content" | "structured" }[]).map(selectorKey).join(", ") : "no requestedOutputs";
     return `${what}\n${sanitizeInline(r.protocolVersion ?? "?")}: ${sanitizeInline(req)}${r.isError ? "\n(isError)" : ""}`;
   };
@@ -73,6 +80,6 @@ export function renderCompare(doc: CompareDocument, width = 120): string {
   const errors = [...doc.modes, ...doc.legacy].filter((r) => r.error);
   for (const r of errors) lines.push(`✗ ${r.label}: [${r.error!.rule}] ${sanitizeInline(r.error!.message)}`);
   if (doc.legacyError) lines.push(`legacy shape (2026-07-28) not available: ${sanitizeInline(doc.legacyError.message)}`);
-  lines.push("sizes: text/JSON bytes ≈ tokens (bytes/4); images counted separately");
+  lines.push(`${doc.calls} wire call${doc.calls === 1 ? "" : "s"} (modes that send the same request share one); sizes: text/JSON bytes ≈ tokens (bytes/4); images counted separately`);
   return lines.join("\n") + "\n";
 }

@@ -1,8 +1,9 @@
 // What a check is: an id from conformance/sep-3279.yaml, the strength of the statement it
-// checks, and a function that returns PASS, FAIL or SKIP with the reason.
+// checks, and a function that returns PASS, FAIL or SKIP with the reason. N/A is the runner's:
+// a check whose protocol the server does not offer (see `needsOf` in index.ts) does not run.
 import type { CheckContext } from "./context.js";
 
-export type Status = "PASS" | "FAIL" | "SKIP";
+export type Status = "PASS" | "FAIL" | "SKIP" | "N/A";
 export type Level = "MUST" | "SHOULD";
 
 export interface Verdict {

@@ -15,6 +15,18 @@ export interface ContextOptions {
   timeoutMs: number;
   /** --args TOOL=JSON overrides of the generated arguments. */
   argOverrides?: Record<string, Record<string, unknown>>;
+  /** --allow-writes: call tools that are not marked readOnlyHint too (with made-up arguments). */
+  allowWrites?: boolean;
+}
+
+/** What the server offers, from server/discover (or, without it, from a 2026-12-01 tools/list). */
+export interface Offer {
+  /** Answers modern (per-request `_meta`) requests. */
+  modern: boolean;
+  /** Offers 2026-12-01, so the SEP-3279 checks apply. */
+  variants: boolean;
+  /** One line for a check that does not apply. */
+  summary: string;
 }
 
 export const CLIENT_INFO = { name: "mcp-prism-check", version: "0.1.0" };
@@ -66,6 +78,8 @@ export class CheckContext {
   private shared: Promise<RawConnection> | undefined;
   private readonly opened: RawConnection[] = [];
   private readonly memo = new Map<string, Promise<unknown>>();
+  /** Per tool name, whether its listing marks it readOnlyHint (calls to a tool known to write are refused locally). */
+  private readonly readOnly = new Map<string, boolean>();
 
   constructor(readonly options: ContextOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -139,6 +153,54 @@ export class CheckContext {
     return { supportedVersions: versions, extensions: isObject(caps.extensions) ? caps.extensions : {}, result: r };
   }
 
+  /**
+   * Does the server offer 2026-12-01 (and answer modern requests at all)? By server/discover; a
+   * server without it that still lists 2026-12-01 tools (outputVariants) is a modern server whose
+   * discover is broken, which the discovery checks report.
+   */
+  offer(): Promise<Offer> {
+    return this.once("offer", async () => {
+      const x = await this.discover();
+      if (x.reply?.kind === "result") {
+        const versions = Array.isArray(x.reply.result.supportedVersions) ? x.reply.result.supportedVersions.map(String) : [];
+        const variants = versions.includes(VARIANTS_VERSION);
+        return { modern: true, variants, summary: `the server does not offer ${VARIANTS_VERSION} (supportedVersions: ${versions.join(", ") || "none"})` };
+      }
+      const list = await this.toolsListExchange(false);
+      const tools = list.reply?.kind === "result" && Array.isArray(list.reply.result.tools) ? list.reply.result.tools : [];
+      if (tools.some((t) => isObject(t) && Array.isArray(t.outputVariants))) return { modern: true, variants: true, summary: "" };
+      try {
+        const { version } = await this.legacyConnection();
+        return { modern: false, variants: false, summary: `the server does not implement server/discover (${describeFailure(x)}); it speaks ${version} through initialize` };
+      } catch (e) {
+        if (!(e instanceof MissingPrerequisite)) throw e;
+        // Neither discover nor initialize works: not a legacy server; every check runs and says so.
+        return { modern: true, variants: true, summary: "" };
+      }
+    });
+  }
+
+  private remember(raw: Record<string, unknown>): void {
+    const annotations = isObject(raw.annotations) ? raw.annotations : {};
+    if (typeof raw.name === "string") this.readOnly.set(raw.name, annotations.readOnlyHint === true);
+  }
+
+  /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes. */
+  mayCall(name: string): boolean {
+    return this.options.allowWrites === true || this.readOnly.get(name) !== false;
+  }
+
+  /** Why a tool is left uncalled, for a check's "skipped …" note. */
+  static notCalled(name: string): string {
+    return `${name} (not marked readOnlyHint: not called; --allow-writes calls it)`;
+  }
+
+  /** Catalog tools that may be called, and the notes for the others. */
+  async callable(): Promise<{ tools: ListedTool[]; skipped: string[] }> {
+    const all = await this.catalog();
+    return { tools: all.filter((t) => this.mayCall(t.name)), skipped: all.filter((t) => !this.mayCall(t.name)).map((t) => CheckContext.notCalled(t.name)) };
+  }
+
   /** Extensions the server advertises (none when discovery failed). */
   async serverExtensions(): Promise<string[]> {
     try {
@@ -161,7 +223,9 @@ export class CheckContext {
     if (x.reply?.kind !== "result") throw new MissingPrerequisite(`needs tools/list: ${describeFailure(x)}`);
     const tools = x.reply.result.tools;
     if (!Array.isArray(tools)) throw new MissingPrerequisite("needs tools/list: the result has no tools array");
-    return tools.filter(isObject).filter((t) => typeof t.name === "string").map(toListedTool);
+    const listed = tools.filter(isObject).filter((t) => typeof t.name === "string");
+    for (const t of listed) this.remember(t);
+    return listed.map(toListedTool);
   }
 
   /** The catalog the checks work from: every tool with every variant the server will negotiate. */
@@ -183,6 +247,7 @@ export class CheckContext {
     if (spec.requested !== undefined) params.requestedOutputs = spec.requested;
     params._meta = this.meta(version, extensions);
     const key = JSON.stringify(["call", params]);
+    if (!this.mayCall(spec.tool)) return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
     const headers = this.transport === "http" && listed ? paramHeaders(listed.inputSchema, spec.args) : undefined;
     return this.once(key, () => this.exchange("tools/call", params, headers));
   }
@@ -199,8 +264,8 @@ export class CheckContext {
   /** Tools whose fallback call succeeded, and why the others are left out. */
   async successfulTools(): Promise<{ tools: ListedTool[]; skipped: string[] }> {
     const tools: ListedTool[] = [];
-    const skipped: string[] = [];
-    for (const t of await this.catalog()) {
+    const { tools: callable, skipped } = await this.callable();
+    for (const t of callable) {
       const p = await this.probe(t);
       const args = JSON.stringify(this.argsFor(t));
       if (p.kind === "success") tools.push(t);
@@ -213,7 +278,7 @@ export class CheckContext {
   /** Tools whose fallback call returned isError (the error-output checks use these). */
   async failingTools(): Promise<ListedTool[]> {
     const out: ListedTool[] = [];
-    for (const t of await this.catalog()) if ((await this.probe(t)).kind === "isError") out.push(t);
+    for (const t of (await this.callable()).tools) if ((await this.probe(t)).kind === "isError") out.push(t);
     return out;
   }
 
@@ -270,6 +335,9 @@ export class CheckContext {
 
   /** A request under a legacy era: modern envelope at 2026-07-28, the initialized session at 2025-11-25. */
   legacyRequest(era: LegacyEra, method: string, params: Record<string, unknown>, listed?: ListedTool): Promise<Exchange> {
+    if (method === "tools/call" && typeof params.name === "string" && !this.mayCall(params.name)) {
+      return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(params.name)}`) });
+    }
     return this.once(JSON.stringify(["legacy", era, method, params]), async () => {
       await this.requireEra(era);
       if (era === "2026-07-28") {
@@ -293,7 +361,29 @@ export class CheckContext {
     if (x.reply?.kind !== "result" || !Array.isArray(x.reply.result.tools)) {
       throw new MissingPrerequisite(`needs tools/list under ${era}: ${x.reply?.kind === "result" ? "no tools array" : describeFailure(x)}`);
     }
-    return new Map(x.reply.result.tools.filter(isObject).map((t) => [String(t.name), t]));
+    const tools = x.reply.result.tools.filter(isObject);
+    // A tool the 2026-12-01 listing already marked keeps that mark; a legacy-only listing marks its own.
+    for (const t of tools) if (typeof t.name === "string" && !this.readOnly.has(t.name)) this.remember(t);
+    return new Map(tools.map((t) => [String(t.name), t]));
+  }
+
+  /**
+   * A legacy era's tools as the legacy checks call them when the server has no 2026-12-01
+   * catalog: those marked readOnlyHint (or all, with --allow-writes) whose call succeeds.
+   */
+  async legacyCallable(era: LegacyEra): Promise<{ tools: ListedTool[]; skipped: string[] }> {
+    const tools: ListedTool[] = [];
+    const skipped: string[] = [];
+    for (const raw of (await this.legacyTools(era)).values()) {
+      const t = toListedTool(raw);
+      if (!this.mayCall(t.name)) skipped.push(CheckContext.notCalled(t.name));
+      else {
+        const x = await this.legacyRequest(era, "tools/call", { name: t.name, arguments: this.argsFor(t) }, t);
+        if (x.reply?.kind === "result" && x.reply.result.isError !== true) tools.push(t);
+        else skipped.push(`${t.name} (${x.reply?.kind === "result" ? `isError on arguments ${JSON.stringify(this.argsFor(t))}; pass --args ${t.name}=JSON` : `call failed: ${describeFailure(x)}`})`);
+      }
+    }
+    return { tools, skipped };
   }
 }
 

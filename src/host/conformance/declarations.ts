@@ -43,7 +43,7 @@ export const versionDeterminesShapes = defineCheck("sep-3279-version-determines-
     if (!isObject(t)) problems.push(`tools/list entry ${short(t)} is not an object`);
     else if (!Array.isArray(t.outputVariants)) problems.push(`tool ${short(t.name)} has no outputVariants array under 2026-12-01`);
   }
-  for (const t of await ctx.catalog()) {
+  for (const t of (await ctx.callable()).tools) {
     const x = (await ctx.probe(t)).exchange;
     const res = resultOf(x);
     if (!res) continue;

@@ -40,7 +40,7 @@ export const resultTypePresent = defineCheck("sep-2575-server-result-type", "MUS
     ["tools/list", await ctx.toolsListExchange(false)],
   ];
   try {
-    for (const t of await ctx.catalog()) all.push([`tools/call ${t.name}`, (await ctx.probe(t)).exchange]);
+    for (const t of (await ctx.callable()).tools) all.push([`tools/call ${t.name}`, (await ctx.probe(t)).exchange]);
   } catch {
     // tools/list failed: the two requests above still count
   }

@@ -31,8 +31,31 @@ export const CHECK_GROUPS: { name: string; checks: Check[] }[] = [
 
 export const ALL_CHECKS: Check[] = CHECK_GROUPS.flatMap((g) => g.checks);
 
+/** What a check needs the server to offer: 2026-12-01, modern requests at all, or nothing. */
+export type Need = "variants" | "modern" | "any";
+
+// Legacy-projection checks that compare with the 2026-12-01 declaration or result (or test a
+// SEP-3279 duty of the legacy era) need 2026-12-01; the others check the legacy shapes alone.
+const LEGACY_AGAINST_VARIANTS = /^sep-3279-legacy-(no-foreign-output-schema|output-schema-from-assistant|content-from-assistant-content|ignores-requested-outputs)-at-/;
+
+/**
+ * Which offer a check needs. SEP-2575 checks (server/discover, versions) need a modern server;
+ * SEP-3279 checks need 2026-12-01, except the legacy ones that read the legacy shapes only, which
+ * need 2026-07-28 (a modern server) or nothing (2025-11-25: they find out through initialize).
+ */
+export function needsOf(id: string): Need {
+  if (id.startsWith("sep-2575-")) return "modern";
+  if (!id.startsWith("sep-3279-legacy-") || LEGACY_AGAINST_VARIANTS.test(id)) return "variants";
+  return id.endsWith("-at-2026-07-28") ? "modern" : "any";
+}
+
 export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
   try {
+    const need = needsOf(check.id);
+    if (need !== "any") {
+      const offer = await ctx.offer();
+      if (need === "variants" ? !offer.variants : !offer.modern) return { id: check.id, level: check.level, status: "N/A", detail: `not applicable: ${offer.summary}` };
+    }
     const v = await check.run(ctx);
     return { id: check.id, level: check.level, ...v };
   } catch (e) {
@@ -53,10 +76,19 @@ export async function runChecks(ctx: CheckContext, onResult?: (r: CheckResult) =
   return results;
 }
 
-export function tally(results: CheckResult[]): { passed: number; failed: number; skipped: number } {
+export interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Checks of a protocol the server does not offer. */
+  notApplicable: number;
+}
+
+export function tally(results: CheckResult[]): Tally {
   return {
     passed: results.filter((r) => r.status === "PASS").length,
     failed: results.filter((r) => r.status === "FAIL").length,
     skipped: results.filter((r) => r.status === "SKIP").length,
+    notApplicable: results.filter((r) => r.status === "N/A").length,
   };
 }

@@ -23,7 +23,8 @@ function legacyCall(ctx: CheckContext, era: LegacyEra, tool: ListedTool, extra: 
 async function observations(ctx: CheckContext, era: LegacyEra): Promise<{ obs: LegacyObservation[]; skipped: string[] }> {
   await ctx.requireEra(era);
   const legacyTools = await ctx.legacyTools(era);
-  const { tools, skipped } = await ctx.successfulTools();
+  // A server without 2026-12-01 has no catalog: its own legacy listing is called instead.
+  const { tools, skipped } = (await ctx.offer()).variants ? await ctx.successfulTools() : await ctx.legacyCallable(era);
   const obs: LegacyObservation[] = [];
   for (const t of tools) obs.push({ tool: t, legacyTool: legacyTools.get(t.name), exchange: await legacyCall(ctx, era, t) });
   return { obs, skipped };

@@ -23,7 +23,7 @@ interface Refusal {
 /** Tools that succeed first, so a refusal cannot be blamed on the arguments. */
 async function candidates(ctx: CheckContext): Promise<ListedTool[]> {
   const { tools } = await ctx.successfulTools();
-  const rest = (await ctx.catalog()).filter((t) => !tools.includes(t));
+  const rest = (await ctx.callable()).tools.filter((t) => !tools.includes(t));
   return [...tools, ...rest];
 }
 

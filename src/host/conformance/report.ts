@@ -1,5 +1,6 @@
 // Report lines: one per check, server-supplied text made safe for a terminal.
 import type { CheckResult } from "./check.js";
+import type { Tally } from "./index.js";
 
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\)|\x1b./g;
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -15,10 +16,10 @@ export function formatLine(r: CheckResult): string {
   return `${r.status.padEnd(4)} ${r.id}${r.detail ? ` — ${sanitize(r.detail)}` : ""}`;
 }
 
-export function formatSummary(t: { passed: number; failed: number; skipped: number }): string {
-  return `${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ""}`;
+export function formatSummary(t: Tally): string {
+  return `${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ""}${t.notApplicable ? `, ${t.notApplicable} not applicable` : ""}`;
 }
 
-export function toJson(results: CheckResult[], t: { passed: number; failed: number; skipped: number }): string {
+export function toJson(results: CheckResult[], t: Tally): string {
   return JSON.stringify({ checks: results.map((r) => ({ id: r.id, status: r.status, level: r.level, detail: sanitize(r.detail) })), ...t });
 }

@@ -1,12 +1,14 @@
 // /compare: the same call under every mode AND as each legacy client profile reads the legacy
 // (2026-07-28) result, side by side — what was requested and what each sink received.
-import { LEGACY_PROFILES, MODES, SINKS, type CallOutcome, type LegacyProfile, type Mode, type SinkName } from "../../host/types.js";
+import { describePlan, planCompare, type CompareHost } from "../../compare/plan.js";
+import { runCompare } from "../../compare/run.js";
+import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../host/types.js";
 import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
 import { formatBytes } from "../format.js";
 import { userSummary } from "../components/ToolCard.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import { parseToolCallArgs, resolveTool } from "./parse.js";
-import type { SlashCommand } from "./types.js";
+import { CommandError, type SlashCommand } from "./types.js";
 
 const USAGE = "/compare <tool> <json>";
 const AUDIENCE_SHORT: Record<string, string> = { assistant: "A", user: "U", programmatic: "P" };
@@ -40,42 +42,48 @@ export function compareRow(call: string, o: CallOutcome): Record<string, string>
 export const compare: SlashCommand = {
   name: "compare",
   usage: USAGE,
-  description: "call a tool once per mode and as each legacy client would; compare requests and sinks",
+  description: "call a tool once per distinct request of the modes and as each legacy client would; compare requests and sinks",
   async run(args, ctx) {
     const parsed = parseToolCallArgs(args, USAGE, false);
-    const rows: Record<string, string>[] = [];
-    const errors: string[] = [];
-    let server = "";
-    for (const m of MODES as readonly Mode[]) {
-      if (ctx.signal?.aborted) break;
-      const tool = resolveTool(await ctx.host.tools(m), parsed.tool);
-      server = tool.server;
-      const o = await ctx.host.call(tool.qualifiedName, parsed.args, { mode: m, signal: ctx.signal });
-      rows.push(compareRow(`mode ${m}`, o));
-      if (!o.ok) errors.push(`mode ${m}: [${sanitizeName(o.error.rule)}] ${sanitizeInline(o.error.message)}`);
-    }
-    let legacyNote = "";
-    if (!ctx.signal?.aborted) {
-      if (!ctx.host.legacyProfiles) legacyNote = "legacy client profiles: not available here";
-      else {
-        try {
-          const tool = resolveTool(await ctx.host.tools(ctx.store.getState().mode), parsed.tool);
-          const outcomes = await ctx.host.legacyProfiles(tool, parsed.args, { signal: ctx.signal });
-          for (const p of LEGACY_PROFILES as readonly LegacyProfile[]) {
-            const o = outcomes[p];
-            if (!o) continue;
-            rows.push(compareRow(`${p} (${PROFILE_CLIENTS[p]})`, o));
-            if (!o.ok) errors.push(`${p}: [${sanitizeName(o.error.rule)}] ${sanitizeInline(o.error.message)}`);
-          }
-        } catch (e) {
-          legacyNote = `legacy client profiles not available: ${sanitizeInline((e as Error)?.message ?? String(e))}`;
-        }
+    const { requestFor, callWithProfiles } = ctx.host;
+    if (!requestFor || !callWithProfiles) throw new CommandError("/compare is not available until the host has started");
+    const host: CompareHost = { tools: (m) => ctx.host.tools(m), requestFor, call: (n, a, o) => ctx.host.call(n, a, o), callWithProfiles };
+    const plan = await planCompare(host, (tools) => findTool(tools, parsed.tool));
+    if (plan.calls.length === 0) resolveTool(await host.tools(ctx.store.getState().mode), parsed.tool); // throws the usual one-line error
+    const what = `compare ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)}: ${describePlan(plan)}`;
+    if (plan.needsApproval && !ctx.autoApprove) {
+      ctx.store.notice(`${what} — it is not marked read-only: approve to run it`);
+      const answer = await ctx.store.askApproval(plan.server, plan.tool, parsed.args);
+      if (answer === "no") {
+        ctx.store.notice(`compare ${sanitizeName(plan.tool)}: not run (declined)`);
+        return;
       }
     }
+    const run = await runCompare(host, plan, parsed.args, { legacy: ctx.host.legacyProfiles, signal: ctx.signal });
+    const rows: Record<string, string>[] = [];
+    const errors: string[] = [];
+    for (const r of run.modes) {
+      rows.push(compareRow(`mode ${r.mode}${r.sameCallAs ? ` (= ${r.sameCallAs})` : ""}`, r.outcome));
+      if (!r.outcome.ok && !r.sameCallAs) errors.push(`mode ${r.mode}: [${sanitizeName(r.outcome.error.rule)}] ${sanitizeInline(r.outcome.error.message)}`);
+    }
+    for (const r of run.legacy) {
+      rows.push(compareRow(`${r.profile} (${PROFILE_CLIENTS[r.profile]})`, r.outcome));
+      if (!r.outcome.ok) errors.push(`${r.profile}: [${sanitizeName(r.outcome.error.rule)}] ${sanitizeInline(r.outcome.error.message)}`);
+    }
+    const legacyNote = run.legacyError ? `legacy client profiles not available: ${sanitizeInline(run.legacyError.message)}` : "";
     ctx.store.update({ lastTable: { value: rows, offset: 0 } });
-    ctx.store.append({ kind: "notice", level: "info", text: `compare ${sanitizeName(parsed.tool)}${server ? ` on ${sanitizeName(server)}` : ""}: ${rows.length} ways to call it, what each sink received` });
+    ctx.store.append({ kind: "notice", level: "info", text: `compare ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)}: ${rows.length} ways to read it from ${run.calls} wire call${run.calls === 1 ? "" : "s"}, what each sink received` });
     ctx.store.append({ kind: "table", value: rows, offset: 0 });
     const notes = [COMPARE_LEGEND, ...(legacyNote ? [legacyNote] : []), ...errors.map((e) => `✗ ${e}`)];
     ctx.store.append({ kind: "notice", level: "info", text: notes.join("\n") });
   },
 };
+
+/** The tool in a mode's listing, by qualified or plain name (as /call resolves it). */
+function findTool(tools: ToolEntry[], name: string): ToolEntry | undefined {
+  try {
+    return resolveTool(tools, name);
+  } catch {
+    return undefined; // not in this mode's listing (or ambiguous): that mode's row says so
+  }
+}

@@ -1,5 +1,6 @@
 // The slash command contract. `ctx` is everything a command may touch, so commands are testable
 // against a fake host without a terminal.
+import type { PlannedRequest } from "../../host/host.js";
 import type { CallOptions, CallOutcome, LegacyProfile, Mode, ToolEntry } from "../../host/types.js";
 import type { SessionStore } from "../state.js";
 import type { ServerStatus } from "../components/StatusBar.js";
@@ -10,7 +11,9 @@ export interface CommandHost {
   tools(mode: Mode): Promise<ToolEntry[]>;
   servers(): ServerStatus[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
-  /** One wire call read under several legacy profiles (for /compare on legacy servers); optional. */
+  /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
+  requestFor?(entry: ToolEntry, mode: Mode): PlannedRequest;
+  /** One wire call read under several legacy profiles (for /compare on legacy-shaped eras). */
   callWithProfiles?(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
   /**
    * The same call as a legacy (2026-07-28 shape) client sees it, read under every legacy client
@@ -31,6 +34,8 @@ export interface CommandContext {
   cwd: string;
   commands: readonly SlashCommand[];
   signal?: AbortSignal;
+  /** --yes: tools that are not read-only run without asking. */
+  autoApprove?: boolean;
 }
 
 export interface SlashCommand {

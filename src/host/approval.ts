@@ -1,4 +1,4 @@
-import type { ToolEntry } from "../host/types.js";
+import type { ToolEntry } from "./types.js";
 
 /** A tool may run unasked only if it says it is read-only (the app asks; -p needs --yes). */
 export function needsApproval(tool: ToolEntry): boolean {

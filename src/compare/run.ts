@@ -1,0 +1,80 @@
+// Runs a comparison plan: each planned call once, its outcome shown for every mode it answers,
+// and the legacy client profiles read from one legacy-shaped result. The CLI and the app only
+// render what this returns.
+import { LEGACY_PROFILES, MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
+import type { CompareHost, ComparePlan } from "./plan.js";
+
+export interface ModeRow {
+  mode: Mode;
+  outcome: CallOutcome;
+  /** The mode whose call this row reuses (identical request), when it is not its own. */
+  sameCallAs?: Mode;
+}
+
+export interface ProfileRow {
+  profile: LegacyProfile;
+  outcome: CallOutcome;
+}
+
+export interface CompareRun {
+  modes: ModeRow[];
+  legacy: ProfileRow[];
+  /** Why the legacy rows are missing (e.g. the 2026-07-28 connection could not be made). */
+  legacyError?: { rule: string; message: string };
+  /** Wire calls actually made. */
+  calls: number;
+}
+
+export interface CompareOptions {
+  /** The legacy profiles of a 2026-12-01 tool: the same call over a connection forced to 2026-07-28. Rejects with a one-line reason. */
+  legacy?: (tool: ToolEntry, args: Record<string, unknown>, opts: CallOptions) => Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
+  /** The host's own legacy profile (the mode rows of a legacy-shaped era read the result under it). */
+  profile?: LegacyProfile;
+  signal?: AbortSignal;
+  /** Called as each call ends (the app shows progress). */
+  onCall?: (modes: Mode[], outcome: CallOutcome) => void;
+}
+
+export async function runCompare(host: CompareHost, plan: ComparePlan, args: Record<string, unknown>, o: CompareOptions = {}): Promise<CompareRun> {
+  const run: CompareRun = { modes: [], legacy: [], calls: 0 };
+  const profile = o.profile ?? "sep";
+  for (const c of plan.calls) {
+    if (o.signal?.aborted) break;
+    const opts: CallOptions = { mode: c.modes[0], signal: o.signal };
+    let outcome: CallOutcome;
+    if (plan.legacy === "same-call" && run.calls === 0) {
+      // A legacy-shaped result: the mode row and every client profile read the one reply.
+      const each = await host.callWithProfiles(c.entry.qualifiedName, args, withFirst(profile), opts);
+      outcome = each[profile]!;
+      for (const p of LEGACY_PROFILES) if (each[p]) run.legacy.push({ profile: p, outcome: each[p]! });
+    } else outcome = await host.call(c.entry.qualifiedName, args, opts);
+    run.calls++;
+    o.onCall?.(c.modes, outcome);
+    c.modes.forEach((mode, i) => run.modes.push({ mode, outcome, ...(i > 0 ? { sameCallAs: c.modes[0] } : {}) }));
+  }
+  for (const mode of plan.missing) {
+    const error = { rule: "unknown-tool", message: `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing` };
+    const plannedFor = { server: plan.server, tool: plan.tool, args, requested: undefined, era: "legacy" as const, protocolVersion: "", mode };
+    run.modes.push({ mode, outcome: { ok: false, plan: plannedFor, error, durationMs: 0 } });
+  }
+  run.modes.sort((a, b) => MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
+  if (plan.legacy === "second-connection" && !o.signal?.aborted) {
+    if (!o.legacy) run.legacyError = { rule: "legacy-unavailable", message: "legacy client profiles: not available here" };
+    else {
+      try {
+        const each = await o.legacy(plan.calls[0].entry, args, { signal: o.signal });
+        run.calls++;
+        for (const p of LEGACY_PROFILES) if (each[p]) run.legacy.push({ profile: p, outcome: each[p]! });
+      } catch (e) {
+        const err = e as { rule?: unknown; message?: unknown };
+        run.legacyError = { rule: typeof err.rule === "string" ? err.rule : "legacy-unavailable", message: String(err.message ?? e) };
+      }
+    }
+  }
+  return run;
+}
+
+/** The profiles with the host's own first: callWithProfiles returns its outcome under profiles[0]. */
+function withFirst(profile: LegacyProfile): LegacyProfile[] {
+  return [profile, ...LEGACY_PROFILES.filter((p) => p !== profile)];
+}
