@@ -32,9 +32,18 @@ export interface StartedServer {
   child: number | null;
 }
 
-export function readPids(file: string): StartedServer[] {
+function lines(file: string): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as StartedServer);
+  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export function readPids(file: string): StartedServer[] {
+  return lines(file).filter((l) => l.event === undefined) as unknown as StartedServer[];
+}
+
+/** The servers that saw their stdin end (a graceful stop begins so), by pid. */
+export function sawEof(file: string): number[] {
+  return lines(file).filter((l) => l.event === "eof").map((l) => l.pid as number);
 }
 
 /** Every process the servers recorded: each server, its child, and a wrapper that stayed. */
