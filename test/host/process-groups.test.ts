@@ -1,11 +1,14 @@
 // A stdio server's process group, through the Host: a server that crashes leaves its child behind
 // for no longer than its group's stop takes, the restarted one is stopped with its group on close,
-// and the transport notices the crash even while the orphaned child holds the pipes.
+// and the transport notices the crash even while the orphaned child holds the pipes; a host that
+// ends abnormally kills its groups on 'exit'.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Host } from "../../src/host/host.js";
-import { config, tempDir } from "../helpers/host-fixtures.js";
+import { config, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { assertAllGone, forkingServer, killRecorded, readPids, recordedPids, running } from "../helpers/processes.js";
 
 test("a crashed server's group is stopped (its child too) and the restarted one is stopped on close", async (t) => {
@@ -32,3 +35,26 @@ test("a crashed server's group is stopped (its child too) and the restarted one 
   }
   await assertAllGone(recordedPids(pids), "after close");
 });
+
+for (const how of ["an uncaught exception", "process.exit"] as const) {
+  test(`a host that ends by ${how} SIGKILLs its server groups synchronously on 'exit'`, async (t) => {
+    const pids = join(tempDir(), "pids");
+    t.after(() => killRecorded(pids));
+    const server = forkingServer("bash -c 'node …' (bash stays)", pids);
+    const end = how === "process.exit" ? "process.exit(7)" : `throw new Error("host crashed")`;
+    // A host process: spawns the server (with its group), waits until it has started its child, ends.
+    const host = `
+      import { existsSync } from "node:fs";
+      import { spawnServer } from ${JSON.stringify(pathToFileURL(join(ROOT, "src/host/spawn-server.ts")).href)};
+      spawnServer(${JSON.stringify({ command: server.command, args: server.args, env: server.env })});
+      const wait = () => (existsSync(${JSON.stringify(pids)}) ? setTimeout(() => { ${end}; }, 100) : setTimeout(wait, 20));
+      wait();
+    `;
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", host], { encoding: "utf8", timeout: 30_000 });
+    assert.equal(r.status, how === "process.exit" ? 7 : 1, r.stderr);
+    if (how !== "process.exit") assert.match(r.stderr, /host crashed/);
+    const [s] = readPids(pids);
+    assert.equal(s?.parent, "bash");
+    await assertAllGone(recordedPids(pids), `after ${how}`);
+  });
+}
