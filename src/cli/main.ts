@@ -1,4 +1,5 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
+import { exitOnSignals } from "../host/process-group.js";
 import { isPromptFlag } from "./dispatch.js";
 
 type Command = { run(argv: string[]): Promise<number> };
@@ -11,6 +12,12 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import("./commands/check.js"),
   app: () => import("./app-loader.js").then((m) => m.loadApp()),
 };
+
+/**
+ * The commands that start servers and have no UI: a signal stops the servers' process groups, then
+ * exits (the app and -p install it themselves; demo-server starts none).
+ */
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "check"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -40,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
       return 2;
     }
+    if (STOPS_SERVERS_ON_SIGNAL.has(first)) exitOnSignals();
     return (await load()).run(rest);
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.

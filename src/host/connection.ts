@@ -151,6 +151,7 @@ export class Connection {
       this.state = "failed";
       if (this.remembered) this.eraCache?.delete(this.config); // detect afresh next time
       this.remembered = undefined;
+      if (this.client) await endSession(this.client); // a legacy session opened before the failure
       await this.client?.close().catch(() => {});
       this.client = undefined;
       const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
@@ -430,6 +431,24 @@ export class Connection {
     this.client = undefined;
     this.remembered = undefined; // a connect cut short by close() is no reason to forget its era
     this.state = "idle";
+    if (client) await endSession(client);
     await client?.close().catch(() => {});
   }
+}
+
+/** How long a legacy HTTP session's DELETE may take on close (then the close aborts it). */
+const END_SESSION_MS = 2000;
+
+/**
+ * Ends a legacy Streamable HTTP session with DELETE (the SDK transport's terminateSession; a 405,
+ * "the server does not end sessions", counts as done), bounded in time, errors ignored. Other
+ * transports have no session to end.
+ */
+async function endSession(client: RpcClient): Promise<void> {
+  const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
+  if (typeof transport?.terminateSession !== "function") return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((r) => (timer = setTimeout(r, END_SESSION_MS)));
+  await Promise.race([transport.terminateSession().catch(() => {}), timeout]);
+  clearTimeout(timer);
 }

@@ -48,6 +48,11 @@ export class SizeLimitedTransport implements Transport {
     return this.inner.close();
   }
 
+  /** Ends the inner transport's session (the SDK's Streamable HTTP one sends DELETE), if it has one. */
+  terminateSession(): Promise<void> {
+    return (this.inner as { terminateSession?: () => Promise<void> }).terminateSession?.() ?? Promise.resolve();
+  }
+
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
   }

@@ -1,8 +1,11 @@
 // Spawning a stdio server's process, and spawning it early. The chat app starts its servers'
 // processes before it loads the host code (MCP SDK, zod, Ajv), so a server boots on another core
 // meanwhile; when the host connects, its stdio transport adopts the process already running
-// instead of spawning a second one. Nothing here loads more than node:child_process.
+// instead of spawning a second one. Each server is the leader of its own process group
+// (process-group.ts), so stopping it stops whatever its command started. Nothing here loads more
+// than node:child_process and node:fs.
 import { spawn, type ChildProcess } from "node:child_process";
+import { GROUPS, trackGroup } from "./process-group.js";
 
 export interface StdioParams {
   command: string;
@@ -20,12 +23,17 @@ export function spawnServer(params: StdioParams): ChildProcess {
     const v = process.env[k];
     if (v !== undefined && !v.startsWith("()")) env[k] = v;
   }
-  return spawn(params.command, params.args, {
+  const child = spawn(params.command, params.args, {
     env: { ...env, ...params.env },
     cwd: params.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     shell: false,
+    // Its own process group (and session): a wrapper's children are signalled with it, and the
+    // terminal's ^C reaches only the host, which decides when servers stop.
+    detached: GROUPS,
   });
+  trackGroup(child);
+  return child;
 }
 
 /** A process spawned early, and what it did before anyone adopted it. */
@@ -54,7 +62,8 @@ export function spawnEarly(params: StdioParams): void {
   early.child.once("error", (e) => (early.error = e));
   early.child.once("spawn", () => (early.spawned = true));
   early.child.once("close", () => (early.closed = true));
-  if (waiting.size === 0) process.once("exit", killUnadopted);
+  // One nobody adopted (the app exited before its host connected) is SIGKILLed with its group on
+  // 'exit' like every other server group (process-group.ts).
   waiting.set(key, early);
 }
 
@@ -64,10 +73,4 @@ export function adoptEarly(params: StdioParams): EarlyServer | undefined {
   const early = waiting.get(key);
   waiting.delete(key);
   return early;
-}
-
-/** An app that exits before its host connected leaves no server behind. */
-function killUnadopted(): void {
-  for (const early of waiting.values()) early.child.kill();
-  waiting.clear();
 }

@@ -6,6 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { stopGroup } from "./process-group.js";
 import { adoptEarly, spawnServer, type StdioParams } from "./spawn-server.js";
 
 export type { StdioParams };
@@ -174,23 +175,12 @@ export class LimitedStdioTransport implements Transport {
     });
   }
 
+  /** The MCP stdio shutdown, applied to the server's whole process group (process-group.ts). */
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
     this.child = undefined;
-    const closed = new Promise<void>((r) => child.once("close", () => r()));
-    const wait = (ms: number) => Promise.race([closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
-    try {
-      child.stdin?.end();
-    } catch {
-      // already gone
-    }
-    await wait(2000);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await wait(2000);
-    }
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await stopGroup(child, { stdinGraceMs: 2000, termGraceMs: 2000 });
     this.pieces = [];
     this.skipping = undefined;
   }

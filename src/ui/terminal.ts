@@ -10,9 +10,11 @@ const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGT
 
 /**
  * Enables bracketed paste on `fd` (default stdout) and returns the restore function
- * (idempotent): bracketed paste off, cursor shown.
+ * (idempotent): bracketed paste off, cursor shown. On a signal the modes are restored and
+ * `onSignal` decides what happens next (the app closes its servers, then exits); without one, the
+ * process exits with 128 + the signal number.
  */
-export function enterTerminalModes(fd = 1): () => void {
+export function enterTerminalModes(fd = 1, onSignal?: (signal: NodeJS.Signals, exitCode: number) => void): () => void {
   const write = (s: string) => {
     try {
       writeSync(fd, s);
@@ -21,19 +23,21 @@ export function enterTerminalModes(fd = 1): () => void {
     }
   };
   let restored = false;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const signalled = (signal: NodeJS.Signals) => {
     restore();
-    process.exit(128 + (SIGNALS[signal] ?? 1));
+    const code = 128 + (SIGNALS[signal] ?? 1);
+    if (onSignal) onSignal(signal, code);
+    else process.exit(code);
   };
   const restore = () => {
     if (restored) return;
     restored = true;
     write(BRACKETED_PASTE_OFF + SHOW_CURSOR);
     process.removeListener("exit", restore);
-    for (const s of Object.keys(SIGNALS)) process.removeListener(s, onSignal);
+    for (const s of Object.keys(SIGNALS)) process.removeListener(s, signalled);
   };
   process.on("exit", restore);
-  for (const s of Object.keys(SIGNALS)) process.on(s, onSignal);
+  for (const s of Object.keys(SIGNALS)) process.on(s, signalled);
   write(BRACKETED_PASTE_ON);
   return restore;
 }

@@ -15,6 +15,7 @@ import type { ServerStatus } from "../../ui/components/StatusBar.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
 import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
+import { exitOnSignals } from "../../host/process-group.js";
 import type { CommonOptions } from "../args.js";
 import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
@@ -139,7 +140,16 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
     },
     hostReady: pending.ready,
   });
-  const restoreTerminal = enterTerminalModes();
+  // A signal quits like /quit: the servers get the whole stdio shutdown (bounded), then the app
+  // exits with 128 + its number. exitOnSignals is installed first, so it leaves signals to the
+  // terminal's handler while that one is there, and handles one that comes while closing.
+  let signalExit: number | undefined;
+  exitOnSignals();
+  const restoreTerminal = enterTerminalModes(1, (_signal, code) => {
+    signalExit = code;
+    setTimeout(() => process.exit(code), SIGNAL_CLOSE_MS).unref();
+    session.quit();
+  });
   try {
     const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: adapter.id }), { exitOnCtrlC: false });
     o.onFirstRender?.();
@@ -154,5 +164,9 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
     // A /quit before the host is up still waits for it, so no server process outlives the app.
     const host = started ? await starting.catch(() => undefined) : undefined;
     await host?.close();
+    if (signalExit !== undefined) process.exit(signalExit);
   }
 }
+
+/** How long a signalled app may take to close its servers before it exits anyway. */
+const SIGNAL_CLOSE_MS = 10_000;

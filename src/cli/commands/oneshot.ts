@@ -14,6 +14,7 @@ import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
 import { startHost, StartError, stillConnecting } from "./call.js";
 import { loadConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";
+import { exitOnSignals } from "../../host/process-group.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {
@@ -50,6 +51,8 @@ interface OneShotDocument {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // SIGTERM/SIGHUP (and a ^C while no turn runs) stop the servers' process groups and exit.
+  exitOnSignals();
   return withUsage("-p", async () => {
     const cli = parseCli(argv, { prompt: { type: "string", short: "p" } }, { positionals: [0, 0] });
     const prompt = cli.values.prompt;

@@ -1,6 +1,7 @@
 // Raw newline-delimited JSON-RPC over a child process's stdin/stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
+import { GROUPS, stopGroup, trackGroup } from "../process-group.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
 interface Pending {
@@ -19,31 +20,26 @@ export class StdioConnection implements RawConnection {
   private nextId = 1;
   private stderrTail = "";
   private failure: TransportError | undefined;
-  private readonly exited: Promise<void>;
 
   private constructor(
     readonly command: string,
     readonly args: readonly string[],
     private readonly timeoutMs: number,
   ) {
-    this.child = spawn(command, [...args], { stdio: ["pipe", "pipe", "pipe"] });
+    // Its own process group: closing stops what a wrapper command started too (process-group.ts).
+    this.child = spawn(command, [...args], { stdio: ["pipe", "pipe", "pipe"], detached: GROUPS });
+    trackGroup(this.child);
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL);
     });
     this.child.stdin.on("error", () => {}); // EPIPE after exit is reported through 'exit'
     createInterface({ input: this.child.stdout }).on("line", (line) => this.onLine(line));
-    this.exited = new Promise((resolve) => {
-      this.child.once("error", (e) => {
-        this.fail(new TransportError(`cannot start ${command}: ${e.message}`));
-        resolve();
-      });
-      this.child.once("exit", (code, signal) => {
-        const how = signal ? `signal ${signal}` : `code ${code}`;
-        const last = lastLine(this.stderrTail);
-        this.fail(new TransportError(`server exited (${how})${last ? `: ${last}` : ""}`));
-        resolve();
-      });
+    this.child.once("error", (e) => this.fail(new TransportError(`cannot start ${command}: ${e.message}`)));
+    this.child.once("exit", (code, signal) => {
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      const last = lastLine(this.stderrTail);
+      this.fail(new TransportError(`server exited (${how})${last ? `: ${last}` : ""}`));
     });
   }
 
@@ -113,16 +109,9 @@ export class StdioConnection implements RawConnection {
     this.write(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
 
-  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the server lingers. */
+  /** Closes stdin, then escalates to SIGTERM and SIGKILL (to the whole group) if the server lingers. */
   async close(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.stdin.end();
-    const waited = (ms: number) => Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-    if (await waited(1000)) return;
-    this.child.kill("SIGTERM");
-    if (await waited(1000)) return;
-    this.child.kill("SIGKILL");
-    await waited(1000);
+    await stopGroup(this.child, { stdinGraceMs: 1000, termGraceMs: 1000 });
   }
 }
 
