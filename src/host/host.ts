@@ -8,6 +8,7 @@ import { Connection, ConnectionError } from "./connection.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
+import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
@@ -298,10 +299,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.complete(call);
   }
 
-  private request(call: PendingCall): Promise<Record<string, unknown>> {
+  private request(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
     const { plan, opts } = call;
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
     if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
+    if (retry !== undefined) Object.assign(params, retry);
     return (call.conn as Connection).request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
@@ -313,6 +315,14 @@ export class Host extends EventEmitter implements ToolExecutor {
     let raw: Record<string, unknown>;
     try {
       raw = await this.request(call);
+      // Multi round-trip (modern eras): answer the input requests and retry, a bounded number of times.
+      for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
+        const { plan } = call;
+        if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
+        const answer = answerInputRequests(raw);
+        if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
+        raw = await this.request(call, answer.retry);
+      }
     } catch (e) {
       return this.failed(call, wireError(e, call.conn as Connection, call.plan.tool, this.opts.config.limits.callTimeoutMs, call.opts.signal));
     }
