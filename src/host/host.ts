@@ -1,7 +1,8 @@
 // The Host: connection registry, tool registry and the call pipeline
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
-import { checkSelection, effectiveSelection, type ToolResultOutputSelector } from "../protocol/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { checkSelection, effectiveSelection, ErrorCode, type ToolResultOutputSelector } from "../protocol/index.js";
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
@@ -87,6 +88,8 @@ class PendingCall {
   appExtensions: string[] = [];
   /** Something listens to the Host's events (they are built only then). */
   listened = false;
+  /** The server's tools were listed again after a HeaderMismatch (once per call). */
+  relisted = false;
   constructor(
     readonly id: number,
     readonly started: number,
@@ -314,19 +317,38 @@ export class Host extends EventEmitter implements ToolExecutor {
   private async complete(call: PendingCall): Promise<CallOutcome> {
     let raw: Record<string, unknown>;
     try {
-      raw = await this.request(call);
+      raw = await this.requestListed(call);
       // Multi round-trip (modern eras): answer the input requests and retry, a bounded number of times.
       for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
         const { plan } = call;
         if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
         const answer = answerInputRequests(raw);
         if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
-        raw = await this.request(call, answer.retry);
+        raw = await this.requestListed(call, answer.retry);
       }
     } catch (e) {
       return this.failed(call, wireError(e, call.conn as Connection, call.plan.tool, this.opts.config.limits.callTimeoutMs, call.opts.signal));
     }
     return this.finish(call, raw);
+  }
+
+  /**
+   * The request; after a HeaderMismatch (-32020: the tool's x-mcp-header parameters may have
+   * changed since it was listed) the server's tools are listed again, teaching the transport the
+   * current Mcp-Param headers, and the request is sent once more if the tool is still usable.
+   */
+  private async requestListed(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
+    try {
+      return await this.request(call, retry);
+    } catch (e) {
+      if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch || call.relisted) throw e;
+      call.relisted = true;
+      const { server, tool, mode } = call.plan;
+      this.listings.get(server)?.clear();
+      const fresh = await this.listing(server, mode).catch(() => undefined);
+      if (!fresh?.tools.some((t) => t.name === tool)) throw e;
+      return this.request(call, retry);
+    }
   }
 
   /** The whole result validated before anything is routed. */

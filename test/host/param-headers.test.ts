@@ -128,3 +128,39 @@ it("host transport: the SSE read ends at the response even when the server leave
     server.close();
   }
 });
+
+it("host: after a HeaderMismatch the tools are listed again and the call is sent once more with the current Mcp-Param headers", async () => {
+  let lists = 0;
+  const calls: { name: string; region?: string }[] = [];
+  const schema = (annotated: boolean) => ({ type: "object", properties: { region: annotated ? { type: "string", "x-mcp-header": "Region" } : { type: "string" } } });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const msg = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const send = (status: number, body: object) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, ...body }));
+    if (msg.method === "server/discover") return send(200, { result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} } } });
+    // The first listing predates the annotation; every later one has it.
+    if (msg.method === "tools/list") return send(200, { result: { resultType: "complete", tools: [{ name: "changed", inputSchema: schema(lists++ > 0) }, { name: "always", inputSchema: schema(false) }] } });
+    const header = req.headers["mcp-param-region"];
+    calls.push({ name: msg.params.name, region: typeof header === "string" ? header : undefined });
+    if (msg.params.name === "always" || header === undefined) return send(400, { error: { code: -32020, message: "Header mismatch: Mcp-Param-Region header is missing" } });
+    return send(200, { result: { resultType: "complete", content: [{ type: "text", text: `in ${header}` }] } });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const host = await Host.start({ config: config({ s: { kind: "http", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` } }) });
+  try {
+    const out = await host.call("changed", { region: "eu" });
+    assert.ok(out.ok, out.ok ? "" : out.error.message);
+    assert.deepEqual(calls, [{ name: "changed", region: undefined }, { name: "changed", region: "eu" }]);
+    assert.equal(lists, 2);
+    calls.length = 0;
+    const still = await host.call("always", { region: "eu" });
+    assert.ok(!still.ok);
+    assert.match(still.error.message, /-32020/);
+    assert.equal(calls.length, 2, "one retry, not a loop");
+  } finally {
+    await host.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});
