@@ -1,7 +1,8 @@
 // The Host: connection registry, tool registry and the call pipeline
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
-import { checkSelection, effectiveSelection, type ToolResultOutputSelector } from "../protocol/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { checkSelection, effectiveSelection, ErrorCode, type ToolResultOutputSelector } from "../protocol/index.js";
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
@@ -10,6 +11,7 @@ import { EraCache } from "./era-cache.js";
 import { applyLegacyProfile } from "./legacy/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
+import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
@@ -355,10 +357,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.complete(call);
   }
 
-  private request(call: PendingCall): Promise<Record<string, unknown>> {
+  private request(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
     const { plan, opts } = call;
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
     if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
+    if (retry !== undefined) Object.assign(params, retry);
     return (call.conn as Connection).request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
@@ -369,11 +372,38 @@ export class Host extends EventEmitter implements ToolExecutor {
   private async complete(call: PendingCall): Promise<CallOutcome> {
     let raw: Record<string, unknown>;
     try {
-      raw = await this.request(call);
+      raw = await this.requestListed(call);
+      // Multi round-trip (modern eras): answer the input requests and retry, a bounded number of times.
+      for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
+        const { plan } = call;
+        if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
+        const answer = answerInputRequests(raw);
+        if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
+        raw = await this.requestListed(call, answer.retry);
+      }
     } catch (e) {
       return this.failed(call, wireError(e, call.conn as Connection, call.plan.tool, this.opts.config.limits.callTimeoutMs, call.opts.signal));
     }
     return this.finish(call, raw);
+  }
+
+  /**
+   * The request; after a HeaderMismatch (-32020: the tool's x-mcp-header parameters may have
+   * changed since it was listed) the server's tools are listed again, teaching the transport the
+   * current Mcp-Param headers, and the request is sent once more if the tool is still usable.
+   */
+  private async requestListed(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
+    try {
+      return await this.request(call, retry);
+    } catch (e) {
+      if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch || call.relisted) throw e;
+      call.relisted = true;
+      const { server, tool, mode } = call.plan;
+      this.listings.get(server)?.clear();
+      const fresh = await this.listing(server, mode).catch(() => undefined);
+      if (!fresh?.tools.some((t) => t.name === tool)) throw e;
+      return this.request(call, retry);
+    }
   }
 
   /** The whole result validated before anything is routed. */

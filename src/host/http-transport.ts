@@ -1,11 +1,13 @@
 // Modern (2026-07-28+) Streamable HTTP client transport: one POST per request with the request
-// metadata headers; the reply is a JSON body or an SSE stream ending with the response.
+// metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, and on tools/call the Mcp-Param-*
+// headers of the tool's x-mcp-header parameters, learnt from its tools/list replies; rules in
+// protocol/http-headers.ts); the reply is a JSON body or an SSE stream ending with the response.
 // Cancellation closes the stream (no notification is POSTed on HTTP).
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { META } from "../protocol/index.js";
+import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader } from "../protocol/index.js";
 import { tooLargeError } from "./stdio-transport.js";
 
 /** The HTTP exchange broke off (network error, connection dropped mid-reply). */
@@ -33,16 +35,6 @@ export class HttpStatusError extends Error {
   }
 }
 
-const SENTINEL_PREFIX = "=?base64?";
-
-/** A header-safe value: plain visible ASCII as is, anything else in the Base64 sentinel form. */
-export function headerValue(v: string): string {
-  const plain = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(v) && !v.startsWith(SENTINEL_PREFIX);
-  return plain ? v : `${SENTINEL_PREFIX}${Buffer.from(v, "utf8").toString("base64")}?=`;
-}
-
-const NAMED_METHODS = new Set(["tools/call", "resources/read", "prompts/get"]);
-
 type Json = Record<string, unknown>;
 
 export class ModernHttpTransport implements Transport {
@@ -50,6 +42,10 @@ export class ModernHttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private inflight = new Map<string | number, AbortController>();
+  /** Ids of tools/list requests in flight: their replies teach the transport each tool's Mcp-Param headers. */
+  private listing = new Set<string | number>();
+  /** Per tool name, the x-mcp-header parameters of its inputSchema as last listed over this transport. */
+  private readonly paramPlans = new Map<string, readonly ParamHeader[]>();
 
   constructor(
     private readonly url: URL,
@@ -79,15 +75,19 @@ export class ModernHttpTransport implements Transport {
     const id = m.id as string | number;
     const params = (m.params ?? {}) as Json;
     const version = (params._meta as Json | undefined)?.[META.protocolVersion];
+    const method = String(m.method);
     const headers: Record<string, string> = {
       ...this.headers,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
-      "mcp-method": String(m.method),
+      ...standardHeaders(method, params),
     };
     if (typeof version === "string") headers["mcp-protocol-version"] = version;
-    const name = params.name ?? params.uri;
-    if (NAMED_METHODS.has(String(m.method)) && typeof name === "string") headers["mcp-name"] = headerValue(name);
+    if (method === "tools/call") {
+      const plan = typeof params.name === "string" ? this.paramPlans.get(params.name) : undefined;
+      if (plan) Object.assign(headers, paramHeaders(plan, params.arguments));
+    }
+    if (method === "tools/list") this.listing.add(id);
     const ac = new AbortController();
     this.inflight.set(id, ac);
     try {
@@ -98,17 +98,17 @@ export class ModernHttpTransport implements Transport {
         const reply = tryJson(text);
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
         if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
-          this.onmessage?.(reply as JSONRPCMessage);
+          this.deliver(reply);
           return;
         }
         const challenge = res.headers["www-authenticate"];
         throw new HttpStatusError(res.statusCode ?? 0, text, typeof challenge === "string" ? challenge : undefined);
       }
-      if (type.includes("text/event-stream")) await this.readSse(res);
+      if (type.includes("text/event-stream")) await this.readSse(res, id);
       else {
         const reply = tryJson(await this.readBody(res));
         if (!reply) throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
-        this.onmessage?.(reply as JSONRPCMessage);
+        this.deliver(reply);
       }
     } catch (e) {
       if (e instanceof TooLarge) {
@@ -121,6 +121,27 @@ export class ModernHttpTransport implements Transport {
       throw new HttpConnectionError(e);
     } finally {
       this.inflight.delete(id);
+      this.listing.delete(id);
+    }
+  }
+
+  private deliver(msg: Json): void {
+    if (this.listing.has(msg.id as string | number)) this.learnParamHeaders(msg.result);
+    this.onmessage?.(msg as JSONRPCMessage);
+  }
+
+  /**
+   * Records each listed tool's Mcp-Param headers for its later tools/call. A tool whose
+   * annotations are invalid gets none: the host excludes it from its tools (host/tools.ts).
+   */
+  private learnParamHeaders(result: unknown): void {
+    const tools = (result as { tools?: unknown } | undefined)?.tools;
+    if (!Array.isArray(tools)) return;
+    for (const t of tools as { name?: unknown; inputSchema?: unknown }[]) {
+      if (typeof t?.name !== "string") continue;
+      const plan = paramHeaderPlan(t.inputSchema);
+      if (plan.ok && plan.headers.length > 0) this.paramPlans.set(t.name, plan.headers);
+      else this.paramPlans.delete(t.name);
     }
   }
 
@@ -136,17 +157,23 @@ export class ModernHttpTransport implements Transport {
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  private async readSse(res: IncomingMessage): Promise<void> {
+  /** Reads the request's SSE stream until the response to `id` (which ends it) or the stream's end. */
+  private async readSse(res: IncomingMessage, id: string | number): Promise<void> {
     const decoder = new TextDecoder();
     let buffer = "";
     let data: string[] = [];
     let eventSize = 0;
-    const dispatch = () => {
-      if (data.length === 0) return;
+    /** Delivers the pending event; true when it was the response (a server may leave the stream open). */
+    const dispatch = (): boolean => {
+      if (data.length === 0) return false;
       const msg = tryJson(data.join("\n"));
       data = [];
-      if (msg) this.onmessage?.(msg as JSONRPCMessage);
-      else this.onerror?.(new Error("SSE event data is not JSON"));
+      if (!msg) {
+        this.onerror?.(new Error("SSE event data is not JSON"));
+        return false;
+      }
+      this.deliver(msg);
+      return msg.id === id && ("result" in msg || "error" in msg);
     };
     for await (const chunk of res as AsyncIterable<Buffer>) {
       buffer += decoder.decode(chunk, { stream: true });
@@ -157,7 +184,7 @@ export class ModernHttpTransport implements Transport {
         const line = buffer.slice(0, nl).replace(/\r$/, "");
         buffer = buffer.slice(nl + 1);
         if (line === "") {
-          dispatch();
+          if (dispatch()) return; // leaving the loop destroys the response stream
           eventSize = buffer.length;
         }
         else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));

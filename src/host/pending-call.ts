@@ -14,6 +14,8 @@ export class PendingCall {
   appExtensions: string[] = [];
   /** Something listens to the Host's events (they are built only then). */
   listened = false;
+  /** The server's tools were listed again after a HeaderMismatch (once per call). */
+  relisted = false;
   constructor(
     readonly id: number,
     readonly started: number,

@@ -5,6 +5,7 @@ import {
   compileSchema,
   LegacyToolSchema,
   ListToolsResultLooseSchema,
+  paramHeaderPlan,
   VariantToolSchema,
   type Era,
   type JsonSchema,
@@ -17,6 +18,8 @@ export interface ToolError {
   server: string;
   tool: string;
   message: string;
+  /** The rule broken, when one is named (e.g. x-mcp-header-name). */
+  rule?: string;
 }
 
 export interface ToolListing {
@@ -98,9 +101,16 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
     const parsed = ListToolsResultLooseSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`server ${conn.name}: malformed tools/list result`);
     const negotiated = conn.negotiated(extensions);
+    // Over modern Streamable HTTP a tool's x-mcp-header annotations must be valid (the host mirrors
+    // them into Mcp-Param headers); stdio may ignore them.
+    const mirrors = conn.config.kind === "http" && conn.era !== undefined && conn.era !== "legacy";
     for (const t of parsed.data.tools) {
       const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated);
+      const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
+      else if (headers && !headers.ok) {
+        errors.push({ server: conn.name, tool: entry.name, rule: headers.rule, message: `server ${conn.name}, tool ${entry.name}: ${headers.detail} [${headers.rule}]` });
+      }
       else if (tools.some((x) => x.name === entry.name)) {
         errors.push({ server: conn.name, tool: entry.name, message: `server ${conn.name}, tool ${entry.name}: listed twice` });
       } else tools.push(entry);

@@ -7,3 +7,4 @@ export * from "./selection.js";
 export * from "./projection.js";
 export * from "./image-header.js";
 export * from "./fast-output.js";
+export * from "./http-headers.js";

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { ErrorCode } from "../protocol/index.js";
+import { ErrorCode, headerMismatch, paramHeaderPlan, type ParamHeader } from "../protocol/index.js";
 import { CancelledError } from "./call.js";
 import { ToolkitServer, type LegacySession, type RequestContext } from "./engine.js";
 import { RpcError } from "./errors.js";
@@ -47,13 +47,7 @@ export function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-/** Decodes the `=?base64?…?=` sentinel of Mcp-Name / Mcp-Param-*; undefined when malformed. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const m = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
-  if (!m) return value.startsWith("=?base64?") && value.endsWith("?=") ? undefined : value;
-  if (m[1].length % 4 !== 0) return undefined;
-  return Buffer.from(m[1], "base64").toString("utf8");
-}
+export { decodeHeaderValue } from "../protocol/index.js";
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -64,26 +58,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 function errorBody(id: Id | undefined, code: number, message: string, data?: unknown) {
   const error = data === undefined ? { code, message } : { code, message, data };
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-}
-
-const headerMismatch = (message: string) => new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, undefined, 400);
-
-/** The 2026-07-28 header rules: MCP-Protocol-Version, Mcp-Method, Mcp-Name must match the body. */
-function checkModernHeaders(req: IncomingMessage, msg: Message, version: string): void {
-  const pv = req.headers["mcp-protocol-version"];
-  if (typeof pv !== "string") throw headerMismatch("MCP-Protocol-Version header is missing");
-  if (pv !== version) throw headerMismatch(`MCP-Protocol-Version header value '${pv}' does not match body value '${version}'`);
-  const method = req.headers["mcp-method"];
-  if (typeof method !== "string") throw headerMismatch("Mcp-Method header is missing");
-  if (method !== msg.method) throw headerMismatch(`Mcp-Method header value '${method}' does not match body value '${msg.method}'`);
-  if (msg.method !== "tools/call" && msg.method !== "resources/read") return;
-  const p = (msg.params ?? {}) as Record<string, unknown>;
-  const source = msg.method === "tools/call" ? p.name : p.uri;
-  const raw = req.headers["mcp-name"];
-  if (typeof raw !== "string") throw headerMismatch("Mcp-Name header is missing");
-  const name = decodeHeaderValue(raw);
-  if (name === undefined) throw headerMismatch(`Mcp-Name header value '${raw}' is not a valid Base64 sentinel`);
-  if (name !== source) throw headerMismatch(`Mcp-Name header value '${name}' does not match body value '${String(source)}'`);
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
@@ -99,11 +73,26 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
 
 export class ToolkitHttpHandler {
   private readonly sessions = new Map<string, LegacySession>();
+  /** Per tool, the Mcp-Param headers its inputSchema designates (the 2026-07-28 header rules). */
+  private readonly paramPlans = new Map<string, readonly ParamHeader[]>();
 
   constructor(
     private readonly server: ToolkitServer,
     private readonly options: Required<Pick<HttpServeOptions, "path" | "maxBodyBytes">>,
-  ) {}
+  ) {
+    for (const t of server.options.tools) {
+      const plan = paramHeaderPlan(t.inputSchema);
+      if (plan.ok && plan.headers.length > 0) this.paramPlans.set(t.name, plan.headers);
+    }
+  }
+
+  /** The header/body agreement of a modern request (protocol/http-headers.ts): throws HeaderMismatch. */
+  private checkHeaders(req: IncomingMessage, msg: Message, version: string): void {
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    const plan = msg.method === "tools/call" && typeof params.name === "string" ? this.paramPlans.get(params.name) : undefined;
+    const mismatch = headerMismatch(req.headers, msg.method, params, version, plan);
+    if (mismatch !== undefined) throw new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`, undefined, 400);
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS-rebinding protection before anything else.
@@ -169,7 +158,7 @@ export class ToolkitHttpHandler {
     }
     try {
       const env = ToolkitServer.readEnvelope(msg.params);
-      checkModernHeaders(req, msg, env.version);
+      this.checkHeaders(req, msg, env.version);
       ToolkitServer.checkVersion(env.version);
       if (!ToolkitServer.isModernMethod(msg.method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
     } catch (e) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import { headerValue } from "../../src/host/http-transport.js";
+import { headerValue } from "../../src/protocol/http-headers.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 
 const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "legacy-http-server.ts")], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });

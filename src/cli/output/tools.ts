@@ -35,7 +35,7 @@ export function toolsDocument(servers: ServerStatus[], tools: ToolEntry[]): Tool
           variants: t.variants,
           ...(t.legacyOutputSchema ? { legacyOutputSchema: t.legacyOutputSchema } : {}),
         })),
-      rejected: s.toolErrors.map((e) => ({ tool: e.tool, message: e.message })),
+      rejected: s.toolErrors.map((e) => ({ tool: e.tool, ...(e.rule ? { rule: e.rule } : {}), message: e.message })),
     })),
   };
 }

@@ -3,7 +3,7 @@
 // checks reading one call's reply cost one request.
 import { META, MODERN_LEGACY_SHAPE_VERSION, UI_EXTENSION, VARIANTS_VERSION, selectorKey, type ToolResultOutputSelector } from "../../protocol/index.js";
 import { MissingPrerequisite } from "./check.js";
-import { HttpConnection, paramHeaders } from "./http-client.js";
+import { HttpConnection, paramHeadersFor } from "./http-client.js";
 import { sampleArguments } from "./sample-args.js";
 import { StdioConnection } from "./stdio-client.js";
 import { isObject, type RawConnection, type RpcReply } from "./wire.js";
@@ -248,7 +248,7 @@ export class CheckContext {
     params._meta = this.meta(version, extensions);
     const key = JSON.stringify(["call", params]);
     if (!this.mayCall(spec.tool)) return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
-    const headers = this.transport === "http" && listed ? paramHeaders(listed.inputSchema, spec.args) : undefined;
+    const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, spec.args) : undefined;
     return this.once(key, () => this.exchange("tools/call", params, headers));
   }
 
@@ -343,7 +343,7 @@ export class CheckContext {
       if (era === "2026-07-28") {
         const full = { ...params, _meta: this.meta(MODERN_LEGACY_SHAPE_VERSION) };
         const args = isObject(params.arguments) ? params.arguments : {};
-        const headers = this.transport === "http" && listed ? paramHeaders(listed.inputSchema, args) : undefined;
+        const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, args) : undefined;
         return this.exchange(method, full, headers);
       }
       const { conn } = await this.legacyConnection();

@@ -1,29 +1,12 @@
 // Raw JSON-RPC over Streamable HTTP: one POST per message, the 2026-07-28 request headers for
 // modern requests, the 2025-11-25 session header after `initialize`; JSON or SSE replies.
-import { META } from "../../protocol/index.js";
+import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../../protocol/index.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
-const HEADER_SAFE = /^[\x20-\x7e]*$/;
-
-/** A header value per the 2026-07-28 Value Encoding rules (Base64 sentinel when not plain ASCII). */
-export function encodeHeaderValue(value: string): string {
-  const plain = HEADER_SAFE.test(value) && value.trim() === value && !(value.startsWith("=?base64?") && value.endsWith("?="));
-  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-}
-
-/** Mcp-Param-{Name} headers for top-level inputSchema properties marked with x-mcp-header. */
-export function paramHeaders(inputSchema: unknown, args: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const props = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {};
-  for (const [key, prop] of Object.entries(props)) {
-    const name = isObject(prop) ? prop["x-mcp-header"] : undefined;
-    const value = args[key];
-    if (typeof name !== "string" || value === undefined || value === null) continue;
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-      out[`Mcp-Param-${name}`] = encodeHeaderValue(String(value));
-    }
-  }
-  return out;
+/** Mcp-Param-{Name} headers for the x-mcp-header parameters of a listed tool (none when its annotations are invalid). */
+export function paramHeadersFor(inputSchema: unknown, args: Record<string, unknown>): Record<string, string> {
+  const plan = paramHeaderPlan(inputSchema);
+  return plan.ok ? paramHeaders(plan.headers, args) : {};
 }
 
 export class HttpConnection implements RawConnection {
@@ -42,9 +25,7 @@ export class HttpConnection implements RawConnection {
     const version = meta?.[META.protocolVersion];
     if (typeof version === "string") {
       h["mcp-protocol-version"] = version;
-      h["mcp-method"] = method;
-      const name = method === "tools/call" ? params?.name : method === "resources/read" ? params?.uri : undefined;
-      if (typeof name === "string") h["mcp-name"] = encodeHeaderValue(name);
+      Object.assign(h, standardHeaders(method, params));
     } else if (this.session) {
       h["mcp-session-id"] = this.session.id;
       h["mcp-protocol-version"] = this.session.version;

@@ -5,6 +5,7 @@ import { declarationChecks } from "./declarations.js";
 import { discoveryChecks } from "./discovery.js";
 import { errorChecks } from "./errors.js";
 import { fallbackChecks } from "./fallback.js";
+import { headerChecks } from "./headers.js";
 import { legacyChecks } from "./legacy.js";
 import { refusalChecks } from "./refusals.js";
 import { resultChecks } from "./results.js";
@@ -20,6 +21,7 @@ export { TransportError } from "./wire.js";
 export const CHECK_GROUPS: { name: string; checks: Check[] }[] = [
   { name: "discovery", checks: discoveryChecks },
   { name: "versions", checks: versionChecks },
+  { name: "headers", checks: headerChecks },
   { name: "declarations", checks: declarationChecks },
   { name: "fallback", checks: fallbackChecks },
   { name: "selection", checks: selectionChecks },

@@ -1,0 +1,50 @@
+// Multi round-trip requests (2026-07-28, SEP-2322): a tools/call answered with an
+// InputRequiredResult is retried with `inputResponses` and, when the server sent one, its
+// `requestState` echoed byte for byte (never parsed or changed). The host cannot ask its user yet,
+// so it answers what it can without inventing data: an elicitation is `cancel`led (no choice was
+// made) and roots/list is an empty list; a sampling request fails the call with a rule.
+
+/** Rounds one call may take before the host gives up (a server may keep asking). */
+export const MAX_INPUT_ROUNDS = 8;
+/** Input requests one round may carry. */
+const MAX_INPUT_REQUESTS = 32;
+
+type Json = Record<string, unknown>;
+
+export interface Retry {
+  inputResponses: Record<string, Json>;
+  requestState?: string;
+}
+
+export type InputAnswer = { ok: true; retry: Retry } | { ok: false; rule: string; detail: string };
+
+export function isInputRequired(raw: Json): boolean {
+  return raw.resultType === "input_required";
+}
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The retry for one InputRequiredResult, or why the host cannot answer it. */
+export function answerInputRequests(raw: Json): InputAnswer {
+  const fail = (detail: string): InputAnswer => ({ ok: false, rule: "input-required-unanswerable", detail });
+  const requests = raw.inputRequests;
+  const state = raw.requestState;
+  if (requests !== undefined && !isObject(requests)) return fail("inputRequests is not an object");
+  if (state !== undefined && typeof state !== "string") return fail("requestState is not a string");
+  if (requests === undefined && state === undefined) return fail("an input_required result with neither inputRequests nor requestState");
+  const entries = Object.entries(requests ?? {});
+  if (entries.length > MAX_INPUT_REQUESTS) return fail(`${entries.length} input requests in one round (at most ${MAX_INPUT_REQUESTS})`);
+  const inputResponses: Record<string, Json> = {};
+  for (const [key, req] of entries) {
+    const method = isObject(req) ? req.method : undefined;
+    if (method === "elicitation/create") inputResponses[key] = { action: "cancel" };
+    else if (method === "roots/list") inputResponses[key] = { roots: [] };
+    else {
+      const what = typeof method === "string" ? method.replace(/[^\x20-\x7E]/g, "?").slice(0, 60) : "a malformed input request";
+      return fail(`the server asked for ${what} input, which mcp-prism does not answer`);
+    }
+  }
+  const retry: Retry = { inputResponses };
+  if (state !== undefined) retry.requestState = state;
+  return { ok: true, retry };
+}

@@ -1,0 +1,42 @@
+// The client the official conformance suite's client scenarios run: the mcp-prism host as the CLI
+// uses it. The suite starts a scenario server and runs `COMMAND URL` with MCP_CONFORMANCE_SCENARIO
+// and, for scenarios that name their calls, MCP_CONFORMANCE_CONTEXT ({toolCalls: [{name,
+// arguments}]}). The driver writes the config file a user would (`{"mcpServers": {NAME: {url}}}`),
+// starts the Host on it (era detection as always: no forced version), lists the tools, and calls
+// the context's tools, or else every usable tool with arguments generated from its inputSchema.
+// One line per step goes to stderr (the suite keeps it with the scenario's results).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/host/config.js";
+import { sampleArguments } from "../../src/host/conformance/sample-args.js";
+import { Host } from "../../src/host/host.js";
+
+const url = process.argv.at(-1);
+if (!url || !/^https?:\/\//.test(url)) {
+  process.stderr.write("usage: host-client-driver URL (the conformance suite appends the scenario server's URL)\n");
+  process.exit(2);
+}
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { toolCalls?: { name: string; arguments?: Record<string, unknown> }[] };
+const log = (line: string) => process.stderr.write(`driver: ${line}\n`);
+
+const dir = mkdtempSync(join(tmpdir(), "mcp-prism-conformance-"));
+const file = join(dir, "mcp-prism.json");
+writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url } } }));
+let host: Host | undefined;
+try {
+  host = await Host.start({ config: loadConfig(file) });
+  const s = host.servers()[0];
+  log(`server ${s.state}${s.protocolVersion ? ` at ${s.protocolVersion}` : ""}${s.error ? `: ${s.error}` : ""}`);
+  const tools = await host.tools();
+  log(`tools: ${tools.map((t) => t.qualifiedName).join(", ") || "(none)"}`);
+  for (const e of await host.toolErrors()) log(`rejected: ${e.message}`);
+  const calls = context.toolCalls ?? tools.map((t) => ({ name: t.qualifiedName, arguments: sampleArguments(t.inputSchema) }));
+  for (const c of calls) {
+    const out = await host.call(c.name, c.arguments ?? {});
+    log(`call ${c.name}: ${out.ok ? `ok${out.isError ? " (isError)" : ""}` : `${out.error.rule}: ${out.error.message}`}`);
+  }
+} finally {
+  await host?.close();
+  rmSync(dir, { recursive: true, force: true });
+}
