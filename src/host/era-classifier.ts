@@ -59,7 +59,9 @@ export function classifyProbe(outcome: ProbeOutcome, ctx: ProbeContext): EraVerd
 
 function classifyResult(result: unknown, ctx: ProbeContext): EraVerdict {
   const parsed = DiscoverResultSchema.safeParse(result);
-  if (!parsed.success) return { kind: "failed", rule: "invalid-discover", detail: "malformed server/discover result" };
+  // A result that is no discover result (e.g. a legacy server answering every unknown method with
+  // `{}`) is no modern evidence: on to initialize, unless the server already showed itself modern.
+  if (!parsed.success) return notModern("server/discover → a result that is not a discover result", ctx);
   const supported = parsed.data.supportedVersions;
   if (ctx.forced) return supported.includes(ctx.version) ? { kind: "modern", version: ctx.version, discover: parsed.data } : noCommonVersion(ctx.version, supported);
   // The best of ours it lists (a remembered 2026-07-28 server may have learned 2026-12-01).

@@ -21,7 +21,10 @@ const ROWS: [string, ProbeOutcome, ProbeContext, Expect][] = [
   ["result, forced version supported", { kind: "result", result: discover(["2026-12-01", "2026-07-28"]) }, forced("2026-07-28"), { kind: "modern", version: "2026-07-28" }],
   ["result, forced version not supported", { kind: "result", result: discover(["2026-07-28"]) }, forced("2026-12-01"), { kind: "failed", rule: "unsupported-version", detail: /^does not support protocol 2026-12-01 \(it supports 2026-07-28\)$/ }],
   ["result with no version we know", { kind: "result", result: discover(["2099-01-01"]) }, stdio, { kind: "failed", rule: "unsupported-version", detail: /it supports 2099-01-01/ }],
-  ["malformed result", { kind: "result", result: { supportedVersions: "all" } }, stdio, { kind: "failed", rule: "invalid-discover", detail: /^malformed server\/discover result$/ }],
+  // A legacy server may answer any method it does not know with an empty result: no modern evidence.
+  ["a result that is no discover result", { kind: "result", result: {} }, stdio, { kind: "legacy", evidence: /a result that is not a discover result/ }],
+  ["a malformed discover result, forced version", { kind: "result", result: { supportedVersions: "all" } }, forced("2026-12-01"), { kind: "failed", rule: "connection-failed", detail: /^--protocol 2026-12-01: server\/discover failed: .*not a discover result/ }],
+  ["a malformed discover result after a -32022 retry", { kind: "result", result: { supportedVersions: "all" } }, retried, { kind: "failed", rule: "connection-failed", detail: /not a discover result/ }],
   // JSON-RPC errors
   ["-32022 with a shared version: retry", e32022(["2026-07-28"]), stdio, { kind: "retry", version: "2026-07-28" }],
   ["-32022 naming only the version just refused", e32022(["2026-12-01"]), stdio, { kind: "failed", rule: "unsupported-version", detail: /2026-12-01/ }],
