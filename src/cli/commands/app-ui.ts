@@ -71,6 +71,7 @@ export interface RunAppOptions {
 function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
   return {
     tools: (m) => host.tools(m),
+    toolErrors: (m) => host.toolErrors(m),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),

@@ -1,8 +1,10 @@
 // mcp-prism tools [--server NAME] [--mode M] [--json]: tools per server with era, declared
-// variants and schemas, and rejected tools with their reasons. --mode app lists with the Apps
-// extension advertised (so App variants appear).
+// variants and schemas, and rejected tools, declined variants, warnings and unavailable tools
+// with their rules. --mode app lists with the Apps extension advertised (so App variants appear).
+// Exit 1 when a server lists tools and none of them is usable.
 import { parseCli, withUsage } from "../args.js";
-import { renderTools, toolsDocument } from "../output/tools.js";
+import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
+import { sanitizeName } from "../../ui/sanitize.js";
 import { startHost, StartError } from "./call.js";
 
 export async function run(argv: string[]): Promise<number> {
@@ -22,7 +24,9 @@ export async function run(argv: string[]): Promise<number> {
       await host.toolErrors();
       const doc = toolsDocument(host.servers(), tools);
       process.stdout.write(cli.common.json ? JSON.stringify(doc) + "\n" : renderTools(doc));
-      return 0;
+      const none = serversWithoutUsableTools(doc);
+      if (none.length > 0 && !cli.common.json) process.stderr.write(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
+      return none.length > 0 ? 1 : 0;
     } finally {
       await host.close();
     }
