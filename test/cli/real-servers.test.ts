@@ -5,10 +5,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { BIN, tempDir } from "../helpers/host-fixtures.js";
+import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { EVERYTHING, FILESYSTEM, MEMORY, PNG, realServerFiles, startEverythingHttp, TEXT } from "../helpers/real-servers.js";
 
 function cli(args: string[]) {
@@ -135,4 +135,24 @@ describe("the built CLI on real servers", () => {
     assert.equal(task.code, 1);
     assert.equal(JSON.parse(task.out).error.rule, "task-required");
   });
+});
+
+test("examples/real-servers.json as a user writes it (npx -y, resolved offline to the pinned devDependencies): every tool usable", () => {
+  const example = JSON.parse(readFileSync(join(ROOT, "examples", "real-servers.json"), "utf8"));
+  const dev = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies;
+  for (const s of Object.values<any>(example.mcpServers)) {
+    assert.equal(s.command, "npx");
+    assert.match(dev[s.args[1]] ?? "", /^\d+\.\d+\.\d+$/, `${s.args[1]} is a devDependency at an exact version`);
+  }
+  // npm_config_offline: npx must take the installed package, never the registry (tests use no network).
+  const r = spawnSync(process.execPath, [BIN, "tools", "--json", "--config", "examples/real-servers.json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, npm_config_offline: "true", XDG_CONFIG_HOME: tempDir() },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.deepEqual(doc.servers.map((s: any) => [s.name, s.state, s.rejected.length]), [["filesystem", "connected", 0], ["memory", "connected", 0], ["everything", "connected", 0]]);
+  for (const s of doc.servers) assert.ok(s.tools.length > 0 && s.tools.every((t: any) => t.usable || t.unavailable.rule === "task-required"), s.name);
 });
