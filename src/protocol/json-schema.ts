@@ -80,6 +80,7 @@ function fromDraft04(node: unknown, depth = 0): unknown {
 // Validators, and compile failures, per schema object: a schema that does not compile is not
 // recompiled on every call that would use it.
 const cache = new WeakMap<object, ValidateFunction | SchemaCompileError>();
+const MAX_MESSAGE = 300;
 let compiledCount = 0;
 
 /** Compiles (or returns the cached validator of) a schema object. Throws SchemaCompileError. */
@@ -96,7 +97,9 @@ export function compileSchema(schema: object): ValidateFunction {
     const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
     fn = ajvFor(dialect).compile(dialect === "draft-04" ? (fromDraft04(rest) as object) : rest);
   } catch (e) {
-    const err = e instanceof SchemaCompileError ? e : new SchemaCompileError((e as Error).message);
+    // Ajv's messages quote the schema (a $ref, a keyword path): bounded, they are shown to the user.
+    const why = e instanceof SchemaCompileError ? e.message : String((e as Error)?.message ?? e);
+    const err = e instanceof SchemaCompileError ? e : new SchemaCompileError(why.length > MAX_MESSAGE ? `${why.slice(0, MAX_MESSAGE)}…` : why);
     cache.set(schema, err);
     throw err;
   }

@@ -100,3 +100,7 @@ test("a remote $ref is never fetched: compiling fails cleanly and the server get
     await new Promise((r) => server.close(r));
   }
 });
+
+test("a compile failure's reason is bounded (Ajv quotes the schema)", () => {
+  assert.throws(() => compileSchema({ $ref: `https://example.invalid/${"x".repeat(5000)}` }), (e: Error) => e instanceof SchemaCompileError && e.message.length <= 301 && e.message.endsWith("…"));
+});
