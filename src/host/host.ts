@@ -12,7 +12,7 @@ import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, HostWarning, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
 export interface HostOptions {

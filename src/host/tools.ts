@@ -5,10 +5,10 @@ import {
   LegacyToolSchema,
   ListToolsResultLooseSchema,
   VariantToolSchema,
-  type Era,
-  type JsonSchema,
   schemaCompileIssue,
   variantSchemaIssue,
+  type Era,
+  type JsonSchema,
   type ToolResultVariant,
 } from "../protocol/index.js";
 import type { Connection } from "./connection.js";

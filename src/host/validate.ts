@@ -143,17 +143,13 @@ function checkStructured(where: ToolResultOutputSelector, schema: JsonSchema | u
   try {
     fn = compileSchema(schema);
   } catch (e) {
-    fail("schema-violation", `${placeOf(where)}: the declared schema does not compile: ${(e as Error).message}`);
+    fail("schema-violation", `${selectorKey(where)}: the declared schema does not compile: ${(e as Error).message}`);
   }
   if (!fn(value)) {
     const e = fn.errors?.[0];
     const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
-    fail("schema-violation", `${placeOf(where)}: ${why}`);
+    fail("schema-violation", `${selectorKey(where)}: ${why}`);
   }
-}
-
-function placeOf(where: ToolResultOutputSelector): string {
-  return selectorKey(where);
 }
 
 /** Rejects an image whose header claims more pixels than the limit (read from the header only). */
