@@ -2,7 +2,7 @@
 // offered: against the real schema-edge fixture server (stdio, behind its own wire log).
 //   2026-12-01: a variant whose schema does not compile is declined (never requested, in any
 //   mode; an explicit --select of it is refused before sending); the result stays atomic.
-//   legacy: an outputSchema that does not compile → warning, structuredContent unvalidated; a
+//   legacy (2025-11-25 and 2026-07-28): an outputSchema that does not compile → warning, structuredContent unvalidated; a
 //   structuredContent that breaks its outputSchema → dropped with a warning, content routed,
 //   result _meta kept for the record. execution.taskSupport "required" → task-required.
 import { after, before, describe, test } from "node:test";
@@ -82,13 +82,20 @@ describe("2026-12-01: declined variants and task-only tools", () => {
   });
 });
 
-describe("legacy era: outputSchemas that do not compile or are broken", () => {
+for (const [label, era, protocol] of [
+  ["2025-11-25 (initialize)", "legacy", undefined],
+  ["2026-07-28 (modern, legacy shapes)", "modern", "2026-07-28"],
+] as const) describe(`${label}: outputSchemas that do not compile or are broken`, () => {
   const log = join(tempDir(), "wire.log");
   let host: Host;
   before(async () => {
-    host = await Host.start({ config: config({ edge: schemaEdge("legacy", log) }) });
+    host = await Host.start({ config: config({ edge: schemaEdge(era, log) }), protocol });
   });
   after(() => host.close());
+
+  test("the era is the one under test", () => {
+    assert.equal(host.servers()[0].protocolVersion, protocol ?? "2025-11-25");
+  });
 
   test("an outputSchema that does not compile: the tool is usable, with a warning record naming server, tool and rule", async () => {
     assert.deepEqual(await host.toolErrors(), []);
