@@ -7,3 +7,8 @@ export function isAppOnly(t: ToolEntry): boolean {
   const vis = (t._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
   return Array.isArray(vis) && vis.length > 0 && !vis.includes("model");
 }
+
+/** Tools offered to the model: not App-only, and not unavailable (e.g. one that runs only as a task). */
+export function offeredToModel(t: ToolEntry): boolean {
+  return t.unavailable === undefined && !isAppOnly(t);
+}

@@ -2,7 +2,7 @@
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { checkSelection, effectiveSelection, ErrorCode, type ToolResultOutputSelector } from "../protocol/index.js";
+import { checkSelection, effectiveSelection, ErrorCode, sameSelector, selectorKey, type ToolResultOutputSelector } from "../protocol/index.js";
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
@@ -14,8 +14,9 @@ import { writeReceipt } from "./receipt.js";
 import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
-import { isAppOnly, listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import { offeredToModel } from "./app-only.js";
+import { listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
 export interface HostOptions {
@@ -273,7 +274,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   modelTools(): ToolEntry[] {
-    return qualifyNames(this.cached(this.mode)).filter((t) => !isAppOnly(t));
+    return qualifyNames(this.cached(this.mode)).filter(offeredToModel);
   }
 
   instructions(): { server: string; text: string }[] {
@@ -336,7 +337,14 @@ export class Host extends EventEmitter implements ToolExecutor {
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     call.entry = entry;
     call.conn = conn;
+    if (entry.unavailable !== undefined) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail)));
     if (entry.era === "2026-12-01") {
+      const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
+      if (declined) {
+        plan.requested = opts.select;
+        const why = `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`;
+        return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "declined-variant", why)));
+      }
       const chosen = opts.select ? this.selectionOf(opts.select, entry, negotiated) : this.defaultSelection(entry, plan.mode, negotiated);
       call.appExtensions = chosen.extensions;
       call.effective = chosen.effective;
@@ -434,7 +442,13 @@ export class Host extends EventEmitter implements ToolExecutor {
     const { plan, profiles, each } = call;
     const entry = call.entry as ToolEntry;
     const v = validateLegacyResult(raw, entry.legacyOutputSchema, this.opts.config.limits);
-    const outcomes = profiles.map((p) => this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, call.started));
+    const warnings = v.warnings?.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
+    const outcomes = profiles.map((p) => {
+      const o = this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, call.started);
+      if (warnings) o.warnings = warnings;
+      if (v.meta !== undefined && Object.keys(v.meta).length > 0) o.resultMeta = v.meta;
+      return o;
+    });
     if (each) profiles.forEach((p, i) => (each[p] = outcomes[i]));
     return outcomes[0];
   }
@@ -470,12 +484,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     // a new one), so the cache holds while the Set is the same object.
     const hit = byMode.get(mode);
     if (hit?.negotiated === negotiated) return hit.selection;
-    const selection = this.selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated), entry, negotiated);
+    const selection = this.selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated, entry.declined), entry, negotiated);
     byMode.set(mode, { negotiated, selection });
     return selection;
   }
 
-  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallOutcome {
+  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallSuccess {
     const outcome = new CallSuccess(plan, isError, routed, performance.now() - started);
     if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
     return outcome;

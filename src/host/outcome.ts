@@ -4,12 +4,16 @@
 // (Object.defineProperty, or a getter in an object literal) cost ~1 µs a call in V8, measured;
 // a class instance costs nothing extra. toJSON keeps `bytes` in the JSON of an outcome.
 import { sinkBytes } from "./router.js";
-import type { CallPlan, HostReceipt, Routed, SinkBytes } from "./types.js";
+import type { CallPlan, HostReceipt, HostWarning, Routed, SinkBytes } from "./types.js";
 
 export class CallSuccess {
   readonly ok = true as const;
   /** Present when the model sink is empty: the host's receipt is what the model gets. */
   declare receipt?: HostReceipt;
+  /** What the host did not pass on as it came, and why (e.g. a legacy structuredContent dropped). */
+  declare warnings?: HostWarning[];
+  /** A legacy result's `_meta`, kept for the record; routed to no sink. */
+  declare resultMeta?: Record<string, unknown>;
   #bytes: SinkBytes | undefined;
 
   constructor(
@@ -24,7 +28,12 @@ export class CallSuccess {
   }
 
   toJSON(): Record<string, unknown> {
-    const { ok, plan, isError, routed, bytes, receipt, durationMs } = this;
-    return receipt ? { ok, plan, isError, routed, bytes, receipt, durationMs } : { ok, plan, isError, routed, bytes, durationMs };
+    const { ok, plan, isError, routed, bytes, receipt, warnings, resultMeta, durationMs } = this;
+    const json: Record<string, unknown> = { ok, plan, isError, routed, bytes };
+    if (receipt) json.receipt = receipt;
+    if (warnings) json.warnings = warnings;
+    if (resultMeta) json.resultMeta = resultMeta;
+    json.durationMs = durationMs;
+    return json;
   }
 }

@@ -2,24 +2,28 @@
 // itself (server + tool + reason) while the other tools stay usable.
 import {
   checkDeclaration,
-  compileSchema,
   LegacyToolSchema,
   ListToolsResultLooseSchema,
   paramHeaderPlan,
   VariantToolSchema,
+  schemaCompileIssue,
+  variantSchemaIssue,
   type Era,
   type JsonSchema,
   type ToolResultVariant,
 } from "../protocol/index.js";
 import type { Connection } from "./connection.js";
-import type { ToolEntry } from "./types.js";
+import type { DeclinedVariant, ToolEntry } from "./types.js";
 
+/** A rejected tool: which rule its declaration broke, and one line naming server and tool. */
 export interface ToolError {
   server: string;
   tool: string;
+  /** A declaration rule, or `malformed-tool`, `missing-output-variants`, `duplicate-tool`. */
+  rule: string;
+  detail: string;
+  /** `server S, tool T: detail`. */
   message: string;
-  /** The rule broken, when one is named (e.g. x-mcp-header-name). */
-  rule?: string;
 }
 
 export interface ToolListing {
@@ -42,32 +46,53 @@ export function toToolEntry(
   negotiated: ReadonlySet<string>,
 ): ToolEntry | ToolError {
   const name = toolName(raw);
-  const reject = (message: string): ToolError => ({ server, tool: name, message: `server ${server}, tool ${name}: ${message}` });
+  const reject = (rule: string, detail: string): ToolError => ({ server, tool: name, rule, detail, message: `server ${server}, tool ${name}: ${detail}` });
+  let entry: ToolEntry;
   if (era === "2026-12-01") {
     if (typeof raw === "object" && raw !== null && !("outputVariants" in raw)) {
-      return reject("no outputVariants under protocol 2026-12-01 (invalid; not read with legacy semantics)");
+      return reject("missing-output-variants", "no outputVariants under protocol 2026-12-01 (invalid; not read with legacy semantics)");
     }
     const parsed = VariantToolSchema.safeParse(raw);
-    if (!parsed.success) return reject(`malformed tool: ${issueText(parsed.error)}`);
-    const variants = parsed.data.outputVariants as ToolResultVariant[];
-    const issues = checkDeclaration(variants, { negotiatedExtensions: negotiated });
-    if (issues.length > 0) return reject(issues.map((i) => `${i.message} [${i.rule}]`).join("; "));
-    return { ...base(server, parsed.data, era), variants };
-  }
-  const parsed = LegacyToolSchema.safeParse(raw);
-  if (!parsed.success) return reject(`malformed tool: ${issueText(parsed.error)}`);
-  const outputSchema = parsed.data.outputSchema as JsonSchema | undefined;
-  if (outputSchema) {
-    try {
-      compileSchema(outputSchema);
-    } catch (e) {
-      return reject(`outputSchema does not compile: ${(e as Error).message}`);
+    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
+    const declared = parsed.data.outputVariants as ToolResultVariant[];
+    // A schema that does not compile is not a broken declaration for the client: it declines
+    // that variant (never requests it) and the tool stays usable with the others.
+    const issues = checkDeclaration(declared, { negotiatedExtensions: negotiated }).filter((i) => i.rule !== "invalid-variant-schema");
+    if (issues.length > 0) return reject(issues[0].rule, issues.map((i) => `${i.message} [${i.rule}]`).join("; "));
+    const variants: ToolResultVariant[] = [];
+    const declined: DeclinedVariant[] = [];
+    for (const v of declared) {
+      const why = variantSchemaIssue(v);
+      if (why === undefined) variants.push(v);
+      else declined.push({ ...v, rule: "uncompilable-variant-schema", detail: `schema does not compile: ${why}; not requested` });
+    }
+    entry = { ...base(server, parsed.data, era), variants };
+    if (declined.length > 0) entry.declined = declined;
+  } else {
+    const parsed = LegacyToolSchema.safeParse(raw);
+    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
+    // Legacy inference: content maps to assistant/content; outputSchema stays the legacy contract.
+    entry = { ...base(server, parsed.data, era), variants: [{ audience: "assistant", format: "content" }] };
+    const outputSchema = parsed.data.outputSchema as JsonSchema | undefined;
+    if (outputSchema) {
+      entry.legacyOutputSchema = outputSchema;
+      const why = schemaCompileIssue(outputSchema);
+      if (why !== undefined) {
+        const detail = `outputSchema does not compile: ${why}; structuredContent is passed on unvalidated`;
+        entry.warnings = [{ server, tool: name, rule: "uncompilable-output-schema", detail }];
+      }
     }
   }
-  // Legacy inference: content maps to assistant/content; outputSchema stays the legacy contract.
-  const entry: ToolEntry = { ...base(server, parsed.data, era), variants: [{ audience: "assistant", format: "content" }] };
-  if (outputSchema) entry.legacyOutputSchema = outputSchema;
+  const task = taskRequirement(raw);
+  if (task) entry.unavailable = { rule: "task-required", detail: task };
   return entry;
+}
+
+/** Why a tool cannot be called without task-augmented execution (which mcp-prism does not do), if it cannot. */
+function taskRequirement(raw: unknown): string | undefined {
+  const execution = (raw as { execution?: unknown }).execution;
+  const support = typeof execution === "object" && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  return support === "required" ? 'execution.taskSupport is "required": it runs only as a task, and mcp-prism does not run tasks' : undefined;
 }
 
 function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEntry, "variants"> {
@@ -82,6 +107,7 @@ function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEn
   if (typeof t.description === "string") e.description = t.description;
   if (t.annotations) e.annotations = t.annotations as ToolEntry["annotations"];
   if (t._meta) e._meta = t._meta as Record<string, unknown>;
+  if (typeof t.execution === "object" && t.execution !== null && !Array.isArray(t.execution)) e.execution = t.execution as Record<string, unknown>;
   return e;
 }
 
@@ -109,10 +135,10 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
       const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
       else if (headers && !headers.ok) {
-        errors.push({ server: conn.name, tool: entry.name, rule: headers.rule, message: `server ${conn.name}, tool ${entry.name}: ${headers.detail} [${headers.rule}]` });
+        errors.push({ server: conn.name, tool: entry.name, rule: headers.rule, detail: headers.detail, message: `server ${conn.name}, tool ${entry.name}: ${headers.detail} [${headers.rule}]` });
       }
       else if (tools.some((x) => x.name === entry.name)) {
-        errors.push({ server: conn.name, tool: entry.name, message: `server ${conn.name}, tool ${entry.name}: listed twice` });
+        errors.push({ server: conn.name, tool: entry.name, rule: "duplicate-tool", detail: "listed twice", message: `server ${conn.name}, tool ${entry.name}: listed twice` });
       } else tools.push(entry);
     }
     cursor = parsed.data.nextCursor;

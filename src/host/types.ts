@@ -60,6 +60,20 @@ export interface HostReceipt {
   text: string;
 }
 
+/**
+ * Something the host found about a tool or a call that is not an error but must be seen: which
+ * server, which tool, which rule, what (e.g. an outputSchema that does not compile).
+ */
+export interface HostWarning {
+  server: string;
+  tool: string;
+  rule: string;
+  detail: string;
+}
+
+/** A declared structured variant the host will not request, and why (e.g. its schema does not compile). */
+export type DeclinedVariant = ToolResultVariant & { rule: string; detail: string };
+
 /** A tool as the host knows it, after era-aware listing and declaration checks. */
 export interface ToolEntry {
   server: string;
@@ -72,11 +86,19 @@ export interface ToolEntry {
   inputSchema: { type: "object"; [key: string]: unknown };
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
+  /** The tool's `execution` as listed (e.g. `taskSupport`). */
+  execution?: Record<string, unknown>;
   era: Era;
-  /** Declared variants (2026-12-01), or the legacy inference (content → assistant/content). */
+  /** The variants the host may request (2026-12-01), or the legacy inference (content → assistant/content). */
   variants: ToolResultVariant[];
+  /** Declared variants the host declines to request (never in `variants`), each with its rule. */
+  declined?: DeclinedVariant[];
   /** Legacy outputSchema (2026-07-28 and older), if any. */
   legacyOutputSchema?: JsonSchema;
+  /** What the host noticed about the declaration (the tool stays usable). */
+  warnings?: HostWarning[];
+  /** Set when the host will not call the tool at all (it is listed, not offered to the model). */
+  unavailable?: { rule: string; detail: string };
 }
 
 export interface CallPlan {
@@ -111,6 +133,10 @@ export type CallOutcome =
       bytes: SinkBytes;
       /** Present when the model sink is empty: the host's receipt is what the model gets. */
       receipt?: HostReceipt;
+      /** What the host did not pass on as it came, and why (e.g. structuredContent dropped). */
+      warnings?: HostWarning[];
+      /** A legacy result's `_meta`, kept for the record (call --json, transcript); routed to no sink. */
+      resultMeta?: Record<string, unknown>;
       durationMs: number;
     }
   | { ok: false; plan: CallPlan; error: CallError; durationMs: number };
@@ -137,7 +163,7 @@ export interface CallOptions {
  * The host implements it; the model layer depends only on this interface.
  */
 export interface ToolExecutor {
-  /** Tools the model may call (App-only tools, `_meta.ui.visibility: ["app"]`, are excluded). */
+  /** Tools the model may call (App-only tools, `_meta.ui.visibility: ["app"]`, and unavailable ones are excluded). */
   modelTools(): ToolEntry[];
   /** Server instructions, for the system prompt. */
   instructions(): { server: string; text: string }[];

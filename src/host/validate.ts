@@ -1,5 +1,6 @@
 // Checks a tools/call result against the request BEFORE anything is routed. A violation rejects
-// the whole result with a named rule; nothing is half-routed.
+// the whole result with a named rule; nothing is half-routed. One exception, for legacy results:
+// a structuredContent that breaks its outputSchema is dropped with a warning, the content kept.
 import {
   compileSchema,
   ContentBlockSchema,
@@ -50,11 +51,18 @@ export interface ValidatedVariantResult {
   meta: Record<string, unknown> | undefined;
 }
 
+/** What a legacy result lost or kept unchecked, and why (the rest of it is routed). */
+export interface LegacyResultWarning {
+  rule: "schema-violation" | "uncompilable-output-schema";
+  detail: string;
+}
+
 export interface ValidatedLegacyResult {
   content: ContentBlock[];
   structuredContent?: unknown;
   isError: boolean;
   meta: Record<string, unknown> | undefined;
+  warnings?: LegacyResultWarning[];
 }
 
 function fail(rule: ValidationRule, message: string): never {
@@ -129,23 +137,19 @@ function describeSelector(out: ToolResultOutputSelector, known: readonly ToolRes
 // and a closure or string made up front would be made for nothing.
 
 /** Validates a structured value against its variant's schema (compiled once per schema object). */
-function checkStructured(where: ToolResultOutputSelector | "structuredContent", schema: JsonSchema | undefined, value: unknown): void {
+function checkStructured(where: ToolResultOutputSelector, schema: JsonSchema | undefined, value: unknown): void {
   if (!schema) return;
   let fn;
   try {
     fn = compileSchema(schema);
   } catch (e) {
-    fail("schema-violation", `${placeOf(where)}: the declared schema does not compile: ${(e as Error).message}`);
+    fail("schema-violation", `${selectorKey(where)}: the declared schema does not compile: ${(e as Error).message}`);
   }
   if (!fn(value)) {
     const e = fn.errors?.[0];
     const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
-    fail("schema-violation", `${placeOf(where)}: ${why}`);
+    fail("schema-violation", `${selectorKey(where)}: ${why}`);
   }
-}
-
-function placeOf(where: ToolResultOutputSelector | "structuredContent"): string {
-  return typeof where === "string" ? where : selectorKey(where);
 }
 
 /** Rejects an image whose header claims more pixels than the limit (read from the header only). */
@@ -231,7 +235,30 @@ function indexOfSelector(list: readonly ToolResultOutputSelector[], s: ToolResul
   return -1;
 }
 
-/** A 2026-07-28-or-earlier result: a well-formed content array, structuredContent valid against outputSchema. */
+/**
+ * A legacy result's structuredContent against its outputSchema: undefined when it passes (or
+ * there is no schema), else the warning. A schema that does not compile leaves the value
+ * unvalidated; a value that breaks it is dropped.
+ */
+function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): LegacyResultWarning | undefined {
+  if (!schema) return undefined;
+  let fn;
+  try {
+    fn = compileSchema(schema);
+  } catch (e) {
+    return { rule: "uncompilable-output-schema", detail: `structuredContent passed on unvalidated: the outputSchema does not compile: ${(e as Error).message}` };
+  }
+  if (fn(value)) return undefined;
+  const e = fn.errors?.[0];
+  const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
+  return { rule: "schema-violation", detail: `structuredContent dropped: ${why} (outputSchema); the content is routed` };
+}
+
+/**
+ * A 2026-07-28-or-earlier result: a well-formed content array. A structuredContent that breaks
+ * the outputSchema costs only itself (dropped, with a warning): content is the legacy result's
+ * primary part, and the model's share does not depend on the structured one.
+ */
 export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined, limits: ValidationLimits = {}): ValidatedLegacyResult {
   const r = checkEnvelope(raw);
   if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
@@ -242,9 +269,10 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
   });
   checkImages("result", content, limits.maxImagePixels);
   const isError = r.isError === true;
-  if (!isError && r.structuredContent !== undefined) checkStructured("structuredContent", outputSchema, r.structuredContent);
+  const warning = !isError && r.structuredContent !== undefined ? checkLegacyStructured(outputSchema, r.structuredContent) : undefined;
   const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };
-  if (r.structuredContent !== undefined) result.structuredContent = r.structuredContent;
+  if (warning) result.warnings = [warning];
+  if (r.structuredContent !== undefined && warning?.rule !== "schema-violation") result.structuredContent = r.structuredContent;
   return result;
 }
 

@@ -6,7 +6,7 @@ import { ModelError, type ModelAdapter, type ModelToolSpec } from "./adapter.js"
 import { buildContext } from "./context.js";
 import type { Conversation, ModelToolResult, ToolCallRequest } from "./conversation.js";
 import { buildToolNameMap } from "./tool-names.js";
-import { isAppOnly } from "../host/app-only.js";
+import { offeredToModel } from "../host/app-only.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
@@ -66,8 +66,8 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const { adapter, executor, conversation, mode, signal } = opts;
   const emit = opts.events ?? (() => {});
   const maxRounds = opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  // The executor already leaves out App-only tools; filtering again keeps a careless executor honest.
-  const names = buildToolNameMap(executor.modelTools().filter((t) => !isAppOnly(t)));
+  // The executor already leaves out App-only and unavailable tools; filtering again keeps a careless executor honest.
+  const names = buildToolNameMap(executor.modelTools().filter(offeredToModel));
   const tools: ModelToolSpec[] = names.tools.map((t) => ({
     name: t.name,
     description: t.entry.description ?? t.entry.title,

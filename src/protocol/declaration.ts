@@ -1,6 +1,6 @@
 // Declaration rules for a Tool's `outputVariants` (SEP-3279 "Tool declaration").
 // Each rule is a named function returning the issues it finds; `checkDeclaration` runs them all.
-import { compileSchema, SchemaCompileError } from "./json-schema.js";
+import { schemaCompileIssue } from "./json-schema.js";
 import { isCoreAudience, isExtensionAudience, type ToolResultVariant } from "./schemas.js";
 import { selectorKey } from "./selectors.js";
 
@@ -82,17 +82,17 @@ export function requireNegotiatedExtensions(
     }));
 }
 
-/** Each structured variant's schema must compile as JSON Schema 2020-12. */
+/** Why a structured variant's schema does not compile (in the dialect its `$schema` names), or undefined. */
+export function variantSchemaIssue(v: ToolResultVariant): string | undefined {
+  return v.format === "structured" && v.schema !== undefined ? schemaCompileIssue(v.schema) : undefined;
+}
+
+/** Each structured variant's schema must compile (a server's own check; a client may decline such a variant instead). */
 export function requireCompilableSchemas(variants: readonly ToolResultVariant[]): DeclarationIssue[] {
   const issues: DeclarationIssue[] = [];
   for (const v of variants) {
-    if (v.format !== "structured" || v.schema === undefined) continue;
-    try {
-      compileSchema(v.schema);
-    } catch (e) {
-      const why = e instanceof SchemaCompileError ? e.message : String(e);
-      issues.push({ rule: "invalid-variant-schema", message: `${selectorKey(v)} schema does not compile: ${why}` });
-    }
+    const why = variantSchemaIssue(v);
+    if (why !== undefined) issues.push({ rule: "invalid-variant-schema", message: `${selectorKey(v)} schema does not compile: ${why}` });
   }
   return issues;
 }

@@ -1,6 +1,15 @@
-// JSON Schema 2020-12 (the MCP default dialect) compiled once per schema object with Ajv.
-// The SDK's default Ajv is draft-07 and mis-validates 2020-12 keywords, so it is not used.
-import { Ajv2020, type ValidateFunction, type ErrorObject } from "ajv/dist/2020.js";
+// JSON Schema as the ecosystem writes it, compiled once per schema object with Ajv. The dialect
+// comes from `$schema` (http or https, with or without the trailing '#'); none means 2020-12, the
+// MCP default. SDK 1.x servers built with zod emit draft-07, so every common dialect is read:
+//   2020-12 → Ajv2020 · 2019-09 → Ajv2019 · draft-07 and draft-06 → Ajv (draft-07; draft-06 is a
+//   subset of it) · draft-04 → Ajv (draft-07) after rewriting what draft-07 reads differently:
+//   boolean exclusiveMinimum/exclusiveMaximum become the numeric form, and `id` (a base URI Ajv 8
+//   refuses) is dropped, so a $ref relative to it fails to compile (Ajv 8 has no draft-04 mode).
+//   Any other `$schema` does not compile.
+// Network $refs are never dereferenced (no loadSchema): a remote $ref fails to compile.
+import { Ajv, type ValidateFunction, type ErrorObject } from "ajv/dist/ajv.js";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 export class SchemaCompileError extends Error {
   constructor(message: string) {
@@ -9,43 +18,110 @@ export class SchemaCompileError extends Error {
   }
 }
 
-const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+export type SchemaDialect = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
 
-function newAjv(): Ajv2020 {
-  // strict: false so unknown keywords (vendor annotations) do not break a declaration;
-  // no loadSchema: network $refs are never dereferenced.
-  return new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+const DIALECT_PATHS: Record<string, SchemaDialect> = {
+  "json-schema.org/draft/2020-12/schema": "2020-12",
+  "json-schema.org/draft/2019-09/schema": "2019-09",
+  "json-schema.org/draft-07/schema": "draft-07",
+  "json-schema.org/draft-06/schema": "draft-06",
+  "json-schema.org/draft-04/schema": "draft-04",
+};
+
+/** The dialect a schema's `$schema` names (undefined `$schema` = 2020-12); throws SchemaCompileError for any other. */
+export function schemaDialect(schema: object): SchemaDialect {
+  const uri = (schema as { $schema?: unknown }).$schema;
+  if (uri === undefined) return "2020-12";
+  const m = typeof uri === "string" ? /^https?:\/\/(.*?)#?$/.exec(uri) : null;
+  const dialect = m ? DIALECT_PATHS[m[1]] : undefined;
+  if (dialect === undefined) {
+    const shown = typeof uri === "string" && uri.length > 120 ? `${uri.slice(0, 120)}…` : JSON.stringify(uri);
+    throw new SchemaCompileError(`unsupported JSON Schema dialect ${shown} (2020-12, 2019-09, draft-07, draft-06 and draft-04 are read)`);
+  }
+  return dialect;
 }
 
-let ajv = newAjv();
-const cache = new WeakMap<object, ValidateFunction>();
+// strict: false so unknown keywords (vendor annotations) do not break a declaration;
+// no loadSchema: network $refs are never dereferenced.
+const OPTIONS = { strict: false, allErrors: false, validateFormats: false } as const;
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+let instances: Partial<Record<"2020-12" | "2019-09" | "draft-07", AnyAjv>> = {};
+
+function ajvFor(dialect: SchemaDialect): AnyAjv {
+  const key = dialect === "2020-12" || dialect === "2019-09" ? dialect : "draft-07";
+  let ajv = instances[key];
+  if (ajv === undefined) {
+    ajv = key === "2020-12" ? new Ajv2020(OPTIONS) : key === "2019-09" ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
+    instances[key] = ajv;
+  }
+  return ajv;
+}
+
+// Keywords whose values are data, not subschemas: a draft-04 rewrite never walks into them.
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+
+/** A draft-04 schema as draft-07 reads it: numeric exclusiveMinimum/exclusiveMaximum, no `id`. */
+function fromDraft04(node: unknown, depth = 0): unknown {
+  if (depth > 64 || typeof node !== "object" || node === null) return node;
+  if (Array.isArray(node)) return node.map((n) => fromDraft04(n, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = DATA_KEYWORDS.has(k) ? v : fromDraft04(v, depth + 1);
+  if (typeof out.id === "string") delete out.id; // `properties: {id: {…}}` is an object: kept
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[flag] !== "boolean") continue;
+    if (out[flag] === true && typeof out[bound] === "number") {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  return out;
+}
+
+// Validators, and compile failures, per schema object: a schema that does not compile is not
+// recompiled on every call that would use it.
+const cache = new WeakMap<object, ValidateFunction | SchemaCompileError>();
+const MAX_MESSAGE = 300;
 let compiledCount = 0;
 
 /** Compiles (or returns the cached validator of) a schema object. Throws SchemaCompileError. */
 export function compileSchema(schema: object): ValidateFunction {
   const hit = cache.get(schema);
+  if (hit instanceof SchemaCompileError) throw hit;
   if (hit) return hit;
-  const dialect = (schema as { $schema?: unknown }).$schema;
-  if (dialect !== undefined && dialect !== DRAFT_2020 && dialect !== `${DRAFT_2020}#`) {
-    throw new SchemaCompileError(`unsupported JSON Schema dialect ${JSON.stringify(dialect)} (2020-12 is supported)`);
-  }
   let fn: ValidateFunction;
   try {
-    // A schema's own $id would collide on recompiling an equal copy: compile a fresh copy without it.
-    const { $id: _ignored, ...rest } = schema as Record<string, unknown>;
-    fn = ajv.compile(rest);
+    const dialect = schemaDialect(schema);
+    // The dialect picked the Ajv, which validates the schema against its own meta-schema: the
+    // copy compiled has no `$schema` (its http/https spelling would otherwise have to match
+    // Ajv's registered one) and no `$id` (it would collide on recompiling an equal copy).
+    const { $id: _id, $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+    fn = ajvFor(dialect).compile(dialect === "draft-04" ? (fromDraft04(rest) as object) : rest);
   } catch (e) {
-    throw new SchemaCompileError((e as Error).message);
+    // Ajv's messages quote the schema (a $ref, a keyword path): bounded, they are shown to the user.
+    const why = e instanceof SchemaCompileError ? e.message : String((e as Error)?.message ?? e);
+    const err = e instanceof SchemaCompileError ? e : new SchemaCompileError(why.length > MAX_MESSAGE ? `${why.slice(0, MAX_MESSAGE)}…` : why);
+    cache.set(schema, err);
+    throw err;
   }
   cache.set(schema, fn);
   compiledCount++;
-  if (compiledCount % 5000 === 0) ajv = newAjv(); // bound Ajv's internal cache on long runs
+  if (compiledCount % 5000 === 0) instances = {}; // bound Ajv's internal caches on long runs
   return fn;
 }
 
 /** How many schemas were compiled so far (benchmarks check validators are not compiled per call). */
 export function compiledSchemaCount(): number {
   return compiledCount;
+}
+
+/** The reason a schema does not compile, or undefined when it does. */
+export function schemaCompileIssue(schema: object): string | undefined {
+  try {
+    compileSchema(schema);
+    return undefined;
+  } catch (e) {
+    return e instanceof SchemaCompileError ? e.message : String(e);
+  }
 }
 
 export function formatSchemaErrors(errors: ErrorObject[] | null | undefined): string {

@@ -2,7 +2,7 @@
 // The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
-import { isAppOnly } from "../host/app-only.js";
+import { offeredToModel } from "../host/app-only.js";
 import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
@@ -153,10 +153,10 @@ export class ChatSession {
 
   /**
    * The tools the model may use in `mode`: listed for that mode (app mode lists with the UI
-   * extension advertised), App-only tools left out.
+   * extension advertised), App-only and unavailable (task-only) tools left out.
    */
   async modelToolsFor(mode: Mode): Promise<ToolEntry[]> {
-    return (await this.opts.host.tools(mode)).filter((t) => !isAppOnly(t));
+    return (await this.opts.host.tools(mode)).filter(offeredToModel);
   }
 
   private async turn(prompt: string, ac: AbortController): Promise<void> {

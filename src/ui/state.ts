@@ -286,7 +286,10 @@ export class SessionStore {
   }
 }
 
-/** A call's outcome as a transcript record: what was requested, and each sink's outputs or the error. */
+/**
+ * A call's outcome as a transcript record: what was requested, and each sink's outputs or the
+ * error; the host's warnings, and a legacy result's `_meta` (kept for the record, in no sink).
+ */
 export function outcomeRecord(o: CallOutcome): Record<string, unknown> {
   return {
     server: o.plan.server,
@@ -297,7 +300,16 @@ export function outcomeRecord(o: CallOutcome): Record<string, unknown> {
     requestedOutputs: o.plan.requested ?? null,
     ...(o.plan.legacyProfile ? { legacyProfile: o.plan.legacyProfile } : {}),
     durationMs: Math.round(o.durationMs),
-    ...(o.ok ? { isError: o.isError, bytes: o.bytes, routed: o.routed, ...(o.receipt ? { receipt: o.receipt.text } : {}) } : { error: o.error }),
+    ...(o.ok
+      ? {
+          isError: o.isError,
+          bytes: o.bytes,
+          routed: o.routed,
+          ...(o.receipt ? { receipt: o.receipt.text } : {}),
+          ...(o.warnings ? { warnings: o.warnings } : {}),
+          ...(o.resultMeta ? { resultMeta: o.resultMeta } : {}),
+        }
+      : { error: o.error }),
   };
 }
 

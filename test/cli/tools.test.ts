@@ -36,8 +36,8 @@ test("tools shows the era per server, rejected tools with reasons, and legacy in
   }));
   const r = cli(["tools"], dir);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /^fx · protocol 2026-12-01 · 11 tools$/m);
-  assert.match(r.out, /✗ no_variants rejected: server fx, tool no_variants: no outputVariants under protocol 2026-12-01/);
+  assert.match(r.out, /^fx · protocol 2026-12-01 · 11 tools, 2 rejected$/m);
+  assert.match(r.out, /✗ no_variants rejected \[missing-output-variants\]: server fx, tool no_variants: no outputVariants under protocol 2026-12-01/);
   assert.match(r.out, /^old · protocol 2025-11-25 \(initialize era\) · 11 tools$/m);
   assert.match(r.out, /\(inferred from the legacy shape\)  outputSchema: object "CustomerPage" \{items\}/);
   // Both servers offer the same names: qualified as server__tool.

@@ -38,3 +38,17 @@ test("app: ui/structured only when declared AND negotiated; the only mode advert
 test("minimal: no requestedOutputs", () => {
   assert.equal(sel("minimal", all), undefined);
 });
+
+test("a declined variant is skipped by every mode, even when still listed among the variants", () => {
+  const declined = v("assistant/structured", "programmatic/structured", "user/structured", `${UI}/structured`);
+  const pick = (mode: Mode) => selectOutputs(policyFor(mode), all, new Set([UI]), declined)?.map(selectorKey);
+  assert.deepEqual(pick("chat"), ["assistant/content", "user/content"]);
+  assert.deepEqual(pick("structured"), ["assistant/content", "user/content"], "assistant/structured declined: its otherwise");
+  assert.deepEqual(pick("code"), ["assistant/content"], "programmatic/structured declined: its otherwise");
+  assert.deepEqual(pick("app"), ["assistant/content"]);
+  assert.equal(pick("minimal"), undefined);
+  // A required preference for a declined selector is dropped, not sent to be refused.
+  const strict = { advertiseExtensions: {}, sendRequestedOutputs: true, preferences: [{ want: { audience: "assistant", format: "content" } as const }, { want: { audience: "programmatic", format: "structured" } as const }] };
+  assert.deepEqual(selectOutputs(strict, all, new Set(), declined)?.map(selectorKey), ["assistant/content"]);
+  assert.deepEqual(selectOutputs(strict, all, new Set())?.map(selectorKey), ["assistant/content", "programmatic/structured"]);
+});

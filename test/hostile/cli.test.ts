@@ -118,11 +118,13 @@ describe("escape sequences in tool names and descriptions", PARALLEL, () => {
     assert.equal(human.code, 0, human.err);
     assert.ok(!CONTROL.test(human.out), "no control bytes in the human listing");
     assert.match(human.out, /esc␛\[31m_red␛\]0;pwned␇/);
-    assert.match(human.out, /no_assistant_content rejected: server hx, tool no_assistant_content: .*\[assistant-content-required\]/);
+    assert.match(human.out, /no_assistant_content rejected \[assistant-content-required\]: server hx, tool no_assistant_content: .*\[assistant-content-required\]/);
     assert.equal(json.code, 0, json.err);
     assert.ok(!CONTROL.test(json.out), "JSON escapes control characters itself");
     const doc = JSON.parse(json.out);
     assert.ok(JSON.stringify(doc).includes(JSON.stringify(ESC_NAME).slice(1, -1)), "the raw name survives inside the JSON");
+    const described = doc.servers[0].tools.find((t: { name: string }) => t.name === ESC_NAME);
+    assert.equal(described.description, "desc \u001b[2J\u001b]52;c;cHduZWQ=\u0007 \u009b31m", "the description as sent, C1 CSI included (escaped on the wire)");
   });
 
   test("`call` on an escape-named tool: human output sanitized, --json valid", async () => {

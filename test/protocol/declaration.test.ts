@@ -66,11 +66,12 @@ test("extension audiences only when negotiated", () => {
   assert.deepEqual(rules(v, none), ["unnegotiated-extension-audience"]);
 });
 
-test("structured schemas must compile as JSON Schema 2020-12", () => {
+test("structured schemas must compile in the dialect they name", () => {
   const v: ToolResultVariant[] = [
     { audience: "assistant", format: "content" },
     { audience: "assistant", format: "structured", schema: { type: "nonsense-type" } },
-    { audience: "programmatic", format: "structured", schema: { $schema: "http://json-schema.org/draft-04/schema#" } },
+    { audience: "programmatic", format: "structured", schema: { $schema: "http://json-schema.org/draft-03/schema#" } },
+    { audience: "user", format: "structured", schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" } },
   ];
   assert.deepEqual(rules(v), ["invalid-variant-schema", "invalid-variant-schema"]);
 });

@@ -276,3 +276,57 @@ test("/compare adds one row per legacy client profile when the host can read the
   assert.match(s.notices().at(-1)!, /legacy client profiles not available: server demo refused 2026-07-28/);
   s.cleanup();
 });
+
+test("/tools and /servers show every rejected tool, unavailable tool, declined variant and warning with its rule", async () => {
+  const s = setup();
+  const declined: ToolEntry = {
+    ...tool("declined_variant"),
+    declined: [{ audience: "programmatic", format: "structured", schema: { type: "nonsense" }, rule: "uncompilable-variant-schema", detail: "schema does not compile: bad type; not requested" }],
+  };
+  const task: ToolEntry = { ...tool("research"), unavailable: { rule: "task-required", detail: 'execution.taskSupport is "required"' } };
+  const warned: ToolEntry = { ...tool("weather", "old"), era: "legacy", warnings: [{ server: "old", tool: "weather", rule: "uncompilable-output-schema", detail: "outputSchema does not compile: x\u001b[2J" }] };
+  s.ctx.host = {
+    ...s.ctx.host,
+    tools: async () => [declined, task, warned],
+    toolErrors: async () => [{ server: "old", tool: "broken", rule: "malformed-tool", detail: "malformed tool: inputSchema: required" }],
+    servers: () => [
+      { name: "demo", protocolVersion: "2026-12-01", state: "connected" },
+      { name: "old", protocolVersion: "2025-11-25", state: "connected" },
+    ],
+  };
+  s.ctx.width = () => 160;
+  await dispatch("/tools", s.ctx);
+  const t = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
+  assert.ok(t.includes("research (demo, 2026-12-01) → assistant/content, user/structured  [unavailable: task-required]"), t.join("\n"));
+  assert.ok(t.includes("set aside:"));
+  for (const line of [
+    "  ✗ demo · declined_variant programmatic/structured declined [uncompilable-variant-schema]: schema does not compile: bad type; not requested",
+    '  ✗ demo · research unavailable [task-required]: execution.taskSupport is "required"',
+    "  ✗ old · broken rejected [malformed-tool]: malformed tool: inputSchema: required",
+  ]) assert.ok(t.includes(line), `${line}\n in\n${t.join("\n")}`);
+  const w = t.find((l) => l.includes("[uncompilable-output-schema]"))!;
+  assert.match(w, /^ {2}⚠ old · weather \[uncompilable-output-schema\]: outputSchema does not compile: x/);
+  assert.ok(!w.includes("\u001b"), "server text is sanitized");
+
+  await dispatch("/servers", s.ctx);
+  const v = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
+  assert.deepEqual(v.slice(0, 4), [
+    "demo  2026-12-01  connected",
+    "  tools: 1 usable, 1 unavailable; set aside:",
+    "    ✗ declined_variant programmatic/structured declined [uncompilable-variant-schema]: schema does not compile: bad type; not requested",
+    '    ✗ research unavailable [task-required]: execution.taskSupport is "required"',
+  ]);
+  assert.equal(v[4], "old  2025-11-25  connected");
+  assert.equal(v[5], "  tools: 1 usable, 1 rejected; set aside:");
+  assert.match(v[6], /^ {4}⚠ weather \[uncompilable-output-schema\]/);
+  assert.equal(v[7], "    ✗ broken rejected [malformed-tool]: malformed tool: inputSchema: required");
+  s.cleanup();
+});
+
+test("/tools with no usable tool still names every rejected one", async () => {
+  const s = setup();
+  s.ctx.host = { ...s.ctx.host, tools: async () => [], toolErrors: async () => [{ server: "fs", tool: "read_file", rule: "malformed-tool", detail: "malformed tool: name" }] };
+  await dispatch("/tools", s.ctx);
+  assert.equal(s.notices().at(-1), "info: no usable tools; set aside:\n  ✗ fs · read_file rejected [malformed-tool]: malformed tool: name");
+  s.cleanup();
+});

@@ -215,3 +215,12 @@ test("hostile strings are neutralized in every component", async () => {
   store.endTurn();
   assertNeutralized(draw(<Conversation finished={store.getState().finished} width={200} />, 200).lastFrame());
 });
+
+test("ToolCard: each host warning of the outcome (rule and detail, sanitized) under the sinks", () => {
+  const o = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "n is seven" }] }] }, { era: "legacy", protocolVersion: "2025-11-25" });
+  const warned = { ...o, warnings: [{ server: "demo", tool: "generate_images", rule: "schema-violation", detail: `structuredContent dropped: /n must be number ${HOSTILE}` }] } as typeof o;
+  const f = draw(<ToolCard call={call({ outcome: warned })} width={140} />).lastFrame();
+  assertNeutralized(f);
+  assert.match(stripAnsi(f), /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number/m);
+  assert.doesNotMatch(stripAnsi(draw(<ToolCard call={call({ outcome: o })} width={140} />).lastFrame()), /⚠/);
+});

@@ -40,7 +40,8 @@ function modalHost() {
   const host: CommandHost = {
     tools: async (m) => {
       listed.push(m);
-      const base = [tool("search_customers"), tool("wait")];
+      // A task-only tool (execution.taskSupport "required") is listed but never offered to the model.
+      const base = [tool("search_customers"), tool("wait"), tool("research", { unavailable: { rule: "task-required", detail: "runs only as a task" } })];
       if (m === "app") return [...base, tool("ui_only_search"), tool("refresh_dashboard", { _meta: { ui: { visibility: ["app"] } } })];
       return base;
     },

@@ -72,6 +72,7 @@ function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): Started
     // Every turn and /tools list through this: a server not connected is not waited for (the
     // start already waited its bound; its tools join when it connects).
     tools: (m) => host.tools(m, 0),
+    toolErrors: (m) => host.toolErrors(m),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     requestFor: (entry, mode) => host.requestFor(entry, mode),

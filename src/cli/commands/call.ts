@@ -7,6 +7,7 @@ import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
+import { terminalSafeJson } from "../output/json.js";
 
 export class StartError extends Error {
   constructor(
@@ -72,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     const select = parseSelectors(cli.values.select);
     const profile = parseProfile(cli.values.profile);
     const write = (outcome: CallOutcome) =>
-      process.stdout.write(cli.common.json ? JSON.stringify(callDocument(outcome)) + "\n" : renderCall(outcome, process.stdout.columns ?? 100));
+      process.stdout.write(cli.common.json ? terminalSafeJson(callDocument(outcome)) + "\n" : renderCall(outcome, process.stdout.columns ?? 100));
 
     let host: Host;
     try {

@@ -1,8 +1,11 @@
 // mcp-prism tools [--server NAME] [--mode M] [--json]: tools per server with era, declared
-// variants and schemas, and rejected tools with their reasons. --mode app lists with the Apps
-// extension advertised (so App variants appear).
+// variants and schemas, and rejected tools, declined variants, warnings and unavailable tools
+// with their rules. --mode app lists with the Apps extension advertised (so App variants appear).
+// Exit 1 when a server lists tools and none of them is usable.
 import { parseCli, withUsage } from "../args.js";
-import { renderTools, toolsDocument } from "../output/tools.js";
+import { terminalSafeJson } from "../output/json.js";
+import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
+import { sanitizeName } from "../../ui/sanitize.js";
 import { startHost, StartError } from "./call.js";
 
 export async function run(argv: string[]): Promise<number> {
@@ -21,8 +24,10 @@ export async function run(argv: string[]): Promise<number> {
       const tools = await host.tools();
       await host.toolErrors();
       const doc = toolsDocument(host.servers(), tools);
-      process.stdout.write(cli.common.json ? JSON.stringify(doc) + "\n" : renderTools(doc));
-      return 0;
+      process.stdout.write(cli.common.json ? terminalSafeJson(doc) + "\n" : renderTools(doc));
+      const none = serversWithoutUsableTools(doc);
+      if (none.length > 0 && !cli.common.json) process.stderr.write(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
+      return none.length > 0 ? 1 : 0;
     } finally {
       await host.close();
     }

@@ -1,7 +1,7 @@
 // `call` output: the --json document, and the human view of each sink's share.
 import { selectorKey } from "../../protocol/index.js";
 import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/measure.js";
-import type { CallOutcome, SinkName } from "../../host/types.js";
+import type { CallOutcome, HostWarning, SinkName } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
 import { previewOutput } from "./sinks.js";
 
@@ -13,6 +13,10 @@ export interface CallDocument {
   isError: boolean;
   routed: { model: readonly unknown[]; user: readonly unknown[]; programmatic: readonly unknown[]; app: readonly unknown[] };
   appMeta?: Record<string, unknown>;
+  /** What the host did not pass on as it came (e.g. a legacy structuredContent dropped), with the rule. */
+  warnings?: HostWarning[];
+  /** A legacy result's `_meta` as the server sent it (routed to no sink). */
+  resultMeta?: Record<string, unknown>;
   error?: { rule: string; message: string };
 }
 
@@ -29,6 +33,8 @@ export function callDocument(outcome: CallOutcome): CallDocument {
   if (outcome.ok) {
     doc.routed = { model: outcome.routed.model, user: outcome.routed.user, programmatic: outcome.routed.programmatic, app: outcome.routed.app };
     if (Object.keys(outcome.routed.appMeta).length > 0) doc.appMeta = outcome.routed.appMeta;
+    if (outcome.warnings) doc.warnings = outcome.warnings;
+    if (outcome.resultMeta) doc.resultMeta = outcome.resultMeta;
   } else doc.error = outcome.error;
   return doc;
 }
@@ -73,6 +79,7 @@ export function renderCall(outcome: CallOutcome, width = 100): string {
     return out.join("\n") + "\n";
   }
   if (outcome.isError) out.push("⚠ the tool reported an error (isError); outputs are routed per audience");
+  for (const w of outcome.warnings ?? []) out.push(`⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`);
   const shares = measureSinks(outcome.routed);
   for (const sink of ["model", "user", "programmatic", "app"] as const) {
     const entries = outcome.routed[sink];
@@ -93,5 +100,7 @@ export function renderCall(outcome: CallOutcome, width = 100): string {
   }
   const meta = Object.keys(outcome.routed.appMeta);
   if (meta.length) out.push(`   App _meta: ${meta.map((k) => sanitizeInline(k)).join(", ")}`);
+  const resultMeta = Object.keys(outcome.resultMeta ?? {});
+  if (resultMeta.length) out.push(`\nresult _meta (no sink; kept in --json): ${resultMeta.slice(0, 8).map((k) => sanitizeName(k, 40)).join(", ")}${resultMeta.length > 8 ? ", …" : ""}`);
   return out.join("\n") + "\n";
 }

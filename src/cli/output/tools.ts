@@ -1,9 +1,33 @@
-// `tools` output: each server's era, each tool's declared variants and schemas, rejected tools.
+// `tools` output: each server's era, each tool's declared variants and schemas, and everything
+// the host did not take as declared: rejected tools, declined variants, warnings, unavailable
+// tools, each with its rule. The --json document keeps what the server sent (inputSchema,
+// annotations, _meta, execution) as it sent it, so a script can build arguments from it; only
+// the human view is sanitized.
 import { selectorKey, type JsonSchema } from "../../protocol/index.js";
 import type { ServerStatus } from "../../host/host.js";
 import { isAppOnly } from "../../host/tools.js";
-import type { ToolEntry } from "../../host/types.js";
+import type { DeclinedVariant, HostWarning, ToolEntry } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+
+export interface ToolDocument {
+  name: string;
+  qualifiedName: string;
+  title?: string;
+  description?: string;
+  appOnly: boolean;
+  /** false when the host will not call it (`unavailable` says why). */
+  usable: boolean;
+  inputSchema: ToolEntry["inputSchema"];
+  annotations?: ToolEntry["annotations"];
+  _meta?: Record<string, unknown>;
+  execution?: Record<string, unknown>;
+  /** The variants the host may request. */
+  variants: ToolEntry["variants"];
+  declined?: DeclinedVariant[];
+  legacyOutputSchema?: JsonSchema;
+  warnings?: HostWarning[];
+  unavailable?: { rule: string; detail: string };
+}
 
 export interface ToolsDocument {
   servers: {
@@ -12,9 +36,23 @@ export interface ToolsDocument {
     era: string | null;
     protocolVersion: string | null;
     error?: string;
-    tools: { name: string; qualifiedName: string; title?: string; appOnly: boolean; variants: ToolEntry["variants"]; legacyOutputSchema?: JsonSchema }[];
-    rejected: { tool: string; message: string }[];
+    tools: ToolDocument[];
+    rejected: { tool: string; rule: string; detail: string; message: string }[];
   }[];
+}
+
+function toolDocument(t: ToolEntry): ToolDocument {
+  const d: ToolDocument = { name: t.name, qualifiedName: t.qualifiedName, appOnly: isAppOnly(t), usable: t.unavailable === undefined, inputSchema: t.inputSchema, variants: t.variants };
+  if (t.title) d.title = t.title;
+  if (t.description) d.description = t.description;
+  if (t.annotations) d.annotations = t.annotations;
+  if (t._meta) d._meta = t._meta;
+  if (t.execution) d.execution = t.execution;
+  if (t.declined) d.declined = t.declined;
+  if (t.legacyOutputSchema) d.legacyOutputSchema = t.legacyOutputSchema;
+  if (t.warnings) d.warnings = t.warnings;
+  if (t.unavailable) d.unavailable = t.unavailable;
+  return d;
 }
 
 export function toolsDocument(servers: ServerStatus[], tools: ToolEntry[]): ToolsDocument {
@@ -25,19 +63,15 @@ export function toolsDocument(servers: ServerStatus[], tools: ToolEntry[]): Tool
       era: s.era ?? null,
       protocolVersion: s.protocolVersion ?? null,
       ...(s.error ? { error: s.error } : {}),
-      tools: tools
-        .filter((t) => t.server === s.name)
-        .map((t) => ({
-          name: t.name,
-          qualifiedName: t.qualifiedName,
-          ...(t.title ? { title: t.title } : {}),
-          appOnly: isAppOnly(t),
-          variants: t.variants,
-          ...(t.legacyOutputSchema ? { legacyOutputSchema: t.legacyOutputSchema } : {}),
-        })),
-      rejected: s.toolErrors.map((e) => ({ tool: e.tool, ...(e.rule ? { rule: e.rule } : {}), message: e.message })),
+      tools: tools.filter((t) => t.server === s.name).map(toolDocument),
+      rejected: s.toolErrors.map((e) => ({ tool: e.tool, rule: e.rule, detail: e.detail, message: e.message })),
     })),
   };
+}
+
+/** Servers that listed tools of which the host can call none (rejected, or all unavailable). */
+export function serversWithoutUsableTools(doc: ToolsDocument): string[] {
+  return doc.servers.filter((s) => s.tools.length + s.rejected.length > 0 && !s.tools.some((t) => t.usable)).map((s) => s.name);
 }
 
 function schemaLabel(schema: JsonSchema | undefined): string {
@@ -52,18 +86,24 @@ export function renderTools(doc: ToolsDocument): string {
   const out: string[] = [];
   for (const s of doc.servers) {
     const era = s.protocolVersion ? `protocol ${s.protocolVersion}${s.era === "legacy" ? " (initialize era)" : ""}` : s.state;
-    out.push(`${sanitizeName(s.name)} · ${era} · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`);
+    const usable = s.tools.filter((t) => t.usable).length;
+    const notUsable = s.tools.length - usable;
+    const counts = `${usable} tool${usable === 1 ? "" : "s"}${notUsable ? `, ${notUsable} unavailable` : ""}${s.rejected.length ? `, ${s.rejected.length} rejected` : ""}`;
+    out.push(`${sanitizeName(s.name)} · ${era} · ${counts}`);
     if (s.error) out.push(`  ✗ ${sanitizeInline(s.error)}`);
     for (const t of s.tools) {
       const name = t.qualifiedName === t.name ? sanitizeName(t.name) : `${sanitizeName(t.qualifiedName)} (${sanitizeName(t.name)})`;
       out.push(`  ${name}${t.appOnly ? "  [App-only]" : ""}`);
+      if (t.unavailable) out.push(`    ✗ unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
       for (const v of t.variants) {
         const schema = v.format === "structured" ? `  ${schemaLabel(v.schema)}` : "";
         out.push(`    ${sanitizeInline(selectorKey(v))}${schema}`);
       }
+      for (const d of t.declined ?? []) out.push(`    ✗ ${sanitizeInline(selectorKey(d))} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`);
       if (s.era !== "2026-12-01") out.push(`    (inferred from the legacy shape)${t.legacyOutputSchema ? `  outputSchema: ${schemaLabel(t.legacyOutputSchema)}` : ""}`);
+      for (const w of t.warnings ?? []) out.push(`    ⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`);
     }
-    for (const r of s.rejected) out.push(`  ✗ ${sanitizeName(r.tool)} rejected: ${sanitizeInline(r.message)}`);
+    for (const r of s.rejected) out.push(`  ✗ ${sanitizeName(r.tool)} rejected [${sanitizeName(r.rule)}]: ${sanitizeInline(r.message)}`);
   }
   return out.join("\n") + "\n";
 }

@@ -23,16 +23,20 @@ export function policyFor(mode: Mode): ModePolicy {
 
 /**
  * The requestedOutputs a mode asks for: only declared selectors, extension audiences only when
- * negotiated, none twice. undefined = send none (the fallback).
+ * negotiated, none twice, never a declined variant (the host does not request a variant whose
+ * schema it cannot compile; a required preference for one is skipped). undefined = send none
+ * (the fallback).
  */
 export function selectOutputs(
   policy: ModePolicy,
   variants: readonly ToolResultVariant[],
   negotiated: ReadonlySet<string>,
+  declined: readonly ToolResultOutputSelector[] = [],
 ): ToolResultOutputSelector[] | undefined {
   if (!policy.sendRequestedOutputs) return undefined;
+  const isDeclined = (s: ToolResultOutputSelector) => declined.some((d) => sameSelector(d, s));
   const usable = (s: ToolResultOutputSelector) =>
-    variants.some((v) => sameSelector(v, s)) && (!isExtensionAudience(s.audience) || negotiated.has(s.audience));
+    !isDeclined(s) && variants.some((v) => sameSelector(v, s)) && (!isExtensionAudience(s.audience) || negotiated.has(s.audience));
   const out: ToolResultOutputSelector[] = [];
   const add = (s: ToolResultOutputSelector) => {
     if (!out.some((o) => sameSelector(o, s))) out.push({ audience: s.audience, format: s.format });
@@ -40,7 +44,7 @@ export function selectOutputs(
   for (const p of policy.preferences) {
     if (usable(p.want)) add(p.want);
     else if (p.otherwise && usable(p.otherwise)) add(p.otherwise);
-    else if (!p.ifDeclared && !p.otherwise) add(p.want); // required: checkSelection will refuse it locally
+    else if (!p.ifDeclared && !p.otherwise && !isDeclined(p.want)) add(p.want); // required: checkSelection will refuse it locally
   }
   return out;
 }

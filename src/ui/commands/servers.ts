@@ -1,5 +1,6 @@
 import { truncateToWidth } from "../format.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { toolCounts, toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 
 /** Lines of each server's stderr and of the host's diagnostics shown (the newest). */
@@ -15,21 +16,27 @@ function tail(label: string, lines: readonly string[] | undefined, width: number
 export const servers: SlashCommand = {
   name: "servers",
   usage: "/servers",
-  description: "list servers, protocol versions and connection state, with their last stderr lines and host diagnostics",
-  run(_args, ctx) {
+  description: "list servers, protocol versions and connection state, the tools set aside with their rules, the last stderr lines and host diagnostics",
+  async run(_args, ctx) {
     const list = ctx.host.servers();
     if (list.length === 0) {
       ctx.store.notice("no servers configured");
       return;
     }
+    const mode = ctx.store.getState().mode;
+    const [tools, rejected] = await Promise.all([ctx.host.tools(mode), ctx.host.toolErrors?.(mode) ?? Promise.resolve([])]);
     const w = ctx.width();
     ctx.store.notice(
       list
-        .flatMap((s) => [
-          `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${s.state}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
-          ...tail("diagnostics", s.diagnostics, w),
-          ...tail("stderr", s.stderr, w),
-        ])
+        .flatMap((s) => {
+          const issues = toolIssueLines(tools, rejected, w, "    ", s.name);
+          return [
+            `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${s.state}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
+            ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
+            ...tail("diagnostics", s.diagnostics, w),
+            ...tail("stderr", s.stderr, w),
+          ];
+        })
         .join("\n"),
     );
   },

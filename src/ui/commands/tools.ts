@@ -1,23 +1,29 @@
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import { truncateToWidth } from "../format.js";
+import { toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 
 export const tools: SlashCommand = {
   name: "tools",
   usage: "/tools",
-  description: "list tools with their declared output variants",
+  description: "list tools with their declared output variants, and every tool or variant set aside with its rule",
   async run(_args, ctx) {
-    const list = await ctx.host.tools(ctx.store.getState().mode);
-    if (list.length === 0) {
-      ctx.store.notice("no tools (see /servers)");
-      return;
-    }
+    const mode = ctx.store.getState().mode;
+    const list = await ctx.host.tools(mode);
+    const rejected = (await ctx.host.toolErrors?.(mode)) ?? [];
     const w = ctx.width();
     const lines: string[] = [];
     for (const t of list) {
       const variants = t.variants.map((v) => `${sanitizeName(v.audience)}/${v.format}`).join(", ");
-      lines.push(truncateToWidth(`${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}`, w));
+      const flag = t.unavailable ? `  [unavailable: ${sanitizeName(t.unavailable.rule)}]` : "";
+      lines.push(truncateToWidth(`${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}${flag}`, w));
       if (t.description) lines.push(truncateToWidth(`  ${sanitizeInline(t.description)}`, w));
+    }
+    const issues = toolIssueLines(list, rejected, w, "  ");
+    if (issues.length > 0) lines.push(list.length > 0 ? "set aside:" : "no usable tools; set aside:", ...issues);
+    if (lines.length === 0) {
+      ctx.store.notice("no tools (see /servers)");
+      return;
     }
     ctx.store.notice(lines.join("\n"));
   },

@@ -2,13 +2,23 @@
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
 import type { CallOptions, CallOutcome, LegacyProfile, Mode, ToolEntry } from "../../host/types.js";
+
+/** A tool the host rejected (its declaration broke a rule). */
+export interface RejectedTool {
+  server: string;
+  tool: string;
+  rule: string;
+  detail: string;
+}
 import type { SessionStore } from "../state.js";
 import type { ServerStatus } from "../components/StatusBar.js";
 
 /** What the commands need from the host (the real Host satisfies it through a thin adapter). */
 export interface CommandHost {
-  /** Every usable tool for a mode, App-only ones included. */
+  /** Every listed tool for a mode that was not rejected, App-only and unavailable ones included. */
   tools(mode: Mode): Promise<ToolEntry[]>;
+  /** The tools rejected for a mode, each with its rule (optional: a host that rejects none may omit it). */
+  toolErrors?(mode: Mode): Promise<RejectedTool[]>;
   servers(): ServerStatus[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */

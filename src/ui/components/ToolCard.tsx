@@ -103,6 +103,11 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
       <Text dimColor wrap="truncate-end">{truncateToWidth(`  requested: ${describeRequested(o)} · ${formatElapsed(o.durationMs)}`, width)}</Text>
       <Text wrap="truncate-end">{truncateToWidth(`  → ${sinkSummary(o)}`, width)}</Text>
       {o.isError ? <Text color="red">{"  isError: the tool reported an error"}</Text> : null}
+      {(o.warnings ?? []).map((w, i) => (
+        <Text key={`w${i}`} color="yellow" wrap="truncate-end">
+          {truncateToWidth(`  ⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`, width)}
+        </Text>
+      ))}
       {preview !== undefined ? <Text dimColor wrap="truncate-end">{truncateToWidth(`  model sees: ${sanitizeInline(preview)}`, width)}</Text> : null}
     </Box>
   );

@@ -1,0 +1,74 @@
+// The real app in tmux on real third-party servers (server-filesystem, server-everything) and
+// the schema-edge fixture: /tools lists the real servers' tools (none set aside but the one
+// task-only tool, with its rule), /servers names every finding, and a legacy call whose
+// structuredContent breaks its outputSchema shows the warning on its card; the transcript
+// keeps the warning and the result _meta.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startApp, type AppTerminal } from "../helpers/tmux.js";
+import { ROOT } from "../helpers/host-fixtures.js";
+import { EVERYTHING, FILESYSTEM, realServerFiles } from "../helpers/real-servers.js";
+import { SCHEMA_EDGE } from "../helpers/schema-edge.js";
+
+const files = realServerFiles();
+const open: AppTerminal[] = [];
+after(() => {
+  open.forEach((t) => t.close());
+  files.remove();
+});
+
+test("/tools, /servers and a tool card on real servers show every rule; nothing is hidden", async () => {
+  const cfg = join(files.dir, "app.json");
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      mcpServers: {
+        fs: { command: process.execPath, args: [FILESYSTEM, files.files] },
+        everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
+        edge: { command: process.execPath, args: ["--import", "tsx", SCHEMA_EDGE, "--era", "legacy"], cwd: ROOT },
+      },
+      limits: { discoverTimeoutMs: 15000 },
+    }),
+  );
+  const t = await startApp({ args: ["--config", cfg, "--yes"], columns: 160, rows: 60, ready: /edge 2025-11-25 connected/ });
+  open.push(t);
+  await t.waitFor(/fs 2025-11-25 connected[\s\S]*everything 2025-11-25 connected/, "every server connected");
+  // The conversation only (no side pane), its lines without trailing blanks.
+  t.submit("/pane off");
+  await t.waitFor((x) => !x.includes("Programmatic (0)"), "the side pane hidden");
+  const conv = (history = 400) => t.screen(history).replace(/ +$/gm, "");
+
+  t.submit("/tools");
+  await t.waitFor(/edge · task_only unavailable/, "the /tools listing", { history: 400 });
+  let s = conv();
+  assert.match(s, /^read_text_file \(fs, legacy\) → assistant\/content$/m);
+  assert.match(s, /^get-structured-content \(everything, legacy\) → assistant\/content$/m);
+  assert.match(s, /^simulate-research-query \(everything, legacy\) → assistant\/content {2}\[unavailable: task-required\]$/m);
+  assert.match(s, /^ {2}✗ everything · simulate-research-query unavailable \[task-required\]: execution\.taskSupport is "required"/m);
+  assert.match(s, /^ {2}⚠ edge · bad_output_schema \[uncompilable-output-schema\]: outputSchema does not compile/m);
+  assert.doesNotMatch(s, /✗ fs · /, "no filesystem tool set aside");
+
+  t.submit("/servers");
+  await t.waitFor(/tools: 12 usable, 1 unavailable; set aside:/, "the /servers listing", { history: 400 });
+  s = conv();
+  assert.match(s, /^everything {2}2025-11-25 {2}connected\n {2}tools: 12 usable, 1 unavailable; set aside:$/m);
+  assert.match(s, /^fs {2}2025-11-25 {2}connected$/m);
+  assert.match(s, /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m);
+
+  t.submit("/call breaks_schema {}");
+  await t.idle(/✓ edge · breaks_schema[\s\S]*⚠ \[schema-violation\]/, "the card with its warning", { history: 400 });
+  s = conv();
+  assert.match(s, /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number \(outputSchema\); the content is routed$/m);
+  assert.match(s, /model sees: n is seven/);
+
+  t.submit("/quit");
+  assert.equal(await t.exitCode(), 0);
+  const dir = join(t.stateDir, "mcp-prism");
+  const records = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+  const call = records.find((r) => r.kind === "tool" && r.tool === "breaks_schema");
+  assert.equal(call.warnings[0].rule, "schema-violation");
+  assert.deepEqual(call.resultMeta, { "com.example/trace": { id: "t-1" }, "io.example/cost": 3 });
+  assert.deepEqual(call.routed.programmatic, []);
+});
