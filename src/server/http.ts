@@ -1,7 +1,8 @@
 // Streamable HTTP binding on node:http, loopback only. Modern POSTs follow the 2026-07-28 rules
 // (header/body agreement, 400/404 statuses, per-request SSE when a progressToken asks for
-// notifications, closing the stream cancels). A POST of `initialize`, or one carrying the
-// Mcp-Session-Id minted by it, is served with 2025-11-25 semantics (JSON replies, no GET stream).
+// notifications, closing the stream cancels). A POST of `initialize` without the modern `_meta`
+// envelope, or one carrying the Mcp-Session-Id minted by it, is served with 2025-11-25 semantics
+// (JSON replies, no GET stream).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -140,7 +141,8 @@ export class ToolkitHttpHandler {
     const modern = ToolkitServer.isModern(msg.params);
 
     // Legacy (2025-11-25 Streamable HTTP): initialize mints a session; its id selects it later.
-    if (msg.method === "initialize" && isRequest) {
+    // An initialize with the modern envelope is a modern request: 404 -32601 below.
+    if (msg.method === "initialize" && isRequest && !modern) {
       const newId = randomUUID();
       const session: LegacySession = {};
       const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId });

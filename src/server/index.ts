@@ -14,8 +14,8 @@ export type {
 export { fromLegacyTool } from "./legacy-tool.js";
 export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
 export { defineResource } from "./resource.js";
-export type { ResourceDefinition } from "./resource.js";
-export { ToolkitServer } from "./engine.js";
+export type { CacheHint, ResourceDefinition } from "./resource.js";
+export { ToolkitServer, DEFAULT_CACHE_HINT } from "./engine.js";
 export type { ToolkitServerOptions, RequestContext, LegacySession, Envelope, Notification } from "./engine.js";
 export { CancelledError } from "./call.js";
 export { RpcError } from "./errors.js";
