@@ -19,7 +19,7 @@ import {
 import { callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
 import { checkCacheHint, listEntry, type CacheHint, type ResourceDefinition } from "./resource.js";
-import type { DefinedTool } from "./tool.js";
+import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
 
 export interface ToolkitServerOptions {
   info: Implementation;
@@ -224,8 +224,16 @@ export class ToolkitServer {
     if (!tool) throw invalidParams(`Unknown tool: ${p.name}`);
     if (p.arguments !== undefined && !isObject(p.arguments)) throw invalidParams("tools/call arguments must be an object");
     const args = (p.arguments ?? {}) as Record<string, unknown>;
-    const env: CallEnvironment = { version, era: eraOf(version), negotiatedExtensions: negotiated, signal: ctx.signal, progress: progressSender(p, ctx) };
-    if (env.era !== "2026-12-01") return { ...(await callLegacy(tool, args, env)) };
+    const era = eraOf(version);
+    const env: CallEnvironment = {
+      version,
+      era,
+      negotiatedExtensions: negotiated,
+      signal: ctx.signal,
+      progress: progressSender(p, ctx),
+      log: logSender(era === "legacy" ? undefined : p, ctx),
+    };
+    if (era !== "2026-12-01") return { ...(await callLegacy(tool, args, env)) };
     const r = await callWithVariants(tool, p, args, env);
     const result: Record<string, unknown> = { outputs: r.outputs };
     if (r.isError) result.isError = true;
@@ -259,5 +267,23 @@ function progressSender(p: Params, ctx: RequestContext): CallEnvironment["progre
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     await ctx.notify({ method: "notifications/progress", params });
+  };
+}
+
+/** The request's minimum log level (modern `_meta` logLevel); undefined = send no logs. */
+export function requestedLogLevel(params: unknown): LogLevel | undefined {
+  const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
+  const level = meta?.[META.logLevel];
+  return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
+}
+
+/** notifications/message at or above the requested level; no level asked for → no-op (a MUST NOT). */
+function logSender(p: Params | undefined, ctx: RequestContext): CallEnvironment["log"] {
+  const min = p ? requestedLogLevel(p) : undefined;
+  return async (level, data, logger) => {
+    if (min === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min) || ctx.signal.aborted) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    await ctx.notify({ method: "notifications/message", params });
   };
 }

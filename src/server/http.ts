@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { ErrorCode } from "../protocol/index.js";
 import { CancelledError } from "./call.js";
-import { ToolkitServer, type LegacySession, type RequestContext } from "./engine.js";
+import { ToolkitServer, requestedLogLevel, type LegacySession, type RequestContext } from "./engine.js";
 import { RpcError } from "./errors.js";
 
 export interface HttpServeOptions {
@@ -182,8 +182,9 @@ export class ToolkitHttpHandler {
   }
 
   /**
-   * Runs one request. With a progressToken the reply is an SSE stream carrying the request's
-   * notifications and then its response; otherwise one JSON object. Returns true on a result.
+   * Runs one request. With a progressToken (or a modern logLevel) the reply is an SSE stream
+   * carrying the request's notifications and then its response; otherwise one JSON object.
+   * Returns true on a result.
    */
   private async dispatch(res: ServerResponse, msg: Message, id: Id, session: LegacySession | undefined, headers: Record<string, string>): Promise<boolean> {
     const controller = new AbortController();
@@ -191,7 +192,8 @@ export class ToolkitHttpHandler {
       if (!res.writableFinished) controller.abort(); // the client closed the stream: cancellation
     });
     const meta = (msg.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-    const sse = meta?.progressToken !== undefined;
+    // Notifications need a stream: progress, or logs the request asked for (modern requests only).
+    const sse = meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined);
     const writeEvent = (m: unknown) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
     if (sse) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
     const ctx: RequestContext = {

@@ -1,5 +1,5 @@
 // The reference server toolkit: define variant tools once, serve them to every era.
-export { defineTool, ToolError, wireVariant } from "./tool.js";
+export { defineTool, ToolError, wireVariant, LOG_LEVELS } from "./tool.js";
 export type {
   DefinedTool,
   ToolDefinition,
@@ -10,6 +10,7 @@ export type {
   LegacyBehaviour,
   ProjectionContext,
   RunContext,
+  LogLevel,
 } from "./tool.js";
 export { fromLegacyTool } from "./legacy-tool.js";
 export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
