@@ -125,16 +125,16 @@ export class ToolkitHttpHandler {
     }
 
     const text = await readBody(req, this.options.maxBodyBytes);
-    if (text === undefined) return sendJson(res, 413, errorBody(null, ErrorCode.InvalidRequest, "request body is too large"));
+    if (text === undefined) return sendJson(res, 413, errorBody(undefined, ErrorCode.InvalidRequest, "request body is too large"));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return sendJson(res, 400, errorBody(null, ErrorCode.ParseError, "Parse error: the body is not JSON"));
+      return sendJson(res, 400, errorBody(undefined, ErrorCode.ParseError, "Parse error: the body is not JSON"));
     }
     const msg = parsed as Message;
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") {
-      return sendJson(res, 400, errorBody(null, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
+      return sendJson(res, 400, errorBody(undefined, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
     }
     const isRequest = typeof msg.id === "string" || typeof msg.id === "number";
     const id: Id = isRequest ? (msg.id as string | number) : null;
@@ -231,7 +231,7 @@ export async function serveHttp(server: ToolkitServer, options: HttpServeOptions
   const handler = new ToolkitHttpHandler(server, { path: options.path ?? "/mcp", maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024 });
   const http = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(null, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
+      if (!res.headersSent) sendJson(res, 500, errorBody(undefined, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
       else res.end();
     });
   });

@@ -119,6 +119,19 @@ describe("every message the demo server sends is schema-valid for its era: stdio
     }
   });
 
+  it("errors to lines that are not JSON or not JSON-RPC (valid in both schemas: no id, never null)", async () => {
+    for (const era of ["2026-07-28", "2025-11-25"] as const) {
+      const from = main.lines.length;
+      main.send("this is not json");
+      await main.waitFor((m) => m.error?.code === -32700, 5000, from);
+      main.send({ hello: "world" });
+      await main.waitFor((m) => m.error?.code === -32600, 5000, from);
+      const errors = main.lines.slice(from).map((l) => JSON.parse(l) as JsonRpcMessage);
+      assert.equal(errors.length, 2);
+      for (const m of errors) assert.deepEqual(schema.check(era, m), [], JSON.stringify(m));
+    }
+  });
+
   it("2025-11-25 (initialize)", async () => {
     const from = legacy.lines.length;
     await legacy.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
@@ -147,6 +160,14 @@ describe("every message the demo server sends is schema-valid for its era: Strea
         sent.push({ era: version, method: r.method, messages: messagesOf(res) });
       }
       assertValid(sent, true);
+    }
+  });
+
+  it("errors to bodies that are not JSON or not JSON-RPC (valid in both schemas: no id, never null)", async () => {
+    for (const body of ["this is not json", JSON.stringify({ hello: "world" }), "[]"]) {
+      const r = await rawRequest(srv.url, { headers: { accept: "application/json, text/event-stream" }, body });
+      assert.equal(r.status, 400);
+      for (const era of ["2026-07-28", "2025-11-25"] as const) assert.deepEqual(schema.check(era, r.json), [], r.text);
     }
   });
 
