@@ -24,6 +24,7 @@ export interface CallEnvironment {
   negotiatedExtensions: ReadonlySet<string>;
   signal: AbortSignal;
   progress: RunContext["progress"];
+  log: RunContext["log"];
 }
 
 /** Thrown when the request was cancelled: the transport sends nothing for it. */
@@ -94,6 +95,7 @@ function runContext(env: CallEnvironment, selection: ToolResultOutputSelector[])
     negotiatedExtensions: env.negotiatedExtensions,
     signal: env.signal,
     progress: env.progress,
+    log: env.log,
     wants: (audience, format) => selection.some((s) => s.audience === audience && s.format === format),
   };
 }

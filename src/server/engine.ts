@@ -18,8 +18,8 @@ import {
 } from "../protocol/index.js";
 import { callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
-import { listEntry, type ResourceDefinition } from "./resource.js";
-import type { DefinedTool } from "./tool.js";
+import { checkCacheHint, listEntry, type CacheHint, type ResourceDefinition } from "./resource.js";
+import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
 
 export interface ToolkitServerOptions {
   info: Implementation;
@@ -28,7 +28,15 @@ export interface ToolkitServerOptions {
   resources?: ResourceDefinition[];
   /** Extensions the server advertises, e.g. {"io.modelcontextprotocol/ui": {}}. */
   extensions?: Record<string, Record<string, unknown>>;
+  /**
+   * The caching hint of every cacheable modern result (server/discover, tools/list,
+   * resources/list, resources/templates/list, resources/read unless the resource has its own);
+   * default 5 minutes, public (nothing the demo lists depends on who asks).
+   */
+  cache?: CacheHint;
 }
+
+export const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: "public" };
 
 /** Per-connection state of the initialize era (one per stdio process or HTTP session). */
 export interface LegacySession {
@@ -57,15 +65,17 @@ export interface Envelope {
 type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const MODERN_METHODS = new Set(["server/discover", "tools/list", "tools/call", "resources/list", "resources/read"]);
-const LEGACY_METHODS = new Set(["ping", "tools/list", "tools/call", "resources/list", "resources/read"]);
+const MODERN_METHODS = new Set(["server/discover", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
+const LEGACY_METHODS = new Set(["ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
 
 export class ToolkitServer {
   private readonly tools = new Map<string, DefinedTool<any>>();
   private readonly resources = new Map<string, ResourceDefinition>();
   readonly capabilities: Capabilities;
+  private readonly cache: CacheHint;
 
   constructor(readonly options: ToolkitServerOptions) {
+    this.cache = checkCacheHint(options.cache ?? DEFAULT_CACHE_HINT, "server cache hint");
     const advertised = new Set(Object.keys(options.extensions ?? {}));
     for (const t of options.tools) {
       if (this.tools.has(t.name)) throw new Error(`tool ${JSON.stringify(t.name)} is registered twice`);
@@ -110,7 +120,8 @@ export class ToolkitServer {
   /** Handles one request; throws RpcError (or CancelledError when the request was cancelled). */
   async handle(method: string, params: unknown, ctx: RequestContext): Promise<Record<string, unknown>> {
     const p: Params = isObject(params) ? params : {};
-    if (method === "initialize") return this.initialize(p, ctx);
+    // An initialize carrying the modern envelope is a modern request for a removed method (-32601).
+    if (method === "initialize" && !ToolkitServer.isModern(params)) return this.initialize(p, ctx);
     if (ToolkitServer.isModern(params)) {
       const env = ToolkitServer.readEnvelope(params);
       ToolkitServer.checkVersion(env.version);
@@ -147,6 +158,8 @@ export class ToolkitServer {
   private async modern(method: string, p: Params, env: Envelope, ctx: RequestContext): Promise<Record<string, unknown>> {
     const negotiated = negotiatedExtensions(env.clientCapabilities, this.capabilities);
     let body: Record<string, unknown>;
+    // 2026-07-28 (SEP-2549): every result but tools/call's is a CacheableResult (ttlMs, cacheScope).
+    let cache: CacheHint = this.cache;
     switch (method) {
       case "server/discover":
         body = { supportedVersions: [...ALL_VERSIONS], capabilities: this.capabilities };
@@ -162,13 +175,19 @@ export class ToolkitServer {
       case "resources/list":
         body = { resources: [...this.resources.values()].map(listEntry) };
         break;
-      case "resources/read":
-        body = await this.readResource(p, ErrorCode.InvalidParams);
+      case "resources/templates/list":
+        body = { resourceTemplates: [] };
         break;
+      case "resources/read": {
+        const r = this.resource(p, ErrorCode.InvalidParams);
+        body = await readContents(r);
+        cache = r.cache ?? cache;
+        break;
+      }
       default:
         throw methodNotFound(method, 404);
     }
-    return { resultType: "complete", ...body, _meta: this.serverMeta() };
+    return { resultType: "complete", ...body, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope, _meta: this.serverMeta() };
   }
 
   private async legacy(method: string, p: Params, version: string, ctx: RequestContext): Promise<Record<string, unknown>> {
@@ -181,8 +200,10 @@ export class ToolkitServer {
         return { ...(await this.callTool(p, version, new Set(), ctx)) };
       case "resources/list":
         return { resources: [...this.resources.values()].map(listEntry) };
+      case "resources/templates/list":
+        return { resourceTemplates: [] };
       default:
-        return this.readResource(p, -32002); // resource not found, as the initialize era defines it
+        return readContents(this.resource(p, -32002)); // resource not found, as the initialize era defines it
     }
   }
 
@@ -203,8 +224,16 @@ export class ToolkitServer {
     if (!tool) throw invalidParams(`Unknown tool: ${p.name}`);
     if (p.arguments !== undefined && !isObject(p.arguments)) throw invalidParams("tools/call arguments must be an object");
     const args = (p.arguments ?? {}) as Record<string, unknown>;
-    const env: CallEnvironment = { version, era: eraOf(version), negotiatedExtensions: negotiated, signal: ctx.signal, progress: progressSender(p, ctx) };
-    if (env.era !== "2026-12-01") return { ...(await callLegacy(tool, args, env)) };
+    const era = eraOf(version);
+    const env: CallEnvironment = {
+      version,
+      era,
+      negotiatedExtensions: negotiated,
+      signal: ctx.signal,
+      progress: progressSender(p, ctx),
+      log: logSender(era === "legacy" ? undefined : p, ctx),
+    };
+    if (era !== "2026-12-01") return { ...(await callLegacy(tool, args, env)) };
     const r = await callWithVariants(tool, p, args, env);
     const result: Record<string, unknown> = { outputs: r.outputs };
     if (r.isError) result.isError = true;
@@ -212,14 +241,18 @@ export class ToolkitServer {
     return result;
   }
 
-  private async readResource(p: Params, notFoundCode: number): Promise<Record<string, unknown>> {
+  private resource(p: Params, notFoundCode: number): ResourceDefinition {
     if (typeof p.uri !== "string") throw invalidParams("resources/read needs params.uri");
     const r = this.resources.get(p.uri);
     if (!r) throw new RpcError(notFoundCode, `Resource not found: ${p.uri}`, { uri: p.uri });
-    const content: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType, text: await r.read() };
-    if (r._meta) content._meta = r._meta;
-    return { contents: [content] };
+    return r;
   }
+}
+
+async function readContents(r: ResourceDefinition): Promise<Record<string, unknown>> {
+  const content: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType, text: await r.read() };
+  if (r._meta) content._meta = r._meta;
+  return { contents: [content] };
 }
 
 /** notifications/progress for the request's progressToken, strictly increasing; no token → no-op. */
@@ -234,5 +267,23 @@ function progressSender(p: Params, ctx: RequestContext): CallEnvironment["progre
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     await ctx.notify({ method: "notifications/progress", params });
+  };
+}
+
+/** The request's minimum log level (modern `_meta` logLevel); undefined = send no logs. */
+export function requestedLogLevel(params: unknown): LogLevel | undefined {
+  const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
+  const level = meta?.[META.logLevel];
+  return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
+}
+
+/** notifications/message at or above the requested level; no level asked for → no-op (a MUST NOT). */
+function logSender(p: Params | undefined, ctx: RequestContext): CallEnvironment["log"] {
+  const min = p ? requestedLogLevel(p) : undefined;
+  return async (level, data, logger) => {
+    if (min === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min) || ctx.signal.aborted) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    await ctx.notify({ method: "notifications/message", params });
   };
 }

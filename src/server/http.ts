@@ -1,13 +1,14 @@
 // Streamable HTTP binding on node:http, loopback only. Modern POSTs follow the 2026-07-28 rules
 // (header/body agreement, 400/404 statuses, per-request SSE when a progressToken asks for
-// notifications, closing the stream cancels). A POST of `initialize`, or one carrying the
-// Mcp-Session-Id minted by it, is served with 2025-11-25 semantics (JSON replies, no GET stream).
+// notifications, closing the stream cancels). A POST of `initialize` without the modern `_meta`
+// envelope, or one carrying the Mcp-Session-Id minted by it, is served with 2025-11-25 semantics
+// (JSON replies, no GET stream).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { ErrorCode, headerMismatch, paramHeaderPlan, type ParamHeader } from "../protocol/index.js";
 import { CancelledError } from "./call.js";
-import { ToolkitServer, type LegacySession, type RequestContext } from "./engine.js";
+import { ToolkitServer, requestedLogLevel, type LegacySession, type RequestContext } from "./engine.js";
 import { RpcError } from "./errors.js";
 
 export interface HttpServeOptions {
@@ -113,23 +114,24 @@ export class ToolkitHttpHandler {
     }
 
     const text = await readBody(req, this.options.maxBodyBytes);
-    if (text === undefined) return sendJson(res, 413, errorBody(null, ErrorCode.InvalidRequest, "request body is too large"));
+    if (text === undefined) return sendJson(res, 413, errorBody(undefined, ErrorCode.InvalidRequest, "request body is too large"));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return sendJson(res, 400, errorBody(null, ErrorCode.ParseError, "Parse error: the body is not JSON"));
+      return sendJson(res, 400, errorBody(undefined, ErrorCode.ParseError, "Parse error: the body is not JSON"));
     }
     const msg = parsed as Message;
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") {
-      return sendJson(res, 400, errorBody(null, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
+      return sendJson(res, 400, errorBody(undefined, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
     }
     const isRequest = typeof msg.id === "string" || typeof msg.id === "number";
     const id: Id = isRequest ? (msg.id as string | number) : null;
     const modern = ToolkitServer.isModern(msg.params);
 
     // Legacy (2025-11-25 Streamable HTTP): initialize mints a session; its id selects it later.
-    if (msg.method === "initialize" && isRequest) {
+    // An initialize with the modern envelope is a modern request: 404 -32601 below.
+    if (msg.method === "initialize" && isRequest && !modern) {
       const newId = randomUUID();
       const session: LegacySession = {};
       const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId });
@@ -169,8 +171,9 @@ export class ToolkitHttpHandler {
   }
 
   /**
-   * Runs one request. With a progressToken the reply is an SSE stream carrying the request's
-   * notifications and then its response; otherwise one JSON object. Returns true on a result.
+   * Runs one request. With a progressToken (or a modern logLevel) the reply is an SSE stream
+   * carrying the request's notifications and then its response; otherwise one JSON object.
+   * Returns true on a result.
    */
   private async dispatch(res: ServerResponse, msg: Message, id: Id, session: LegacySession | undefined, headers: Record<string, string>): Promise<boolean> {
     const controller = new AbortController();
@@ -178,7 +181,8 @@ export class ToolkitHttpHandler {
       if (!res.writableFinished) controller.abort(); // the client closed the stream: cancellation
     });
     const meta = (msg.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
-    const sse = meta?.progressToken !== undefined;
+    // Notifications need a stream: progress, or logs the request asked for (modern requests only).
+    const sse = meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined);
     const writeEvent = (m: unknown) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
     if (sse) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
     const ctx: RequestContext = {
@@ -216,7 +220,7 @@ export async function serveHttp(server: ToolkitServer, options: HttpServeOptions
   const handler = new ToolkitHttpHandler(server, { path: options.path ?? "/mcp", maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024 });
   const http = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(null, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
+      if (!res.headersSent) sendJson(res, 500, errorBody(undefined, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
       else res.end();
     });
   });

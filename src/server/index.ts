@@ -1,5 +1,5 @@
 // The reference server toolkit: define variant tools once, serve them to every era.
-export { defineTool, ToolError, wireVariant } from "./tool.js";
+export { defineTool, ToolError, wireVariant, LOG_LEVELS } from "./tool.js";
 export type {
   DefinedTool,
   ToolDefinition,
@@ -10,12 +10,13 @@ export type {
   LegacyBehaviour,
   ProjectionContext,
   RunContext,
+  LogLevel,
 } from "./tool.js";
 export { fromLegacyTool } from "./legacy-tool.js";
 export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
 export { defineResource } from "./resource.js";
-export type { ResourceDefinition } from "./resource.js";
-export { ToolkitServer } from "./engine.js";
+export type { CacheHint, ResourceDefinition } from "./resource.js";
+export { ToolkitServer, DEFAULT_CACHE_HINT } from "./engine.js";
 export type { ToolkitServerOptions, RequestContext, LegacySession, Envelope, Notification } from "./engine.js";
 export { CancelledError } from "./call.js";
 export { RpcError } from "./errors.js";

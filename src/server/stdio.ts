@@ -38,11 +38,12 @@ export async function serveStdio(server: ToolkitServer, transport: Transport = n
   const connection = new ToolkitConnection(server);
   connection.onerror = (e) => {
     process.stderr.write(`stdio: ${e.message.split("\n")[0]}\n`);
-    // A line that is not JSON, or not a JSON-RPC message, still gets a JSON-RPC error (id null).
+    // A line that is not JSON, or not a JSON-RPC message, still gets a JSON-RPC error. Without an
+    // id: MCP's schema (2025-11-25 and 2026-07-28) allows none there, and never a null one.
     const code = e instanceof SyntaxError ? ErrorCode.ParseError : e.name === "ZodError" ? ErrorCode.InvalidRequest : undefined;
     if (code !== undefined) {
       const message = code === ErrorCode.ParseError ? "Parse error: the line is not JSON" : "Invalid Request: not a JSON-RPC 2.0 message";
-      void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+      void transport.send({ jsonrpc: "2.0", error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
     }
   };
   await connection.connect(transport);

@@ -23,11 +23,21 @@ export interface ProjectionContext {
   negotiatedExtensions: ReadonlySet<string>;
 }
 
+/** RFC 5424 severities, lowest first (the MCP LoggingLevel). */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface RunContext extends ProjectionContext {
   /** Aborted on notifications/cancelled (stdio) or when the HTTP response stream closes. */
   signal: AbortSignal;
   /** Sends notifications/progress when the request carried a progressToken; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends notifications/message when the request asked for logs at this level or a lower one
+   * (2026-07-28: its `_meta` io.modelcontextprotocol/logLevel); a no-op otherwise, and always in
+   * the initialize era (the toolkit does not advertise `logging`).
+   */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** True when the selection includes this selector (lets `run` skip work nobody asked for). */
   wants(audience: string, format: "content" | "structured"): boolean;
 }

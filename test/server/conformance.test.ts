@@ -58,6 +58,29 @@ for (const make of [stdioWire, httpWire]) {
         assert.equal(noCaps.msg.error?.code, -32602);
         assert.match(noCaps.msg.error!.message, /clientCapabilities/);
       });
+      for (const version of ["2026-12-01", "2026-07-28"]) {
+        it(`${version}: every cacheable result carries ttlMs and cacheScope (SEP-2549); tools/call does not`, async () => {
+          const opts = { version };
+          const results = {
+            "server/discover": (await w.modern("server/discover", {}, opts)).result,
+            "tools/list": (await w.modern("tools/list", {}, opts)).result,
+            "resources/list": (await w.modern("resources/list", {}, opts)).result,
+            "resources/templates/list": (await w.modern("resources/templates/list", {}, opts)).result,
+            "resources/read": (await w.modern("resources/read", { uri: "ui://dashboard/index.html" }, opts)).result,
+          };
+          for (const [method, r] of Object.entries(results)) {
+            assert.equal(r?.ttlMs, 300_000, method);
+            assert.equal(r?.cacheScope, "public", method);
+          }
+          assert.deepEqual(results["resources/templates/list"].resourceTemplates, []);
+          const call = (await w.modern("tools/call", { name: "lookup_order", arguments: { orderId: "ord_5001" } }, opts)).result;
+          assert.equal("ttlMs" in call || "cacheScope" in call, false);
+        });
+      }
+      it("an initialize carrying the modern envelope is a removed method: -32601", async () => {
+        const r = await w.modern("initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } }, { version: "2026-07-28" });
+        assert.equal(r.error?.code, -32601);
+      });
       it("results carry resultType complete and serverInfo in _meta", async () => {
         const r = (await call("search_customers", { query: "Globex" })).result;
         assert.equal(r.resultType, "complete");
@@ -305,6 +328,13 @@ for (const make of [stdioWire, httpWire]) {
         const images = (await legacy.request("tools/call", { name: "generate_images", arguments: { prompt: "p", count: 1 } })).result;
         assert.deepEqual(Object.keys(images), ["content"]);
         assert.deepEqual((await legacy.request("ping")).result, {});
+        // The 2025-11-25 shapes: no SEP-2549 caching hints, no resultType.
+        for (const [method, params] of [["resources/list"], ["resources/templates/list"], ["resources/read", { uri: "ui://dashboard/index.html" }]] as const) {
+          const res = (await legacy.request(method, params)).result;
+          assert.ok(res, method);
+          for (const k of ["ttlMs", "cacheScope", "resultType"]) assert.equal(k in res, false, `${method} ${k}`);
+        }
+        for (const k of ["ttlMs", "cacheScope"]) assert.equal(k in list, false, `tools/list ${k}`);
         assert.equal((await legacy.request("resources/read", { uri: "ui://missing" })).error?.code, -32002);
       });
       it("older legacy versions are echoed; an unknown one is answered with 2025-11-25", async () => {

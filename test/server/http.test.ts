@@ -82,6 +82,13 @@ describe("Streamable HTTP binding", () => {
       assert.equal(r.status, 404);
       assert.equal(r.json.error.code, -32601);
     });
+    it("a removed method with the modern envelope (initialize, ping) → 404 -32601, no session minted", async () => {
+      for (const method of ["initialize", "ping"]) {
+        const r = await postModern(srv.url, body(method, method === "initialize" ? { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } } : {}, "2026-07-28"));
+        assert.deepEqual([r.status, r.json.error.code], [404, -32601], method);
+        assert.equal(r.headers["mcp-session-id"], undefined, method);
+      }
+    });
     it("missing _meta fields → 400 -32602", async () => {
       const r = await rawRequest(srv.url, {
         headers: { "mcp-method": "tools/list", "mcp-protocol-version": "2026-12-01" },

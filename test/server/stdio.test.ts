@@ -104,14 +104,14 @@ describe("demo server on raw stdio", () => {
     assert.ok(progressAfter.length < 5, `progress stopped after cancellation (${progressAfter.length} sent)`);
   });
 
-  it("answers a non-JSON line with -32700 and a non-JSON-RPC line with -32600 (id null), then carries on", async () => {
+  it("answers a non-JSON line with -32700 and a non-JSON-RPC line with -32600 (no id: MCP forbids a null one), then carries on", async () => {
     const from = s.lines.length;
     s.send("this is not json");
     const parse = await s.waitFor((m) => m.error?.code === -32700, 5000, from);
-    assert.equal(parse.msg.id, null);
+    assert.equal("id" in parse.msg, false);
     s.send({ hello: "world" });
     const invalid = await s.waitFor((m) => m.error?.code === -32600, 5000, from);
-    assert.equal(invalid.msg.id, null);
+    assert.equal("id" in invalid.msg, false);
     const ok = await s.request("server/discover", { _meta: modernMeta() });
     assert.equal(ok.msg.result.resultType, "complete");
   });

@@ -3,7 +3,7 @@
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { DeclarationError } from "../../src/protocol/index.js";
-import { defineTool, fromLegacyTool, serveHttp, ToolError, ToolkitServer, type RequestContext } from "../../src/server/index.js";
+import { defineResource, defineTool, fromLegacyTool, serveHttp, ToolError, ToolkitServer, type RequestContext } from "../../src/server/index.js";
 import { modernMeta } from "../helpers/raw-stdio.js";
 import { postModern } from "../helpers/raw-http.js";
 
@@ -202,5 +202,24 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
     const r = await s.handle("tools/call", { name: "both", arguments: {}, _meta: modernMeta("2026-07-28") }, ctx());
     assert.deepEqual(r.structuredContent, { legacy: true });
     assert.deepEqual(r.content, [...text("x=2"), { type: "text", text: '{"legacy":true}' }]);
+  });
+});
+
+describe("SEP-2549 caching hints (2026-07-28 CacheableResult)", () => {
+  const page = defineResource({ uri: "ui://t/page.html", name: "page", mimeType: "text/html", read: () => "<p>hi</p>", cache: { ttlMs: 0, cacheScope: "private" } });
+  const meta = { _meta: modernMeta("2026-07-28") };
+  it("the server's hint goes on every cacheable result; a resource's own hint on its read", async () => {
+    const s = new ToolkitServer({ info: { name: "t", version: "0" }, tools: [failing], resources: [page], cache: { ttlMs: 60_000, cacheScope: "private" } });
+    for (const method of ["server/discover", "tools/list", "resources/list", "resources/templates/list"]) {
+      const r = await s.handle(method, meta, ctx());
+      assert.deepEqual([r.ttlMs, r.cacheScope], [60_000, "private"], method);
+    }
+    const read = await s.handle("resources/read", { ...meta, uri: page.uri }, ctx());
+    assert.deepEqual([read.ttlMs, read.cacheScope], [0, "private"]);
+  });
+  it("an invalid hint is refused when the server or resource is defined", () => {
+    assert.throws(() => new ToolkitServer({ info: { name: "t", version: "0" }, tools: [], cache: { ttlMs: -1, cacheScope: "public" } }), /ttlMs must be a non-negative integer/);
+    assert.throws(() => new ToolkitServer({ info: { name: "t", version: "0" }, tools: [], cache: { ttlMs: 1.5, cacheScope: "public" } }), /ttlMs/);
+    assert.throws(() => defineResource({ ...page, cache: { ttlMs: 1, cacheScope: "shared" as "public" } }), /cacheScope must be "public" or "private"/);
   });
 });

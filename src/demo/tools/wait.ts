@@ -1,4 +1,5 @@
-// wait: sleeps ms milliseconds reporting progress; honours cancellation (for timeout tests).
+// wait: sleeps ms milliseconds reporting progress (and logs, when the request asks for them);
+// honours cancellation (for timeout tests).
 import { defineTool, ToolError } from "../../server/index.js";
 
 export const waitTool = defineTool<{ ms: number }, { ms: number }>({
@@ -14,7 +15,9 @@ export const waitTool = defineTool<{ ms: number }, { ms: number }>({
       if (ctx.signal.aborted) return new ToolError("cancelled", {});
       await new Promise((r) => setTimeout(r, Math.min(step, ms - done)));
       await ctx.progress(Math.min(done + step, ms), ms);
+      await ctx.log("debug", `waited ${Math.min(done + step, ms)} of ${ms} ms`, "wait");
     }
+    await ctx.log("info", `done after ${ms} ms`, "wait");
     return { ms };
   },
 });
