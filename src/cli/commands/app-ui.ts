@@ -149,6 +149,10 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   // terminal's handler while that one is there, and handles one that comes while closing.
   let signalExit: number | undefined;
   exitOnSignals();
+  // A write past a file size limit (ulimit -f) raises SIGXFSZ. Node ignores it and the write
+  // fails with EFBIG (the transcript stops and says so), but Ink's signal-exit re-raises a signal
+  // nobody else listens to, which killed the app: this listener keeps it ignored.
+  process.on("SIGXFSZ", () => {});
   const restoreTerminal = enterTerminalModes(1, (_signal, code) => {
     signalExit = code;
     setTimeout(() => process.exit(code), SIGNAL_CLOSE_MS).unref();
