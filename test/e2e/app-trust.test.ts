@@ -91,3 +91,16 @@ test("answered y: the repo's server runs, its endpoint gets the key; the next st
   again.submit("/quit");
   assert.equal(await again.exitCode(), 0);
 });
+
+test("a one-shot command on a terminal asks too (here `tools`, answered y)", async () => {
+  const r = repo();
+  const t = await startApp({ cwd: r.dir, args: ["tools"], ready: QUESTION, columns: 220, env: { MCP_PRISM_ERA_CACHE: "0" } });
+  open.push(t);
+  assert.equal(existsSync(r.marker), false);
+  t.submit("y");
+  assert.equal(await t.exitCode(30_000), 0);
+  const s = t.screen();
+  assert.ok(s.includes(`mcp-prism: using ${r.file} (trusted)`), s);
+  assert.match(s, /^repo · protocol 2026-12-01 · \d+ tools$/m);
+  assert.ok(existsSync(r.marker));
+});
