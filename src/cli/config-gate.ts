@@ -60,7 +60,8 @@ export function trustQuestion(e: UntrustedConfigError): string {
 function describeServer(s: ServerConfig): string {
   if (s.kind === "http") return s.url;
   const argv = [s.command, ...s.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
-  return s.cwd ? `${argv} (in ${s.cwd})` : argv;
+  const env = Object.keys(s.env ?? {});
+  return argv + (s.cwd ? ` (in ${s.cwd})` : "") + (env.length ? ` with ${env.join(", ")} set` : "");
 }
 
 /** One line from a terminal in cooked mode (the terminal echoes and edits it); "" at end of input. */
