@@ -1,10 +1,13 @@
 // Host configuration in the shape people already have (Claude Desktop / Cursor `mcpServers`),
 // looked up as --config FILE, ./mcp-prism.json, $XDG_CONFIG_HOME/mcp-prism/config.json, else
 // the bundled demo server over stdio. Unknown keys are tolerated; wrong ones get one clear line.
-import { existsSync, readFileSync } from "node:fs";
+// A directory's ./mcp-prism.json is used only once the user trusted it (config-trust.ts): until
+// then loading it throws UntrustedConfigError, which callers that can ask turn into a question.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ConfigTrust, contentHash } from "./config-trust.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "./types.js";
 
 export interface StdioServerConfig {
@@ -44,6 +47,7 @@ export const DEFAULT_LIMITS: Limits = {
 export interface HostConfig {
   /** Where it came from: a file path, or "built-in default". */
   source: string;
+  /** Keyed by server name; a null-prototype object (a server may be named "toString"): look up with Object.hasOwn. */
   servers: Record<string, ServerConfig>;
   mode?: Mode;
   /** `--model`-style string or a provider block; interpreted by the model layer. */
@@ -51,6 +55,8 @@ export interface HostConfig {
   profile?: LegacyProfile;
   protocol?: string;
   limits: Limits;
+  /** One line each for the user, about how the lookup went (a directory config left out). */
+  notices?: string[];
 }
 
 export class ConfigError extends Error {
@@ -58,6 +64,30 @@ export class ConfigError extends Error {
     super(message);
     this.name = "ConfigError";
   }
+}
+
+/**
+ * A directory config the user has not answered for (or whose content changed since). As a
+ * ConfigError it is one line that refuses the command wherever nobody can be asked; a caller that
+ * can ask shows `config` (parsed, nothing run) and records the answer with `sha256`.
+ */
+export class UntrustedConfigError extends ConfigError {
+  constructor(
+    readonly file: string,
+    readonly sha256: string,
+    readonly config: HostConfig,
+  ) {
+    super(
+      `${file} is not trusted yet (a directory's config runs its servers' commands and may set the model endpoint): ` +
+        `pass --config ${file} to trust it, or run mcp-prism once in a terminal to answer`,
+    );
+    this.name = "UntrustedConfigError";
+  }
+}
+
+/** The config for this server name, if the config has one (a name like "toString" is not inherited). */
+export function serverConfig(config: HostConfig, name: string): ServerConfig | undefined {
+  return Object.hasOwn(config.servers, name) ? config.servers[name] : undefined;
 }
 
 /** Absolute path of bin/mcp-prism.js (src/host and dist/host are both two levels below the root). */
@@ -73,34 +103,52 @@ export function builtInConfig(): HostConfig {
   };
 }
 
-/** The config file to use, in lookup order; undefined = the built-in default. */
-export function findConfigFile(explicit: string | undefined, env = process.env, cwd = process.cwd()): string | undefined {
-  if (explicit !== undefined) return resolve(cwd, explicit);
+/**
+ * The config to use, in lookup order: `--config FILE` (trusted: the user named it), else
+ * ./mcp-prism.json if the user trusted it with this content (declined: skipped with a notice;
+ * never answered: UntrustedConfigError), else the user's $XDG_CONFIG_HOME/mcp-prism/config.json
+ * (trusted: their own), else the built-in default. The bytes that were hashed are the bytes parsed.
+ */
+export function loadConfig(explicit?: string, env = process.env, cwd = process.cwd(), trust = ConfigTrust.fromEnv(env)): HostConfig {
+  if (explicit !== undefined) return readConfig(resolve(cwd, explicit)).config;
+  const notices: string[] = [];
   const local = join(cwd, "mcp-prism.json");
-  if (existsSync(local)) return local;
+  if (existsSync(local)) {
+    const { config, sha256 } = readConfig(local);
+    const answer = trust.lookup(local, sha256);
+    if (answer === "trusted") return config;
+    if (answer === undefined) throw new UntrustedConfigError(local, sha256, config);
+    notices.push(`${local} not used: you did not trust it (pass --config ${local} to use it)`);
+  }
   const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), ".config");
   const user = join(xdg, "mcp-prism", "config.json");
-  if (existsSync(user)) return user;
-  return undefined;
+  const config = existsSync(user) ? readConfig(user).config : builtInConfig();
+  return notices.length ? { ...config, notices } : config;
 }
 
-export function loadConfig(explicit?: string, env = process.env, cwd = process.cwd()): HostConfig {
-  const file = findConfigFile(explicit, env, cwd);
-  if (file === undefined) return builtInConfig();
-  let text: string;
+function readConfig(file: string): { config: HostConfig; sha256: string } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(`${file}: cannot read config (${code === "ENOENT" ? "no such file" : (code ?? (e as Error).message)})`);
   }
-  return parseConfig(text, file);
+  return { config: parseConfig(bytes.toString("utf8"), file), sha256: contentHash(bytes) };
 }
 
 /** Line and column (1-based) of a character offset. */
 function lineCol(text: string, pos: number): string {
   const before = text.slice(0, pos).split("\n");
   return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function parseConfig(text: string, file: string): HostConfig {
@@ -125,7 +173,8 @@ export function parseConfig(text: string, file: string): HostConfig {
     return v as Record<string, string>;
   };
   if (!isObj(raw)) return bad("(top level)", "object");
-  const servers: Record<string, ServerConfig> = {};
+  // Null prototype: a server named "__proto__", "constructor" or "toString" is one like any other.
+  const servers: Record<string, ServerConfig> = Object.create(null);
   const ms = raw.mcpServers;
   if (ms === undefined) bad("mcpServers", "object of servers");
   if (!isObj(ms)) return bad("mcpServers", "object of servers");
@@ -142,9 +191,12 @@ export function parseConfig(text: string, file: string): HostConfig {
       }
       if (s.cwd !== undefined && typeof s.cwd !== "string") bad(`${p}.cwd`, "string");
       const cwd = typeof s.cwd === "string" ? resolve(dirname(file), s.cwd) : undefined;
+      if (cwd !== undefined && !isDirectory(cwd)) bad(`${p}.cwd`, `an existing directory (${cwd} is not one)`);
+      // A path ("./server.sh", "bin/x") is the config folder's, like cwd; a bare name is looked up in PATH.
+      const command = s.command as string;
       servers[id] = {
         kind: "stdio",
-        command: s.command as string,
+        command: /[\\/]/.test(command) && !isAbsolute(command) ? resolve(dirname(file), command) : command,
         args: (s.args as string[] | undefined) ?? [],
         env: strRecord(s.env, `${p}.env`),
         ...(cwd ? { cwd } : {}),

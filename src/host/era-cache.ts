@@ -7,10 +7,10 @@
 // oversized file is ignored with one diagnostic. MCP_PRISM_ERA_CACHE=0 turns it off.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { ALL_VERSIONS, isModernVersion } from "../protocol/index.js";
 import type { ServerConfig } from "./config.js";
+import { stateDir } from "./state-dir.js";
 
 export interface RememberedEra {
   era: "modern" | "legacy";
@@ -25,12 +25,7 @@ const MAX_ENTRIES = 200;
 const MAX_FILE_BYTES = 64 * 1024;
 const FILE = "eras.json";
 
-/** `$XDG_STATE_HOME/mcp-prism`; a relative or empty XDG_STATE_HOME is ignored, as the spec says. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_STATE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), ".local", "state");
-  return join(base, "mcp-prism");
-}
+export { stateDir };
 
 /** A stable hash of everything that identifies a server (secrets included, never stored in clear). */
 export function configKey(cfg: ServerConfig): string {

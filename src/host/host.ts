@@ -125,7 +125,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
-      const cfg = opts.config.servers[name];
+      const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
       this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache));
     }

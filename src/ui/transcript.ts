@@ -1,18 +1,14 @@
 // The session transcript on disk: one JSON Lines file per session under
 // $XDG_STATE_HOME/mcp-prism/ (default ~/.local/state/mcp-prism/). Every store record is written
 // with one synchronous write as it happens, so the file is complete up to the last event even if
-// the app is killed.
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+// the app is killed, and holds whole records only, even when the disk fills up.
+import { accessSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { stateDir } from "../host/state-dir.js";
 import type { SessionStore, TranscriptRecord } from "./state.js";
 
 /** `$XDG_STATE_HOME/mcp-prism`; a relative or empty XDG_STATE_HOME is ignored, as the spec says. */
-export function transcriptDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_STATE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), ".local", "state");
-  return join(base, "mcp-prism");
-}
+export const transcriptDir = stateDir;
 
 /** One record as one line; a value JSON cannot hold becomes a marker rather than a lost line. */
 export function jsonLine(r: TranscriptRecord): string {
@@ -23,20 +19,94 @@ export function jsonLine(r: TranscriptRecord): string {
   }
 }
 
-export class TranscriptFile {
-  readonly path: string;
-  private fd: number | undefined;
+/** One line naming a write or open failure by what it means for the user. */
+export function fsProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const what: Record<string, string> = {
+    ENOSPC: "the disk is full",
+    EDQUOT: "the disk quota is used up",
+    EFBIG: "the file size limit was reached",
+    EROFS: "it is on a read-only file system",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    ENOTDIR: "a part of the path is not a directory",
+    EIO: "an I/O error",
+  };
+  return code && what[code] ? `${what[code]} (${code})` : (e as Error).message;
+}
 
-  constructor(dir: string, now = new Date()) {
+/**
+ * Why `dir` cannot be written, from its nearest existing folder: a recursive mkdir on a read-only
+ * file system reports ENOENT, not EROFS.
+ */
+function unwritable(dir: string): NodeJS.ErrnoException | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(d)) {
+      try {
+        accessSync(d, constants.W_OK);
+        return undefined;
+      } catch (e) {
+        return e as NodeJS.ErrnoException;
+      }
+    }
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * The session's JSON Lines file. Each record is one write of the whole line; a write that fails
+ * or is short (a full disk, a file size limit) is cut back to the last whole record, so the file
+ * never ends mid-object, and throws (the caller stops the transcript and says so).
+ */
+export class TranscriptFile {
+  private fd: number | undefined;
+  /** Bytes of whole records in the file: where a failed write is cut back to. */
+  private size: number;
+
+  /** A new session file in `dir` (created 0700), mode 0600. */
+  static create(dir: string, now = new Date()): TranscriptFile {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stamp = now.toISOString().replace(/[:.]/g, "-");
-    this.path = join(dir, `session-${stamp}-${process.pid}.jsonl`);
-    this.fd = openSync(this.path, "a", 0o600);
+    const path = join(dir, `session-${stamp}-${process.pid}.jsonl`);
+    return new TranscriptFile(path, openSync(path, "a", 0o600));
+  }
+
+  /** Over any open file descriptor (tests hand it /dev/full). */
+  constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+    this.size = fstatSync(fd).size;
   }
 
   write(r: TranscriptRecord): void {
     if (this.fd === undefined) return;
-    writeSync(this.fd, jsonLine(r));
+    const line = Buffer.from(jsonLine(r), "utf8");
+    let done = 0;
+    try {
+      // One write in the normal case; the loop only finishes a short one (the next write then
+      // fails with ENOSPC/EFBIG, or completes the line).
+      while (done < line.length) {
+        const n = writeSync(this.fd, line, done, line.length - done);
+        if (n <= 0) throw Object.assign(new Error("the write made no progress"), { code: "EIO" });
+        done += n;
+      }
+    } catch (e) {
+      this.cutBack();
+      const partial = done > 0 ? `, ${done} of ${line.length} bytes of a record were written and removed` : "";
+      throw new Error(`${fsProblem(e)}${partial}`);
+    }
+    this.size += done;
+  }
+
+  /** Truncates the file back to its last whole record (a device such as /dev/full cannot be truncated: nothing to undo there). */
+  private cutBack(): void {
+    try {
+      if (this.fd !== undefined) ftruncateSync(this.fd, this.size);
+    } catch {
+      // EINVAL on a device; on a file the next record is not written anyway (the transcript stops)
+    }
   }
 
   close(): void {
@@ -48,24 +118,33 @@ export class TranscriptFile {
 
 /**
  * Opens the session file and writes every store record to it from now on. A file that cannot be
- * opened or written costs one error notice; the session goes on without it.
+ * opened (a read-only or unwritable state directory) costs one error notice; one that stops
+ * being writable (a full disk) costs one notice, the file keeps its whole records, and the
+ * session goes on without it.
  */
-export function attachTranscript(store: SessionStore, dir = transcriptDir()): { file?: TranscriptFile; detach: () => void } {
-  let file: TranscriptFile | undefined;
+export function attachTranscript(store: SessionStore, dir = transcriptDir(), open: (dir: string) => TranscriptFile = (d) => TranscriptFile.create(d)): {
+  file?: TranscriptFile;
+  detach: () => void;
+} {
+  let file: TranscriptFile;
   try {
-    file = new TranscriptFile(dir);
+    file = open(dir);
   } catch (e) {
-    store.notice(`transcript off: cannot write in ${dir}: ${(e as Error).message}`, "error");
+    store.notice(`transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the session goes on without it`, "error");
     return { detach: () => {} };
   }
   const f = file;
+  let stopped: string | undefined;
   const off = store.onRecord((r) => {
+    if (stopped !== undefined) return;
     try {
       f.write(r);
     } catch (e) {
+      stopped = (e as Error).message;
       off();
       f.close();
-      store.notice(`transcript stopped: ${(e as Error).message}`, "error");
+      // Said after the record that failed has been handled (this runs inside store.record).
+      queueMicrotask(() => store.notice(`transcript stopped: ${f.path}: ${stopped}; it ends at the last whole record and the session goes on`, "error"));
     }
   });
   return {

@@ -70,11 +70,11 @@ describe("call --json", () => {
   test("a connection error: exit 1, one line naming the server", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "mcp-prism.json"), JSON.stringify({ mcpServers: { broken: { command: join(dir, "no-such-binary") } } }));
-    const r = cli(["call", "anything"], dir);
+    const r = cli(["call", "anything", "--config", "mcp-prism.json"], dir);
     assert.equal(r.code, 1);
     assert.match(r.err, /^mcp-prism call: server broken: .*ENOENT/);
     assert.equal(r.err.trim().split("\n").length, 1);
-    const j = cli(["call", "anything", "--json"], dir);
+    const j = cli(["call", "anything", "--config", "mcp-prism.json", "--json"], dir);
     assert.equal(j.code, 1);
     assert.equal(JSON.parse(j.out).error.rule, "connection-failed");
   });

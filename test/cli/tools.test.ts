@@ -34,7 +34,7 @@ test("tools shows the era per server, rejected tools with reasons, and legacy in
     },
     limits: { discoverTimeoutMs: 15000 },
   }));
-  const r = cli(["tools"], dir);
+  const r = cli(["tools", "--config", "mcp-prism.json"], dir);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^fx · protocol 2026-12-01 · 11 tools, 2 rejected$/m);
   assert.match(r.out, /✗ no_variants rejected \[missing-output-variants\]: server fx, tool no_variants: no outputVariants under protocol 2026-12-01/);
@@ -42,7 +42,7 @@ test("tools shows the era per server, rejected tools with reasons, and legacy in
   assert.match(r.out, /\(inferred from the legacy shape\)  outputSchema: object "CustomerPage" \{items\}/);
   // Both servers offer the same names: qualified as server__tool.
   assert.match(r.out, /^  fx__good \(good\)$/m);
-  const doc = JSON.parse(cli(["tools", "--server", "old", "--json"], dir).out);
+  const doc = JSON.parse(cli(["tools", "--config", "mcp-prism.json", "--server", "old", "--json"], dir).out);
   assert.equal(doc.servers.length, 1);
   assert.equal(doc.servers[0].tools[0].qualifiedName, "good", "no clash with one server");
 });

@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundledCliPath, ConfigError, loadConfig, parseConfig } from "../../src/host/config.js";
+import { bundledCliPath, ConfigError, loadConfig, parseConfig, UntrustedConfigError } from "../../src/host/config.js";
+import { ConfigTrust, contentHash } from "../../src/host/config-trust.js";
 import { ROOT, tempDir } from "../helpers/host-fixtures.js";
 
 const good = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: "node", args: ["x.js"] } } });
@@ -22,7 +23,11 @@ describe("config lookup order", () => {
     writeFileSync(join(xdg, "mcp-prism", "config.json"), good("fromXdg"));
     assert.deepEqual(Object.keys(loadConfig(undefined, env, cwd).servers), ["fromXdg"]);
     writeFileSync(join(cwd, "mcp-prism.json"), good("fromCwd"));
-    assert.deepEqual(Object.keys(loadConfig(undefined, env, cwd).servers), ["fromCwd"]);
+    // A directory config is used once trusted (test/host/config-trust.test.ts).
+    assert.throws(() => loadConfig(undefined, env, cwd), UntrustedConfigError);
+    const trust = new ConfigTrust(tempDir());
+    trust.remember(join(cwd, "mcp-prism.json"), contentHash(good("fromCwd")), "trusted");
+    assert.deepEqual(Object.keys(loadConfig(undefined, env, cwd, trust).servers), ["fromCwd"]);
     writeFileSync(join(cwd, "explicit.json"), good("fromFlag"));
     assert.deepEqual(Object.keys(loadConfig("explicit.json", env, cwd).servers), ["fromFlag"]);
   });

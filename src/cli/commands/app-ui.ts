@@ -4,6 +4,7 @@
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
+import type { HostConfig } from "../../host/config.js";
 import type { Host, ServerEvent } from "../../host/host.js";
 import type { Mode } from "../../host/types.js";
 import type { ModelAdapter } from "../../model/adapter.js";
@@ -38,11 +39,11 @@ export function serverStatuses(host: Host): ServerStatus[] {
  * forced to 2026-07-28 (the legacy result shape), opened on first use and kept for the session.
  * (A tool already on a legacy-shaped era is read under every profile from its own call.)
  */
-function legacyCaller(common: CommonOptions) {
+function legacyCaller(common: CommonOptions, config: HostConfig) {
   let legacy: Promise<Host> | undefined;
   const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
     const { startHost } = await import("./call.js");
-    legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" });
+    legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" }, { config });
     let lh: Host;
     try {
       lh = await legacy;
@@ -60,6 +61,8 @@ function legacyCaller(common: CommonOptions) {
 }
 
 export interface RunAppOptions {
+  /** The config the app runs with (trusted, or asked about, before this was called). */
+  config: HostConfig;
   /** The servers the host is starting, known from the config before any spawn (the status bar's first frame). */
   serverNames: readonly string[];
   mode: Mode;
@@ -100,7 +103,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   const starting = began.then(startHost);
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   let conversation = new Conversation();
-  const legacy = legacyCaller(common);
+  const legacy = legacyCaller(common, o.config);
   const runner: TurnRunner = async (prompt, opts) => {
     const r = await runTurn({
       adapter,
@@ -126,6 +129,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
     model: adapter.id,
     servers: o.serverNames.map((name) => ({ name, state: "connecting", era: null, protocolVersion: null, error: null })),
   });
+  for (const n of o.config.notices ?? []) store.notice(n);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
   const pending = new PendingHost(o.serverNames, starting.then((h) => startedView(h, legacy.call)), store);
 
@@ -146,6 +150,10 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   // terminal's handler while that one is there, and handles one that comes while closing.
   let signalExit: number | undefined;
   exitOnSignals();
+  // A write past a file size limit (ulimit -f) raises SIGXFSZ. Node ignores it and the write
+  // fails with EFBIG (the transcript stops and says so), but Ink's signal-exit re-raises a signal
+  // nobody else listens to, which killed the app: this listener keeps it ignored.
+  process.on("SIGXFSZ", () => {});
   const restoreTerminal = enterTerminalModes(1, (_signal, code) => {
     signalExit = code;
     setTimeout(() => process.exit(code), SIGNAL_CLOSE_MS).unref();

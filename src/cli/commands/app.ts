@@ -7,13 +7,15 @@
 // UI for a 2-core machine's CPU and delays the first frame by more than it gains the connection.
 // This module and its static imports stay small (no zod, no SDK) since they sit before the first
 // frame. Only a bad config file (or an unknown --server) still exits before the UI, with its one
-// line.
-import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
+// line. A directory config the user has not trusted is asked about on the terminal first, before
+// the UI and before any of its servers is spawned (src/cli/config-gate.ts).
+import { ConfigError, serverConfig, type HostConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
 import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { createModel } from "../../model/select.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
+import { resolveConfig } from "../config-gate.js";
 import { isPromptFlag } from "../dispatch.js";
 import { mark } from "../timings.js";
 
@@ -33,14 +35,14 @@ export async function run(argv: string[]): Promise<number> {
     }
     let config: HostConfig;
     try {
-      config = loadConfig(cli.common.config);
+      config = await resolveConfig(cli.common.config);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       process.stderr.write(`mcp-prism: ${e.message}\n`);
       return 1;
     }
     const server = cli.common.server;
-    if (server !== undefined && !(server in config.servers)) {
+    if (server !== undefined && !serverConfig(config, server)) {
       process.stderr.write(`mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`);
       return 1;
     }
@@ -67,12 +69,13 @@ export async function run(argv: string[]): Promise<number> {
       }
       mark("servers-spawned");
       // Opened, not awaited: each server connects on its own; the UI waits (bounded) for them.
-      const host = (await import("./call.js")).openHost(cli.common);
+      const host = (await import("./call.js")).openHost(cli.common, { config });
       mark("host-open");
       void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;
     };
     await ui.runApp(startHost, adapter, cli.common, {
+      config,
       serverNames,
       mode: cli.common.mode ?? config.mode ?? "chat",
       onFirstRender: () => {

@@ -1,13 +1,15 @@
 // mcp-prism call TOOL [--server NAME] [--args JSON] [--select a/f]... [--mode M] [--protocol V]
 //   [--config FILE] [--profile P] [--json]
 // Exit 0 on a routed result (even isError), 1 on protocol/validation/connection errors, 2 on usage errors.
-import { ConfigError, loadConfig, type HostConfig } from "../../host/config.js";
+import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../../host/config.js";
 import { ConnectionError } from "../../host/connection.js";
 import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { terminalSafeJson } from "../output/json.js";
+import { resolveConfig } from "../config-gate.js";
+import { sanitizeInline } from "../../ui/sanitize.js";
 
 export class StartError extends Error {
   constructor(
@@ -18,20 +20,39 @@ export class StartError extends Error {
   }
 }
 
-/** Loads the config and opens the host: every server starts connecting on its own. Throws StartError (config, --server). */
-export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Host {
+/**
+ * The config a one-shot command runs with: a directory config the user has not trusted is asked
+ * about on a terminal, else refused (StartError "config", one line). Its notices go to stderr.
+ */
+export async function commandConfig(common: CommonOptions): Promise<HostConfig> {
   let config: HostConfig;
   try {
-    config = loadConfig(common.config);
+    config = await resolveConfig(common.config);
   } catch (e) {
     if (e instanceof ConfigError) throw new StartError("config", e.message);
     throw e;
   }
-  if (common.server !== undefined && !(common.server in config.servers)) {
+  for (const n of config.notices ?? []) process.stderr.write(`mcp-prism: ${sanitizeInline(n)}\n`);
+  return config;
+}
+
+/**
+ * Opens the host on `extra.config` (else the config loaded without asking: an untrusted directory
+ * config is refused): every server starts connecting on its own. Throws StartError (config, --server).
+ */
+export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Host {
+  let config: HostConfig;
+  try {
+    config = extra.config ?? loadConfig(common.config);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new StartError("config", e.message);
+    throw e;
+  }
+  if (common.server !== undefined && !serverConfig(config, common.server)) {
     throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
   }
   try {
-    return Host.open({ config, mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra });
+    return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra, config });
   } catch (e) {
     if (e instanceof ConnectionError) throw new StartError(e.rule, e.message);
     throw e;
@@ -43,7 +64,7 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
  * join when they connect); throws StartError (one line) when every server failed.
  */
 export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
-  const host = openHost(common, extra);
+  const host = openHost(common, { ...extra, config: extra.config ?? (await commandConfig(common)) });
   const all = await host.settled();
   const servers = host.servers();
   if (all && servers.every((s) => s.state !== "connected")) {

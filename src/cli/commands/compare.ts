@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
       const result = await runCompare(host, plan, args, {
         profile: host.profile,
         legacy: async (entry, a, opts) => {
-          legacyHost ??= startHost({ ...cli.common, server: entry.server, protocol: "2026-07-28" });
+          legacyHost ??= startHost({ ...cli.common, server: entry.server, protocol: "2026-07-28" }, { config: host.opts.config });
           return (await legacyHost).callWithProfiles(entry.name, a, LEGACY_PROFILES, opts);
         },
       });

@@ -11,8 +11,8 @@ import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
 import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
-import { startHost, StartError, stillConnecting } from "./call.js";
-import { loadConfig } from "../../host/config.js";
+import { commandConfig, startHost, StartError, stillConnecting } from "./call.js";
+import type { HostConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";
 import { exitOnSignals } from "../../host/process-group.js";
 
@@ -66,16 +66,18 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     };
 
-    // The model first: a missing key should not cost a server start.
+    // The config (trusted, or asked about, or refused), then the model: a missing key should not
+    // cost a server start, and an untrusted config's endpoint never gets the key.
+    let config: HostConfig;
+    try {
+      config = await commandConfig(cli.common);
+    } catch (e) {
+      if (e instanceof StartError) return fail(e.rule, e.message);
+      throw e;
+    }
     let adapter: ModelAdapter;
     try {
-      let configModel: unknown;
-      try {
-        configModel = loadConfig(cli.common.config).model;
-      } catch {
-        configModel = undefined; // startHost reports config errors below, once
-      }
-      adapter = createModel({ flag: cli.common.model, config: configModel });
+      adapter = createModel({ flag: cli.common.model, config: config.model });
     } catch (e) {
       if (e instanceof ModelError) {
         if (e.message.startsWith("--model")) throw new UsageError(e.message);
@@ -86,7 +88,7 @@ export async function run(argv: string[]): Promise<number> {
 
     let host;
     try {
-      host = await startHost(cli.common);
+      host = await startHost(cli.common, { config });
     } catch (e) {
       if (e instanceof StartError) return fail(e.rule, e.message, adapter.id);
       throw e;

@@ -1,9 +1,11 @@
-// /save-output N [file]: writes an audio, image or resource the user sink received.
-import { promises as fs } from "node:fs"; // fs.promises loads on first use, not with the app
+// /save-output N [file]: writes an audio, image or resource the user sink received (whole or not
+// at all, mode 0600: save-file.ts).
 import { resolve } from "node:path";
 import { formatBytes } from "../format.js";
 import { sanitizeInline } from "../sanitize.js";
 import type { Saveable } from "../state.js";
+import { fsProblem } from "../transcript.js";
+import { writePrivateFile } from "./save-file.js";
 import { CommandError, type SlashCommand } from "./types.js";
 
 const EXT: Record<string, string> = {
@@ -46,9 +48,9 @@ export const saveOutput: SlashCommand = {
     const bytes = saveableBytes(s);
     const path = resolve(ctx.cwd, m[2]?.trim() || defaultFileName(s));
     try {
-      await fs.writeFile(path, bytes);
+      await writePrivateFile(path, bytes);
     } catch (e) {
-      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline((e as Error).message)}`);
+      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`);
     }
     ctx.store.notice(`saved output ${n} (${formatBytes(bytes.length)}) to ${sanitizeInline(path)}`);
   },

@@ -1,8 +1,9 @@
-// /save [file]: the whole session transcript (the same JSON Lines records the session file gets).
-import { promises as fs } from "node:fs"; // fs.promises loads on first use, not with the app
+// /save [file]: the whole session transcript (the same JSON Lines records the session file gets),
+// written whole or not at all, mode 0600 (save-file.ts).
 import { resolve } from "node:path";
 import { sanitizeInline } from "../sanitize.js";
-import { jsonLine } from "../transcript.js";
+import { fsProblem, jsonLine } from "../transcript.js";
+import { writePrivateFile } from "./save-file.js";
 import { CommandError, type SlashCommand } from "./types.js";
 
 export const save: SlashCommand = {
@@ -14,9 +15,9 @@ export const save: SlashCommand = {
     const path = resolve(ctx.cwd, name);
     const records = ctx.store.transcript();
     try {
-      await fs.writeFile(path, records.map(jsonLine).join(""), "utf8");
+      await writePrivateFile(path, records.map(jsonLine).join(""));
     } catch (e) {
-      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline((e as Error).message)}`);
+      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`);
     }
     ctx.store.notice(`saved ${records.length} transcript records to ${sanitizeInline(path)}`);
   },
