@@ -64,6 +64,7 @@ export class Conversation {
   }
   rollback(mark: number): void {
     this.items.length = Math.min(mark, this.items.length);
+    this.accepted = Math.min(this.accepted, this.items.length);
   }
 }
 

@@ -128,4 +128,9 @@ test("-p, a server with 1 MB instructions and a 1 MB description: the request is
   assert.equal(lines.length, 2, r.stderr);
   assert.match(r.stderr, /server brick: its instructions \(1048576 characters\) were cut to 8000 for the model/);
   assert.match(r.stderr, /server brick: for the model, 1 tool description cut to 2000 characters; left out deep_schema/);
+  // --json: the same lines in the document's `notices`, stdout one JSON document.
+  const j = await run(["-p", "hello", "--json", "--model", "anthropic:claude-test", "--config", configFile("huge", brickJson({ huge: true }))], anthropic());
+  assert.equal(j.code, 0, j.stderr);
+  const doc = JSON.parse(j.stdout);
+  assert.deepEqual(doc.notices, lines.map((l) => l.slice("mcp-prism: ".length)));
 });
