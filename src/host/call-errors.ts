@@ -20,10 +20,23 @@ export function callError(server: string, tool: string, rule: string, detail: st
 
 const MAX_SERVER_MESSAGE = 300;
 
+/**
+ * Server text made plain for a reader that is not a terminal (the model): control characters,
+ * bidi controls and invisible fillers become spaces, runs of space collapse, at most `max` chars.
+ */
+export function plainServerText(s: string, max: number): string {
+  const plain = s
+    .slice(0, max * 4)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\p{M}{4,}/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
 export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs: number, signal?: AbortSignal): CallError {
   const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
-  if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""));
+  if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""), e.stderr);
   if (e instanceof McpError) {
     const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number; stage?: TooLargeStage } | undefined;
     if (e.code === RESULT_TOO_LARGE_CODE && mark) {
@@ -37,7 +50,10 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
       return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrTail().slice(-3));
     }
     const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
-    return err("server-error", text);
+    const error = err("server-error", text);
+    const own = plainServerText(e.message.replace(/^MCP error -?\d+: /, ""), MAX_SERVER_MESSAGE);
+    if (own) error.serverMessage = own;
+    return error;
   }
   if (e instanceof HttpConnectionError) return err("connection-closed", e.message);
   if (e instanceof Error && e.name === "ZodError") return err("malformed-result", "the result is not a JSON object");

@@ -41,6 +41,8 @@ export const CLIENT_VERSION: string = (() => {
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
 export class ConnectionError extends Error {
+  /** The server's last stderr lines when it failed, for the user only (never in `message`). */
+  stderr?: string[];
   constructor(
     readonly rule: string,
     message: string,
@@ -155,16 +157,18 @@ export class Connection {
       await this.client?.close().catch(() => {});
       this.client = undefined;
       const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
-      this.lastError = err.message;
+      // The stderr tail travels beside the message: the user sees it (status, /servers), a
+      // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
+      const last = this.stderr.lines().slice(-3);
+      if (last.length) err.stderr ??= last;
+      this.lastError = err.stderr ? `${err.message} (server stderr: ${err.stderr.join(" | ")})` : err.message;
       throw err;
     }
   }
 
+  /** One host-written line (the stderr tail goes in ConnectionError.stderr, set by connect). */
   private describe(e: unknown): string {
-    const why = oneLine(e);
-    const last = this.stderr.lines().slice(-3);
-    const tail = last.length ? ` (server stderr: ${last.join(" | ")})` : "";
-    return `server ${this.name}: ${why}${tail}`;
+    return `server ${this.name}: ${oneLine(e)}`;
   }
 
   private newClient(): RpcClient {

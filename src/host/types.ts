@@ -120,6 +120,11 @@ export interface CallError {
   message: string;
   /** The server's last stderr lines, for the user, when they explain the failure (never for the model). */
   stderr?: string[];
+  /**
+   * The server's own JSON-RPC error message (rule `server-error`), bounded and made plain: the
+   * one piece of server text a model may read about a failure (src/model/failure.ts).
+   */
+  serverMessage?: string;
 }
 
 export type SinkBytes = Record<SinkName, number>;

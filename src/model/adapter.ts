@@ -39,11 +39,22 @@ export type ModelErrorKind =
   | "aborted"
   | "config";
 
+/**
+ * The provider refused the request for what it carried (HTTP 400/413): an image it could not
+ * take, a request too large, or other content. `detail` is the provider's own words (bounded).
+ */
+export interface RefusedContent {
+  what: "image" | "too-large" | "content";
+  detail: string;
+}
+
 /** One clear, one-line message for anything that went wrong talking to a model. */
 export class ModelError extends Error {
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
+    /** Set when the request's content was refused (turn.ts replaces it and retries once). */
+    readonly refused?: RefusedContent,
   ) {
     super(message);
     this.name = "ModelError";

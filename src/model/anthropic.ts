@@ -13,7 +13,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage } from "./context.js";
-import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent } from "./adapter.js";
+import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
 
 // claude-sonnet-4-5 is on the SDK's deprecation list (it prints a warning), so 4-6.
 export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6";
@@ -145,7 +145,8 @@ export class AnthropicModel implements ModelAdapter {
       if (e.status === 429) return new ModelError("rate-limit", `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`);
       if (e.status === 529 || (e.error as { error?: { type?: string } })?.error?.type === "overloaded_error")
         return new ModelError("overloaded", `the Anthropic API is overloaded ${retries}; try again shortly`);
-      if (e.status === 400) return new ModelError("bad-request", `the Anthropic API refused the request (400${detail ? `: ${detail}` : ""})`);
+      if (e.status === 400 || e.status === 413)
+        return new ModelError("bad-request", `the Anthropic API refused the request (${e.status}${detail ? `: ${detail}` : ""})`, refusedContent(e.status, detail));
       if (e.status === undefined)
         return new ModelError("stream", `the model's reply stream failed${detail ? `: ${detail}` : ""}; nothing of it was kept`);
       return new ModelError("api", `the Anthropic API failed (${e.status}${detail ? `: ${detail}` : ""})`);
@@ -156,6 +157,13 @@ export class AnthropicModel implements ModelAdapter {
       return new ModelError("stream", `the model's reply was cut off mid-stream (${msg}); nothing of it was kept`);
     return new ModelError("api", `the Anthropic request failed: ${msg}`);
   }
+}
+
+/** What a 400/413 says was wrong with the request's content. */
+function refusedContent(status: number, detail: string): RefusedContent {
+  if (status === 413 || /too long|too large|exceeds|maximum/i.test(detail)) return { what: /image/i.test(detail) ? "image" : "too-large", detail };
+  if (/image/i.test(detail)) return { what: "image", detail };
+  return { what: "content", detail };
 }
 
 function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {

@@ -5,7 +5,8 @@
 // `_meta` is not part of any of them.
 import type { ContentBlock } from "../protocol/index.js";
 import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
-import { isReceipt, type ConversationItem, type ModelToolResult } from "./conversation.js";
+import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult } from "./conversation.js";
+import { imageProblem } from "./media-check.js";
 
 export type ModelTextBlock = { type: "text"; text: string };
 export type ModelImageBlock = { type: "image"; mimeType: string; data: string };
@@ -26,14 +27,36 @@ export type ModelMessage =
 export interface ModelCapabilities {
   /** Image MIME types the provider accepts as image blocks. */
   imageMimeTypes: readonly string[];
+  /** The largest image, in base64 characters, the provider takes. */
+  maxImageBase64Chars?: number;
 }
 
 export const ANTHROPIC_CAPABILITIES: ModelCapabilities = {
   imageMimeTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+  maxImageBase64Chars: 5 * 1024 * 1024,
 };
 
-/** Turns one tool result (model sink or receipt) into provider-neutral blocks. */
-export function toolResultBlocks(result: ModelToolResult, caps: ModelCapabilities): ModelContentBlock[] {
+/**
+ * Turns one tool result (model sink or receipt) into provider-neutral blocks. `replaced` holds
+ * the notes that stand for blocks the provider refused (by index into rawToolResultBlocks'
+ * list; WHOLE_RESULT for all of them). Text blocks with nothing but white space are left out
+ * (providers refuse them).
+ */
+export function toolResultBlocks(result: ModelToolResult, caps: ModelCapabilities, replaced?: ReadonlyMap<number, string>): ModelContentBlock[] {
+  const whole = replaced?.get(WHOLE_RESULT);
+  if (whole !== undefined) return [{ type: "text", text: whole }];
+  const raw = rawToolResultBlocks(result, caps);
+  const out: ModelContentBlock[] = [];
+  raw.forEach((b, i) => {
+    const note = replaced?.get(i);
+    if (note !== undefined) out.push({ type: "text", text: note });
+    else if (b.type === "image" || /\S/.test(b.text)) out.push(b);
+  });
+  return out;
+}
+
+/** The blocks of one tool result before any refused one is replaced (indices are stable). */
+export function rawToolResultBlocks(result: ModelToolResult, caps: ModelCapabilities): ModelContentBlock[] {
   if (isReceipt(result)) return receiptBlocks(result);
   const blocks: ModelContentBlock[] = [];
   for (const output of result as readonly ModelSinkEntry[]) {
@@ -56,8 +79,10 @@ function contentBlock(block: ContentBlock, caps: ModelCapabilities): ModelConten
       return { type: "text", text: block.text };
     case "image": {
       const mime = baseMime(block.mimeType);
-      if (caps.imageMimeTypes.includes(mime)) return { type: "image", mimeType: mime, data: block.data };
-      return omitted(block.mimeType, "image");
+      if (!caps.imageMimeTypes.includes(mime)) return omitted(block.mimeType, "image");
+      const problem = imageProblem(mime, block.data, caps.maxImageBase64Chars);
+      if (problem) return { type: "text", text: `[${mime} image omitted: ${problem}]` };
+      return { type: "image", mimeType: mime, data: block.data };
     }
     case "audio":
       return omitted(block.mimeType, "audio");
@@ -88,8 +113,10 @@ export function compactJson(value: unknown): string {
 }
 
 /**
- * Builds the provider-neutral messages. Consecutive items of the same role are merged (a
- * failed turn may leave a user prompt without an answer; providers want alternating roles).
+ * Builds the provider-neutral messages, valid for a provider whatever the conversation holds:
+ * consecutive items of the same role are merged (a failed turn may leave a user prompt without
+ * an answer; providers want alternating roles), and every tool_use is answered by a tool_result
+ * at the start of the next message (see wellFormed).
  */
 export function buildContext(items: readonly ConversationItem[], caps: ModelCapabilities): ModelMessage[] {
   const messages: ModelMessage[] = [];
@@ -103,17 +130,63 @@ export function buildContext(items: readonly ConversationItem[], caps: ModelCapa
       push({ role: "user", content: [{ type: "text", text: item.text }] });
     } else if (item.role === "assistant") {
       const content: (ModelTextBlock | ModelToolUseBlock)[] = [];
-      if (item.text) content.push({ type: "text", text: item.text });
+      if (/\S/.test(item.text)) content.push({ type: "text", text: item.text });
       for (const c of item.toolCalls) content.push({ type: "tool_use", id: c.id, name: c.name, input: c.args });
       if (content.length) push({ role: "assistant", content });
     } else {
-      push({
-        role: "user",
-        content: [
-          { type: "tool_result", toolUseId: item.callId, isError: item.isError, content: toolResultBlocks(item.result, caps) },
-        ],
-      });
+      const blocks = toolResultBlocks(item.result, caps, item.replaced);
+      // Providers refuse an error result without content.
+      if (!blocks.length && item.isError) blocks.push({ type: "text", text: "(the tool returned no content)" });
+      push({ role: "user", content: [{ type: "tool_result", toolUseId: item.callId, isError: item.isError, content: blocks }] });
     }
   }
-  return messages;
+  return wellFormed(messages);
+}
+
+const NO_RESULT = "No result was recorded for this call (the turn ended before it ran).";
+
+/**
+ * The provider's rules on tool use, enforced on the messages: the message after an assistant
+ * message with tool_use blocks is a user message that starts with exactly one tool_result per
+ * tool_use (a missing one becomes an error result, a duplicate or unmatched one is dropped), and
+ * the first message is the user's. turn.ts answers every call itself; this is the guarantee that
+ * no conversation state, however a turn ended, makes every later request fail.
+ */
+function wellFormed(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    if (m.role === "assistant") {
+      out.push(m);
+      continue;
+    }
+    const prev = out[out.length - 1];
+    const uses = prev?.role === "assistant" ? prev.content.filter((b): b is ModelToolUseBlock => b.type === "tool_use") : [];
+    const results = new Map<string, ModelToolResultBlock>();
+    const rest: ModelTextBlock[] = [];
+    for (const b of m.content) {
+      if (b.type !== "tool_result") rest.push(b);
+      else if (!results.has(b.toolUseId)) results.set(b.toolUseId, b);
+    }
+    const answers = uses.map((u) => results.get(u.id) ?? missingResult(u.id));
+    const content = [...answers, ...rest];
+    if (content.length) out.push({ role: "user", content });
+  }
+  const last = out[out.length - 1];
+  if (last?.role === "assistant") {
+    const uses = last.content.filter((b): b is ModelToolUseBlock => b.type === "tool_use");
+    if (uses.length) out.push({ role: "user", content: uses.map((u) => missingResult(u.id)) });
+  }
+  if (out[0]?.role === "assistant") out.unshift({ role: "user", content: [{ type: "text", text: "(earlier conversation)" }] });
+  // Dropping an empty user message can leave two assistant messages side by side: merge them.
+  for (let i = out.length - 1; i > 0; i--) {
+    if (out[i].role === "assistant" && out[i - 1].role === "assistant") {
+      (out[i - 1].content as unknown[]).push(...out[i].content);
+      out.splice(i, 1);
+    }
+  }
+  return out;
+}
+
+function missingResult(id: string): ModelToolResultBlock {
+  return { type: "tool_result", toolUseId: id, isError: true, content: [{ type: "text", text: NO_RESULT }] };
 }

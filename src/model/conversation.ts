@@ -34,13 +34,26 @@ export interface ToolResultItem {
   callId: string;
   isError: boolean;
   result: ModelToolResult;
+  /**
+   * Notes that stand, for the model, for blocks of `result` the provider refused (an image it
+   * could not decode…): block index (context.ts rawToolResultBlocks) → note, or WHOLE_RESULT.
+   * The result itself (and the transcript) keeps the original.
+   */
+  replaced?: Map<number, string>;
 }
+
+/** The key of ToolResultItem.replaced that replaces the whole result by one note. */
+export const WHOLE_RESULT = -1;
 
 export type ConversationItem = UserItem | AssistantItem | ToolResultItem;
 
 /** A conversation is an append-only list; a failed turn rolls back to its start (see turn.ts). */
 export class Conversation {
   readonly items: ConversationItem[] = [];
+  /** How many items the provider has taken in a request (later ones are not known to be acceptable). */
+  accepted = 0;
+  /** Notices already given in this conversation (a bound cut is told once, not every turn). */
+  readonly noticed = new Set<string>();
 
   append(item: ConversationItem): void {
     this.items.push(item);
@@ -51,6 +64,7 @@ export class Conversation {
   }
   rollback(mark: number): void {
     this.items.length = Math.min(mark, this.items.length);
+    this.accepted = Math.min(this.accepted, this.items.length);
   }
 }
 

@@ -1,10 +1,16 @@
 // One user turn: model ↔ tools until the model answers (or the round bound is hit).
-// Used by one-shot mode, the TUI and benchmarks. On any error the conversation keeps every
-// completed step and stays well-formed, so the next prompt works.
-import type { CallOutcome, HostReceipt, Mode, ToolExecutor } from "../host/types.js";
-import { ModelError, type ModelAdapter, type ModelToolSpec } from "./adapter.js";
-import { buildContext } from "./context.js";
-import type { Conversation, ModelToolResult, ToolCallRequest } from "./conversation.js";
+// Used by one-shot mode, the TUI and benchmarks. However a turn ends (a failed, declined,
+// cancelled or thrown call, a refused request, an abort mid-round), the conversation keeps every
+// completed step and stays valid for the provider, so the next prompt works:
+// - every tool_use gets a tool_result (an error result when the call did not give one);
+// - content the provider refused (HTTP 400/413: an image it cannot decode, a request too large)
+//   is replaced, for the model only, by a one-line note, and the request is retried once.
+import type { CallOutcome, HostReceipt, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
+import { ModelError, type ModelAdapter, type ModelToolSpec, type RefusedContent } from "./adapter.js";
+import { boundInstructions, boundTools } from "./bounds.js";
+import { buildContext, rawToolResultBlocks, type ModelCapabilities } from "./context.js";
+import { WHOLE_RESULT, type Conversation, type ModelToolResult, type ToolCallRequest, type ToolResultItem } from "./conversation.js";
+import { failureText, thrownOutcome } from "./failure.js";
 import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
 
@@ -30,7 +36,9 @@ export type TurnEvent =
   | { type: "tool-call"; call: ToolCallRequest }
   | { type: "tool-outcome"; call: ToolCallRequest; outcome: CallOutcome | undefined; forModel: ModelToolResult }
   | { type: "turn-end"; result: TurnResult }
-  | { type: "error"; error: ModelError };
+  | { type: "error"; error: ModelError }
+  /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
+  | { type: "notice"; text: string };
 
 export interface RunTurnOptions {
   adapter: ModelAdapter;
@@ -43,17 +51,26 @@ export interface RunTurnOptions {
   maxRounds?: number;
 }
 
-export function systemPrompt(executor: ToolExecutor): string {
+/** The system prompt (each server's instructions bounded) and a notice per server whose instructions were cut. */
+export function systemPrompt(executor: ToolExecutor, notices?: string[]): string {
   const parts = [
     "You are the assistant in mcp-prism, a terminal chat host for MCP servers. Use the tools when they help; tool results may come as host receipts when the data went to the user or to program logic instead of you.",
   ];
-  for (const i of executor.instructions()) if (i.text.trim()) parts.push(`Instructions from MCP server "${i.server}":\n${i.text.trim()}`);
+  for (const i of executor.instructions()) {
+    if (!i.text.trim()) continue;
+    const b = boundInstructions(i.server, i.text);
+    if (b.notice) notices?.push(b.notice);
+    parts.push(`Instructions from MCP server "${i.server}":\n${b.text}`);
+  }
   return parts.join("\n\n");
 }
 
-/** What the model gets for one call: the model sink, else the host's receipt. Never other sinks. */
+/**
+ * What the model gets for one call: the model sink, else the host's receipt. Never other sinks;
+ * about a failure, only what failure.ts writes from structured fields.
+ */
 export function modelResultFor(outcome: CallOutcome): { isError: boolean; result: ModelToolResult } {
-  if (!outcome.ok) return { isError: true, result: receipt(`The call failed (${outcome.error.rule}): ${outcome.error.message}`) };
+  if (!outcome.ok) return { isError: true, result: receipt(failureText(outcome.plan, outcome.error)) };
   if (outcome.routed.model.length) return { isError: outcome.isError, result: outcome.routed.model };
   return { isError: outcome.isError, result: outcome.receipt ?? receipt("The tool returned nothing for the model.") };
 }
@@ -68,12 +85,16 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const maxRounds = opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
   // The executor already leaves out App-only and unavailable tools; filtering again keeps a careless executor honest.
   const names = buildToolNameMap(executor.modelTools().filter(offeredToModel));
-  const tools: ModelToolSpec[] = names.tools.map((t) => ({
-    name: t.name,
-    description: t.entry.description ?? t.entry.title,
-    inputSchema: t.entry.inputSchema,
-  }));
-  const system = systemPrompt(executor);
+  const notices: string[] = [];
+  const bounded = boundTools(names.tools);
+  const tools: ModelToolSpec[] = bounded.tools;
+  notices.push(...bounded.notices);
+  const system = systemPrompt(executor, notices);
+  for (const n of notices) {
+    if (conversation.noticed.has(n)) continue;
+    conversation.noticed.add(n);
+    emit({ type: "notice", text: n });
+  }
   const toolCalls: ToolCallRecord[] = [];
   let modelRequests = 0;
   let answer = "";
@@ -84,51 +105,50 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     return result;
   };
 
+  /** One model request; a request refused for its content is retried once with that content replaced. */
+  const ask = async (): Promise<{ text: string; calls: ToolCallRequest[] } | ModelError> => {
+    for (let attempt = 0; ; attempt++) {
+      const built = conversation.items.length;
+      const messages = buildContext(conversation.items, adapter.capabilities);
+      let text = "";
+      let streamed = false;
+      const calls: ToolCallRequest[] = [];
+      modelRequests++;
+      try {
+        if (signal?.aborted) throw new ModelError("aborted", "cancelled");
+        for await (const ev of adapter.respond({ system, messages, tools, signal })) {
+          streamed = true;
+          conversation.accepted = Math.max(conversation.accepted, built);
+          if (ev.type === "text") {
+            text += ev.text;
+            emit({ type: "text", delta: ev.text });
+          } else {
+            const entry = names.resolve(ev.name);
+            calls.push({ id: ev.id, name: ev.name, server: entry?.server ?? "", tool: entry?.name ?? ev.name, args: ev.input });
+          }
+        }
+        conversation.accepted = Math.max(conversation.accepted, built);
+        return { text, calls };
+      } catch (e) {
+        const err = asModelError(e, signal);
+        if (attempt > 0 || streamed || !err.refused || signal?.aborted) return err;
+        const replaced = replaceRefused(conversation, err.refused, adapter.capabilities);
+        if (!replaced) return err;
+        emit({ type: "notice", text: `${err.message}: ${replaced}, replaced by a note for the model; retrying once (the transcript keeps the original)` });
+      }
+    }
+  };
+
   conversation.append({ role: "user", text: opts.prompt });
   for (let round = 0; round < maxRounds; round++) {
-    const messages = buildContext(conversation.items, adapter.capabilities);
-    let text = "";
-    const calls: ToolCallRequest[] = [];
-    modelRequests++;
-    try {
-      if (signal?.aborted) throw new ModelError("aborted", "cancelled");
-      for await (const ev of adapter.respond({ system, messages, tools, signal })) {
-        if (ev.type === "text") {
-          text += ev.text;
-          emit({ type: "text", delta: ev.text });
-        } else {
-          const entry = names.resolve(ev.name);
-          calls.push({ id: ev.id, name: ev.name, server: entry?.server ?? "", tool: entry?.name ?? ev.name, args: ev.input });
-        }
-      }
-    } catch (e) {
-      // The partial reply is dropped: the conversation ends where the last complete step did.
-      return finish({ ok: false, answer, toolCalls, modelRequests, error: asModelError(e, signal) });
-    }
+    const reply = await ask();
+    // A failed request's partial reply is dropped: the conversation ends where the last complete step did.
+    if (reply instanceof ModelError) return finish({ ok: false, answer, toolCalls, modelRequests, error: reply });
+    const { text, calls } = reply;
     answer = text;
     conversation.append({ role: "assistant", text, toolCalls: calls });
     if (!calls.length) return finish({ ok: true, answer, toolCalls, modelRequests });
-
-    for (const call of calls) {
-      // Every tool_use gets a result (cancelled ones a receipt), so the conversation stays valid.
-      if (signal?.aborted) {
-        conversation.append({ role: "tool", callId: call.id, isError: true, result: receipt("Not run: the user cancelled the turn.") });
-        continue;
-      }
-      emit({ type: "tool-call", call });
-      const entry = names.resolve(call.name);
-      let outcome: CallOutcome | undefined;
-      let forModel: { isError: boolean; result: ModelToolResult };
-      if (!entry) {
-        forModel = { isError: true, result: receipt(`There is no tool named ${JSON.stringify(call.name)}.`) };
-      } else {
-        outcome = await executor.call(entry.qualifiedName, call.args, { mode, signal });
-        forModel = modelResultFor(outcome);
-      }
-      toolCalls.push({ call, outcome });
-      conversation.append({ role: "tool", callId: call.id, ...forModel });
-      emit({ type: "tool-outcome", call, outcome, forModel: forModel.result });
-    }
+    await runCalls(calls, { names, executor, conversation, mode, signal, emit, toolCalls });
     if (signal?.aborted) return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
   }
   return finish({
@@ -138,6 +158,93 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     modelRequests,
     roundLimitHit: true,
   });
+}
+
+interface CallContext {
+  names: ReturnType<typeof buildToolNameMap>;
+  executor: ToolExecutor;
+  conversation: Conversation;
+  mode: Mode;
+  signal?: AbortSignal;
+  emit: (e: TurnEvent) => void;
+  toolCalls: ToolCallRecord[];
+}
+
+/** Runs one round's calls in order; every call ends with a tool result, whatever happens. */
+async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void> {
+  const answered = new Set<string>();
+  const answer = (call: ToolCallRequest, forModel: { isError: boolean; result: ModelToolResult }) => {
+    answered.add(call.id);
+    c.conversation.append({ role: "tool", callId: call.id, ...forModel });
+  };
+  try {
+    for (const call of calls) {
+      if (c.signal?.aborted) {
+        answer(call, { isError: true, result: receipt(failureText(call, { rule: "cancelled" })) });
+        continue;
+      }
+      c.emit({ type: "tool-call", call });
+      const entry = c.names.resolve(call.name);
+      let outcome: CallOutcome | undefined;
+      let forModel: { isError: boolean; result: ModelToolResult };
+      if (!entry) {
+        forModel = { isError: true, result: receipt(`There is no tool named ${JSON.stringify(call.name.slice(0, 100))}.`) };
+      } else {
+        try {
+          outcome = await c.executor.call(entry.qualifiedName, call.args, { mode: c.mode, signal: c.signal });
+        } catch (e) {
+          // A host bug must not leave the tool_use unanswered (every later request would fail).
+          outcome = thrownOutcome(planFor(entry, call, c.mode), e);
+        }
+        forModel = modelResultFor(outcome);
+      }
+      c.toolCalls.push({ call, outcome });
+      answer(call, forModel);
+      c.emit({ type: "tool-outcome", call, outcome, forModel: forModel.result });
+    }
+  } finally {
+    for (const call of calls) if (!answered.has(call.id)) answer(call, { isError: true, result: receipt(failureText(call, { rule: "not-run" })) });
+  }
+}
+
+function planFor(entry: ToolEntry, call: ToolCallRequest, mode: Mode) {
+  return { server: entry.server, tool: entry.name, args: call.args, requested: undefined, era: entry.era, protocolVersion: "", mode };
+}
+
+/**
+ * Replaces, for the model, what the provider may have refused among the tool results it has not
+ * taken yet: their images when it refused an image, else (or when no image is left) each whole
+ * result. Returns what was replaced, in words, or undefined when nothing was left to replace.
+ */
+function replaceRefused(conversation: Conversation, refused: RefusedContent, caps: ModelCapabilities): string | undefined {
+  const fresh = conversation.items.slice(conversation.accepted).filter((i): i is ToolResultItem => i.role === "tool");
+  const why = refused.detail ? ` (${refused.detail.slice(0, 120)})` : "";
+  const toolOf = (id: string) => {
+    for (const i of conversation.items) if (i.role === "assistant") for (const c of i.toolCalls) if (c.id === id) return c.server ? `${c.server}/${c.tool}` : c.tool;
+    return "a tool";
+  };
+  const from = new Set<string>();
+  let images = 0;
+  if (refused.what === "image") {
+    for (const item of fresh) {
+      if (item.replaced?.has(WHOLE_RESULT)) continue;
+      rawToolResultBlocks(item.result, caps).forEach((b, i) => {
+        if (b.type !== "image" || item.replaced?.has(i)) return;
+        (item.replaced ??= new Map()).set(i, `[${b.mimeType} image not sent: the model API refused the images of this request${why}]`);
+        images++;
+        from.add(toolOf(item.callId));
+      });
+    }
+    if (images) return `${images} image${images > 1 ? "s" : ""} from ${[...from].join(", ")}`;
+  }
+  let results = 0;
+  for (const item of fresh) {
+    if (item.replaced?.has(WHOLE_RESULT)) continue;
+    (item.replaced ??= new Map()).set(WHOLE_RESULT, `[result not sent: the model API refused the request that carried it${why}]`);
+    results++;
+    from.add(toolOf(item.callId));
+  }
+  return results ? `the result${results > 1 ? "s" : ""} of ${[...from].join(", ")}` : undefined;
 }
 
 function asModelError(e: unknown, signal?: AbortSignal): ModelError {

@@ -3,6 +3,7 @@
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/app-only.js";
+import { thrownOutcome } from "../model/failure.js";
 import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
@@ -13,6 +14,8 @@ export interface TurnRunnerOptions {
   /** Tool calls go through this executor, so cards, progress and approval are drawn. */
   executor: ToolExecutor;
   onText: (delta: string) => void;
+  /** One line for the user from the turn (a bound cut, refused content replaced). */
+  onNotice?: (text: string) => void;
 }
 /** Runs one model turn; resolves with an error line when the turn failed. */
 export type TurnRunner = (prompt: string, opts: TurnRunnerOptions) => Promise<{ error?: string }>;
@@ -169,6 +172,7 @@ export class ChatSession {
         signal: ac.signal,
         executor: this.instrumented(mode, tools, ac.signal),
         onText: (d) => this.store.appendText(d),
+        onNotice: (text) => this.store.notice(text),
       });
       if (r.error) this.store.notice(r.error, "error");
     } catch (e) {
@@ -212,13 +216,19 @@ export class ChatSession {
           }
         }
         const id = this.store.toolStart(server, tool, args);
-        const outcome = await inner.call(name, args, {
-          ...o,
-          onProgress: (p) => {
-            o.onProgress?.(p);
-            this.store.toolProgress(id, p);
-          },
-        });
+        let outcome: CallOutcome;
+        try {
+          outcome = await inner.call(name, args, {
+            ...o,
+            onProgress: (p) => {
+              o.onProgress?.(p);
+              this.store.toolProgress(id, p);
+            },
+          });
+        } catch (e) {
+          // The card ends and the model gets an error result (a thrown call would leave both hanging).
+          outcome = thrownOutcome({ server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode }, e);
+        }
         this.store.toolEnd(id, outcome);
         return outcome;
       },

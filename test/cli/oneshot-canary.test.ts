@@ -177,7 +177,9 @@ test("errors: a 401 is one clear line and exit 1; usage errors exit 2", async ()
 test("--yes: a tool not marked read-only runs only when approved", async () => {
   const refused = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config]);
   assert.equal(refused.code, 1, refused.stderr);
-  assert.match(refused.stdout, /The call failed \(not-approved\): canary_write is not marked read-only.*pass --yes to allow/);
+  // The model reads the host-written rule; the user's line (stderr) says how to allow it.
+  assert.match(refused.stdout, /The call failed \(not-approved\): server canary, tool canary_write: the user did not approve running this tool/);
+  assert.match(refused.stderr, /canary_write failed \(not-approved\): .*pass --yes to allow/);
   assert.ok(!refused.stdout.includes("wrote it"));
   const approved = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config, "--yes", "--json"]);
   assert.equal(approved.code, 0, approved.stderr);

@@ -2,8 +2,16 @@
 // Scripted replies (text, tool_use), JSON or SSE streaming (the event sequence the SDK's
 // MessageStream accumulates: message_start, content_block_start/delta/stop, message_delta,
 // message_stop), error statuses, and a stream cut mid-message. Every request body is captured.
+// It enforces the real API's rules on every request (see apiRuleViolation), answering a broken
+// one with the real API's 400 and wording, so a conversation the host leaves invalid fails here
+// as it would in production.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import jpeg from "jpeg-js";
+
+// pngjs ships no types: the one call used here, typed by hand.
+const { PNG } = createRequire(import.meta.url)("pngjs") as { PNG: { sync: { read(b: Buffer): { width: number } } } };
 
 export type ScriptedBlock =
   | { type: "text"; text: string }
@@ -38,6 +46,10 @@ export class FakeAnthropic {
   private server: Server | undefined;
   url = "";
   responder: Responder | undefined;
+  /** Requests larger than this get the real API's 413 (its limit is 32 MB). */
+  maxBodyBytes = 32 * 1024 * 1024;
+  /** Requests the rules refused, with the 400 message sent. */
+  readonly refused: { index: number; message: string }[] = [];
 
   /** Queue scripted responses, consumed one per request in order. */
   script(...items: Scripted[]): this {
@@ -79,6 +91,15 @@ export class FakeAnthropic {
     this.requests.push({ path: req.url ?? "", headers: req.headers, body, raw });
     if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
       return sendError(res, 404, "not_found_error", `no route ${req.method} ${req.url}`);
+    }
+    if (raw.length > this.maxBodyBytes) {
+      this.refused.push({ index, message: "request_too_large" });
+      return sendError(res, 413, "request_too_large", "Request exceeds the maximum size");
+    }
+    const violation = apiRuleViolation(body);
+    if (violation) {
+      this.refused.push({ index, message: violation });
+      return sendError(res, 400, "invalid_request_error", violation);
     }
     const next = this.queue.shift() ?? this.responder?.(body, index) ?? { kind: "reply", blocks: [{ type: "text", text: "ok" }] };
     if (next.kind === "status") return sendError(res, next.status, next.errorType, next.message, next.headers);
@@ -191,4 +212,111 @@ export function callFirstToolThenAnswer(args: Record<string, unknown> = {}, tool
     if (!name) return { kind: "reply", blocks: [{ type: "text", text: "no tools" }] };
     return { kind: "reply", blocks: [{ type: "text", text: "Let me call it." }, { type: "tool_use", name, input: args }] };
   };
+}
+
+const MEDIA_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
+
+/** Can the real API decode this image? PNG and JPEG are decoded; GIF and WebP are checked by signature. */
+function decodable(mediaType: string, bytes: Buffer): boolean {
+  try {
+    if (mediaType === "image/png") return PNG.sync.read(bytes).width > 0;
+    if (mediaType === "image/jpeg") return jpeg.decode(bytes, { maxMemoryUsageInMB: 64 }).width > 0;
+    if (mediaType === "image/gif") return bytes.subarray(0, 4).toString("latin1") === "GIF8";
+    return bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP";
+  } catch {
+    return false;
+  }
+}
+
+function textViolation(path: string, b: any): string | undefined {
+  if (typeof b.text !== "string" || b.text === "") return `${path}: text content blocks must be non-empty`;
+  if (!/\S/.test(b.text)) return `${path}.text: text content blocks must contain non-whitespace text`;
+  return undefined;
+}
+
+function imageViolation(path: string, b: any): string | undefined {
+  const src = b.source ?? {};
+  if (src.type !== "base64") return `${path}.source.type: Input should be 'base64'`;
+  if (!MEDIA_TYPES.includes(src.media_type)) return `${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  const data = String(src.data ?? "");
+  if (data.length > MAX_IMAGE_BASE64) return `${path}.source.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64} bytes`;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 !== 0) return `${path}.source.base64: invalid base64 data`;
+  // The real API says no more than this (no path): the request as a whole is refused.
+  if (!decodable(src.media_type, Buffer.from(data, "base64"))) return "Could not process image";
+  return undefined;
+}
+
+function contentViolation(path: string, b: any, inToolResult: boolean): string | undefined {
+  if (b?.type === "text") return textViolation(path, b);
+  if (b?.type === "image") return imageViolation(path, b);
+  if (!inToolResult && (b?.type === "tool_use" || b?.type === "tool_result")) return undefined;
+  return `${path}.type: Input tag '${b?.type}' found using 'type' does not match any of the expected tags`;
+}
+
+/**
+ * The first way this Messages request breaks the real API's rules, in its words, or undefined.
+ * Roles alternate and start with the user; every tool_use in an assistant message is answered by
+ * a tool_result at the start of the next (user) message, and every tool_result answers one;
+ * text blocks are not empty; an error tool_result has content; images are base64 of one of the
+ * four media types, at most 5 MB, and decodable; tool names match the API's pattern.
+ */
+export function apiRuleViolation(body: any): string | undefined {
+  if (!body || typeof body !== "object") return "There was an issue with the request body: not JSON";
+  const messages: any[] = Array.isArray(body.messages) ? body.messages : [];
+  if (!messages.length) return "messages: at least one message is required";
+  if (messages[0].role !== "user") return 'messages: first message must use the "user" role';
+  for (const [i, t] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(String(t?.name))) return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+    if (t?.input_schema?.type !== "object") return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (i > 0 && messages[i - 1].role === m.role) return `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" roles in a row`;
+    const content: any[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : Array.isArray(m.content) ? m.content : [];
+    if (!content.length) return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    const prev = i > 0 ? messages[i - 1] : undefined;
+    const uses: string[] = prev?.role === "assistant" && Array.isArray(prev.content) ? prev.content.filter((b: any) => b?.type === "tool_use").map((b: any) => b.id) : [];
+    if (m.role === "user") {
+      let lead = 0;
+      while (lead < content.length && content[lead]?.type === "tool_result") lead++;
+      for (let j = 0; j < content.length; j++) {
+        const b = content[j];
+        if (b?.type === "tool_use") return `messages.${i}.content.${j}: \`tool_use\` blocks can only be in \`assistant\` messages`;
+        if (b?.type !== "tool_result") {
+          const v = contentViolation(`messages.${i}.content.${j}`, b, false);
+          if (v) return v;
+          continue;
+        }
+        if (!uses.includes(b.tool_use_id) || j >= lead)
+          return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        const inner: any[] = typeof b.content === "string" ? (b.content ? [{ type: "text", text: b.content }] : []) : Array.isArray(b.content) ? b.content : [];
+        if (b.is_error && !inner.length) return `messages.${i}.content.${j}: content cannot be empty if \`is_error\` is true`;
+        for (let k = 0; k < inner.length; k++) {
+          const v = contentViolation(`messages.${i}.content.${j}.content.${k}`, inner[k], true);
+          if (v) return v;
+        }
+      }
+      const answered = new Set(content.slice(0, lead).map((b: any) => b.tool_use_id));
+      const missing = uses.filter((id) => !answered.has(id));
+      if (missing.length)
+        return `messages.${i - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    } else {
+      for (let j = 0; j < content.length; j++) {
+        const b = content[j];
+        if (b?.type === "tool_result") return `messages.${i}.content.${j}: \`tool_result\` blocks can only be in \`user\` messages`;
+        if (b?.type === "tool_use") continue;
+        const v = contentViolation(`messages.${i}.content.${j}`, b, false);
+        if (v) return v;
+      }
+    }
+  }
+  const last = messages[messages.length - 1];
+  if (last.role === "assistant" && Array.isArray(last.content) && last.content.some((b: any) => b?.type === "tool_use")) {
+    return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${last.content
+      .filter((b: any) => b?.type === "tool_use")
+      .map((b: any) => b.id)
+      .join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+  }
+  return undefined;
 }

@@ -114,6 +114,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
       signal: opts.signal,
       events: (e) => {
         if (e.type === "text") opts.onText(e.delta);
+        else if (e.type === "notice") opts.onNotice?.(e.text);
       },
     });
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};

@@ -47,6 +47,8 @@ interface OneShotDocument {
   toolCalls: (CallDocument & { args: Record<string, unknown> })[];
   modelRequests: number;
   model: string;
+  /** Lines the turn had for the user (a bound cut, refused content replaced). */
+  notices?: string[];
   error?: { rule: string; message: string };
 }
 
@@ -100,6 +102,7 @@ export async function run(argv: string[]): Promise<number> {
     const onSigint = () => ac.abort();
     process.once("SIGINT", onSigint);
     let result: TurnResult;
+    const notices: string[] = [];
     try {
       result = await runTurn({
         adapter,
@@ -108,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
         prompt,
         mode: host.mode,
         signal: ac.signal,
-        events: json ? undefined : progressToStderr,
+        events: json ? (e) => void (e.type === "notice" && notices.push(e.text)) : progressToStderr,
       });
     } finally {
       process.off("SIGINT", onSigint);
@@ -126,6 +129,7 @@ export async function run(argv: string[]): Promise<number> {
         modelRequests: result.modelRequests,
         model: adapter.id,
       };
+      if (notices.length) doc.notices = notices;
       if (result.error) doc.error = { rule: `model-${result.error.kind}`, message: result.error.message };
       process.stdout.write(JSON.stringify(doc) + "\n");
     } else {
@@ -137,7 +141,8 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 function progressToStderr(e: TurnEvent): void {
-  if (e.type === "tool-call") process.stderr.write(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  if (e.type === "notice") process.stderr.write(`mcp-prism: ${sanitizeInline(e.text)}\n`);
+  else if (e.type === "tool-call") process.stderr.write(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
   else if (e.type === "tool-outcome" && e.outcome) {
     const o = e.outcome;
     if (!o.ok) process.stderr.write(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);
