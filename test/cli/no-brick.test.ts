@@ -26,7 +26,7 @@ after(async () => {
 
 function configFile(name: string, server: Record<string, unknown>): string {
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ mcpServers: { brick: server }, limits: { callTimeoutMs: 20_000 } }));
+  writeFileSync(file, JSON.stringify({ mcpServers: { brick: server }, limits: { callTimeoutMs: 20_000, connectWaitMs: 60_000 } }));
   return file;
 }
 

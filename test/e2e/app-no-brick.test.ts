@@ -38,7 +38,7 @@ const byPrompt: Responder = (body, index) => {
 test("after a failing, a declined, an undecodable and a cancelled tool turn, the next prompt succeeds each time", async () => {
   fake.responder = byPrompt;
   const file = join(tempDir(), "mcp-prism.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { brick: brickJson() }, limits: { callTimeoutMs: 60_000 } }));
+  writeFileSync(file, JSON.stringify({ mcpServers: { brick: brickJson() }, limits: { callTimeoutMs: 60_000, connectWaitMs: 60_000 } }));
   const t = await startApp({
     args: ["--config", file, "--model", "anthropic:claude-test"],
     columns: 140,
