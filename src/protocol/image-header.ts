@@ -83,7 +83,7 @@ function readPng(b: Bytes): HeaderVerdict {
   for (let pos = 33; pos + 8 <= b.length; ) {
     const len = u32be(b, pos);
     const type = ascii(b, pos + 4, pos + 8);
-    if (type === "IHDR") return bad("has a second IHDR chunk (two sizes: which one would be decoded?)");
+    if (type === "IHDR") return bad("has two IHDR chunks (two sizes: which one would be decoded?)");
     if (type === "IEND") break;
     pos += 12 + len;
   }
