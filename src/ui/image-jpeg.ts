@@ -16,8 +16,9 @@ export async function decodeJpegScaled(buf: Buffer, dstW: number, dstH: number, 
     useTArray: true,
     formatAsRGBA: true,
     maxResolutionInMP: limit / 1e6,
-    // RGBA out (4 bytes a pixel) plus jpeg-js's coefficient and component planes (~8 more).
-    maxMemoryUsageInMB: Math.ceil((limit * 12) / 2 ** 20) + 64,
+    // jpeg-js's own accounting: RGBA out plus its coefficient and component planes, measured at
+    // ~18 bytes a pixel for a 16 MP 4:2:0 JPEG; 24 leaves room for 4:4:4. Bounded by the limit.
+    maxMemoryUsageInMB: Math.ceil((limit * 24) / 2 ** 20) + 64,
   });
   if (frame && (img.width !== frame.width || img.height !== frame.height)) {
     throw new Error(`JPEG decoded as ${img.width}×${img.height}, but its header claims ${frame.width}×${frame.height}`);
