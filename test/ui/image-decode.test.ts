@@ -6,7 +6,7 @@ import jpeg from "jpeg-js";
 import { decodeJpegScaled, decodePngScaled, fitPixels } from "../../src/ui/image-decode.js";
 import { encodePng } from "../../src/demo/png.js";
 
-// pngjs (installed with terminal-image) ships no types: the little used here, typed by hand.
+// pngjs (a devDependency) ships no types: the little used here, typed by hand.
 type PngImage = { data: Buffer };
 type PngModule = {
   PNG: { new (o: { width: number; height: number; bitDepth?: number }): PngImage; sync: { write(p: PngImage, o?: Record<string, unknown>): Buffer } };
