@@ -44,6 +44,10 @@ function spawn(): Worker {
     ? new Worker(`${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`, { ...opts, eval: true })
     : new Worker(url, opts);
   w.unref();
+  // A worker that stops between decodes is replaced by the next one, not waited on.
+  w.once("exit", () => {
+    if (worker === w) worker = undefined;
+  });
   return w;
 }
 
