@@ -10,6 +10,7 @@ import { contextBench } from "./context.js";
 import { wireBench } from "./wire.js";
 import { overheadBench } from "./overhead.js";
 import { drawingBench } from "./drawing.js";
+import { imagesBench } from "./images.js";
 import { startupBench } from "./startup.js";
 import { longSessionBench } from "./long-session.js";
 import { eraBench } from "./era.js";
@@ -21,6 +22,7 @@ const MODULES: [string, BenchModule][] = [
   ["wire", wireBench],
   ["overhead", overheadBench],
   ["drawing", drawingBench],
+  ["images", imagesBench],
   ["startup", startupBench],
   ["long-session", longSessionBench],
   ["era", eraBench],

@@ -5,7 +5,7 @@
 // - app.cjs: the chat app's first-frame code (src/cli/commands/app.ts, app-ui.ts and what they
 //   import statically) as one CommonJS file, which src/cli/cached-app.ts runs with a V8 code
 //   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
-//   frame (the host, terminal-image, the Anthropic SDK, -p) stay in the ES module chunks: they
+//   frame (the host, the Anthropic SDK, -p) stay in the ES module chunks: they
 //   are rewritten to `esmImp(...)`, the loader's stand-in for import() (src/cli/esm-imports.ts).
 // - app-launch.cjs: what bin/mcp-prism.js (CommonJS) requires to run app.cjs for the chat app
 //   without waiting for node's ES module loader (src/cli/app-launch.ts).
@@ -48,13 +48,13 @@ const esm = await build({
 });
 
 /** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["./call.js", "./oneshot.js", "terminal-image", "jpeg-js", "@anthropic-ai/sdk"];
+const ESM_SIDE = ["./call.js", "./oneshot.js", "@anthropic-ai/sdk"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const esmSide = {
   name: "mcp-prism-esm-side",
   setup(b) {
     b.onResolve({ filter: /^\.\/(call|oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
-    b.onResolve({ filter: /^(terminal-image|jpeg-js|@anthropic-ai\/sdk)$/ }, (a) => ({ path: a.path, external: true }));
+    b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
   },
 };
 const cjs = await build({
@@ -90,11 +90,20 @@ const launch = await build({
 });
 if (Object.keys(launch.metafile.inputs).some((i) => i.startsWith("node_modules/"))) throw new Error("app-launch.cjs bundles a dependency: it should hold the loader only");
 
+// The image decoding worker (src/ui/image-pool.ts starts it from ./image-worker.cjs next to the
+// chunk that asks): its own CommonJS file with its decoders (jpeg-js included), off the app's path.
+const worker = await build({
+  ...COMMON,
+  entryPoints: ["dist/ui/image-worker.js"],
+  outfile: "dist/bundle/image-worker.cjs",
+  format: "cjs",
+});
+
 const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set([esm, cjs, launch].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
+const current = new Set([esm, cjs, launch, worker].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
 for (const f of readdirSync("dist/bundle")) if (!current.has(f)) rmSync(join("dist/bundle", f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
 // first-frame code from it (https://esbuild.github.io/api/#metafile).
-writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, launch: launch.metafile }));
+writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, launch: launch.metafile, worker: worker.metafile }));

@@ -1,7 +1,7 @@
 // Runs the chat app from its first-frame bundle (app.cjs: app.ts, app-ui.ts, Ink, React, the UI,
 // as one CommonJS file) with a V8 code cache (./code-cache.ts), written after the app's first
 // frame when there was none. What the app imports later (the host with the MCP SDK, zod and Ajv;
-// terminal-image; the Anthropic SDK; -p) comes from the ES module chunks through `esmImport`
+// the Anthropic SDK; -p) comes from the ES module chunks through `esmImport`
 // (./esm-imports.ts). Two callers: bin/mcp-prism.js through dist/bundle/app-launch.cjs
 // (./app-launch.ts), and main() through ./app-loader.ts.
 import { join } from "node:path";

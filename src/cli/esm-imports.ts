@@ -5,8 +5,6 @@
 export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "./call.js": () => import("./commands/call.js"),
   "./oneshot.js": () => import("./commands/oneshot.js"),
-  "terminal-image": () => import("terminal-image"),
-  "jpeg-js": () => import("jpeg-js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
 };
 

@@ -11,7 +11,7 @@ import {
   selectorKey,
   ContentToolResultOutputSchema,
   StructuredToolResultOutputSchema,
-  readBase64ImageSize,
+  readBase64ImageHeader,
   type ContentBlock,
   type JsonSchema,
   type ToolResultOutput,
@@ -152,19 +152,25 @@ function checkStructured(where: ToolResultOutputSelector, schema: JsonSchema | u
   }
 }
 
-/** Rejects an image whose header claims more pixels than the limit (read from the header only). */
+/**
+ * Rejects an image whose header claims more pixels than the limit, or whose header cannot be
+ * trusted (two PNG IHDRs, two JPEG frame sizes, a GIF without an image): read in place by the one
+ * header reader, the same one the terminal's decoders obey. Formats it does not know pass.
+ */
 function checkImages(output: { index: number; selector: ToolResultOutputSelector } | "result", blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
-  if (maxPixels === undefined) return;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     if (b.type !== "image") continue;
-    const size = readBase64ImageSize(b.data);
-    if (!size || size.width * size.height <= maxPixels) continue;
+    const verdict = readBase64ImageHeader(b.data);
+    if (!verdict) continue;
+    const where = () => `${output === "result" ? "result" : `outputs[${output.index}] (${selectorKey(output.selector)})`} content[${i}]`;
+    if (!verdict.ok) fail("malformed-content", `${where()}: ${verdict.reason}`);
+    const size = verdict.header;
+    if (maxPixels === undefined || size.width * size.height <= maxPixels) continue;
     const mp = (n: number) => `${(n / 1e6).toFixed(1)} MP`;
-    const where = output === "result" ? "result" : `outputs[${output.index}] (${selectorKey(output.selector)})`;
     fail(
       "image-too-large",
-      `${where} content[${i}]: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
+      `${where()}: ${size.format.toUpperCase()} header claims ${size.width}×${size.height} pixels (${mp(size.width * size.height)}; limit ${mp(maxPixels)})`,
     );
   }
 }

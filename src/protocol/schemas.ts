@@ -51,9 +51,24 @@ export type ToolResultVariant = ContentToolResultVariant | StructuredToolResultV
 // ---------------------------------------------------------------------------
 // Content blocks (the 2025-11-25 / 2026-07-28 shapes), checked for well-formedness
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// A loop, not a regex: V8's backtracking engine recurses per repetition of a group, so
+// /^(?:[A-Za-z0-9+/]{4})*…$/ overflowed the stack on a 4.8M-character screenshot. This is linear
+// in the length and uses no stack.
+const BASE64_ALPHABET = (() => {
+  const t = new Uint8Array(128);
+  for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") t[c.charCodeAt(0)] = 1;
+  return t;
+})();
+/** Strict base64: alphabet only, length a multiple of 4, at most two `=` of padding at the end. */
 export function isBase64(s: string): boolean {
-  return s.length % 4 === 0 && BASE64.test(s);
+  const n = s.length;
+  if (n % 4 !== 0) return false;
+  const pad = n > 0 && s.charCodeAt(n - 1) === 61 ? (s.charCodeAt(n - 2) === 61 ? 2 : 1) : 0;
+  for (let i = 0; i < n - pad; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || BASE64_ALPHABET[c] === 0) return false;
+  }
+  return true;
 }
 const Base64String = z.string().refine(isBase64, { message: "data is not valid base64" });
 const MimeType = z.string().regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/, "mimeType is not a MIME type");

@@ -1,164 +1,133 @@
-// Decoding for terminal drawing: an image is only ever shown as a few thousand half-block cells,
-// so decoding keeps just that many pixels. PNG: node:zlib inflates into one reused buffer and each
-// row is unfiltered and sampled as it arrives, so a 4,096² image is never held at full size
-// (allocating its 50 MB of raw rows cost several times more than inflating them). JPEG: jpeg-js with
-// resolution/memory limits, then sampled the same way. Anything else (GIF, interlaced or
-// sub-byte PNG) returns undefined and the caller falls back to terminal-image.
+// PNG decoding for terminal drawing, straight to the drawn size (./image-sample.ts): node:zlib
+// inflates into one reused buffer and each row is unfiltered and sampled as it arrives, so a
+// 4,096² image is never held at full size (allocating its 50 MB of raw rows cost several times
+// more than inflating them). Every bit depth and colour type, and Adam7 interlacing (seven passes
+// of smaller rows), are handled here. The size, depth, colour type and interlace come from the
+// one header reader (src/protocol/image-header.ts), never from an IHDR this file reads itself.
 import { constants, createInflate } from "node:zlib";
+import { readImageHeader, type ImageHeader } from "../protocol/image-header.js";
+import { RowSampler, type Bitmap } from "./image-sample.js";
 
-/** A small RGBA bitmap (alpha 0 = transparent). */
-export interface Bitmap {
-  width: number;
-  height: number;
-  rgba: Uint8Array;
-}
-
-/** Target size in pixels of an image fitted into `cols` × `rows*2` (aspect kept, as terminal-image fits). */
-export function fitPixels(imgW: number, imgH: number, cols: number, rows?: number): { width: number; height: number } {
-  let w = cols;
-  let h = (imgH * cols) / imgW;
-  if (rows !== undefined) {
-    const boxH = rows * 2;
-    const factor = cols / boxH > imgW / imgH ? boxH / imgH : cols / imgW;
-    w = factor * imgW;
-    h = factor * imgH;
-  }
-  return { width: Math.max(1, Math.round(w)), height: Math.max(1, Math.round(h)) };
-}
-
-// Up to SAMPLES×SAMPLES source pixels are averaged per target pixel (a cheap box filter).
-const SAMPLES = 3;
-
-/** Source coordinates sampled for each target index: SAMPLES per target pixel, spread over its box. */
-function sampleCoords(src: number, dst: number): Int32Array {
-  const out = new Int32Array(dst * SAMPLES);
-  const step = src / dst;
-  for (let d = 0; d < dst; d++) {
-    for (let s = 0; s < SAMPLES; s++) out[d * SAMPLES + s] = Math.min(src - 1, Math.floor((d + (s + 0.5) / SAMPLES) * step));
-  }
-  return out;
-}
-
-type PixelReader = (x: number, out: Uint8Array, o: number) => void;
-
-/** Box-samples a source image fed one row at a time, top to bottom, down to `dstW`×`dstH`. */
-class RowSampler {
-  private readonly xs: Int32Array;
-  private readonly ys: Int32Array;
-  private readonly sums: Float64Array;
-  private readonly px = new Uint8Array(4);
-  /** Index into `ys` of the next sample row still wanted. */
-  private next = 0;
-  constructor(srcW: number, srcH: number, private readonly dstW: number, private readonly dstH: number) {
-    this.xs = sampleCoords(srcW, dstW);
-    this.ys = sampleCoords(srcH, dstH);
-    this.sums = new Float64Array(dstW * dstH * 4);
-  }
-  /** Whether source row `y` is sampled (rows are offered in increasing order). */
-  wants(y: number): boolean {
-    return this.ys[this.next] === y;
-  }
-  addRow(y: number, read: PixelReader): void {
-    const { xs, ys, sums, px, dstW } = this;
-    for (; this.next < ys.length && ys[this.next] === y; this.next++) {
-      const base = Math.floor(this.next / SAMPLES) * dstW * 4;
-      for (let j = 0; j < xs.length; j++) {
-        read(xs[j], px, 0);
-        const o = base + Math.floor(j / SAMPLES) * 4;
-        sums[o] += px[0];
-        sums[o + 1] += px[1];
-        sums[o + 2] += px[2];
-        sums[o + 3] += px[3];
-      }
-    }
-  }
-  finish(): Bitmap {
-    const rgba = new Uint8Array(this.dstW * this.dstH * 4);
-    const n = SAMPLES * SAMPLES;
-    for (let i = 0; i < rgba.length; i++) rgba[i] = Math.round(this.sums[i] / n);
-    return { width: this.dstW, height: this.dstH, rgba };
-  }
-}
+export { fitPixels, type Bitmap } from "./image-sample.js";
+export { decodeJpegScaled } from "./image-jpeg.js";
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+/** Adam7 passes: first column, first row, column step, row step. */
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 
-/** Decodes a non-interlaced 8-bit PNG straight to `dstW`×`dstH`; undefined when unsupported. */
-export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, opts: { publicStream?: boolean } = {}): Promise<Bitmap | undefined> {
-  let pos = 8;
-  let width = 0;
-  let height = 0;
-  let depth = 0;
-  let colour = 0;
-  let interlace = 0;
+export interface PngDecodeOptions {
+  publicStream?: boolean;
+  /** The header as the one reader read it (read here with that reader when absent). */
+  header?: ImageHeader;
+}
+
+/** Decodes a PNG straight to `dstW`×`dstH`, at the size its header reader fixed. */
+export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, opts: PngDecodeOptions = {}): Promise<Bitmap> {
+  let header = opts.header;
+  if (!header) {
+    const v = readImageHeader(buf);
+    if (v && !v.ok) throw new Error(v.reason);
+    if (!v || v.header.format !== "png") throw new Error("not a PNG");
+    header = v.header;
+  }
+  const { width, height } = header;
+  const { depth, colour, interlace } = header.png ?? { depth: 0, colour: -1, interlace: -1 };
+  const channels = CHANNELS[colour];
+  if (channels === undefined || !DEPTHS[colour].includes(depth)) throw new Error(`PNG colour type ${colour} with bit depth ${depth} is not valid`);
+  if (interlace !== 0 && interlace !== 1) throw new Error(`PNG interlace method ${interlace} is not valid`);
+  if (width === 0 || height === 0) throw new Error(`PNG header claims ${width}×${height} pixels`);
   let palette: Buffer | undefined;
   let alphaTable: Buffer | undefined;
   const idat: Buffer[] = [];
-  while (pos + 8 <= buf.length) {
+  for (let pos = 8; pos + 8 <= buf.length; ) {
     const len = buf.readUInt32BE(pos);
     const type = buf.toString("latin1", pos + 4, pos + 8);
     const data = buf.subarray(pos + 8, pos + 8 + len);
     if (data.length < len) throw new Error("truncated PNG chunk");
-    if (type === "IHDR") {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      depth = data[8];
-      colour = data[9];
-      interlace = data[12];
-    } else if (type === "PLTE") palette = data;
+    if (type === "PLTE") palette = data;
     else if (type === "tRNS") alphaTable = data;
     else if (type === "IDAT") idat.push(data);
     else if (type === "IEND") break;
     pos += 12 + len;
   }
-  const channels = CHANNELS[colour];
-  if (depth !== 8 || interlace !== 0 || channels === undefined || width === 0 || height === 0) return undefined;
   if (colour === 3 && !palette) throw new Error("palette PNG without PLTE");
-  const stride = width * channels;
-  const read = pixelReader(colour, channels, palette, alphaTable);
+  const bitsPerPixel = channels * depth;
+  const bpp = Math.max(1, bitsPerPixel >> 3);
+  const read = pixelReader(colour, channels, depth, palette, alphaTable);
   const sampler = new RowSampler(width, height, dstW, dstH);
-  const rows = new RowAssembler(stride + 1, height, (row, off, prev, prevOff, y) => {
-    unfilterRow(row, off, prev, prevOff, stride, channels);
-    if (sampler.wants(y)) sampler.addRow(y, (x, out, o) => read(row, off + 1 + x * channels, out, o));
+  // One segment per pass (interlaced) or the whole image; an empty pass has no rows at all.
+  const passes = interlace === 1 ? ADAM7.map(([x0, y0, dx, dy]) => ({ x0, y0, dx, dy, w: Math.ceil((width - x0) / dx), h: Math.ceil((height - y0) / dy) })) : [{ x0: 0, y0: 0, dx: 1, dy: 1, w: width, h: height }];
+  const used = passes.filter((p) => p.w > 0 && p.h > 0);
+  const segments = used.map((p) => ({ rowLen: Math.ceil((p.w * bitsPerPixel) / 8) + 1, rows: p.h }));
+  const rows = new RowAssembler(segments, (row, off, prev, prevOff, seg, r) => {
+    const p = used[seg];
+    unfilterRow(row, off, prev, prevOff, segments[seg].rowLen - 1, bpp);
+    const y = p.y0 + r * p.dy;
+    if (sampler.wants(y)) sampler.addRow(y, (x, out, o) => read(row, off + 1, (x - p.x0) / p.dx, out, o), p.x0, p.dx);
   });
   await inflateRows(Buffer.concat(idat), rows, opts);
   return sampler.finish();
 }
 
-type ChannelReader = (row: Buffer, i: number, out: Uint8Array, o: number) => void;
+/** Writes the RGBA of pixel `x` of the row whose first byte (after the filter byte) is at `i`. */
+type ChannelReader = (row: Buffer, i: number, x: number, out: Uint8Array, o: number) => void;
 
-function pixelReader(colour: number, channels: number, palette: Buffer | undefined, alphaTable: Buffer | undefined): ChannelReader {
+function pixelReader(colour: number, channels: number, depth: number, palette: Buffer | undefined, alphaTable: Buffer | undefined): ChannelReader {
+  // Sample c of pixel x, scaled to 8 bits (16-bit: its high byte; 1/2/4-bit: stretched to 0–255).
+  // A palette index is never scaled.
+  const scale = colour === 3 ? 1 : depth < 8 ? 255 / ((1 << depth) - 1) : 1;
+  const sample =
+    depth === 8
+      ? (row: Buffer, i: number, x: number, c: number) => row[i + x * channels + c]
+      : depth === 16
+        ? (row: Buffer, i: number, x: number, c: number) => row[i + (x * channels + c) * 2]
+        : (row: Buffer, i: number, x: number) => {
+            const bit = x * depth;
+            return Math.round(((row[i + (bit >> 3)] >> (8 - depth - (bit & 7))) & ((1 << depth) - 1)) * scale);
+          };
   if (colour === 2 || colour === 6) {
     const alpha = channels === 4;
-    return (row, i, out, o) => {
-      out[o] = row[i];
-      out[o + 1] = row[i + 1];
-      out[o + 2] = row[i + 2];
-      out[o + 3] = alpha ? row[i + 3] : 255;
+    return (row, i, x, out, o) => {
+      out[o] = sample(row, i, x, 0);
+      out[o + 1] = sample(row, i, x, 1);
+      out[o + 2] = sample(row, i, x, 2);
+      out[o + 3] = alpha ? sample(row, i, x, 3) : 255;
     };
   }
   if (colour === 0 || colour === 4) {
     const alpha = channels === 2;
-    return (row, i, out, o) => {
-      out[o] = out[o + 1] = out[o + 2] = row[i];
-      out[o + 3] = alpha ? row[i + 1] : 255;
+    return (row, i, x, out, o) => {
+      out[o] = out[o + 1] = out[o + 2] = sample(row, i, x, 0);
+      out[o + 3] = alpha ? sample(row, i, x, 1) : 255;
     };
   }
-  return (row, i, out, o) => {
-    const p = row[i] * 3;
+  return (row, i, x, out, o) => {
+    const v = sample(row, i, x, 0);
+    const p = v * 3;
     out[o] = palette![p] ?? 0;
     out[o + 1] = palette![p + 1] ?? 0;
     out[o + 2] = palette![p + 2] ?? 0;
-    out[o + 3] = alphaTable?.[row[i]] ?? 255;
+    out[o + 3] = alphaTable?.[v] ?? 255;
   };
 }
 
-type RowHandler = (row: Buffer, off: number, prev: Buffer | undefined, prevOff: number, y: number) => void;
+type RowHandler = (row: Buffer, off: number, prev: Buffer | undefined, prevOff: number, segment: number, r: number) => void;
 
 /**
- * Cuts inflated bytes into PNG rows and hands over each complete filtered row (filter byte at
- * `off`) with the row above it (`prev` undefined for the first). A row lying whole inside a pushed
- * piece is handed over in place; one split across pieces is assembled in one of two spare buffers
- * (two, because the row above must stay readable while the next one fills). A pushed piece may be
+ * Cuts inflated bytes into PNG rows, segment by segment (one per Adam7 pass, or the whole image),
+ * and hands over each complete filtered row (filter byte at `off`) with the row above it in the
+ * same segment (`prev` undefined for a segment's first). A row lying whole inside a pushed piece
+ * is handed over in place; one split across pieces is assembled in one of two spare buffers (two,
+ * because the row above must stay readable while the next one fills). A pushed piece may be
  * overwritten once `push` returns, so a row above that lives in it is copied out first.
  */
 class RowAssembler {
@@ -166,48 +135,57 @@ class RowAssembler {
   private spareIdx = 0;
   /** Bytes of a split row gathered in spare[spareIdx]. */
   private fill = 0;
-  private y = 0;
+  private seg = 0;
+  private r = 0;
   private prev: Buffer | undefined;
   private prevOff = 0;
   constructor(
-    private readonly rowLen: number,
-    private readonly height: number,
+    private readonly segments: readonly { rowLen: number; rows: number }[],
     private readonly onRow: RowHandler,
   ) {
-    this.spare = [Buffer.allocUnsafe(rowLen), Buffer.allocUnsafe(rowLen)];
+    const most = Math.max(1, ...segments.map((s) => s.rowLen));
+    this.spare = [Buffer.allocUnsafe(most), Buffer.allocUnsafe(most)];
   }
   get done(): boolean {
-    return this.y >= this.height;
+    return this.seg >= this.segments.length;
   }
   push(piece: Buffer, len: number): void {
-    const { rowLen } = this;
     let pos = 0;
-    if (this.fill > 0) {
-      const n = Math.min(rowLen - this.fill, len);
-      piece.copy(this.spare[this.spareIdx], this.fill, 0, n);
+    while (pos < len && !this.done) {
+      const { rowLen } = this.segments[this.seg];
+      if (this.fill === 0 && pos + rowLen <= len) {
+        this.emit(piece, pos);
+        pos += rowLen;
+        continue;
+      }
+      if (this.fill === 0 && this.prev === piece) this.keepPrev();
+      const n = Math.min(rowLen - this.fill, len - pos);
+      piece.copy(this.spare[this.spareIdx], this.fill, pos, pos + n);
       this.fill += n;
-      pos = n;
-      if (this.fill < rowLen) return;
+      pos += n;
+      if (this.fill < rowLen) break;
+      this.fill = 0;
       this.emit(this.spare[this.spareIdx], 0);
       this.spareIdx ^= 1;
-      this.fill = 0;
     }
-    for (; !this.done && pos + rowLen <= len; pos += rowLen) this.emit(piece, pos);
-    if (this.done) return;
-    if (this.prev === piece) {
-      const keep = this.spare[this.spareIdx];
-      piece.copy(keep, 0, this.prevOff, this.prevOff + rowLen);
-      this.prev = keep;
-      this.prevOff = 0;
-      this.spareIdx ^= 1;
-    }
-    if (pos < len) this.fill = piece.copy(this.spare[this.spareIdx], 0, pos, len);
+    if (!this.done && this.prev === piece) this.keepPrev();
+  }
+  private keepPrev(): void {
+    const keep = this.spare[this.spareIdx];
+    this.prev!.copy(keep, 0, this.prevOff, this.prevOff + this.segments[this.seg].rowLen);
+    this.prev = keep;
+    this.prevOff = 0;
+    this.spareIdx ^= 1;
   }
   private emit(row: Buffer, off: number): void {
-    this.onRow(row, off, this.prev, this.prevOff, this.y);
+    this.onRow(row, off, this.prev, this.prevOff, this.seg, this.r);
     this.prev = row;
     this.prevOff = off;
-    this.y++;
+    if (++this.r >= this.segments[this.seg].rows) {
+      this.seg++;
+      this.r = 0;
+      this.prev = undefined;
+    }
   }
 }
 
@@ -321,27 +299,3 @@ function unfilterRow(row: Buffer, off: number, prev: Buffer | undefined, prevOff
   row[off] = 0; // unfiltered now: never reversed twice
 }
 
-/** Decodes a JPEG (within the pixel limit) and samples it down to `dstW`×`dstH`. */
-export async function decodeJpegScaled(buf: Buffer, dstW: number, dstH: number, maxPixels: number): Promise<Bitmap> {
-  const { default: jpeg } = await import("jpeg-js");
-  const img = jpeg.decode(buf, {
-    useTArray: true,
-    formatAsRGBA: true,
-    maxResolutionInMP: maxPixels / 1e6,
-    maxMemoryUsageInMB: Math.max(64, Math.ceil((maxPixels * 4) / 2 ** 20) + 64),
-  });
-  const { width, data } = img;
-  const sampler = new RowSampler(img.width, img.height, dstW, dstH);
-  for (let y = 0; y < img.height; y++) {
-    if (!sampler.wants(y)) continue;
-    const rowStart = y * width * 4;
-    sampler.addRow(y, (x, out, o) => {
-      const i = rowStart + x * 4;
-      out[o] = data[i];
-      out[o + 1] = data[i + 1];
-      out[o + 2] = data[i + 2];
-      out[o + 3] = data[i + 3];
-    });
-  }
-  return sampler.finish();
-}

@@ -1,18 +1,18 @@
-// Images in the terminal: the header is read here (PNG IHDR, JPEG SOFn, GIF) BEFORE anything is
-// decoded, so a 1 KB file claiming 100,000 × 100,000 pixels is refused instead of exhausting memory.
-// PNG and JPEG are decoded straight to the drawn size (./image-decode.ts); terminal-image (and its
-// decoders, a large share of start-up if loaded eagerly) is imported only for other formats.
+// Images in the terminal. The one header reader (src/protocol/image-header.ts, which also decides
+// the host's image-too-large rule) reads the header BEFORE anything is decoded, so a 1 KB file
+// claiming 100,000 × 100,000 pixels, or a PNG with two IHDRs, is refused instead of exhausting
+// memory; the decoders then obey that header. Decoding runs off the main thread with a deadline
+// (./image-pool.ts), straight to the drawn size (./image-decode.ts, image-gif.ts, image-jpeg.ts):
+// the chat stays responsive, and a too-big or too-slow image gets one line instead of a picture.
 import chalk from "chalk";
-import { readImageSize, type ImageSize } from "../protocol/image-header.js";
-import { decodeJpegScaled, decodePngScaled, fitPixels, type Bitmap } from "./image-decode.js";
-
-let terminalImageModule: Promise<typeof import("terminal-image")> | undefined;
-const loadTerminalImage = () => (terminalImageModule ??= import("terminal-image"));
+import { readImageHeader, readImageSize, type ImageSize } from "../protocol/image-header.js";
+import { decodeOffThread } from "./image-pool.js";
+import { fitPixels, type Bitmap } from "./image-sample.js";
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
+/** Longest a decode may take before the image is given up (one line instead). */
+export const DEFAULT_DECODE_DEADLINE_MS = 8_000;
 
-// The header reader is the host's own (src/protocol/image-header.ts): one reader decides both the
-// host's image-too-large rule and what the terminal agrees to decode.
 export { readImageSize, type ImageSize };
 
 export interface RenderImageOptions {
@@ -21,14 +21,18 @@ export interface RenderImageOptions {
   /** Terminal rows at most (each row is two pixels). */
   height?: number;
   maxPixels?: number;
+  deadlineMs?: number;
 }
 
 export type RenderedImage = { ok: true; ansi: string; size: ImageSize } | { ok: false; reason: string };
 
-/** ANSI half-block rendering of an image, fitted to `width` columns; refuses oversized headers. */
+/** ANSI half-block rendering of an image, fitted to `width` columns; refuses untrustworthy or oversized headers. */
 export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Promise<RenderedImage> {
-  const size = readImageSize(buf);
-  if (!size) return { ok: false, reason: "not a PNG, JPEG or GIF image (unreadable header)" };
+  const verdict = readImageHeader(buf);
+  if (!verdict) return { ok: false, reason: "not a PNG, JPEG or GIF image (unreadable header)" };
+  if (!verdict.ok) return { ok: false, reason: `image refused: ${verdict.reason}` };
+  const header = verdict.header;
+  const size: ImageSize = { width: header.width, height: header.height, format: header.format };
   const max = opts.maxPixels ?? DEFAULT_MAX_PIXELS;
   const pixels = size.width * size.height;
   if (size.width === 0 || size.height === 0) return { ok: false, reason: `image header claims ${size.width}×${size.height} pixels` };
@@ -41,21 +45,11 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   // Never upscale a tiny image past its own pixel width.
   const width = Math.max(1, Math.min(Math.floor(opts.width), size.width));
   const rows = opts.height ? Math.max(1, Math.floor(opts.height)) : undefined;
+  const fit = fitPixels(size.width, size.height, width, rows);
+  const deadline = opts.deadlineMs ?? DEFAULT_DECODE_DEADLINE_MS;
   try {
-    const fit = fitPixels(size.width, size.height, width, rows);
-    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-    // Decode straight to the few pixels drawn (a 4,096² image is never held at full size as RGBA
-    // when it is a PNG); GIF and unusual PNGs go through terminal-image, which decodes in full.
-    const bitmap =
-      size.format === "png"
-        ? await decodePngScaled(b, fit.width, fit.height)
-        : size.format === "jpeg"
-          ? await decodeJpegScaled(b, fit.width, fit.height, max)
-          : undefined;
-    if (bitmap) return { ok: true, ansi: halfBlocks(bitmap), size };
-    const terminalImage = (await loadTerminalImage()).default;
-    const ansi = await terminalImage.buffer(buf, { width, ...(rows ? { height: rows } : {}), preferNativeRender: false });
-    return { ok: true, ansi, size };
+    const bitmap = await decodeOffThread({ bytes: buf, header, width: fit.width, height: fit.height, maxPixels: max }, deadline);
+    return { ok: true, ansi: halfBlocks(bitmap), size };
   } catch (e) {
     return { ok: false, reason: `image could not be decoded: ${(e as Error).message}` };
   }
@@ -63,7 +57,7 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
 
 const LOWER_HALF = "\u2584";
 
-/** Half-block rows as terminal-image draws them: `▄` with bg = top pixel, fg = bottom pixel (chalk picks the colour depth). */
+/** Half-block rows: `▄` with bg = top pixel, fg = bottom pixel (chalk picks the colour depth). */
 function halfBlocks({ width, height, rgba }: Bitmap): string {
   const lines: string[] = [];
   for (let y = 0; y + 1 < height; y += 2) {

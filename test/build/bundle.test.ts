@@ -13,9 +13,9 @@ interface Meta {
 }
 const META = "dist/bundle-meta.json";
 
-function loadMetas(): { esm: Meta; cjs: Meta; launch: Meta } {
+function loadMetas(): { esm: Meta; cjs: Meta; launch: Meta; worker: Meta } {
   assert.ok(existsSync(META), `${META} is missing: run npm run build`);
-  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; launch: Meta };
+  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; launch: Meta; worker: Meta };
 }
 const loadMeta = () => loadMetas().esm;
 
@@ -40,7 +40,7 @@ test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
   assert.ok(inputs.includes("dist/cli/commands/app-ui.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-  assert.deepEqual(external, ["./call.js", "./oneshot.js", "@anthropic-ai/sdk", "jpeg-js", "terminal-image"]);
+  assert.deepEqual(external, ["./call.js", "./oneshot.js", "@anthropic-ai/sdk"]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });
@@ -81,4 +81,20 @@ test("the host chunk, loaded after the first frame, does hold the SDK and zod (t
   assert.ok(host.some((i) => i.startsWith("node_modules/zod/")));
   // Only the English messages of zod are bundled (scripts/bundle-patches.js).
   assert.deepEqual(host.filter((i) => /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/.test(i)), []);
+});
+
+test("image-worker.cjs, the drawing worker, holds every decoder and needs nothing outside itself", () => {
+  const { worker, esm, cjs } = loadMetas();
+  const [out] = Object.keys(worker.outputs).filter((o) => o.endsWith("image-worker.cjs"));
+  assert.ok(out, "no image-worker.cjs in the metafile");
+  const inputs = Object.keys(worker.outputs[out].inputs);
+  for (const m of ["dist/ui/image-decode.js", "dist/ui/image-gif.js", "dist/ui/image-jpeg.js", "dist/protocol/image-header.js"]) assert.ok(inputs.includes(m), m);
+  assert.ok(inputs.some((i) => i.startsWith("node_modules/jpeg-js/")));
+  assert.deepEqual(worker.outputs[out].imports.filter((i) => !isBuiltin(i.path)), []);
+  // No decoder (and no terminal-image/jimp) on the app's side: they run only in the worker (the
+  // ES module side keeps jpeg-js's encoder for the demo server's JPEGs).
+  for (const [meta, banned] of [[esm, /^node_modules\/(jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/], [cjs, /^node_modules\/(jpeg-js|jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/]] as const) {
+    const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+    assert.deepEqual(all.filter((i) => banned.test(i)), []);
+  }
 });

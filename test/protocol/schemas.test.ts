@@ -26,6 +26,15 @@ test("base64 validation", () => {
   assert.ok(isBase64("QUI="));
   assert.equal(isBase64("QUI"), false);
   assert.equal(isBase64("Q$I="), false);
+  for (const bad of ["====", "A===", "QU=I", "QUI\n", "QUJ\u00e9", "=QUI"]) assert.equal(isBase64(bad), false, JSON.stringify(bad));
+});
+
+test("base64 validation is linear and stack-free: a 3.6 MB screenshot's 4.8M characters (a backtracking regex overflowed here)", () => {
+  const big = Buffer.alloc(3_600_000, 0xa7).toString("base64");
+  assert.ok(isBase64(big));
+  assert.ok(isBase64(big.slice(0, -4) + "QUI="));
+  assert.equal(isBase64(big.slice(0, -4) + "QU$="), false);
+  assert.ok(ContentBlockSchema.safeParse({ type: "image", data: big, mimeType: "image/png" }).success);
 });
 
 test("outputs: content needs a block array, structured needs structuredContent", () => {
