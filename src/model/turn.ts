@@ -122,7 +122,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       if (!entry) {
         forModel = { isError: true, result: receipt(`There is no tool named ${JSON.stringify(call.name)}.`) };
       } else {
-        outcome = await executor.call(entry.qualifiedName, call.args, { mode, signal });
+        outcome = await executor.call(entry.qualifiedName, call.args, { mode, signal, target: { server: entry.server, tool: entry.name } });
         forModel = modelResultFor(outcome);
       }
       toolCalls.push({ call, outcome });

@@ -29,7 +29,8 @@ export class ApprovingExecutor implements ToolExecutor {
     return this.inner.instructions();
   }
   async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
-    const entry = this.inner.modelTools().find((t) => t.qualifiedName === name);
+    const want = opts?.target;
+    const entry = this.inner.modelTools().find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
     if (entry && !this.yes && needsApproval(entry)) {
       return {
         ok: false,
@@ -38,7 +39,7 @@ export class ApprovingExecutor implements ToolExecutor {
         durationMs: 0,
       };
     }
-    return this.inner.call(name, args, opts);
+    return this.inner.call(name, args, entry ? { ...opts, target: { server: entry.server, tool: entry.name } } : opts);
   }
 }
 
