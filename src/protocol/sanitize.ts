@@ -60,8 +60,15 @@ function visibleMemo(ch: string): string {
 
 /** The first MAX_MARKS marks of a flood, then how many more were dropped. */
 function capMarks(m: string): string {
-  const marks = Array.from(m);
-  return `${marks.slice(0, MAX_MARKS).join("")}⟨+${marks.length - MAX_MARKS} marks⟩`;
+  // Code points counted without splitting the (possibly huge) run into an array.
+  let count = 0;
+  let kept = 0;
+  for (let i = 0; i < m.length; i++) {
+    const c = m.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) continue; // the second half of a pair
+    if (++count === MAX_MARKS + 1) kept = i;
+  }
+  return `${m.slice(0, kept)}⟨+${count - MAX_MARKS} marks⟩`;
 }
 
 function textReplacer(m: string): string {
