@@ -59,3 +59,14 @@ test("one file per mode policy and per slash command", () => {
     assert.ok(commands.includes(c), `src/ui/commands/${c}.ts`);
   }
 });
+
+test("the CLI writes to stdout/stderr only through src/cli/output/terminal.ts (the one sanitizer)", () => {
+  const writers = files(join(SRC, "cli")).filter((f) => /process\.std(out|err)\.write\(/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(writers, [join(SRC, "cli", "output", "terminal.ts")]);
+});
+
+test("one terminal sanitizer: the checker's report uses src/protocol/sanitize.ts", () => {
+  const report = readFileSync(join(SRC, "host", "conformance", "report.ts"), "utf8");
+  assert.match(report, /from "\.\.\/\.\.\/protocol\/sanitize\.js"/);
+  assert.doesNotMatch(report, /new RegExp|\/\[\\x00/);
+});

@@ -6,6 +6,7 @@ import { ALL_VERSIONS } from "../protocol/versions.js";
 import { parseSelector } from "../protocol/selectors.js";
 import type { ToolResultOutputSelector } from "../protocol/schemas.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../host/types.js";
+import { err } from "./output/terminal.js";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -128,7 +129,7 @@ export async function withUsage(command: string, body: () => Promise<number>): P
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`mcp-prism ${command}: ${e.message}\n`);
+      err(`mcp-prism ${command}: ${e.message}\n`);
       return 2;
     }
     throw e;

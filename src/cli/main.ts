@@ -1,6 +1,7 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
 import { exitOnSignals } from "../host/process-group.js";
 import { isPromptFlag } from "./dispatch.js";
+import { out, err } from "./output/terminal.js";
 
 type Command = { run(argv: string[]): Promise<number> };
 
@@ -35,16 +36,26 @@ Common options:
   --model offline|anthropic[:ID]  --protocol VERSION  --yes
 `;
 
+/** Runs a command; an unexpected error is one sanitized stderr line (its text may come from a server). */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    err(`mcp-prism: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(USAGE);
+    out(USAGE);
     return 0;
   }
   if (first !== undefined && !first.startsWith("-")) {
     const load = SUBCOMMANDS[first];
     if (!load) {
-      process.stderr.write(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
+      err(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
       return 2;
     }
     if (STOPS_SERVERS_ON_SIGNAL.has(first)) exitOnSignals();
@@ -56,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const app = SUBCOMMANDS["app"];
   if (!app) {
-    process.stderr.write("mcp-prism: the chat app is not available in this build\n");
+    err("mcp-prism: the chat app is not available in this build\n");
     return 2;
   }
   return (await app()).run(argv);

@@ -40,7 +40,8 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
   const profile = o.profile ?? "sep";
   for (const c of plan.calls) {
     if (o.signal?.aborted) break;
-    const opts: CallOptions = { mode: c.modes[0], signal: o.signal };
+    // Bound to the entry the plan was made for: a name that moved meanwhile is refused, not run elsewhere.
+    const opts: CallOptions = { mode: c.modes[0], signal: o.signal, target: { server: c.entry.server, tool: c.entry.name } };
     let outcome: CallOutcome;
     if (plan.legacy === "same-call" && run.calls === 0) {
       // A legacy-shaped result: the mode row and every client profile read the one reply.

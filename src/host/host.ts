@@ -168,7 +168,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   async toolsWhen(found: (tools: ToolEntry[]) => boolean, mode: Mode = this.mode): Promise<ToolEntry[]> {
     const pending = new Set([...this.conns.keys()].map((n) => this.listing(n, mode).then(() => {}, () => {})));
     for (;;) {
-      const tools = qualifyNames(this.cached(mode));
+      const tools = qualifyNames(this.cached(mode), this.serverNames());
       if (found(tools) || pending.size === 0) return tools;
       const done = await Promise.race([...pending].map((p) => p.then(() => ({ p }))));
       pending.delete(done.p);
@@ -215,6 +215,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.listings.get(c.name)?.get(this.listingKey(c, mode));
   }
 
+  /** Every configured server's name: a tool named `S__…` is qualified even before S connects. */
+  private serverNames(): string[] {
+    return [...this.conns.keys()];
+  }
+
   private cached(mode: Mode): ToolEntry[][] {
     return [...this.conns.values()].map((c) => this.listingOf(c, mode)?.tools ?? []);
   }
@@ -235,7 +240,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     }
     if (!same) {
       const from = [...this.conns.values()].map((c) => this.listingOf(c, mode));
-      const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? [])).map((t) => [t.qualifiedName, t]));
+      const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? []), this.serverNames()).map((t) => [t.qualifiedName, t]));
       this.qualified.set(mode, (hit = { from, byName }));
     }
     const entry = hit!.byName.get(qualifiedName);
@@ -253,7 +258,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         return c.state === "connected" ? listed : within(waitMs, listed, undefined);
       }),
     );
-    return qualifyNames(this.cached(mode));
+    return qualifyNames(this.cached(mode), this.serverNames());
   }
 
   async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {
@@ -274,7 +279,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   modelTools(): ToolEntry[] {
-    return qualifyNames(this.cached(this.mode)).filter(offeredToModel);
+    return qualifyNames(this.cached(this.mode), this.serverNames()).filter(offeredToModel);
   }
 
   instructions(): { server: string; text: string }[] {
@@ -337,6 +342,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     call.entry = entry;
     call.conn = conn;
+    // A call approved (and drawn) for one server's tool never runs another's, even when names
+    // moved between the approval and the call (a server connected or restarted meanwhile).
+    const target = opts.target;
+    if (target !== undefined && (target.server !== entry.server || target.tool !== entry.name)) {
+      return Promise.resolve(this.failed(call, callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`)));
+    }
     if (entry.unavailable !== undefined) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail)));
     if (entry.era === "2026-12-01") {
       const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));

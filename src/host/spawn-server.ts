@@ -17,14 +17,22 @@ export interface StdioParams {
 /** Like the SDK: the child inherits only these variables (plus the configured env). */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
-export function spawnServer(params: StdioParams): ChildProcess {
+/**
+ * The environment a server process starts with: only INHERITED_ENV from ours (never an API key
+ * or a token the user exported), then the configured variables. The checker uses it too.
+ */
+export function serverEnv(extra: Record<string, string> = {}, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of INHERITED_ENV) {
-    const v = process.env[k];
+    const v = from[k];
     if (v !== undefined && !v.startsWith("()")) env[k] = v;
   }
+  return { ...env, ...extra };
+}
+
+export function spawnServer(params: StdioParams): ChildProcess {
   const child = spawn(params.command, params.args, {
-    env: { ...env, ...params.env },
+    env: serverEnv(params.env),
     cwd: params.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     shell: false,

@@ -147,11 +147,42 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
   return { tools, errors };
 }
 
-/** Keeps names unique across servers: a name offered by several servers becomes `server__name`. */
-export function qualifyNames(lists: ToolEntry[][]): ToolEntry[] {
+/**
+ * Names unique across servers by construction, so no server can take a name that means another
+ * server's tool. A tool keeps its own name only when no other server offers it and it does not
+ * look qualified (`S__…` for any configured server S: that prefix is the host's to give); every
+ * other tool becomes `server__name`. Server names may themselves contain `__`, so two qualified
+ * names can still meet (`a` + `b__x`, `a__b` + `x`): every holder of a name that is still shared
+ * gets a suffix from a hash of its own (server, name), never first-come-first-served, then a
+ * counter as the last resort. The result is checked to be unique.
+ */
+export function qualifyNames(lists: ToolEntry[][], servers: readonly string[] = []): ToolEntry[] {
+  const all = lists.flat();
   const count = new Map<string, number>();
-  for (const list of lists) for (const t of list) count.set(t.name, (count.get(t.name) ?? 0) + 1);
-  return lists.flat().map((t) => ({ ...t, qualifiedName: (count.get(t.name) ?? 0) > 1 ? `${t.server}__${t.name}` : t.name }));
+  for (const t of all) count.set(t.name, (count.get(t.name) ?? 0) + 1);
+  const prefixes = [...new Set([...servers, ...all.map((t) => t.server)])].map((s) => `${s}__`);
+  const looksQualified = (name: string) => prefixes.some((p) => name.startsWith(p));
+  const named = all.map((t) => ({ t, name: count.get(t.name) === 1 && !looksQualified(t.name) ? t.name : `${t.server}__${t.name}` }));
+  const holders = new Map<string, number>();
+  for (const n of named) holders.set(n.name, (holders.get(n.name) ?? 0) + 1);
+  const used = new Set<string>();
+  for (const n of named) if (holders.get(n.name) === 1) used.add(n.name);
+  for (const n of named) {
+    if (holders.get(n.name) === 1) continue;
+    let name = `${n.name}~${fnv1a(`${n.t.server}\0${n.t.name}`)}`;
+    for (let i = 2; used.has(name); i++) name = `${n.name}~${fnv1a(`${n.t.server}\0${n.t.name}`)}~${i}`;
+    used.add(name);
+    n.name = name;
+  }
+  if (used.size !== named.length) throw new Error("qualifyNames: qualified tool names are not unique");
+  return named.map(({ t, name }) => (t.qualifiedName === name ? t : { ...t, qualifiedName: name }));
+}
+
+/** 32-bit FNV-1a as 8 hex digits: a stable, order-independent disambiguator (not a security hash). */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
 }
 
 export { isAppOnly } from "./app-only.js";

@@ -161,6 +161,8 @@ export interface CallOptions {
   legacyProfile?: LegacyProfile;
   signal?: AbortSignal;
   onProgress?: (p: ProgressUpdate) => void;
+  /** The tool the caller resolved the name to (and asked approval for): refused as `tool-moved` if the name now means another. */
+  target?: { server: string; tool: string };
 }
 
 /**

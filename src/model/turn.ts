@@ -191,7 +191,7 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
         forModel = { isError: true, result: receipt(`There is no tool named ${JSON.stringify(call.name.slice(0, 100))}.`) };
       } else {
         try {
-          outcome = await c.executor.call(entry.qualifiedName, call.args, { mode: c.mode, signal: c.signal });
+          outcome = await c.executor.call(entry.qualifiedName, call.args, { mode: c.mode, signal: c.signal, target: { server: entry.server, tool: entry.name } });
         } catch (e) {
           // A host bug must not leave the tool_use unanswered (every later request would fail).
           outcome = thrownOutcome(planFor(entry, call, c.mode), e);

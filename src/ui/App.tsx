@@ -89,7 +89,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
 
   const approval = state.approval;
   const input = approval ? (
-    <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} onAnswer={approval.resolve} />
+    <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} rows={Math.max(3, Math.min(24, rows - 12))} onAnswer={approval.resolve} />
   ) : (
     <PromptInput onSubmit={onSubmit} history={session.history} width={main} commands={COMMANDS.map((c) => c.name)} isActive={!approval} />
   );

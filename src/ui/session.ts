@@ -196,13 +196,17 @@ export class ChatSession {
       call: async (name: string, args: Record<string, unknown>, o: CallOptions = {}): Promise<CallOutcome> => {
         // The turn's signal too, so Esc aborts every call of the turn whatever the runner passes.
         o = { ...o, mode: o.mode ?? mode, signal: o.signal ?? signal };
-        const entry = list().find((t) => t.qualifiedName === name);
+        const want = o.target;
+        const entry = want ? list().find((t) => t.server === want.server && t.name === want.tool) : list().find((t) => t.qualifiedName === name);
         const server = entry?.server ?? "?";
         const tool = entry?.name ?? name;
-        const ask = !this.opts.autoApprove && !this.always.has(name) && (entry ? (this.opts.needsApproval?.(entry) ?? true) : true);
+        // "Always" is remembered for the tool that runs (server + name), never for a qualified
+        // name that may mean another server's tool once more servers connect.
+        const key = `${server}\0${tool}`;
+        const ask = !this.opts.autoApprove && !this.always.has(key) && (entry ? (this.opts.needsApproval?.(entry) ?? true) : true);
         if (ask) {
           const answer = await this.store.askApproval(server, tool, args);
-          if (answer === "always") this.always.add(name);
+          if (answer === "always") this.always.add(key);
           if (answer === "no") {
             const outcome: CallOutcome = {
               ok: false,
@@ -220,6 +224,8 @@ export class ChatSession {
         try {
           outcome = await inner.call(name, args, {
             ...o,
+            // The host runs exactly the tool approved and drawn, or refuses (`tool-moved`).
+            ...(entry ? { target: { server: entry.server, tool: entry.name } } : {}),
             onProgress: (p) => {
               o.onProgress?.(p);
               this.store.toolProgress(id, p);

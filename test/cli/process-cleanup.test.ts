@@ -114,7 +114,8 @@ test("compare (two connections, one per era) exits and leaves nothing behind", a
 test("check -- bash -c '…': the checker's own stdio client stops the server's group; check exits", async (t) => {
   const { dir, pids } = setUp(t, "bash -c 'node …' (bash stays)");
   const { args } = WRAPPERS["bash -c 'node …' (bash stays)"]();
-  const r = await runCli(["check", "--", "bash", ...args], { cwd: dir, timeoutMs: 120_000, env: { PIDS_FILE: pids } });
+  // check starts servers with the host's minimal environment: PIDS_FILE goes through env(1).
+  const r = await runCli(["check", "--", "env", `PIDS_FILE=${pids}`, "bash", ...args], { cwd: dir, timeoutMs: 120_000 });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}; stderr: ${r.stderr}`);
   assert.match(r.stdout, /passed/);
   assert.ok(readPids(pids).length >= 1, "the checker started the server");

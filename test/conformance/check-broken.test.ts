@@ -74,7 +74,8 @@ test("hostile server text is printed without control characters", async () => {
   assert.match(run.stdout, /FAIL sep-3279-reject-undeclared-selector — .*-32000/);
   assert.doesNotMatch(run.stdout, /[\x00-\x08\x0b-\x1f\x7f]/);
   const { sanitize } = await import("../../src/host/conformance/report.js");
-  assert.equal(sanitize("a\x1b[31mred\x1b[0m\nb\x07\rc\u202e"), "ared b c");
+  // The one terminal sanitizer (src/protocol/sanitize.ts): controls shown visibly, one line.
+  assert.equal(sanitize("a\x1b[31mred\x1b[0m\nb\x07\rc\u202e"), "a␛[31mred␛[0m⏎b␇␍c⟨U+202E⟩");
 });
 
 test("a server that never answers: FAIL with 'no answer within Ns', never a hang", async () => {

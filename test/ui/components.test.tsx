@@ -224,3 +224,36 @@ test("ToolCard: each host warning of the outcome (rule and detail, sanitized) un
   assert.match(stripAnsi(f), /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number/m);
   assert.doesNotMatch(stripAnsi(draw(<ToolCard call={call({ outcome: o })} width={140} />).lastFrame()), /⚠/);
 });
+
+test("approval prompt: cut arguments can be seen whole ([v]/Tab), wrapped and scrolled, before answering", async () => {
+  const answers: string[] = [];
+  const tail = "rm -rf ~/DANGEROUS-TAIL";
+  const args = { command: `echo ${"harmless ".repeat(40)}; ${tail}`, options: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`opt${i}`, i])) };
+  const h = draw(<ApprovalPrompt server="shell" tool="run" args={args} width={60} rows={8} onAnswer={(a) => answers.push(a)} />, 60);
+  const tick = () => new Promise((r) => setTimeout(r, 20));
+  let f = stripAnsi(h.lastFrame());
+  assert.doesNotMatch(f, /DANGEROUS-TAIL/, "cut in the one-line view");
+  assert.match(f.replace(/[│\s]+/g, " "), /\[v\] view all arguments \(cut above\)/);
+  h.stdin.write("v");
+  await tick();
+  f = stripAnsi(h.lastFrame());
+  assert.match(f, /"command": "echo harmless/);
+  assert.match(f, /lines 1–8 of \d+/);
+  // Scroll to the end: every line of the arguments is reachable, the wrapped tail included.
+  const seen = new Set<string>();
+  for (let i = 0; i < 60; i++) {
+    for (const l of stripAnsi(h.lastFrame()).split("\n")) seen.add(l);
+    h.stdin.write("\u001b[B");
+    await tick();
+  }
+  const all = [...seen].join("\n").replace(/[│ \n]/g, "");
+  assert.match(all, /rm-rf~\/DANGEROUS-TAIL/);
+  assert.match(all, /"opt29":29/);
+  assert.deepEqual(answers, [], "scrolling answers nothing");
+  h.stdin.write("\t");
+  await tick();
+  assert.doesNotMatch(stripAnsi(h.lastFrame()), /lines \d/);
+  h.stdin.write("n");
+  await tick();
+  assert.deepEqual(answers, ["no"]);
+});

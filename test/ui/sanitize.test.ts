@@ -124,3 +124,15 @@ test("1 MB inputs: benign text passes whole, a dense hostile one leaves no ESC o
   assert.ok(!out.includes("\u009b"));
   assert.ok(!out.includes("\u202e"));
 });
+
+test("combining-mark floods are capped visibly, legitimate marks kept; Hangul fillers and tags shown", () => {
+  const flood = `e${"\u0301".repeat(10_000)}x`;
+  for (const f of [sanitizeText, sanitizeInline]) {
+    const out = f(flood);
+    assert.equal(out, `e${"\u0301".repeat(4)}⟨+9996 marks⟩x`);
+    assert.equal(f("Vi\u1EC7t nam\u0303\u0301"), "Vi\u1EC7t nam\u0303\u0301", "a few marks stay as they are");
+    assert.equal(f(`x${"\ufe0f".repeat(500)}`), `x${"\ufe0f".repeat(4)}⟨+496 marks⟩`, "variation-selector floods too");
+    assert.equal(f("a\u3164b\u115fc\u1160d\uffa0e\u{E0041}"), "a⟨U+3164⟩b⟨U+115F⟩c⟨U+1160⟩d⟨U+FFA0⟩e⟨U+E0041⟩");
+  }
+  assert.equal(sanitizeName(`n${"\u0301".repeat(50)}`), `n${"\u0301".repeat(4)}⟨+46 marks⟩`);
+});

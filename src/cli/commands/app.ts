@@ -18,6 +18,7 @@ import { parseCli, UsageError, withUsage } from "../args.js";
 import { resolveConfig } from "../config-gate.js";
 import { isPromptFlag } from "../dispatch.js";
 import { mark } from "../timings.js";
+import { err } from "../output/terminal.js";
 
 let firstFrameDrawn!: () => void;
 /** Settles when the app has drawn its first frame (the code cache is written then: src/cli/app-loader.ts). */
@@ -30,7 +31,7 @@ export async function run(argv: string[]): Promise<number> {
   return withUsage("app", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
+      err("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
       return 2;
     }
     let config: HostConfig;
@@ -38,12 +39,12 @@ export async function run(argv: string[]): Promise<number> {
       config = await resolveConfig(cli.common.config);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
-      process.stderr.write(`mcp-prism: ${e.message}\n`);
+      err(`mcp-prism: ${e.message}\n`);
       return 1;
     }
     const server = cli.common.server;
     if (server !== undefined && !serverConfig(config, server)) {
-      process.stderr.write(`mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`);
+      err(`mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`);
       return 1;
     }
     let adapter: ModelAdapter;
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     } catch (e) {
       if (e instanceof ModelError) {
         if (e.message.startsWith("--model")) throw new UsageError(e.message);
-        process.stderr.write(`mcp-prism: ${e.message}\n`);
+        err(`mcp-prism: ${e.message}\n`);
         return 1;
       }
       throw e;

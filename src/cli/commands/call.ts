@@ -7,9 +7,9 @@ import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
-import { terminalSafeJson } from "../output/json.js";
 import { resolveConfig } from "../config-gate.js";
 import { sanitizeInline } from "../../ui/sanitize.js";
+import { out, err, outJson } from "../output/terminal.js";
 
 export class StartError extends Error {
   constructor(
@@ -32,7 +32,7 @@ export async function commandConfig(common: CommonOptions): Promise<HostConfig> 
     if (e instanceof ConfigError) throw new StartError("config", e.message);
     throw e;
   }
-  for (const n of config.notices ?? []) process.stderr.write(`mcp-prism: ${sanitizeInline(n)}\n`);
+  for (const n of config.notices ?? []) err(`mcp-prism: ${sanitizeInline(n)}\n`);
   return config;
 }
 
@@ -94,15 +94,15 @@ export async function run(argv: string[]): Promise<number> {
     const select = parseSelectors(cli.values.select);
     const profile = parseProfile(cli.values.profile);
     const write = (outcome: CallOutcome) =>
-      process.stdout.write(cli.common.json ? terminalSafeJson(callDocument(outcome)) + "\n" : renderCall(outcome, process.stdout.columns ?? 100));
+      cli.common.json ? outJson(callDocument(outcome)) : out(renderCall(outcome, process.stdout.columns ?? 100));
 
     let host: Host;
     try {
       host = await startHost(cli.common, { profile });
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) process.stdout.write(JSON.stringify(errorDocument(tool, e.rule, e.message, cli.common.server)) + "\n");
-      else process.stderr.write(`mcp-prism call: ${e.message}\n`);
+      if (cli.common.json) outJson(errorDocument(tool, e.rule, e.message, cli.common.server));
+      else err(`mcp-prism call: ${e.message}\n`);
       return 1;
     }
     try {

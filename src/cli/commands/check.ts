@@ -2,6 +2,7 @@
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
 import { CheckContext, TransportError, runChecks, tally, type Target } from "../../host/conformance/index.js";
 import { formatLine, formatSummary, sanitize, toJson } from "../../host/conformance/report.js";
+import { out, err } from "../output/terminal.js";
 
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]
 
@@ -78,7 +79,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 export async function run(argv: string[]): Promise<number> {
   const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   if (own.includes("--help") || own.includes("-h")) {
-    process.stdout.write(CHECK_USAGE);
+    out(CHECK_USAGE);
     return 0;
   }
   let args: CheckArgs;
@@ -86,7 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     args = parseCheckArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`mcp-prism check: ${e.message}\n${CHECK_USAGE}`);
+    err(`mcp-prism check: ${e.message}\n${CHECK_USAGE}`);
     return 2;
   }
   const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides, allowWrites: args.allowWrites });
@@ -95,17 +96,17 @@ export async function run(argv: string[]): Promise<number> {
     try {
       await ctx.connection();
     } catch (e) {
-      process.stderr.write(`mcp-prism check: ${sanitize((e as Error).message)}\n`);
+      err(`mcp-prism check: ${sanitize((e as Error).message)}\n`);
       return 1;
     }
     const first = await ctx.discover();
     if (first.failure instanceof TransportError) {
-      process.stderr.write(`mcp-prism check: ${sanitize(first.failure.message)}\n`);
+      err(`mcp-prism check: ${sanitize(first.failure.message)}\n`);
       return 1;
     }
-    const results = await runChecks(ctx, args.json ? undefined : (r) => process.stdout.write(`${formatLine(r)}\n`));
+    const results = await runChecks(ctx, args.json ? undefined : (r) => out(`${formatLine(r)}\n`));
     const t = tally(results);
-    process.stdout.write(args.json ? `${toJson(results, t)}\n` : `${formatSummary(t)}\n`);
+    out(args.json ? `${toJson(results, t)}\n` : `${formatSummary(t)}\n`);
     return t.failed > 0 ? 1 : 0;
   } finally {
     await ctx.close();

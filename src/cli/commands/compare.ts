@@ -11,6 +11,7 @@ import { parseCli, parseToolArgs, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { compareRow, renderCompare, type CompareDocument } from "../output/compare.js";
 import { startHost, StartError } from "./call.js";
+import { out, err, outJson } from "../output/terminal.js";
 
 /** TOOL in a mode's listing (a qualified name, or the plain name on --server). */
 function finder(tool: string, server: string | undefined) {
@@ -24,8 +25,8 @@ export async function run(argv: string[]): Promise<number> {
     const args = parseToolArgs(cli.values.args as string | undefined);
     const doc: CompareDocument = { server: cli.common.server ?? null, tool, modes: [], legacy: [], calls: 0 };
     const refuse = (rule: string, message: string): number => {
-      if (cli.common.json) process.stdout.write(JSON.stringify({ ...doc, error: { rule, message } }) + "\n");
-      else process.stderr.write(`mcp-prism compare: ${message}\n`);
+      if (cli.common.json) outJson({ ...doc, error: { rule, message } });
+      else err(`mcp-prism compare: ${message}\n`);
       return 1;
     };
     let host: Host;
@@ -58,7 +59,8 @@ export async function run(argv: string[]): Promise<number> {
       await host.close();
       await (await legacyHost?.catch(() => undefined))?.close();
     }
-    process.stdout.write(cli.common.json ? JSON.stringify(doc) + "\n" : renderCompare(doc, process.stdout.columns ?? 120));
+    if (cli.common.json) outJson(doc);
+    else out(renderCompare(doc, process.stdout.columns ?? 120));
     return [...doc.modes, ...doc.legacy].some((r) => r.ok) ? 0 : 1;
   });
 }

@@ -1,6 +1,7 @@
 // mcp-prism demo-server [--http PORT]: the bundled demo server on stdio (default) or HTTP.
 import { createDemoServer } from "../../demo/server.js";
 import { logRequests, serveHttp, serveStdio } from "../../server/index.js";
+import { out, err } from "../output/terminal.js";
 
 const USAGE =
   "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE]\n" +
@@ -12,13 +13,13 @@ export async function run(argv: string[]): Promise<number> {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--help" || a === "-h") {
-      process.stdout.write(USAGE);
+      out(USAGE);
       return 0;
     }
     if (a === "--log-requests" || a.startsWith("--log-requests=")) {
       requestLog = a.startsWith("--log-requests=") ? a.slice(15) : argv[++i];
       if (!requestLog) {
-        process.stderr.write("mcp-prism demo-server: --log-requests needs a file path\n");
+        err("mcp-prism demo-server: --log-requests needs a file path\n");
         return 2;
       }
       continue;
@@ -27,12 +28,12 @@ export async function run(argv: string[]): Promise<number> {
       const value = a.startsWith("--http=") ? a.slice(7) : argv[++i];
       port = Number(value);
       if (value === undefined || !/^\d+$/.test(value) || port > 65535) {
-        process.stderr.write(`mcp-prism demo-server: --http needs a port number 0..65535, got ${JSON.stringify(value ?? "")}\n`);
+        err(`mcp-prism demo-server: --http needs a port number 0..65535, got ${JSON.stringify(value ?? "")}\n`);
         return 2;
       }
       continue;
     }
-    process.stderr.write(`mcp-prism demo-server: unknown option ${JSON.stringify(a)}\n${USAGE}`);
+    err(`mcp-prism demo-server: unknown option ${JSON.stringify(a)}\n${USAGE}`);
     return 2;
   }
   const server = createDemoServer();
@@ -45,10 +46,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     handle = await serveHttp(server, { port });
   } catch (e) {
-    process.stderr.write(`mcp-prism demo-server: cannot listen on 127.0.0.1:${port}: ${(e as Error).message}\n`);
+    err(`mcp-prism demo-server: cannot listen on 127.0.0.1:${port}: ${(e as Error).message}\n`);
     return 1;
   }
-  process.stderr.write(`listening on ${handle.url}\n`);
+  err(`listening on ${handle.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void handle.close().then(resolve);
     process.once("SIGINT", stop);

@@ -15,6 +15,7 @@ import { commandConfig, startHost, StartError, stillConnecting } from "./call.js
 import type { HostConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";
 import { exitOnSignals } from "../../host/process-group.js";
+import { out, err, outJson } from "../output/terminal.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {
@@ -29,7 +30,8 @@ export class ApprovingExecutor implements ToolExecutor {
     return this.inner.instructions();
   }
   async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
-    const entry = this.inner.modelTools().find((t) => t.qualifiedName === name);
+    const want = opts?.target;
+    const entry = this.inner.modelTools().find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
     if (entry && !this.yes && needsApproval(entry)) {
       return {
         ok: false,
@@ -38,7 +40,7 @@ export class ApprovingExecutor implements ToolExecutor {
         durationMs: 0,
       };
     }
-    return this.inner.call(name, args, opts);
+    return this.inner.call(name, args, entry ? { ...opts, target: { server: entry.server, tool: entry.name } } : opts);
   }
 }
 
@@ -63,8 +65,8 @@ export async function run(argv: string[]): Promise<number> {
     const fail = (rule: string, message: string, model = ""): number => {
       if (json) {
         const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error: { rule, message } };
-        process.stdout.write(JSON.stringify(doc) + "\n");
-      } else process.stderr.write(`mcp-prism: ${sanitizeInline(message)}\n`);
+        outJson(doc);
+      } else err(`mcp-prism: ${sanitizeInline(message)}\n`);
       return 1;
     };
 
@@ -96,8 +98,8 @@ export async function run(argv: string[]): Promise<number> {
       throw e;
     }
     // A server that failed or is still connecting is one line; the prompt runs on the others.
-    for (const s of host.servers()) if (s.state === "failed" && s.error) process.stderr.write(`mcp-prism: ${sanitizeInline(s.error)}\n`);
-    for (const line of stillConnecting(host)) process.stderr.write(`mcp-prism: ${sanitizeInline(line)}\n`);
+    for (const s of host.servers()) if (s.state === "failed" && s.error) err(`mcp-prism: ${sanitizeInline(s.error)}\n`);
+    for (const line of stillConnecting(host)) err(`mcp-prism: ${sanitizeInline(line)}\n`);
     const ac = new AbortController();
     const onSigint = () => ac.abort();
     process.once("SIGINT", onSigint);
@@ -131,24 +133,24 @@ export async function run(argv: string[]): Promise<number> {
       };
       if (notices.length) doc.notices = notices;
       if (result.error) doc.error = { rule: `model-${result.error.kind}`, message: result.error.message };
-      process.stdout.write(JSON.stringify(doc) + "\n");
+      outJson(doc);
     } else {
-      if (result.answer) process.stdout.write(sanitizeText(result.answer) + "\n");
-      if (result.error) process.stderr.write(`mcp-prism: ${sanitizeInline(result.error.message)}\n`);
+      if (result.answer) out(sanitizeText(result.answer) + "\n");
+      if (result.error) err(`mcp-prism: ${sanitizeInline(result.error.message)}\n`);
     }
     return result.error || failedCall ? 1 : 0;
   });
 }
 
 function progressToStderr(e: TurnEvent): void {
-  if (e.type === "notice") process.stderr.write(`mcp-prism: ${sanitizeInline(e.text)}\n`);
-  else if (e.type === "tool-call") process.stderr.write(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
+  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
   else if (e.type === "tool-outcome" && e.outcome) {
     const o = e.outcome;
-    if (!o.ok) process.stderr.write(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);
+    if (!o.ok) err(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);
     else {
       const b = o.bytes;
-      process.stderr.write(`← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`);
+      err(`← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`);
     }
   }
 }

@@ -3,10 +3,10 @@
 // with their rules. --mode app lists with the Apps extension advertised (so App variants appear).
 // Exit 1 when a server lists tools and none of them is usable.
 import { parseCli, withUsage } from "../args.js";
-import { terminalSafeJson } from "../output/json.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
 import { sanitizeName } from "../../ui/sanitize.js";
 import { startHost, StartError } from "./call.js";
+import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("tools", async () => {
@@ -16,17 +16,18 @@ export async function run(argv: string[]): Promise<number> {
       host = await startHost(cli.common);
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) process.stdout.write(JSON.stringify({ servers: [], error: { rule: e.rule, message: e.message } }) + "\n");
-      else process.stderr.write(`mcp-prism tools: ${e.message}\n`);
+      if (cli.common.json) outJson({ servers: [], error: { rule: e.rule, message: e.message } });
+      else err(`mcp-prism tools: ${e.message}\n`);
       return 1;
     }
     try {
       const tools = await host.tools();
       await host.toolErrors();
       const doc = toolsDocument(host.servers(), tools);
-      process.stdout.write(cli.common.json ? terminalSafeJson(doc) + "\n" : renderTools(doc));
+      if (cli.common.json) outJson(doc);
+      else out(renderTools(doc));
       const none = serversWithoutUsableTools(doc);
-      if (none.length > 0 && !cli.common.json) process.stderr.write(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
+      if (none.length > 0 && !cli.common.json) err(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
       return none.length > 0 ? 1 : 0;
     } finally {
       await host.close();

@@ -1,15 +1,16 @@
 // Report lines: one per check, server-supplied text made safe for a terminal.
+import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
 import type { CheckResult } from "./check.js";
 import type { Tally } from "./index.js";
 
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\)|\x1b./g;
-const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
 const MAX_DETAIL = 400;
 
-/** Strips escape sequences and control characters (newlines too: one line per check). */
+/**
+ * One line of server-supplied text through the one terminal sanitizer (escapes and controls shown
+ * visibly, newlines as ⏎, mark floods capped), spaces squeezed, cut at `max` code points.
+ */
 export function sanitize(text: string, max = MAX_DETAIL): string {
-  const clean = text.replace(ANSI, "").replace(CONTROL, " ").replace(/ {2,}/g, " ").trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  return truncateChars(sanitizeInline(text).replace(/ {2,}/g, " ").trim(), max);
 }
 
 export function formatLine(r: CheckResult): string {

@@ -1,7 +1,8 @@
 // Raw newline-delimited JSON-RPC over a child process's stdin/stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { createInterface } from "node:readline";
+import { DEFAULT_LIMITS } from "../config.js";
 import { GROUPS, stopGroup, trackGroup } from "../process-group.js";
+import { serverEnv } from "../spawn-server.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
 interface Pending {
@@ -12,6 +13,8 @@ interface Pending {
 }
 
 const STDERR_TAIL = 2000;
+/** The longest line read (the host's default result limit): a longer one fails the server. */
+export const MAX_LINE_BYTES = DEFAULT_LIMITS.maxResultBytes;
 
 export class StdioConnection implements RawConnection {
   readonly transport = "stdio" as const;
@@ -25,16 +28,19 @@ export class StdioConnection implements RawConnection {
     readonly command: string,
     readonly args: readonly string[],
     private readonly timeoutMs: number,
+    maxLineBytes: number,
   ) {
     // Its own process group: closing stops what a wrapper command started too (process-group.ts).
-    this.child = spawn(command, [...args], { stdio: ["pipe", "pipe", "pipe"], detached: GROUPS });
+    // The host's minimal environment, so a check sees the server as the host runs it (and a
+    // server under test never reads the user's API keys).
+    this.child = spawn(command, [...args], { stdio: ["pipe", "pipe", "pipe"], detached: GROUPS, env: serverEnv() });
     trackGroup(this.child);
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL);
     });
     this.child.stdin.on("error", () => {}); // EPIPE after exit is reported through 'exit'
-    createInterface({ input: this.child.stdout }).on("line", (line) => this.onLine(line));
+    this.readLines(maxLineBytes);
     this.child.once("error", (e) => this.fail(new TransportError(`cannot start ${command}: ${e.message}`)));
     this.child.once("exit", (code, signal) => {
       const how = signal ? `signal ${signal}` : `code ${code}`;
@@ -44,13 +50,48 @@ export class StdioConnection implements RawConnection {
   }
 
   /** Spawns the server; rejects with TransportError when the command cannot be started. */
-  static async start(command: string, args: readonly string[], timeoutMs: number): Promise<StdioConnection> {
-    const c = new StdioConnection(command, args, timeoutMs);
+  static async start(command: string, args: readonly string[], timeoutMs: number, maxLineBytes = MAX_LINE_BYTES): Promise<StdioConnection> {
+    const c = new StdioConnection(command, args, timeoutMs, maxLineBytes);
     await new Promise<void>((resolve, reject) => {
       c.child.once("spawn", () => resolve());
       c.child.once("error", (e) => reject(new TransportError(`cannot start ${command}: ${e.message}`)));
     });
     return c;
+  }
+
+  /**
+   * Newline-delimited messages, bounded: a line longer than `max` bytes (a server flooding stdout
+   * without a newline) fails the connection at once and reading stops, so memory stays bounded.
+   */
+  private readLines(max: number): void {
+    const stdout = this.child.stdout;
+    let parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        if (size + piece.length > max) return overflow();
+        const line = parts.length ? Buffer.concat([...parts, piece]).toString("utf8") : piece.toString("utf8");
+        parts = [];
+        size = 0;
+        start = nl + 1;
+        this.onLine(line);
+      }
+      const rest = chunk.subarray(start);
+      if (size + rest.length > max) return overflow();
+      if (rest.length) {
+        parts.push(rest);
+        size += rest.length;
+      }
+    };
+    const overflow = () => {
+      stdout.off("data", onData);
+      parts = [];
+      stdout.resume(); // drained and dropped: the server is not blocked on a full pipe, nothing kept
+      this.fail(new TransportError(`server wrote a line over ${max} bytes without a newline; stopped reading it`));
+    };
+    stdout.on("data", onData);
   }
 
   private fail(e: TransportError): void {

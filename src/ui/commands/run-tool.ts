@@ -8,6 +8,8 @@ export async function runToolWithCard(ctx: CommandContext, tool: ToolEntry, args
     mode: ctx.store.getState().mode,
     signal: ctx.signal,
     ...opts,
+    // The card shows this entry's server and tool: the host runs exactly that one or refuses.
+    target: { server: tool.server, tool: tool.name },
     onProgress: (p) => ctx.store.toolProgress(id, p),
   });
   ctx.store.toolEnd(id, outcome);

@@ -1,0 +1,22 @@
+// The CLI's only way to write to stdout and stderr. Human text passes through the one terminal
+// sanitizer as a whole, so no server-controlled string (a start-up error's stderr tail, an error
+// message, a version string) reaches the terminal raw, whichever path built the line; text that
+// was sanitized already comes out unchanged. JSON documents are written with every control
+// escaped. test/architecture.test.ts keeps other writes out of src/cli.
+import { sanitizeText } from "../../protocol/sanitize.js";
+import { terminalSafeJson } from "./json.js";
+
+/** Human text on stdout. */
+export function out(text: string): void {
+  process.stdout.write(sanitizeText(text));
+}
+
+/** Human text on stderr. */
+export function err(text: string): void {
+  process.stderr.write(sanitizeText(text));
+}
+
+/** One JSON document (one line) on stdout. */
+export function outJson(value: unknown): void {
+  process.stdout.write(terminalSafeJson(value) + "\n");
+}
