@@ -23,6 +23,7 @@ import type { EraCache, RememberedEra } from "./era-cache.js";
 import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
 import { ModernHttpTransport } from "./http-transport.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
+import { refusalOf } from "./reply-guard.js";
 import { RpcClient } from "./rpc-client.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
@@ -154,7 +155,9 @@ export class Connection {
       if (this.client) await endSession(this.client); // a legacy session opened before the failure
       await this.client?.close().catch(() => {});
       this.client = undefined;
-      const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
+      const refused = refusalOf(e); // a malformed initialize reply, refused at once (reply-guard.ts)
+      const err =
+        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.describe(`refused the reply to initialize: ${refused.detail}`)) : new ConnectionError("connection-failed", this.describe(e));
       this.lastError = err.message;
       throw err;
     }
