@@ -24,6 +24,7 @@ import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier
 import { ModernHttpTransport } from "./http-transport.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
+import { guardRepliesFetch } from "./reply-guard-fetch.js";
 import { RpcClient } from "./rpc-client.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
@@ -227,8 +228,9 @@ export class Connection {
           if (res.status === 401 || res.status === 403) challenge = res.headers.get("www-authenticate") ?? undefined;
           return res;
         };
-        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: fetchSeen });
-        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers.
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: guardRepliesFetch(fetchSeen) });
+        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers,
+        // and malformed replies are refused before it reads them (reply-guard-fetch.ts).
         await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
         try {
           transport.setProtocolVersion(await this.initialize(legacy));

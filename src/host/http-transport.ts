@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader } from "../protocol/index.js";
 import { stripBom } from "../protocol/reply-check.js";
+import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { guardIncoming, refusalError } from "./reply-guard.js";
 import { tooLargeError } from "./stdio-transport.js";
 
@@ -208,20 +209,20 @@ export class ModernHttpTransport implements Transport {
     };
     /** Handles every complete line in the buffer; true when the request is settled. */
     const lines = (final: boolean): boolean => {
-      for (;;) {
-        const cr = buffer.indexOf("\r");
-        const lf = buffer.indexOf("\n");
-        const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
-        if (end === -1) return false;
-        // A CR last in the buffer may be the first half of a CRLF split across chunks.
-        if (end === cr && end === buffer.length - 1 && !final) return false;
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end === cr && buffer[end + 1] === "\n" ? end + 2 : end + 1);
+      const split = splitSseLines(buffer, final);
+      let left = buffer.length; // what follows the line handled (approximately: line ends count 1)
+      for (const line of split.lines) {
+        left -= line.length + 1;
         if (line === "") {
           if (dispatch()) return true;
-          eventSize = buffer.length;
-        } else if (line === "data" || line.startsWith("data:")) (data ??= []).push(line.slice(5).replace(/^ /, ""));
+          eventSize = Math.max(left, 0); // the size limit is per event
+          continue;
+        }
+        const field = sseField(line);
+        if (field?.[0] === "data") (data ??= []).push(field[1]);
       }
+      buffer = split.rest;
+      return false;
     };
     for await (const chunk of res as AsyncIterable<Buffer>) {
       buffer += decoder.decode(chunk, { stream: true });

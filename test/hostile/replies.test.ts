@@ -19,13 +19,15 @@ const CALL_TIMEOUT_MS = 60_000;
 const FAST_MS = 15_000;
 const S = "br";
 
-type Transport = "stdio" | "http";
+/** "legacy": a 2025-11-25 server over HTTP, read by the SDK's client transport. */
+type Transport = "stdio" | "http" | "legacy";
 interface Bad {
   tool: string;
   detail: RegExp;
   transports: Transport[];
 }
-const BOTH: Transport[] = ["stdio", "http"];
+const BOTH: Transport[] = ["stdio", "http", "legacy"];
+const HTTP: Transport[] = ["http", "legacy"];
 const BAD: Bad[] = [
   { tool: "result_null", detail: /"result" is null, not an object/, transports: BOTH },
   { tool: "result_array", detail: /"result" is an array, not an object/, transports: BOTH },
@@ -38,8 +40,8 @@ const BAD: Bad[] = [
   { tool: "id_type_change", detail: /the reply's id "\d+" is a string; the request's id is \d+/, transports: BOTH },
   { tool: "bad_meta", detail: /result\._meta: /, transports: BOTH },
   { tool: "batch", detail: /the reply is a JSON array \(a batch\), not one JSON-RPC message/, transports: BOTH },
-  { tool: "wrong_id", detail: /the reply's id 1000000 is not the request's id \d+/, transports: ["http"] },
-  { tool: "sse_no_response", detail: /the SSE stream ended without a response to the request/, transports: ["http"] },
+  { tool: "wrong_id", detail: /the reply's id 1000000 is not the request's id \d+/, transports: HTTP },
+  { tool: "sse_no_response", detail: /the SSE stream ended without a response to the request/, transports: HTTP },
 ];
 
 function stdio(...flags: string[]): ServerConfig {
@@ -83,12 +85,15 @@ for (const transport of BOTH) {
     let close = async () => {};
     before(async () => {
       let server: ServerConfig = stdio();
-      if (transport === "http") {
-        const http = await startHttp();
+      if (transport !== "stdio") {
+        const http = await startHttp(...(transport === "legacy" ? ["--era", "legacy"] : []));
         close = http.close;
         server = { kind: "http", url: http.url };
       }
-      host = await Host.start({ config: config({ [S]: server }, { callTimeoutMs: CALL_TIMEOUT_MS }) });
+      host = await Host.start({ config: config({ [S]: server }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
+      const status = host.servers()[0];
+      assert.equal(status.state, "connected", status.error);
+      assert.equal(status.era === "legacy", transport === "legacy");
     });
     after(async () => {
       await host.close();
@@ -123,7 +128,7 @@ for (const transport of BOTH) {
 
 describe("valid input that used to fail: tolerated", () => {
   test("stdio: a UTF-8 BOM before the first message (the discover reply)", async () => {
-    const host = await Host.start({ config: config({ [S]: stdio("--bom") }, { callTimeoutMs: CALL_TIMEOUT_MS }) });
+    const host = await Host.start({ config: config({ [S]: stdio("--bom") }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
     try {
       assert.equal(host.servers()[0].state, "connected", host.servers()[0].error);
       await goodCall(host);
@@ -132,10 +137,10 @@ describe("valid input that used to fail: tolerated", () => {
     }
   });
 
-  for (const flags of [["--bom"], ["--sse", "cr"], ["--sse", "lf"]]) {
+  for (const flags of [["--bom"], ["--sse", "cr"], ["--sse", "lf"], ["--era", "legacy", "--bom"], ["--era", "legacy", "--sse", "cr"]]) {
     test(`HTTP ${flags.join(" ")}: connects, lists and calls; a bad reply is still refused`, async () => {
       const http = await startHttp(...flags);
-      const host = await Host.start({ config: config({ [S]: { kind: "http", url: http.url } }, { callTimeoutMs: CALL_TIMEOUT_MS }) });
+      const host = await Host.start({ config: config({ [S]: { kind: "http", url: http.url } }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
       try {
         assert.equal(host.servers()[0].state, "connected", host.servers()[0].error);
         assert.ok((await host.tools()).some((t) => t.name === "good"));
@@ -178,14 +183,14 @@ function configFile(server: Record<string, unknown>): string {
 
 describe("replies refused at once through `mcp-prism call`", { concurrency: 4 }, () => {
   let http: Awaited<ReturnType<typeof startHttp>>;
-  let files: Record<Transport, string>;
+  let files: Record<"stdio" | "http", string>;
   before(async () => {
     http = await startHttp();
     files = { stdio: configFile({ command: process.execPath, args: [FIXTURE], cwd: ROOT }), http: configFile({ url: http.url }) };
   });
   after(() => http.close());
 
-  for (const transport of BOTH) {
+  for (const transport of ["stdio", "http"] as const) {
     for (const tool of ["result_null", "result_and_error", "batch", ...(transport === "http" ? ["sse_no_response"] : [])]) {
       const b = BAD.find((x) => x.tool === tool)!;
       test(`${transport}: ${tool} → one line naming server, tool and rule; exit 1`, async () => {
