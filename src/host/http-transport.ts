@@ -118,7 +118,8 @@ export class ModernHttpTransport implements Transport {
         } catch {
           throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
         }
-        this.guarded(value, id);
+        // A body that is only a notification (or only junk) would leave the request waiting.
+        if (!this.guarded(value, id)) this.onmessage?.(refusalError(id, "the reply body is no response to the request"));
       }
     } catch (e) {
       if (e instanceof TooLarge) {

@@ -30,8 +30,9 @@ export interface Expected {
 
 type Json = Record<string, unknown>;
 
-/** A JSON value's kind in words ("null", "an array", "a string"). */
+/** A JSON value's kind in words ("null", "an array", "a string"; "missing" for no value). */
 export function kindOf(v: unknown): string {
+  if (v === undefined) return "missing";
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return "an object";

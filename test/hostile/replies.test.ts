@@ -41,6 +41,7 @@ const BAD: Bad[] = [
   { tool: "bad_meta", detail: /result\._meta: /, transports: BOTH },
   { tool: "batch", detail: /the reply is a JSON array \(a batch\), not one JSON-RPC message/, transports: BOTH },
   { tool: "wrong_id", detail: /the reply's id 1000000 is not the request's id \d+/, transports: HTTP },
+  { tool: "notification_body", detail: /the reply body is no response to the request/, transports: HTTP },
   { tool: "sse_no_response", detail: /the SSE stream ended without a response to the request/, transports: HTTP },
 ];
 
