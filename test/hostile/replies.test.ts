@@ -127,6 +127,29 @@ for (const transport of BOTH) {
   });
 }
 
+describe("a refused reply while connecting", () => {
+  for (const transport of ["stdio", "legacy"] as const) {
+    test(`${transport}: initialize answered with "result": null fails the connection at once, naming the rule`, async () => {
+      const http = transport === "legacy" ? await startHttp("--era", "legacy", "--bad-init") : undefined;
+      const server: ServerConfig = http ? { kind: "http", url: http.url } : stdio("--era", "legacy", "--bad-init");
+      try {
+        const host = await within(FAST_MS, "connect", Host.start({ config: config({ [S]: server }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false }));
+        try {
+          const status = host.servers()[0];
+          assert.equal(status.state, "failed");
+          assert.match(status.error ?? "", /^server br: refused the reply to initialize: "result" is null, not an object/);
+          const out = await within(FAST_MS, "call", host.call("good", {}));
+          assert.ok(!out.ok && out.error.message.includes('refused the reply to initialize: "result" is null'), JSON.stringify(out));
+        } finally {
+          await host.close();
+        }
+      } finally {
+        await http?.close();
+      }
+    });
+  }
+});
+
 describe("valid input that used to fail: tolerated", () => {
   test("stdio: a UTF-8 BOM before the first message (the discover reply)", async () => {
     const host = await Host.start({ config: config({ [S]: stdio("--bom") }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
