@@ -103,7 +103,7 @@ export class ModernHttpTransport implements Transport {
         const reply = tryJson(stripBom(text));
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
         if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
-          this.deliver(reply);
+          this.guarded(reply, id); // (an `error` that is no error object is refused)
           return;
         }
         const challenge = res.headers["www-authenticate"];

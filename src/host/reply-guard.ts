@@ -29,8 +29,10 @@ export function refusalOf(e: unknown): { rule: string; detail: string } | undefi
 export interface Guarded {
   /** The message itself, or one refusal error per request it failed. */
   deliver: JSONRPCMessage[];
-  /** Why the value was refused or dropped (for the server's diagnostics). */
-  diagnostic?: string;
+  /** Why the value was dropped: it answers nothing pending (for the server's diagnostics). */
+  ignored?: string;
+  /** Why a reply was refused (for the server's diagnostics; the request's error says it too). */
+  refused?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface Guarded {
  */
 export function guardIncoming(value: unknown, expected: Expected): Guarded {
   const verdict = checkIncoming(value, expected);
-  if (verdict.kind === "ignore") return { deliver: [], diagnostic: `ignored: ${verdict.detail}` };
+  if (verdict.kind === "ignore") return { deliver: [], ignored: verdict.detail };
   if (verdict.kind === "refuse") return refuse(verdict.ids, verdict.detail);
   const m = verdict.message;
   // The reply's own schema, not the union: its first issue names the member that is wrong.
@@ -49,10 +51,10 @@ export function guardIncoming(value: unknown, expected: Expected): Guarded {
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join(".") : "the message";
   const detail = `${where}: ${issue?.message ?? "not a JSON-RPC message"}`.slice(0, 200);
-  if ("method" in m) return { deliver: [], diagnostic: `ignored: a malformed server message: ${detail}` };
+  if ("method" in m) return { deliver: [], ignored: `a malformed server message: ${detail}` };
   return refuse([m.id as RpcId], detail);
 }
 
 function refuse(ids: RpcId[], detail: string): Guarded {
-  return { deliver: ids.map((id) => refusalError(id, detail)), diagnostic: `refused a reply (${MALFORMED_REPLY}): ${detail}` };
+  return { deliver: ids.map((id) => refusalError(id, detail)), refused: detail };
 }

@@ -7,7 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { stripBom } from "../protocol/reply-check.js";
+import { MALFORMED_REPLY, stripBom } from "../protocol/reply-check.js";
 import { guardIncoming } from "./reply-guard.js";
 import { stopGroup } from "./process-group.js";
 import { adoptEarly, spawnServer, type StdioParams } from "./spawn-server.js";
@@ -156,8 +156,9 @@ export class LimitedStdioTransport implements Transport {
       return;
     }
     // A malformed reply fails its request now (reply-guard.ts); junk that answers nothing is logged.
-    const { deliver, diagnostic } = guardIncoming(value, { pending: this.pending });
-    if (diagnostic) this.limits.onDiagnostic?.(`stdout: ${diagnostic}: ${text.slice(0, 120)}`);
+    const { deliver, ignored, refused } = guardIncoming(value, { pending: this.pending });
+    if (ignored) this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)} (${ignored})`);
+    if (refused) this.limits.onDiagnostic?.(`stdout: refused a reply (${MALFORMED_REPLY}: ${refused}): ${text.slice(0, 120)}`);
     for (const message of deliver) {
       if ("id" in message && message.id !== undefined && !("method" in message)) this.pending.delete(message.id);
       this.onmessage?.(message);
