@@ -4,6 +4,7 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "./connection.js";
 import { HttpConnectionError } from "./http-transport.js";
+import { refusalOf } from "./reply-guard.js";
 import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from "./stdio-transport.js";
 import type { CallError } from "./types.js";
 
@@ -37,6 +38,8 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
   const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
   if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""), e.stderr);
+  const refused = refusalOf(e);
+  if (refused) return err(refused.rule, `refused the reply to tools/call: ${refused.detail}`);
   if (e instanceof McpError) {
     const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number; stage?: TooLargeStage } | undefined;
     if (e.code === RESULT_TOO_LARGE_CODE && mark) {

@@ -23,6 +23,8 @@ import type { EraCache, RememberedEra } from "./era-cache.js";
 import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
 import { ModernHttpTransport } from "./http-transport.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
+import { refusalOf } from "./reply-guard.js";
+import { guardRepliesFetch } from "./reply-guard-fetch.js";
 import { RpcClient } from "./rpc-client.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
@@ -156,7 +158,9 @@ export class Connection {
       if (this.client) await endSession(this.client); // a legacy session opened before the failure
       await this.client?.close().catch(() => {});
       this.client = undefined;
-      const err = e instanceof ConnectionError ? e : new ConnectionError("connection-failed", this.describe(e));
+      const refused = refusalOf(e); // a malformed initialize reply, refused at once (reply-guard.ts)
+      const err =
+        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.describe(`refused the reply to initialize: ${refused.detail}`)) : new ConnectionError("connection-failed", this.describe(e));
       // The stderr tail travels beside the message: the user sees it (status, /servers), a
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
       const last = this.stderr.lines().slice(-3);
@@ -228,8 +232,9 @@ export class Connection {
           if (res.status === 401 || res.status === 403) challenge = res.headers.get("www-authenticate") ?? undefined;
           return res;
         };
-        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: fetchSeen });
-        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers.
+        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: guardRepliesFetch(fetchSeen) });
+        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers,
+        // and malformed replies are refused before it reads them (reply-guard-fetch.ts).
         await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
         try {
           transport.setProtocolVersion(await this.initialize(legacy));

@@ -3,6 +3,8 @@
 // connection does next. No I/O and no state: Connection.detectEra runs the probes and applies the
 // verdicts (test/host/era-classifier.test.ts is the table).
 import { DiscoverResultSchema, ErrorCode, MODERN_ERROR_CODES, MODERN_VERSIONS, UnsupportedVersionErrorDataSchema, type DiscoverResult } from "../protocol/index.js";
+import { MALFORMED_REPLY } from "../protocol/reply-check.js";
+import { REPLY_REFUSED_CODE } from "./reply-guard.js";
 
 /** What one probe came back with, normalized by the connection from the transport's exchange. */
 export type ProbeOutcome =
@@ -70,6 +72,8 @@ function classifyResult(result: unknown, ctx: ProbeContext): EraVerdict {
 }
 
 function classifyRpcError(e: { code: number; message: string; data?: unknown }, ctx: ProbeContext): EraVerdict {
+  // A reply refused as malformed (reply-guard.ts) is no modern evidence; initialize may still work.
+  if (e.code === REPLY_REFUSED_CODE) return notModern(`server/discover → a reply refused as ${MALFORMED_REPLY} (${bounded(e.message, 200)})`, ctx);
   if (MODERN_ERROR_CODES.has(e.code)) {
     // A modern server: select and continue, or a clear error; never initialize.
     if (e.code !== ErrorCode.UnsupportedProtocolVersion) return { kind: "failed", rule: "modern-error", detail: `server/discover → ${e.code} ${bounded(e.message, 200)}` };

@@ -2,12 +2,17 @@
 // metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, and on tools/call the Mcp-Param-*
 // headers of the tool's x-mcp-header parameters, learnt from its tools/list replies; rules in
 // protocol/http-headers.ts); the reply is a JSON body or an SSE stream ending with the response.
+// Every message read goes through reply-guard.ts: a malformed reply, a batch, a reply for another
+// id or a stream that ends without the response fails the request at once.
 // Cancellation closes the stream (no notification is POSTed on HTTP).
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader } from "../protocol/index.js";
+import { stripBom } from "../protocol/reply-check.js";
+import { splitSseLines, sseField } from "../protocol/sse-lines.js";
+import { guardIncoming, refusalError } from "./reply-guard.js";
 import { tooLargeError } from "./stdio-transport.js";
 
 /** The HTTP exchange broke off (network error, connection dropped mid-reply). */
@@ -95,10 +100,10 @@ export class ModernHttpTransport implements Transport {
       const type = String(res.headers["content-type"] ?? "");
       if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
         const text = await this.readBody(res);
-        const reply = tryJson(text);
+        const reply = tryJson(stripBom(text));
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
         if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
-          this.deliver(reply);
+          this.guarded(reply, id); // (an `error` that is no error object is refused)
           return;
         }
         const challenge = res.headers["www-authenticate"];
@@ -106,9 +111,15 @@ export class ModernHttpTransport implements Transport {
       }
       if (type.includes("text/event-stream")) await this.readSse(res, id);
       else {
-        const reply = tryJson(await this.readBody(res));
-        if (!reply) throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
-        this.deliver(reply);
+        const text = stripBom(await this.readBody(res));
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
+        }
+        // A body that is only a notification (or only junk) would leave the request waiting.
+        if (!this.guarded(value, id)) this.onmessage?.(refusalError(id, "the reply body is no response to the request"));
       }
     } catch (e) {
       if (e instanceof TooLarge) {
@@ -123,6 +134,21 @@ export class ModernHttpTransport implements Transport {
       this.inflight.delete(id);
       this.listing.delete(id);
     }
+  }
+
+  /**
+   * One message of request `id`'s exchange through reply-guard.ts: a malformed reply (or one for
+   * another id) fails the request at once. True when the request is settled.
+   */
+  private guarded(value: unknown, id: string | number): boolean {
+    const { deliver } = guardIncoming(value, { pending: [id], exchange: id });
+    if (deliver.length === 0) this.onerror?.(new Error("ignored a malformed server message"));
+    let settled = false;
+    for (const msg of deliver as unknown as Json[]) {
+      this.deliver(msg);
+      if (msg.id === id && ("result" in msg || "error" in msg)) settled = true;
+    }
+    return settled;
   }
 
   private deliver(msg: Json): void {
@@ -157,40 +183,58 @@ export class ModernHttpTransport implements Transport {
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  /** Reads the request's SSE stream until the response to `id` (which ends it) or the stream's end. */
+  /**
+   * Reads the request's SSE stream until the response to `id` (which ends it). A stream that ends
+   * without one fails the request at once. Lines end with CRLF, LF or a lone CR (WHATWG SSE).
+   */
   private async readSse(res: IncomingMessage, id: string | number): Promise<void> {
-    const decoder = new TextDecoder();
+    const decoder = new TextDecoder(); // drops a leading BOM, as the SSE spec wants
     let buffer = "";
-    let data: string[] = [];
+    let data: string[] | undefined;
     let eventSize = 0;
-    /** Delivers the pending event; true when it was the response (a server may leave the stream open). */
+    let notJson = 0;
+    /** Delivers the pending event; true when it settled the request (a server may leave the stream open). */
     const dispatch = (): boolean => {
-      if (data.length === 0) return false;
-      const msg = tryJson(data.join("\n"));
-      data = [];
-      if (!msg) {
+      if (data === undefined) return false;
+      const text = data.join("\n");
+      data = undefined;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        notJson++;
         this.onerror?.(new Error("SSE event data is not JSON"));
         return false;
       }
-      this.deliver(msg);
-      return msg.id === id && ("result" in msg || "error" in msg);
+      return this.guarded(value, id);
+    };
+    /** Handles every complete line in the buffer; true when the request is settled. */
+    const lines = (final: boolean): boolean => {
+      const split = splitSseLines(buffer, final);
+      let left = buffer.length; // what follows the line handled (approximately: line ends count 1)
+      for (const line of split.lines) {
+        left -= line.length + 1;
+        if (line === "") {
+          if (dispatch()) return true;
+          eventSize = Math.max(left, 0); // the size limit is per event
+          continue;
+        }
+        const field = sseField(line);
+        if (field?.[0] === "data") (data ??= []).push(field[1]);
+      }
+      buffer = split.rest;
+      return false;
     };
     for await (const chunk of res as AsyncIterable<Buffer>) {
       buffer += decoder.decode(chunk, { stream: true });
       eventSize += chunk.length;
       if (eventSize > this.maxBytes) throw new TooLarge();
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, "");
-        buffer = buffer.slice(nl + 1);
-        if (line === "") {
-          if (dispatch()) return; // leaving the loop destroys the response stream
-          eventSize = buffer.length;
-        }
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      }
+      if (lines(false)) return; // leaving the loop destroys the response stream
     }
-    dispatch();
+    buffer += decoder.decode();
+    if (lines(true) || dispatch()) return;
+    const junk = notJson > 0 ? ` (${notJson} event${notJson === 1 ? "" : "s"} whose data is not JSON)` : "";
+    this.onmessage?.(refusalError(id, `the SSE stream ended without a response to the request${junk}`));
   }
 }
 

@@ -1,11 +1,14 @@
 // Client stdio transport with limits. Unlike the SDK's (whose ReadBuffer concatenates every chunk
 // until a newline), a line is read in pieces and never buffered past `maxLineBytes`: an oversized
 // reply is answered locally with a RESULT_TOO_LARGE error for its request and the rest of the line
-// is skipped, so the connection stays usable and memory stays flat. Lines that are not JSON-RPC
-// are reported as diagnostics and ignored.
+// is skipped, so the connection stays usable and memory stays flat. A malformed reply to a pending
+// request fails it at once (reply-guard.ts); other lines that are not JSON-RPC are reported as
+// diagnostics and ignored. A UTF-8 BOM before a line is no content and is dropped.
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { MALFORMED_REPLY, stripBom } from "../protocol/reply-check.js";
+import { guardIncoming } from "./reply-guard.js";
 import { stopGroup } from "./process-group.js";
 import { adoptEarly, spawnServer, type StdioParams } from "./spawn-server.js";
 
@@ -145,15 +148,21 @@ export class LimitedStdioTransport implements Transport {
     if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     this.pieces = [];
     if (!/\S/.test(text)) return;
-    let message: JSONRPCMessage;
+    let value: unknown;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      value = JSON.parse(stripBom(text));
     } catch {
       this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)}`);
       return;
     }
-    if ("id" in message && message.id !== undefined && !("method" in message)) this.pending.delete(message.id);
-    this.onmessage?.(message);
+    // A malformed reply fails its request now (reply-guard.ts); junk that answers nothing is logged.
+    const { deliver, ignored, refused } = guardIncoming(value, { pending: this.pending });
+    if (ignored) this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)} (${ignored})`);
+    if (refused) this.limits.onDiagnostic?.(`stdout: refused a reply (${MALFORMED_REPLY}: ${refused}): ${text.slice(0, 120)}`);
+    for (const message of deliver) {
+      if ("id" in message && message.id !== undefined && !("method" in message)) this.pending.delete(message.id);
+      this.onmessage?.(message);
+    }
   }
 
   private answerTooLarge(id: Id, bytes?: number): void {
