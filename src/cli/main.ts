@@ -1,5 +1,6 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
 import { exitOnSignals } from "../host/process-group.js";
+import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
 import { isPromptFlag } from "./dispatch.js";
 
 type Command = { run(argv: string[]): Promise<number> };
@@ -47,11 +48,15 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
       return 2;
     }
-    if (STOPS_SERVERS_ON_SIGNAL.has(first)) exitOnSignals();
+    if (STOPS_SERVERS_ON_SIGNAL.has(first)) {
+      exitOnSignals();
+      exitQuietlyWhenOutputCloses();
+    }
     return (await load()).run(rest);
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.
   if (argv.some(isPromptFlag)) {
+    exitQuietlyWhenOutputCloses();
     return (await import("./commands/oneshot.js")).run(argv);
   }
   const app = SUBCOMMANDS["app"];
