@@ -7,7 +7,13 @@
 import type { TurnItem } from "./state.js";
 
 /** A line with no newline yet, longer than this, is cut at its last space (or here) all the same. */
-export const LONG_LINE = 2048;
+export const LONG_LINE = 1024;
+
+/**
+ * The store settles the live tail as soon as it is longer than this, not only on its next draw:
+ * the live frame stays a few rows tall whenever anything redraws it.
+ */
+export const LIVE_TAIL_MAX = 512;
 
 /**
  * Splits streaming text into finished lines and the unfinished tail, so that `done` and `tail`,

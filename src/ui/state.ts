@@ -5,7 +5,7 @@ import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
 import { imageRendered } from "./imageCache.js";
-import { settledPart } from "./live-text.js";
+import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 
 export interface ToolCallView {
   id: string;
@@ -183,13 +183,17 @@ export class SessionStore {
       this.progress.clear();
       this.editCalls((c) => (latest.has(c.id) ? { ...c, progress: latest.get(c.id) } : c));
     }
+    this.settle();
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Moves what of the live turn is settled to `finished`, as a part of the turn (live-text.ts). */
+  private settle(): void {
     const live = this.state.live;
     const split = live && settledPart(live.items, settledItem);
-    if (live && split) {
-      const part: Turn = { id: live.id, part: ++this.livePart, items: split.part };
-      this.state = { ...this.state, finished: [...this.state.finished, part], live: { ...live, items: split.rest } };
-    }
-    for (const fn of this.listeners) fn();
+    if (!live || !split) return;
+    const part: Turn = { id: live.id, part: ++this.livePart, items: split.part };
+    this.state = { ...this.state, finished: [...this.state.finished, part], live: { ...live, items: split.rest } };
   }
 
   // --- transcript -----------------------------------------------------------
@@ -239,6 +243,11 @@ export class SessionStore {
       this.reply.push(delta);
       return [...items, { kind: "assistant", text: delta }];
     }, true);
+    // Between draws too: whatever renders next (a key, a timer) must not see a tail taller than the
+    // terminal (Ink then rewrites the whole screen, and, back under the terminal's height, erases
+    // one line too many: a line of the reply lost).
+    const last = this.state.live?.items.at(-1);
+    if (last?.kind === "assistant" && last.text.length > LIVE_TAIL_MAX) this.settle();
   }
   notice(text: string, level: "info" | "error" = "info"): void {
     this.append({ kind: "notice", level, text });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import React from "react";
 import { Conversation } from "../../src/ui/components/Conversation.js";
 import { DRAW_INTERVAL_MS, SessionStore, type Turn, type TurnItem } from "../../src/ui/state.js";
-import { LONG_LINE, splitFinished } from "../../src/ui/live-text.js";
+import { LIVE_TAIL_MAX, LONG_LINE, splitFinished } from "../../src/ui/live-text.js";
 import { okOutcome, renderAt, stripAnsi, type Harness } from "./harness.js";
 
 const open: Harness[] = [];
@@ -73,10 +73,15 @@ test("a 100 KB streamed reply: the live frame keeps only the tail; drawn as the 
   });
   const lines = Array.from({ length: 1_250 }, (_, i) => `line ${i + 1}: ${"lorem ipsum ".repeat(6)}`);
   const text = lines.join("\n") + "\n\nlast words, and a very long line " + "without any newline ".repeat(200) + "end";
+  let tailMax = 0;
   for (let i = 0, n = 0; i < text.length; i += 23, n++) {
     store.appendText(text.slice(i, i + 23));
+    // Bounded after every delta, not only when drawn: whatever redraws meanwhile sees a short tail.
+    const last = store.getState().live?.items.at(-1);
+    tailMax = Math.max(tailMax, last?.kind === "assistant" ? last.text.length : 0);
     if (n % 400 === 0) await sleep(DRAW_INTERVAL_MS + 5);
   }
+  assert.ok(tailMax <= Math.max(LONG_LINE, LIVE_TAIL_MAX) + 23, `the live tail stayed short between draws (at most ${tailMax} characters)`);
   await sleep(DRAW_INTERVAL_MS + 5);
   const s = store.getState();
   assert.ok(s.finished.length > 5, `the reply left the live frame in parts (${s.finished.length})`);
