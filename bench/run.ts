@@ -14,6 +14,7 @@ import { imagesBench } from "./images.js";
 import { startupBench } from "./startup.js";
 import { longSessionBench } from "./long-session.js";
 import { eraBench } from "./era.js";
+import { floodsBench } from "./floods.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -26,6 +27,7 @@ const MODULES: [string, BenchModule][] = [
   ["startup", startupBench],
   ["long-session", longSessionBench],
   ["era", eraBench],
+  ["floods", floodsBench],
 ];
 
 const loadAtStart = loadavg();

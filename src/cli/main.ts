@@ -1,5 +1,6 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
 import { exitOnSignals } from "../host/process-group.js";
+import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
 import { isPromptFlag } from "./dispatch.js";
 import { out, err } from "./output/terminal.js";
 
@@ -58,11 +59,15 @@ async function dispatch(argv: string[]): Promise<number> {
       err(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
       return 2;
     }
-    if (STOPS_SERVERS_ON_SIGNAL.has(first)) exitOnSignals();
+    if (STOPS_SERVERS_ON_SIGNAL.has(first)) {
+      exitOnSignals();
+      exitQuietlyWhenOutputCloses();
+    }
     return (await load()).run(rest);
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.
   if (argv.some(isPromptFlag)) {
+    exitQuietlyWhenOutputCloses();
     return (await import("./commands/oneshot.js")).run(argv);
   }
   const app = SUBCOMMANDS["app"];

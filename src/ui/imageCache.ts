@@ -44,3 +44,11 @@ export function imageEntry(block: ImageContent, fit: ImageFit): Entry {
 export async function imagesSettled(): Promise<void> {
   while (pending.size) await Promise.allSettled([...pending]);
 }
+
+/** True once every rendering of `block` started so far has finished (false if none has started). */
+export function imageRendered(block: object): boolean {
+  const byFit = cache.get(block);
+  if (!byFit?.size) return false;
+  for (const e of byFit.values()) if (!e.done) return false;
+  return true;
+}

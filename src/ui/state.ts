@@ -4,6 +4,8 @@
 import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
+import { imageRendered } from "./imageCache.js";
+import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 
 export interface ToolCallView {
   id: string;
@@ -27,6 +29,8 @@ export type TurnItem =
 export interface Turn {
   id: number;
   items: TurnItem[];
+  /** A part of a turn moved out of the live frame while it ran (1, 2, …): more of the turn follows. */
+  part?: number;
 }
 
 export interface ProgrammaticEntry {
@@ -105,6 +109,12 @@ export interface UiState {
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
 
+/**
+ * Hot updates (progress notifications, text deltas) reach the listeners (a redraw each) at most
+ * once per this interval: the state is always the latest, only the drawing is coalesced.
+ */
+export const DRAW_INTERVAL_MS = 50;
+
 export class SessionStore {
   private state: UiState;
   private listeners = new Set<() => void>();
@@ -112,6 +122,13 @@ export class SessionStore {
   private nextCall = 1;
   private readonly records: TranscriptRecord[] = [];
   private readonly recordListeners = new Set<(r: TranscriptRecord) => void>();
+  /** The live turn's reply, one string per assistant block (its text may have left the live frame). */
+  private reply: string[] = [];
+  private livePart = 0;
+  /** Each running call's latest progress not drawn yet: a flood costs one map write per notification. */
+  private readonly progress = new Map<string, ProgressUpdate>();
+  private lastDraw = -Infinity;
+  private drawTimer?: ReturnType<typeof setTimeout>;
 
   constructor(init: Partial<UiState> = {}) {
     this.state = {
@@ -137,9 +154,46 @@ export class SessionStore {
   getState = (): UiState => this.state;
 
   update(patch: Partial<UiState> | ((s: UiState) => Partial<UiState>)): void {
+    this.apply(patch);
+    this.draw();
+  }
+
+  /** Like update, but the listeners are told at most once per DRAW_INTERVAL_MS (the last state wins). */
+  private updateHot(patch?: Partial<UiState> | ((s: UiState) => Partial<UiState>)): void {
+    if (patch) this.apply(patch);
+    if (this.drawTimer) return;
+    const wait = this.lastDraw + DRAW_INTERVAL_MS - performance.now();
+    if (wait <= 0) return this.draw();
+    this.drawTimer = setTimeout(() => this.draw(), wait);
+    this.drawTimer.unref?.();
+  }
+
+  private apply(patch: Partial<UiState> | ((s: UiState) => Partial<UiState>)): void {
     const p = typeof patch === "function" ? patch(this.state) : patch;
     this.state = { ...this.state, ...p };
+  }
+
+  /** Tells the listeners, after moving what of the live turn is settled out of the live frame. */
+  private draw(): void {
+    if (this.drawTimer) clearTimeout(this.drawTimer);
+    this.drawTimer = undefined;
+    this.lastDraw = performance.now();
+    if (this.progress.size) {
+      const latest = new Map(this.progress);
+      this.progress.clear();
+      this.editCalls((c) => (latest.has(c.id) ? { ...c, progress: latest.get(c.id) } : c));
+    }
+    this.settle();
     for (const fn of this.listeners) fn();
+  }
+
+  /** Moves what of the live turn is settled to `finished`, as a part of the turn (live-text.ts). */
+  private settle(): void {
+    const live = this.state.live;
+    const split = live && settledPart(live.items, settledItem);
+    if (!live || !split) return;
+    const part: Turn = { id: live.id, part: ++this.livePart, items: split.part };
+    this.state = { ...this.state, finished: [...this.state.finished, part], live: { ...live, items: split.rest } };
   }
 
   // --- transcript -----------------------------------------------------------
@@ -161,25 +215,39 @@ export class SessionStore {
     this.record({ kind: "mode", mode });
   }
 
-  private editLive(f: (items: TurnItem[]) => TurnItem[]): void {
-    this.update((s) => {
+  private editLive(f: (items: TurnItem[]) => TurnItem[], hot = false): void {
+    const edit = (s: UiState) => {
       const live = s.live ?? { id: this.nextTurn++, items: [] };
       return { live: { ...live, items: f(live.items) } };
-    });
+    };
+    if (hot) this.updateHot(edit);
+    else this.update(edit);
   }
 
   // --- turn lifecycle -------------------------------------------------------
   startTurn(userText?: string): void {
     this.endTurn();
+    this.reply = [];
+    this.livePart = 0;
     this.update({ live: { id: this.nextTurn++, items: userText === undefined ? [] : [{ kind: "user", text: userText }] }, busy: true });
     if (userText !== undefined) this.record({ kind: "user", text: userText });
   }
   appendText(delta: string): void {
+    if (!delta) return;
     this.editLive((items) => {
       const last = items[items.length - 1];
-      if (last?.kind === "assistant") return [...items.slice(0, -1), { kind: "assistant", text: last.text + delta }];
+      if (last?.kind === "assistant") {
+        this.reply[this.reply.length - 1] += delta;
+        return [...items.slice(0, -1), { kind: "assistant", text: last.text + delta }];
+      }
+      this.reply.push(delta);
       return [...items, { kind: "assistant", text: delta }];
-    });
+    }, true);
+    // Between draws too: whatever renders next (a key, a timer) must not see a tail taller than the
+    // terminal (Ink then rewrites the whole screen, and, back under the terminal's height, erases
+    // one line too many: a line of the reply lost).
+    const last = this.state.live?.items.at(-1);
+    if (last?.kind === "assistant" && last.text.length > LIVE_TAIL_MAX) this.settle();
   }
   notice(text: string, level: "info" | "error" = "info"): void {
     this.append({ kind: "notice", level, text });
@@ -200,12 +268,15 @@ export class SessionStore {
       if (this.state.busy) this.update({ busy: false });
       return;
     }
-    const reply = live.items.filter((i) => i.kind === "assistant").map((i) => (i as { text: string }).text).join("\n");
+    const reply = this.reply.join("\n");
+    this.reply = [];
     if (reply) this.record({ kind: "assistant", text: reply });
-    this.update((s) => ({ finished: live.items.length ? [...s.finished, live] : s.finished, live: undefined, busy: false }));
+    const rest = live.items.filter((i) => i.kind !== "assistant" || i.text !== "");
+    this.update((s) => ({ finished: rest.length ? [...s.finished, { ...live, items: rest }] : s.finished, live: undefined, busy: false }));
   }
   clear(): void {
     this.record({ kind: "clear" });
+    this.reply = [];
     this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
   }
 
@@ -218,10 +289,29 @@ export class SessionStore {
     return id;
   }
   private editCall(id: string, f: (c: ToolCallView) => ToolCallView): void {
-    this.editLive((items) => items.map((it) => (it.kind === "tool" && it.call.id === id ? { kind: "tool", call: f(it.call) } : it)));
+    this.editCalls((c) => (c.id === id ? f(c) : c));
   }
+  /** Applies `f` to every tool card of the live turn, without drawing. */
+  private editCalls(f: (c: ToolCallView) => ToolCallView): void {
+    const live = this.state.live;
+    if (!live) return;
+    let changed = false;
+    const items = live.items.map((it) => {
+      if (it.kind !== "tool") return it;
+      const call = f(it.call);
+      if (call === it.call) return it;
+      changed = true;
+      return { kind: "tool" as const, call };
+    });
+    if (changed) this.state = { ...this.state, live: { ...live, items } };
+  }
+  /**
+   * A call's progress: only the latest counts (the transcript keeps none), and a flood of
+   * notifications is drawn at most once per DRAW_INTERVAL_MS, on the draw that applies it.
+   */
   toolProgress(id: string, progress: ProgressUpdate): void {
-    this.editCall(id, (c) => ({ ...c, progress }));
+    this.progress.set(id, progress);
+    this.updateHot();
   }
   /** Files the outcome: user blocks get /save-output numbers, side sinks go to their panes. */
   toolEnd(id: string, outcome: CallOutcome): void {
@@ -263,8 +353,10 @@ export class SessionStore {
         app.push({ n: app.length + 1, server, tool, at, audience: "", value: undefined, appMeta: outcome.routed.appMeta });
       }
     }
+    const progress = this.progress.get(id);
+    this.progress.delete(id);
+    this.editCall(id, (c) => ({ ...c, ...(progress ? { progress } : {}), outcome, saveIds }));
     this.update({ saveables, programmatic, app, lastTable, progScroll: 0, appScroll: 0 });
-    this.editCall(id, (c) => ({ ...c, outcome, saveIds }));
     this.record({ kind: "tool", call: id, ...outcomeRecord(outcome) });
   }
 
@@ -284,6 +376,15 @@ export class SessionStore {
       });
     });
   }
+}
+
+/** An item that never changes again: a tool card with its outcome and every user image drawn. */
+function settledItem(item: TurnItem): boolean {
+  if (item.kind !== "tool") return true;
+  const o = item.call.outcome;
+  if (!o) return false;
+  if (!o.ok) return true;
+  return o.routed.user.every((out) => out.format !== "content" || out.content.every((b) => b.type !== "image" || imageRendered(b)));
 }
 
 /**

@@ -18,7 +18,8 @@ export type ScriptedBlock =
   | { type: "tool_use"; name: string; input: Record<string, unknown>; id?: string };
 
 export type Scripted =
-  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens" }
+  /** `deltaChars`: text streamed in deltas of that many characters (default: 3 deltas a block), `paceMs` apart. */
+  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens"; deltaChars?: number; paceMs?: number }
   | { kind: "status"; status: number; errorType: string; message: string; headers?: Record<string, string> }
   /** Sends message_start and part of a text block, then ends (clean=true) or destroys the socket. */
   | { kind: "cut"; textBeforeCut: string; clean?: boolean }
@@ -122,7 +123,12 @@ export class FakeAnthropic {
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_${index}` });
-    for (const [event, data] of sseEvents(message)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const events = sseEvents(message, next.kind === "reply" ? next.deltaChars : undefined);
+    const pace = next.kind === "reply" ? (next.paceMs ?? 0) : 0;
+    for (const [event, data] of events) {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (pace) await new Promise((r) => setTimeout(r, pace));
+    }
     res.end();
   }
 
@@ -162,7 +168,7 @@ function messageFor(body: any, s: Extract<Scripted, { kind: "reply" }>, index: n
 }
 
 /** The SSE events the real API sends for one message. */
-function sseEvents(message: ReturnType<typeof messageFor>): [string, unknown][] {
+function sseEvents(message: ReturnType<typeof messageFor>, deltaChars?: number): [string, unknown][] {
   const out: [string, unknown][] = [];
   out.push([
     "message_start",
@@ -172,7 +178,7 @@ function sseEvents(message: ReturnType<typeof messageFor>): [string, unknown][] 
     if (block.type === "text") {
       out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
       // Split the text in a few deltas, as the API streams it.
-      for (const piece of splitIn(block.text, 3))
+      for (const piece of deltaChars ? splitEvery(block.text, deltaChars) : splitIn(block.text, 3))
         out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
     } else {
       out.push([
@@ -190,6 +196,12 @@ function sseEvents(message: ReturnType<typeof messageFor>): [string, unknown][] 
     { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
   ]);
   out.push(["message_stop", { type: "message_stop" }]);
+  return out;
+}
+
+function splitEvery(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
 

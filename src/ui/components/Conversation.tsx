@@ -1,5 +1,7 @@
 // Finished turns go to Ink's <Static> (drawn once, never re-laid out: long sessions stay fast);
-// the live turn below streams model text, tool cards and user-sink content as they arrive.
+// the live turn below streams model text, tool cards and user-sink content as they arrive. While a
+// reply streams, its finished lines join <Static> as parts of the turn (`part`, no margin below:
+// the rest of the turn follows), so the live frame holds only the unfinished tail (live-text.ts).
 import React from "react";
 import { Box, Static, Text } from "ink";
 import { sanitizeText } from "../sanitize.js";
@@ -18,7 +20,8 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
         </Text>
       );
     case "assistant":
-      return <Text>{sanitizeText(item.text)}</Text>;
+      // "" is a line too: the empty line after a newline, once the text was split into lines (live-text.ts).
+      return <Text>{sanitizeText(item.text) || " "}</Text>;
     case "notice":
       return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
     case "table":
@@ -41,7 +44,7 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
 
 export function TurnView({ turn, width, maxPixels }: { turn: Turn; width: number; maxPixels?: number }) {
   return (
-    <Box flexDirection="column" marginBottom={1} width={width}>
+    <Box flexDirection="column" marginBottom={turn.part ? 0 : 1} width={width}>
       {turn.items.map((it, i) => (
         <TurnItemView key={i} item={it} width={width} maxPixels={maxPixels} />
       ))}
@@ -62,7 +65,7 @@ export interface ConversationProps {
 export function FinishedTurns({ finished, width, epoch = 0, maxPixels }: ConversationProps) {
   return (
     <Static key={epoch} items={finished as Turn[]}>
-      {(turn) => <TurnView key={turn.id} turn={turn} width={width} maxPixels={maxPixels} />}
+      {(turn) => <TurnView key={turn.part ? `${turn.id}.${turn.part}` : turn.id} turn={turn} width={width} maxPixels={maxPixels} />}
     </Static>
   );
 }
