@@ -24,7 +24,8 @@ export const servers: SlashCommand = {
       return;
     }
     const mode = ctx.store.getState().mode;
-    const [tools, rejected] = await Promise.all([ctx.host.tools(mode), ctx.host.toolErrors?.(mode) ?? Promise.resolve([])]);
+    const { settleAllSchemas } = await import("../../host/tools.js");
+    const [tools, rejected] = await Promise.all([ctx.host.tools(mode).then(settleAllSchemas), ctx.host.toolErrors?.(mode) ?? Promise.resolve([])]);
     const w = ctx.width();
     ctx.store.notice(
       list
