@@ -13,6 +13,7 @@ import { drawingBench } from "./drawing.js";
 import { startupBench } from "./startup.js";
 import { longSessionBench } from "./long-session.js";
 import { eraBench } from "./era.js";
+import { schemasBench } from "./schemas.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -24,6 +25,7 @@ const MODULES: [string, BenchModule][] = [
   ["startup", startupBench],
   ["long-session", longSessionBench],
   ["era", eraBench],
+  ["schemas", schemasBench],
 ];
 
 const loadAtStart = loadavg();

@@ -188,7 +188,13 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
     // Over modern Streamable HTTP a tool's x-mcp-header annotations must be valid (the host mirrors
     // them into Mcp-Param headers); stdio may ignore them.
     const mirrors = conn.config.kind === "http" && conn.era !== undefined && conn.era !== "legacy";
+    let slice = performance.now();
     for (const t of parsed.data.tools) {
+      // A listing of thousands of tools is read in slices: keys and the spinner stay live.
+      if (performance.now() - slice > 8) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
       const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated, maxJsonDepth);
       const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
