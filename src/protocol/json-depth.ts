@@ -41,5 +41,5 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
 
 /** The one-line reason for a value past the limit (`what` names it: "result", "inputSchema"…). */
 export function tooDeepDetail(what: string, maxDepth: number): string {
-  return `${what} is nested deeper than ${maxDepth} levels (limits.maxJsonDepth)`;
+  return `nesting in ${what} goes deeper than ${maxDepth} levels (limits.maxJsonDepth)`;
 }

@@ -24,7 +24,7 @@ test("5,000 tools list with the keyboard live; hostile schemas and deep results 
   t.submit("/call redos_variant {} --select programmatic/structured");
   await t.idle(/redos_variant failed \[schema-violation\]: invalid result: programmatic\/structured: \/email/, "the pattern's verdict", { timeoutMs: 60_000 });
   t.submit("/call deep_result {} --select programmatic/structured");
-  await t.idle(/deep_result failed \[too-deep\]: invalid result: the result is nested/, "the deep result rejected", { timeoutMs: 30_000 });
+  await t.idle(/deep_result failed \[too-deep\]: invalid result: nesting in the result goes deeper/, "the deep result rejected", { timeoutMs: 30_000 });
   t.submit("/call ref_loop {} --select programmatic/structured");
   await t.idle(/ref_loop failed \[too-deep\]: invalid result: validation exhausted/, "the $ref loop rejected", { timeoutMs: 30_000 });
   t.submit("/tools");

@@ -61,7 +61,7 @@ describe("2026-12-01 variants", { concurrency: 4 }, () => {
   test("structuredContent nested 10,000 levels is rejected whole with too-deep", async () => {
     const doc = await callJson(config, "deep_result", ["--select", "programmatic/structured"]);
     assert.equal(doc.error?.rule, "too-deep");
-    assert.match(doc.error.message, /server bomb, tool deep_result: .*nested deeper than 100 levels \(limits\.maxJsonDepth\)/);
+    assert.match(doc.error.message, /server bomb, tool deep_result: .*goes deeper than 100 levels \(limits\.maxJsonDepth\)/);
   });
   test("arguments nested 5,000 levels are not sent (too-deep); a lower limits.maxJsonDepth is obeyed", async () => {
     const doc = await callJson(config, "echo", ["--args", DEEP_ARGS]);
@@ -79,7 +79,7 @@ describe("2026-12-01 variants", { concurrency: 4 }, () => {
   test("tools: an inputSchema nested 10,000 levels is rejected with too-deep (not offered); the other tools are listed", async () => {
     const r = await cli(["tools", "--config", config]);
     assert.equal(r.killed, false);
-    assert.match(r.out, /✗ deep_input rejected \[too-deep\]: server bomb, tool deep_input: the declaration is nested deeper than 100 levels/);
+    assert.match(r.out, /✗ deep_input rejected \[too-deep\]: server bomb, tool deep_input: nesting in the declaration goes deeper than 100 levels/);
     assert.match(r.out, /lookahead_variant[\s\S]*declined \[uncompilable-variant-schema\]/);
     for (const t of ["redos_variant", "ref_loop", "deep_result", "echo"]) assert.match(r.out, new RegExp(`^  ${t}$`, "m"));
   });

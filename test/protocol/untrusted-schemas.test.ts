@@ -61,12 +61,12 @@ test("a tools/list entry compiles no schema; its depth is checked before anythin
   const variants = [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured", schema: { type: "object", properties: { s: { pattern: "^x-listing-only$" } } } }];
   const entry = toToolEntry("srv", { name: "t", inputSchema: { type: "object" }, outputVariants: variants }, "2026-12-01", new Set());
   assert.ok(!("rule" in entry), JSON.stringify(entry));
-  const legacy = toToolEntry("srv", { name: "l", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["listing-only"] } }, "2025-11-25", new Set());
+  const legacy = toToolEntry("srv", { name: "l", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["listing-only"] } }, "legacy", new Set());
   assert.ok(!("rule" in legacy));
   assert.equal(compiledSchemaCount(), before, "listing compiled a schema");
   let schema: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 10_000; i++) schema = { type: "object", properties: { a: schema } };
-  const deep = toToolEntry("srv", { name: "deep", inputSchema: schema }, "2025-11-25", new Set());
+  const deep = toToolEntry("srv", { name: "deep", inputSchema: schema }, "legacy", new Set());
   assert.equal((deep as { rule?: string }).rule, "too-deep");
-  assert.match((deep as { message: string }).message, /^server srv, tool deep: the declaration is nested deeper than 100 levels \(limits\.maxJsonDepth\); not offered$/);
+  assert.match((deep as { message: string }).message, /^server srv, tool deep: nesting in the declaration goes deeper than 100 levels \(limits\.maxJsonDepth\); not offered$/);
 });
