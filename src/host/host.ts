@@ -15,7 +15,7 @@ import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } fr
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { offeredToModel } from "./app-only.js";
-import { listTools, qualifyNames, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
+import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
@@ -254,6 +254,11 @@ export class Host extends EventEmitter implements ToolExecutor {
       }),
     );
     return qualifyNames(this.cached(mode));
+  }
+
+  /** tools() with every schema compiled (declined variants and schema warnings known), in slices that yield. */
+  async settledTools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
+    return settleAllSchemas(await this.tools(mode, waitMs));
   }
 
   async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {

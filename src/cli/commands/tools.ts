@@ -7,7 +7,6 @@ import { terminalSafeJson } from "../output/json.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
 import { sanitizeName } from "../../ui/sanitize.js";
 import { startHost, StartError } from "./call.js";
-import { settleAllSchemas } from "../../host/tools.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("tools", async () => {
@@ -22,7 +21,7 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     try {
-      const tools = await settleAllSchemas(await host.tools());
+      const tools = await host.settledTools();
       await host.toolErrors();
       const doc = toolsDocument(host.servers(), tools);
       process.stdout.write(cli.common.json ? terminalSafeJson(doc) + "\n" : renderTools(doc));
