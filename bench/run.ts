@@ -15,6 +15,7 @@ import { startupBench } from "./startup.js";
 import { longSessionBench } from "./long-session.js";
 import { eraBench } from "./era.js";
 import { floodsBench } from "./floods.js";
+import { schemasBench } from "./schemas.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -28,6 +29,7 @@ const MODULES: [string, BenchModule][] = [
   ["long-session", longSessionBench],
   ["era", eraBench],
   ["floods", floodsBench],
+  ["schemas", schemasBench],
 ];
 
 const loadAtStart = loadavg();

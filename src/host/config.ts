@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigTrust, contentHash } from "./config-trust.js";
+import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "./types.js";
 
 export interface StdioServerConfig {
@@ -35,6 +36,8 @@ export interface Limits {
   maxResultBytes: number;
   /** Largest image a result may carry, in pixels claimed by its header (PNG/JPEG/GIF). */
   maxImagePixels: number;
+  /** Deepest nesting of objects/arrays accepted from a server, the model or the config. */
+  maxJsonDepth: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -42,6 +45,7 @@ export const DEFAULT_LIMITS: Limits = {
   connectWaitMs: 5_000,
   maxResultBytes: 8 * 1024 * 1024,
   maxImagePixels: 40_000_000,
+  maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
 };
 
 export interface HostConfig {
@@ -163,6 +167,7 @@ export function parseConfig(text: string, file: string): HostConfig {
     const why = msg.replace(/ in JSON at position \d+.*$/, "").replace(/^(.*?), ".*" is not valid JSON$/, "$1");
     throw new ConfigError(`${name}: invalid JSON at ${lineCol(text, pos)}: ${why}`);
   }
+  if (exceedsJsonDepth(raw, DEFAULT_MAX_JSON_DEPTH)) throw new ConfigError(`${name}: nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels [too-deep]`);
   const bad = (path: string, expected: string): never => {
     throw new ConfigError(`${name}: ${path}: expected ${expected}`);
   };

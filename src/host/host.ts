@@ -2,7 +2,7 @@
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { checkSelection, effectiveSelection, ErrorCode, sameSelector, selectorKey, type ToolResultOutputSelector } from "../protocol/index.js";
+import { checkSelection, effectiveSelection, ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail, type ToolResultOutputSelector } from "../protocol/index.js";
 import { callError, wireError } from "./call-errors.js";
 import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
@@ -15,7 +15,7 @@ import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } fr
 import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { offeredToModel } from "./app-only.js";
-import { listTools, qualifyNames, type ToolError, type ToolListing } from "./tools.js";
+import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 
@@ -205,7 +205,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (!byKey) this.listings.set(server, (byKey = new Map()));
     const hit = byKey.get(key);
     if (hit) return hit;
-    const fresh = await listTools(conn, policyFor(mode).advertiseExtensions);
+    const fresh = await listTools(conn, policyFor(mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth);
     byKey.set(key, fresh);
     return fresh;
   }
@@ -261,6 +261,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     return qualifyNames(this.cached(mode), this.serverNames());
   }
 
+  /** tools() with every schema compiled (declined variants and schema warnings known), in slices that yield. */
+  async settledTools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
+    return settleAllSchemas(await this.tools(mode, waitMs));
+  }
+
   async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {
     await this.tools(mode, waitMs);
     return [...this.conns.values()].flatMap((c) => this.listingOf(c, mode)?.errors ?? []);
@@ -275,7 +280,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const advertised = entry.era === "legacy" ? [] : Object.keys(policy.advertiseExtensions);
     const conn = this.conns.get(entry.server);
     if (!conn || entry.era !== "2026-12-01") return { requested: undefined, advertised };
-    return { requested: this.defaultSelection(entry, mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
+    return { requested: this.defaultSelection(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
   }
 
   modelTools(): ToolEntry[] {
@@ -336,8 +341,10 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   /** Policy and local selection check (a refused selection is never sent), then the request. */
-  private send(call: PendingCall, entry: ToolEntry, conn: Connection): Promise<CallOutcome> {
+  private send(call: PendingCall, listed: ToolEntry, conn: Connection): Promise<CallOutcome> {
     const { plan, opts } = call;
+    // Schemas compile when a tool is first called (a listing compiles none), at most once.
+    const entry = settleSchemas(listed);
     const policy = policyFor(plan.mode);
     const negotiated = conn.negotiated(policy.advertiseExtensions);
     call.entry = entry;
@@ -349,6 +356,9 @@ export class Host extends EventEmitter implements ToolExecutor {
       return Promise.resolve(this.failed(call, callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`)));
     }
     if (entry.unavailable !== undefined) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail)));
+    // Arguments (from the model, --args or a UI form) are untrusted JSON like a result.
+    const maxDepth = this.opts.config.limits.maxJsonDepth;
+    if (exceedsJsonDepth(plan.args, maxDepth)) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`)));
     if (entry.era === "2026-12-01") {
       const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
       if (declined) {

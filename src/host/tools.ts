@@ -2,6 +2,9 @@
 // itself (server + tool + reason) while the other tools stay usable.
 import {
   checkDeclaration,
+  DEFAULT_MAX_JSON_DEPTH,
+  exceedsJsonDepth,
+  tooDeepDetail,
   LegacyToolSchema,
   ListToolsResultLooseSchema,
   paramHeaderPlan,
@@ -44,9 +47,13 @@ export function toToolEntry(
   raw: unknown,
   era: Era,
   negotiated: ReadonlySet<string>,
+  maxJsonDepth = DEFAULT_MAX_JSON_DEPTH,
 ): ToolEntry | ToolError {
   const name = toolName(raw);
   const reject = (rule: string, detail: string): ToolError => ({ server, tool: name, rule, detail, message: `server ${server}, tool ${name}: ${detail}` });
+  // Before zod and Ajv walk it, and before its inputSchema can reach a model request (whose
+  // JSON.stringify would overflow on every turn of the session).
+  if (exceedsJsonDepth(raw, maxJsonDepth)) return reject("too-deep", `${tooDeepDetail("the declaration", maxJsonDepth)}; not offered`);
   let entry: ToolEntry;
   if (era === "2026-12-01") {
     if (typeof raw === "object" && raw !== null && !("outputVariants" in raw)) {
@@ -56,36 +63,86 @@ export function toToolEntry(
     if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
     const declared = parsed.data.outputVariants as ToolResultVariant[];
     // A schema that does not compile is not a broken declaration for the client: it declines
-    // that variant (never requests it) and the tool stays usable with the others.
-    const issues = checkDeclaration(declared, { negotiatedExtensions: negotiated }).filter((i) => i.rule !== "invalid-variant-schema");
+    // that variant (never requests it) and the tool stays usable with the others. Compiling is
+    // the costly part of a listing (milliseconds per schema: 5,000 tools took ≈20 s), so it is
+    // left to settleSchemas, run when the tool is first called or shown with its findings.
+    const issues = checkDeclaration(declared, { negotiatedExtensions: negotiated, compile: false });
     if (issues.length > 0) return reject(issues[0].rule, issues.map((i) => `${i.message} [${i.rule}]`).join("; "));
-    const variants: ToolResultVariant[] = [];
-    const declined: DeclinedVariant[] = [];
-    for (const v of declared) {
-      const why = variantSchemaIssue(v);
-      if (why === undefined) variants.push(v);
-      else declined.push({ ...v, rule: "uncompilable-variant-schema", detail: `schema does not compile: ${why}; not requested` });
-    }
-    entry = { ...base(server, parsed.data, era), variants };
-    if (declined.length > 0) entry.declined = declined;
+    entry = { ...base(server, parsed.data, era), variants: declared };
   } else {
     const parsed = LegacyToolSchema.safeParse(raw);
     if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
     // Legacy inference: content maps to assistant/content; outputSchema stays the legacy contract.
     entry = { ...base(server, parsed.data, era), variants: [{ audience: "assistant", format: "content" }] };
     const outputSchema = parsed.data.outputSchema as JsonSchema | undefined;
-    if (outputSchema) {
-      entry.legacyOutputSchema = outputSchema;
-      const why = schemaCompileIssue(outputSchema);
-      if (why !== undefined) {
-        const detail = `outputSchema does not compile: ${why}; structuredContent is passed on unvalidated`;
-        entry.warnings = [{ server, tool: name, rule: "uncompilable-output-schema", detail }];
-      }
-    }
+    if (outputSchema) entry.legacyOutputSchema = outputSchema;
   }
   const task = taskRequirement(raw);
   if (task) entry.unavailable = { rule: "task-required", detail: task };
   return entry;
+}
+
+interface Settled {
+  variants: ToolResultVariant[];
+  declined?: DeclinedVariant[];
+  warnings?: ToolEntry["warnings"];
+}
+// Per listed variants array (or legacy outputSchema): the entry copies qualifyNames makes share it.
+const settledBy = new WeakMap<object, Settled>();
+
+/**
+ * The entry with its schemas compiled: a structured variant whose schema does not compile is
+ * declined (never requested), an outputSchema that does not compile is a warning (structured-
+ * Content passes unvalidated). Compiled once per listing; later calls cost a WeakMap lookup.
+ */
+export function settleSchemas(entry: ToolEntry): ToolEntry {
+  let hit = settledEntries.get(entry);
+  if (hit === undefined) settledEntries.set(entry, (hit = settle(entry)));
+  return hit;
+}
+// The same settled object per entry: the host caches selections per entry object.
+const settledEntries = new WeakMap<ToolEntry, ToolEntry>();
+
+function settle(entry: ToolEntry): ToolEntry {
+  const key: object | undefined = entry.era === "2026-12-01" ? entry.variants : entry.legacyOutputSchema;
+  if (key === undefined || entry.declined !== undefined || entry.warnings !== undefined) return entry;
+  let s = settledBy.get(key);
+  if (s === undefined) {
+    s = { variants: entry.variants };
+    if (entry.era === "2026-12-01") {
+      const variants: ToolResultVariant[] = [];
+      const declined: DeclinedVariant[] = [];
+      for (const v of entry.variants) {
+        const why = variantSchemaIssue(v);
+        if (why === undefined) variants.push(v);
+        else declined.push({ ...v, rule: "uncompilable-variant-schema", detail: `schema does not compile: ${why}; not requested` });
+      }
+      if (declined.length > 0) s = { variants, declined };
+    } else {
+      const why = schemaCompileIssue(entry.legacyOutputSchema as JsonSchema);
+      if (why !== undefined) {
+        const detail = `outputSchema does not compile: ${why}; structuredContent is passed on unvalidated`;
+        s.warnings = [{ server: entry.server, tool: entry.name, rule: "uncompilable-output-schema", detail }];
+      }
+    }
+    settledBy.set(key, s);
+  }
+  if (s.declined === undefined && s.warnings === undefined) return entry;
+  return { ...entry, ...s };
+}
+
+/** settleSchemas for many entries, yielding to the event loop between slices (keys and spinner stay live). */
+export async function settleAllSchemas(entries: readonly ToolEntry[]): Promise<ToolEntry[]> {
+  const out: ToolEntry[] = [];
+  let slice = performance.now();
+  for (const e of entries) {
+    out.push(settleSchemas(e));
+    if (performance.now() - slice > 8) {
+      await new Promise<void>((r) => setImmediate(r));
+      slice = performance.now();
+    }
+  }
+  return out;
 }
 
 /** Why a tool cannot be called without task-augmented execution (which mcp-prism does not do), if it cannot. */
@@ -118,8 +175,9 @@ function issueText(error: { issues: { path: PropertyKey[]; message: string }[] }
 }
 
 /** Lists a server's tools with the given client extensions advertised. */
-export async function listTools(conn: Connection, extensions: Record<string, Record<string, unknown>>): Promise<ToolListing> {
+export async function listTools(conn: Connection, extensions: Record<string, Record<string, unknown>>, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): Promise<ToolListing> {
   const tools: ToolEntry[] = [];
+  const names = new Set<string>();
   const errors: ToolError[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -130,16 +188,25 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
     // Over modern Streamable HTTP a tool's x-mcp-header annotations must be valid (the host mirrors
     // them into Mcp-Param headers); stdio may ignore them.
     const mirrors = conn.config.kind === "http" && conn.era !== undefined && conn.era !== "legacy";
+    let slice = performance.now();
     for (const t of parsed.data.tools) {
-      const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated);
+      // A listing of thousands of tools is read in slices: keys and the spinner stay live.
+      if (performance.now() - slice > 8) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
+      const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated, maxJsonDepth);
       const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
       else if (headers && !headers.ok) {
         errors.push({ server: conn.name, tool: entry.name, rule: headers.rule, detail: headers.detail, message: `server ${conn.name}, tool ${entry.name}: ${headers.detail} [${headers.rule}]` });
       }
-      else if (tools.some((x) => x.name === entry.name)) {
+      else if (names.has(entry.name)) {
         errors.push({ server: conn.name, tool: entry.name, rule: "duplicate-tool", detail: "listed twice", message: `server ${conn.name}, tool ${entry.name}: listed twice` });
-      } else tools.push(entry);
+      } else {
+        names.add(entry.name);
+        tools.push(entry);
+      }
     }
     cursor = parsed.data.nextCursor;
     if (!cursor) break;

@@ -12,6 +12,9 @@ import {
   ContentToolResultOutputSchema,
   StructuredToolResultOutputSchema,
   readBase64ImageHeader,
+  DEFAULT_MAX_JSON_DEPTH,
+  exceedsJsonDepth,
+  tooDeepDetail,
   type ContentBlock,
   type JsonSchema,
   type ToolResultOutput,
@@ -28,7 +31,8 @@ export type ValidationRule =
   | "duplicate-output"
   | "schema-violation"
   | "malformed-content"
-  | "image-too-large";
+  | "image-too-large"
+  | "too-deep";
 
 export class ResultValidationError extends Error {
   constructor(
@@ -43,6 +47,8 @@ export class ResultValidationError extends Error {
 export interface ValidationLimits {
   /** Largest image (header-claimed pixels) accepted in any content block. */
   maxImagePixels?: number;
+  /** Deepest nesting of objects and arrays accepted in a result (checked before anything walks it). */
+  maxJsonDepth?: number;
 }
 
 export interface ValidatedVariantResult {
@@ -73,8 +79,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function checkEnvelope(raw: unknown): Record<string, unknown> {
+function checkEnvelope(raw: unknown, limits: ValidationLimits): Record<string, unknown> {
   if (!isRecord(raw)) fail("malformed-result", "result is not an object");
+  // First: zod, Ajv, the router and the UI all recurse per level of a value.
+  const maxDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  if (exceedsJsonDepth(raw, maxDepth)) fail("too-deep", tooDeepDetail("the result", maxDepth));
   if (raw.resultType !== undefined && raw.resultType !== "complete") {
     fail("invalid-result-type", `resultType ${JSON.stringify(raw.resultType)} is not "complete"`);
   }
@@ -145,10 +154,24 @@ function checkStructured(where: ToolResultOutputSelector, schema: JsonSchema | u
   } catch (e) {
     fail("schema-violation", `${selectorKey(where)}: the declared schema does not compile: ${(e as Error).message}`);
   }
-  if (!fn(value)) {
+  if (!runValidator(fn, value)) {
     const e = fn.errors?.[0];
     const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
     fail("schema-violation", `${selectorKey(where)}: ${why}`);
+  }
+}
+
+/**
+ * Runs a validator. The value's depth is bounded before this, so only a schema whose $ref
+ * recursion never descends into the value (`{"$ref": "#"}`) can exhaust the stack: that is
+ * the schema's fault, reported as `too-deep` instead of a crash.
+ */
+function runValidator(fn: (v: unknown) => boolean, value: unknown): boolean {
+  try {
+    return fn(value);
+  } catch (e) {
+    if (e instanceof RangeError) fail("too-deep", "validation exhausted the stack: the schema's $ref recursion does not descend into the value");
+    throw e;
   }
 }
 
@@ -196,7 +219,7 @@ export function validateVariantResult(
   variants: readonly ToolResultVariant[],
   limits: ValidationLimits = {},
 ): ValidatedVariantResult {
-  const r = checkEnvelope(raw);
+  const r = checkEnvelope(raw, limits);
   if (!Array.isArray(r.outputs)) fail("malformed-result", "outputs is not an array");
   const isError = r.isError === true;
   // Plain loops: this runs for every output of every call. The array is made at its final length
@@ -254,7 +277,14 @@ function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): 
   } catch (e) {
     return { rule: "uncompilable-output-schema", detail: `structuredContent passed on unvalidated: the outputSchema does not compile: ${(e as Error).message}` };
   }
-  if (fn(value)) return undefined;
+  let valid: boolean;
+  try {
+    valid = runValidator(fn, value);
+  } catch (e) {
+    if (!(e instanceof ResultValidationError)) throw e;
+    return { rule: "uncompilable-output-schema", detail: `structuredContent passed on unvalidated: ${e.message}` };
+  }
+  if (valid) return undefined;
   const e = fn.errors?.[0];
   const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
   return { rule: "schema-violation", detail: `structuredContent dropped: ${why} (outputSchema); the content is routed` };
@@ -266,7 +296,7 @@ function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): 
  * primary part, and the model's share does not depend on the structured one.
  */
 export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined, limits: ValidationLimits = {}): ValidatedLegacyResult {
-  const r = checkEnvelope(raw);
+  const r = checkEnvelope(raw, limits);
   if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
   const content: ContentBlock[] = r.content.map((b, i) => {
     const parsed = ContentBlockSchema.safeParse(b);

@@ -100,6 +100,8 @@ export function requireCompilableSchemas(variants: readonly ToolResultVariant[])
 export interface DeclarationContext {
   /** Extension identifiers both client and server advertised for this request. */
   negotiatedExtensions: ReadonlySet<string>;
+  /** false: skip requireCompilableSchemas (a client compiles later, when the schema is needed). */
+  compile?: boolean;
 }
 
 export function checkDeclaration(variants: readonly ToolResultVariant[], ctx: DeclarationContext): DeclarationIssue[] {
@@ -109,7 +111,7 @@ export function checkDeclaration(variants: readonly ToolResultVariant[], ctx: De
     ...requireValidAudiences(variants),
     ...allowOnlyCoreCombinations(variants),
     ...requireNegotiatedExtensions(variants, ctx.negotiatedExtensions),
-    ...requireCompilableSchemas(variants),
+    ...(ctx.compile === false ? [] : requireCompilableSchemas(variants)),
   ];
 }
 

@@ -8,3 +8,4 @@ export * from "./projection.js";
 export * from "./image-header.js";
 export * from "./fast-output.js";
 export * from "./http-headers.js";
+export * from "./json-depth.js";

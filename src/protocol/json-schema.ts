@@ -7,9 +7,15 @@
 //   refuses) is dropped, so a $ref relative to it fails to compile (Ajv 8 has no draft-04 mode).
 //   Any other `$schema` does not compile.
 // Network $refs are never dereferenced (no loadSchema): a remote $ref fails to compile.
+// `pattern` and `patternProperties` run on RE2 (re2js), whose matching is linear in the value's
+// length whatever the pattern: a server's schema must not be able to freeze the host with a
+// catastrophic regular expression (`^(a+)+$`). What RE2 cannot express (backreferences,
+// lookahead, lookbehind) makes the schema uncompilable; there is no fallback to backtracking.
 import { Ajv, type ValidateFunction, type ErrorObject } from "ajv/dist/ajv.js";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { RE2JS } from "re2js";
 
 export class SchemaCompileError extends Error {
   constructor(message: string) {
@@ -41,9 +47,31 @@ export function schemaDialect(schema: object): SchemaDialect {
   return dialect;
 }
 
+/**
+ * Ajv's regular-expression engine: ECMAScript syntax translated to RE2, matched in linear time.
+ * Throws (so the schema does not compile) on a pattern RE2 cannot run. `test` searches, as
+ * JSON Schema's `pattern` does (unanchored); the `u` flag is implied (RE2 matches code points).
+ */
+export const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string): { test(s: string): boolean; toString(): string } => {
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    } catch (e) {
+      const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
+      const why = String((e as Error)?.message ?? e).replace(/^error parsing regexp: /, "");
+      throw new SchemaCompileError(`pattern ${JSON.stringify(shown)} is not supported (${why}): patterns run on a linear-time engine without backreferences or lookaround`);
+    }
+    // Ajv keys compiled patterns by toString(): the source keeps distinct patterns apart.
+    return { test: (s: string) => re.test(s), toString: () => pattern };
+  },
+  { code: "linearRegExp" },
+);
+
 // strict: false so unknown keywords (vendor annotations) do not break a declaration;
-// no loadSchema: network $refs are never dereferenced.
-const OPTIONS = { strict: false, allErrors: false, validateFormats: false } as const;
+// no loadSchema: network $refs are never dereferenced; formats are not checked (ajv-formats is
+// not loaded, and a format is an annotation here); patterns run on linearRegExp.
+const OPTIONS = { strict: false, allErrors: false, validateFormats: false, code: { regExp: linearRegExp } } as const;
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 let instances: Partial<Record<"2020-12" | "2019-09" | "draft-07", AnyAjv>> = {};
 

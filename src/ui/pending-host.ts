@@ -89,6 +89,7 @@ export class PendingHost {
   readonly commandHost: CommandHost = {
     tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m) : []),
     toolErrors: async (m: Mode) => (this.host?.toolErrors ? this.host.toolErrors(m) : []),
+    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m) ?? this.host.tools(m)) : []),
     servers: () => this.servers(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();

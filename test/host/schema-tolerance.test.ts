@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { offeredToModel } from "../../src/host/app-only.js";
 import { Host } from "../../src/host/host.js";
+import { settleSchemas } from "../../src/host/tools.js";
 import type { CallOutcome, Mode } from "../../src/host/types.js";
 import { outcomeRecord } from "../../src/ui/state.js";
 import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
@@ -32,7 +33,7 @@ describe("2026-12-01: declined variants and task-only tools", () => {
 
   test("a variant whose schema does not compile is declined with its rule; the tool stays listed and usable", async () => {
     assert.deepEqual(await host.toolErrors(), []);
-    const t = (await host.tools()).find((x) => x.name === "declined_variant")!;
+    const t = settleSchemas((await host.tools()).find((x) => x.name === "declined_variant")!);
     assert.deepEqual(t.variants.map((v) => `${v.audience}/${v.format}`), ["assistant/content", "user/structured"]);
     assert.equal(t.declined?.length, 1);
     const d = t.declined![0];
@@ -99,7 +100,7 @@ for (const [label, era, protocol] of [
 
   test("an outputSchema that does not compile: the tool is usable, with a warning record naming server, tool and rule", async () => {
     assert.deepEqual(await host.toolErrors(), []);
-    const t = (await host.tools()).find((x) => x.name === "bad_output_schema")!;
+    const t = settleSchemas((await host.tools()).find((x) => x.name === "bad_output_schema")!);
     assert.equal(t.warnings?.length, 1);
     const w = t.warnings![0];
     assert.deepEqual([w.server, w.tool, w.rule], ["edge", "bad_output_schema", "uncompilable-output-schema"]);

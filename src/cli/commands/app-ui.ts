@@ -76,6 +76,7 @@ function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): Started
     // start already waited its bound; its tools join when it connects).
     tools: (m) => host.tools(m, 0),
     toolErrors: (m) => host.toolErrors(m),
+    settledTools: (m) => host.settledTools(m, 0),
     servers: () => serverStatuses(host),
     call: (name, args, opts) => host.call(name, args, opts),
     requestFor: (entry, mode) => host.requestFor(entry, mode),

@@ -21,7 +21,7 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     try {
-      const tools = await host.tools();
+      const tools = await host.settledTools();
       await host.toolErrors();
       const doc = toolsDocument(host.servers(), tools);
       if (cli.common.json) outJson(doc);

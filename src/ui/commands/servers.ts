@@ -24,7 +24,7 @@ export const servers: SlashCommand = {
       return;
     }
     const mode = ctx.store.getState().mode;
-    const [tools, rejected] = await Promise.all([ctx.host.tools(mode), ctx.host.toolErrors?.(mode) ?? Promise.resolve([])]);
+    const [tools, rejected] = await Promise.all([ctx.host.settledTools?.(mode) ?? ctx.host.tools(mode), ctx.host.toolErrors?.(mode) ?? Promise.resolve([])]);
     const w = ctx.width();
     ctx.store.notice(
       list

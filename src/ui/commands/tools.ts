@@ -9,7 +9,8 @@ export const tools: SlashCommand = {
   description: "list tools with their declared output variants, and every tool or variant set aside with its rule",
   async run(_args, ctx) {
     const mode = ctx.store.getState().mode;
-    const list = await ctx.host.tools(mode);
+    // Schemas compile on first use; the findings need them all (the host compiles in slices that yield).
+    const list = await (ctx.host.settledTools?.(mode) ?? ctx.host.tools(mode));
     const rejected = (await ctx.host.toolErrors?.(mode)) ?? [];
     const w = ctx.width();
     const lines: string[] = [];

@@ -19,6 +19,8 @@ export interface CommandHost {
   tools(mode: Mode): Promise<ToolEntry[]>;
   /** The tools rejected for a mode, each with its rule (optional: a host that rejects none may omit it). */
   toolErrors?(mode: Mode): Promise<RejectedTool[]>;
+  /** tools() with every schema compiled, so declined variants and schema warnings are known (Host.settledTools). */
+  settledTools?(mode: Mode): Promise<ToolEntry[]>;
   servers(): ServerStatus[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
