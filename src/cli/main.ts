@@ -27,9 +27,9 @@ Usage:
   mcp-prism                               the chat app
   mcp-prism -p PROMPT [--json]            one turn without the app
   mcp-prism call TOOL [--args JSON] [--select a/f]... [--json]
-  mcp-prism compare TOOL [--args JSON]
+  mcp-prism compare TOOL [--args JSON] [--yes] [--json]
   mcp-prism tools [--json]
-  mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--json]
+  mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
 
 Common options:

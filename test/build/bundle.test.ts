@@ -71,7 +71,9 @@ test("app.cjs carries its build hash, the code cache's key", () => {
 test("the launcher's own chunk stays small (subcommands load on demand)", () => {
   const meta = loadMeta();
   const bytes = staticClosure(meta, "dist/cli/main.js").reduce((n, o) => n + meta.outputs[o].bytes, 0);
-  assert.ok(bytes < 8_000, `main.js and its static imports are ${bytes} bytes`);
+  // What every subcommand needs before its own chunk loads: routing, the one output sanitizer,
+  // the process-group signal handling and the quiet exit on a closed stdout (~8 kB minified).
+  assert.ok(bytes < 12_000, `main.js and its static imports are ${bytes} bytes`);
 });
 
 test("the host chunk, loaded after the first frame, does hold the SDK and zod (the split is where it should be)", () => {
