@@ -11,10 +11,11 @@ import { RowSampler, type Bitmap } from "./image-sample.js";
 export { fitPixels, type Bitmap } from "./image-sample.js";
 export { decodeJpegScaled } from "./image-jpeg.js";
 
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Samples per pixel by PNG colour type. */
+export const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
 /** Adam7 passes: first column, first row, column step, row step. */
-const ADAM7 = [
+export const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],
