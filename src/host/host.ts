@@ -2,14 +2,13 @@
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { checkSelection, effectiveSelection, ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail, type ToolResultOutputSelector } from "../protocol/index.js";
+import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail } from "../protocol/index.js";
 import { callError, wireError } from "./call-errors.js";
-import type { HostConfig } from "./config.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { PendingCall, planOf, unknownPlan } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
 import { applyLegacyProfile } from "./legacy/index.js";
-import { policyFor, selectOutputs } from "./policy/index.js";
+import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
 import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
 import { CallSuccess } from "./outcome.js";
@@ -17,52 +16,11 @@ import { route, RoutingError } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
-import { requestedExtensions, ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
+import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
+import { SelectionCache, selectionOf } from "./selections.js";
+import type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
-export interface HostOptions {
-  config: HostConfig;
-  mode?: Mode;
-  /** Force one protocol version on every connection. */
-  protocol?: string;
-  profile?: LegacyProfile;
-  /** Only these servers (by config name). */
-  servers?: string[];
-  /** Where detected eras are remembered (default: $XDG_STATE_HOME/mcp-prism unless MCP_PRISM_ERA_CACHE=0; false: none). */
-  eraCache?: EraCache | false;
-}
-
-export interface ServerStatus {
-  name: string;
-  state: Connection["state"];
-  era?: string;
-  protocolVersion?: string;
-  error?: string;
-  toolErrors: ToolError[];
-  stderr: string[];
-  /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
-  diagnostics: string[];
-}
-
-/** A call's wire request as a mode would make it (see Host.requestFor). */
-export interface PlannedRequest {
-  requested: ToolResultOutputSelector[] | undefined;
-  /** Client extension ids advertised on the request (modern eras only). */
-  advertised: string[];
-}
-
-/** A failed call in a transcript-ready shape: which server, which tool, which rule, one line. */
-export interface CallFailure {
-  server: string;
-  tool: string;
-  rule: string;
-  message: string;
-}
-
-/** A server's first connect settled (Host.open): connected (tools listed) or failed (`servers()` has the error). */
-export interface ServerEvent {
-  name: string;
-  state: "connected" | "failed";
-}
+export type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 /** `p`, or `otherwise` after `ms` (Infinity: no bound). */
 function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
@@ -72,27 +30,6 @@ function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-export type HostEvent =
-  | { type: "call-start"; id: number; plan: CallPlan }
-  | { type: "call-progress"; id: number; progress: ProgressUpdate }
-  | { type: "call-end"; id: number; outcome: CallOutcome; failure?: CallFailure };
-
-/** A tool's selection in a mode, its local check, and the requested extensions negotiated. */
-interface Selection {
-  requested: ToolResultOutputSelector[] | undefined;
-  /** What the result must answer: `requested`, or the fallback when none is sent. */
-  effective: ToolResultOutputSelector[];
-  issue: ReturnType<typeof checkSelection>;
-  extensions: string[];
-}
-
-const profileLists = new Map<LegacyProfile, readonly LegacyProfile[]>();
-/** [profile], one constant array per profile (Host.call runs on every tool call). */
-function profileList(profile: LegacyProfile): readonly LegacyProfile[] {
-  let list = profileLists.get(profile);
-  if (list === undefined) profileLists.set(profile, (list = [profile]));
-  return list;
-}
 
 const extensionsKeys = new Map<Mode, string>();
 /** The listing cache key of a mode's advertised extensions (policies are constants). */
@@ -112,7 +49,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
   /** Per tool entry and mode: the selection, for the negotiated Set it was made for. */
-  private readonly selections = new WeakMap<ToolEntry, Map<Mode, { negotiated: ReadonlySet<string>; selection: Selection }>>();
+  private readonly selections = new SelectionCache();
   /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
   /** Per server, its first connect and listing (Host.open); settles, never rejects. */
@@ -280,7 +217,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const advertised = entry.era === "legacy" ? [] : Object.keys(policy.advertiseExtensions);
     const conn = this.conns.get(entry.server);
     if (!conn || entry.era !== "2026-12-01") return { requested: undefined, advertised };
-    return { requested: this.defaultSelection(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
+    return { requested: this.selections.forMode(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
   }
 
   modelTools(): ToolEntry[] {
@@ -292,7 +229,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = NO_OPTIONS): Promise<CallOutcome> {
-    return this.run(qualifiedName, args, opts, profileList(opts.legacyProfile ?? this.profile));
+    return this.run(qualifiedName, args, opts, [opts.legacyProfile ?? this.profile]);
   }
 
   /** One wire call; its legacy result read under each profile (for compare). Variant-era tools give one outcome. */
@@ -366,7 +303,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         const why = `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`;
         return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "declined-variant", why)));
       }
-      const chosen = opts.select ? this.selectionOf(opts.select, entry, negotiated) : this.defaultSelection(entry, plan.mode, negotiated);
+      const chosen = opts.select ? selectionOf(opts.select, entry, negotiated) : this.selections.forMode(entry, plan.mode, negotiated);
       call.appExtensions = chosen.extensions;
       call.effective = chosen.effective;
       plan.requested = chosen.requested;
@@ -489,25 +426,6 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.emit("event", { type: "call-end", id: call.id, outcome, failure } satisfies HostEvent);
     if (each) for (const p of call.profiles) each[p] = outcome;
     return outcome;
-  }
-
-  /** A selection (the caller's or the mode's), its local check and its negotiated extensions. */
-  private selectionOf(requested: ToolResultOutputSelector[] | undefined, entry: ToolEntry, negotiated: ReadonlySet<string>): Selection {
-    const effective = effectiveSelection(requested);
-    return { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
-  }
-
-  /** The mode's own selection for a tool and its local check, computed once per (tool listing entry, mode, negotiated extensions). */
-  private defaultSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
-    let byMode = this.selections.get(entry);
-    if (!byMode) this.selections.set(entry, (byMode = new Map()));
-    // The connection hands out the same negotiated Set while nothing changed (a reconnect makes
-    // a new one), so the cache holds while the Set is the same object.
-    const hit = byMode.get(mode);
-    if (hit?.negotiated === negotiated) return hit.selection;
-    const selection = this.selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated, entry.declined), entry, negotiated);
-    byMode.set(mode, { negotiated, selection });
-    return selection;
   }
 
   private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallSuccess {
