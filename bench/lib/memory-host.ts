@@ -41,7 +41,7 @@ type Internals = {
   client: unknown;
   limits: { discoverTimeoutMs: number; maxResultBytes: number };
   newClient(): { connect(t: Transport): Promise<void> };
-  detectEra(client: unknown, timeout: number, fallback: (pending?: Promise<unknown>) => Promise<void>): Promise<void>;
+  detectEra(d: { probeTimeout: number; probeClient: () => Promise<unknown>; legacy: (pending?: Promise<unknown>) => Promise<void> }): Promise<void>;
   initialize(client: unknown, pending?: Promise<unknown>): Promise<string>;
 };
 
@@ -60,8 +60,11 @@ function patchConnection(): void {
     const client = this.newClient();
     this.client = client;
     await client.connect(new SizeLimitedTransport(await make(), this.limits.maxResultBytes));
-    await this.detectEra(client, this.limits.discoverTimeoutMs, async (pending) => {
-      await this.initialize(client, pending);
+    // The same Detection connectStdio gives detectEra (connection.ts).
+    await this.detectEra({
+      probeTimeout: this.limits.discoverTimeoutMs,
+      probeClient: async () => client,
+      legacy: async (pending) => void (await this.initialize(client, pending)),
     });
   };
   patched = true;
