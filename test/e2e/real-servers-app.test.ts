@@ -38,30 +38,41 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   // The conversation only (no side pane), its lines without trailing blanks.
   t.submit("/pane off");
   await t.waitFor((x) => !x.includes("Programmatic (0)"), "the side pane hidden");
-  const conv = (history = 400) => t.screen(history).replace(/ +$/gm, "");
 
+  // Each listing is taller than the terminal: Ink redraws it with a clear-and-rewrite, so a capture
+  // can land mid-redraw. Wait for a capture that holds every expected line, and assert on that one.
+  const trimmed = (x: string) => x.replace(/ +$/gm, "");
+  const whole = (lines: RegExp[]) => (x: string) => lines.every((r) => r.test(trimmed(x)));
+  const toolLines = [
+    /^read_text_file \(fs, legacy\) → assistant\/content$/m,
+    /^get-structured-content \(everything, legacy\) → assistant\/content$/m,
+    /^simulate-research-query \(everything, legacy\) → assistant\/content {2}\[unavailable: task-required\]$/m,
+    /^ {2}✗ everything · simulate-research-query unavailable \[task-required\]: execution\.taskSupport is "required"/m,
+    /^ {2}⚠ edge · bad_output_schema \[uncompilable-output-schema\]: outputSchema does not compile/m,
+    /edge · task_only unavailable/,
+  ];
   t.submit("/tools");
-  await t.waitFor(/edge · task_only unavailable/, "the /tools listing", { history: 400 });
-  let s = conv();
-  assert.match(s, /^read_text_file \(fs, legacy\) → assistant\/content$/m);
-  assert.match(s, /^get-structured-content \(everything, legacy\) → assistant\/content$/m);
-  assert.match(s, /^simulate-research-query \(everything, legacy\) → assistant\/content {2}\[unavailable: task-required\]$/m);
-  assert.match(s, /^ {2}✗ everything · simulate-research-query unavailable \[task-required\]: execution\.taskSupport is "required"/m);
-  assert.match(s, /^ {2}⚠ edge · bad_output_schema \[uncompilable-output-schema\]: outputSchema does not compile/m);
+  let s = trimmed(await t.waitFor(whole(toolLines), "the whole /tools listing", { history: 400 }));
+  for (const r of toolLines) assert.match(s, r);
   assert.doesNotMatch(s, /✗ fs · /, "no filesystem tool set aside");
 
+  const serverLines = [
+    /^everything {2}2025-11-25 {2}connected\n {2}tools: 12 usable, 1 unavailable; set aside:$/m,
+    /^fs {2}2025-11-25 {2}connected$/m,
+    /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m,
+  ];
   t.submit("/servers");
-  await t.waitFor(/tools: 12 usable, 1 unavailable; set aside:/, "the /servers listing", { history: 400 });
-  s = conv();
-  assert.match(s, /^everything {2}2025-11-25 {2}connected\n {2}tools: 12 usable, 1 unavailable; set aside:$/m);
-  assert.match(s, /^fs {2}2025-11-25 {2}connected$/m);
-  assert.match(s, /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m);
+  s = trimmed(await t.waitFor(whole(serverLines), "the whole /servers listing", { history: 400 }));
+  for (const r of serverLines) assert.match(s, r);
 
   t.submit("/call breaks_schema {}");
-  await t.idle(/✓ edge · breaks_schema[\s\S]*⚠ \[schema-violation\]/, "the card with its warning", { history: 400 });
-  s = conv();
-  assert.match(s, /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number \(outputSchema\); the content is routed$/m);
-  assert.match(s, /model sees: n is seven/);
+  const cardLines = [
+    /✓ edge · breaks_schema[\s\S]*⚠ \[schema-violation\]/,
+    /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number \(outputSchema\); the content is routed$/m,
+    /model sees: n is seven/,
+  ];
+  s = trimmed(await t.waitFor((x) => whole(cardLines)(x) && !x.includes("working…"), "the card with its warning", { history: 400 }));
+  for (const r of cardLines) assert.match(s, r);
 
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
