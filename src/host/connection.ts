@@ -26,6 +26,7 @@ import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
 import { guardRepliesFetch } from "./reply-guard-fetch.js";
 import { RpcClient } from "./rpc-client.js";
+import { endSession } from "./session-end.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
 import { LimitedStdioTransport } from "./stdio-transport.js";
 import { TailBuffer } from "./tail-buffer.js";
@@ -443,21 +444,4 @@ export class Connection {
     if (client) await endSession(client);
     await client?.close().catch(() => {});
   }
-}
-
-/** How long a legacy HTTP session's DELETE may take on close (then the close aborts it). */
-const END_SESSION_MS = 2000;
-
-/**
- * Ends a legacy Streamable HTTP session with DELETE (the SDK transport's terminateSession; a 405,
- * "the server does not end sessions", counts as done), bounded in time, errors ignored. Other
- * transports have no session to end.
- */
-async function endSession(client: RpcClient): Promise<void> {
-  const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
-  if (typeof transport?.terminateSession !== "function") return;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((r) => (timer = setTimeout(r, END_SESSION_MS)));
-  await Promise.race([transport.terminateSession().catch(() => {}), timeout]);
-  clearTimeout(timer);
 }
