@@ -14,11 +14,22 @@ export const MAY_BE_RGI_EMOJI = /[\p{Emoji}--[#*0-9]]|\u20E3/v;
 
 export const BUNDLE_PATCHES = [
   {
+    // Ink 6.8 bug, not a start-up cost: after a frame at least as tall as the terminal, Ink clears
+    // the screen and writes the static output and the frame without the frame's trailing newline,
+    // but records the frame with it, so the next frame erases one line too many (the last line
+    // above the live area). test/build/ink-rewrite.test.ts shows it under tmux.
+    id: "ink-clear-rewrite",
+    name: "ink: the frame after a clear-and-rewrite erases only what was written",
+    file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+    edits: [["ansiEscapes.clearTerminal + this.fullStaticOutput + output)", "ansiEscapes.clearTerminal + this.fullStaticOutput + outputToRender)"]],
+  },
+  {
     // string-width 8 (Ink, widest-line, cli-truncate) tests every grapheme of a non-ASCII line
     // against /^\p{RGI_Emoji}$/v. V8 runs that huge pattern in its regexp interpreter for the first
     // few hundred calls (~70 µs each): Ink's first layout (box borders, "·", "…") spent ~120 ms
     // there. A cheap character-class test first skips the big one where it cannot match, and the
     // big one is built on first use (building it costs ~25 ms, at module load before this patch).
+    id: "string-width",
     name: "string-width: emoji pre-check, RGI pattern built on first use",
     file: /[\\/]string-width[\\/]index\.js$/,
     edits: [
@@ -36,6 +47,7 @@ export const BUNDLE_PATCHES = [
     // at the top level (which a CommonJS bundle cannot hold). Here the bytes are decoded with
     // Buffer and compiled and instantiated synchronously (node allows any size), so the module
     // object is ready when the factory returns.
+    id: "yoga",
     name: "yoga-layout: instantiate the inlined WASM synchronously",
     file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [
@@ -50,6 +62,7 @@ export const BUNDLE_PATCHES = [
     ],
   },
   {
+    id: "yoga",
     name: "yoga-layout: no top-level await (the factory above fills its module object synchronously)",
     file: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
     edits: [["const Yoga = wrapAssembly(await loadYoga());", "const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);"]],
@@ -58,6 +71,7 @@ export const BUNDLE_PATCHES = [
     // Ink's React devtools hook (DEV=true) imports react-devtools-core, which is not shipped (the
     // import always fails, and Ink then prints its "not installed" warning), with a top-level
     // await a CommonJS bundle cannot hold. The failure is raised directly instead.
+    id: "ink-devtools",
     name: "ink: no devtools import (react-devtools-core is not shipped)",
     file: /[\\/]ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
@@ -68,6 +82,7 @@ export const BUNDLE_PATCHES = [
   {
     // signal-exit 3 (Ink's exit hooks) loads node's assert module (~5 ms) for one argument check;
     // the check stays, and assert loads only if it fails.
+    id: "signal-exit",
     name: "signal-exit: assert loaded only on a failed check",
     file: /[\\/]signal-exit[\\/]index\.js$/,
     edits: [
@@ -82,6 +97,7 @@ export const BUNDLE_PATCHES = [
     // 750 KB of zod), kept because `z.locales` is a namespace object. Only the default, English,
     // is ever used here (nothing calls z.config with a locale): the host's load after the first
     // frame and the demo server's boot parse half as much zod.
+    id: "zod-locales",
     name: "zod: English messages only",
     file: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
     edits: [
