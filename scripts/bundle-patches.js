@@ -1,7 +1,11 @@
-// Start-up patches scripts/bundle.js applies to pinned dependencies as esbuild loads them. Each
-// edit replaces one exact text (or every match of a global RegExp); a file the filter matches
-// without every text (another major version) loads unpatched, and a patch applied to no file fails
-// the build. Each keeps what the app uses of the dependency and only removes a start-up cost.
+// Patches scripts/bundle.js applies to pinned dependencies as esbuild loads them. Each edit
+// replaces one exact text (or every match of a global RegExp); a file the filter matches without
+// every text (another major version) loads unpatched, and a patch applied to no file fails the
+// build. Each keeps what the app uses of the dependency and removes a start-up cost that
+// bench/startup.ts measures with and without it (docs/benchmarks.md), or what the first-frame
+// CommonJS bundle (app.cjs) cannot hold, or fixes a bug. Text edits only where no module can be
+// swapped whole: an alias to a local module would have to copy string-width, and yoga's WASM
+// bytes are reachable only inside its Emscripten loader.
 import { readFile } from "node:fs/promises";
 
 /**
@@ -77,32 +81,6 @@ export const BUNDLE_PATCHES = [
     edits: [
       ["        await import('./devtools.js');", '        throw Object.assign(new Error("react-devtools-core is not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
       ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
-    ],
-  },
-  {
-    // signal-exit 3 (Ink's exit hooks) loads node's assert module (~5 ms) for one argument check;
-    // the check stays, and assert loads only if it fails.
-    id: "signal-exit",
-    name: "signal-exit: assert loaded only on a failed check",
-    file: /[\\/]signal-exit[\\/]index\.js$/,
-    edits: [
-      [
-        "var assert = require('assert')",
-        "var assert = { equal: function (actual, expected, message) { if (actual != expected) throw new (require('assert').AssertionError)({ message: message, actual: actual, expected: expected, operator: '==' }) } }",
-      ],
-    ],
-  },
-  {
-    // zod's locales index re-exports all ~50 translations of its messages (366 KB of the bundle's
-    // 750 KB of zod), kept because `z.locales` is a namespace object. Only the default, English,
-    // is ever used here (nothing calls z.config with a locale): the host's load after the first
-    // frame and the demo server's boot parse half as much zod.
-    id: "zod-locales",
-    name: "zod: English messages only",
-    file: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
-    edits: [
-      ['export { default as en } from "./en.js";', "$&"],
-      [/^export \{ default as (?!en )\w+ \} from "\.\/[\w-]+\.js";\n/gm, ""],
     ],
   },
 ];
