@@ -5,16 +5,18 @@
 // (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, config-loaded, ui-loaded,
 // first-render, host-start, servers-spawned, host-ready, each in ms since the process started,
 // with the process's CPU time) and from timing a
-// bare demo-server spawn → first discover answer. The app's V8 code cache lives in a directory of
-// this bench run (XDG_CACHE_HOME): the unmeasured warm-up start writes it, the measured starts
-// use it, and a few extra starts each with an empty cache directory give the cold figure.
+// bare demo-server spawn → first discover answer. The same rounds measure each start-up piece
+// with and without it (./startup-pieces.ts): every round starts every variant warm (its code
+// cache in a directory of this bench run, written by its unmeasured warm-up start) and cold (an
+// empty cache directory).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { modernMeta, spawnStdio } from "../test/helpers/raw-stdio.js";
-import { BIN, ROOT } from "./lib/demo.js";
-import { median, ms, type BenchOptions, type Section, type Target } from "./lib/report.js";
+import { ROOT } from "./lib/demo.js";
+import { buildVariants, PIECES, REMOVED, type Variant } from "./startup-pieces.js";
+import { median, ms, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 const SOCKET = `mcp-prism-bench-${process.pid}`;
 const STATUS = "mode chat · model offline";
@@ -70,8 +72,8 @@ function paneWatcher(file: string) {
   };
 }
 
-/** One start; `cacheDir` is its XDG_CACHE_HOME (the code cache), a fresh empty one if omitted. */
-async function oneStart(i: number, cacheDir?: string): Promise<Sample> {
+/** One start of `variant`; `cacheDir` is its XDG_CACHE_HOME (the code cache), a fresh empty one if omitted. */
+async function oneStart(i: number, variant: Variant, cacheDir?: string): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-"));
   const timings = join(dir, "timings.jsonl");
   const output = join(dir, "pane.out");
@@ -87,8 +89,9 @@ async function oneStart(i: number, cacheDir?: string): Promise<Sample> {
       `XDG_STATE_HOME=${dir}`,
       `XDG_CACHE_HOME=${cacheDir ?? join(dir, "cache")}`,
       `TERM=xterm-256color`,
+      ...Object.entries(variant.env ?? {}).map(([k, v]) => `${k}=${v}`),
       JSON.stringify(process.execPath),
-      JSON.stringify(BIN),
+      JSON.stringify(variant.bin),
       "--model offline",
     ].join(" ");
     if (!tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, cmd).ok) throw new Error("tmux new-session failed");
@@ -131,29 +134,36 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   const reps = quick ? 3 : 15;
   // Keep the private tmux server alive across runs so its own start-up is not counted.
   if (!tmux("new-session", "-d", "-s", "keep", "sleep 3600").ok) throw new Error("tmux is needed for the start-up figure");
-  const samples: Sample[] = [];
-  const cold: Sample[] = [];
+  const work = mkdtempSync(join(tmpdir(), "mcp-prism-startup-variants-"));
+  const warm = new Map<string, Sample[]>();
+  const coldOf = new Map<string, Sample[]>();
   const boots: number[] = [];
-  const cacheDir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-cache-"));
-  const coldReps = quick ? 1 : 5;
   try {
-    await oneStart(-1, cacheDir); // warms the file cache and writes the code cache; not counted
+    const variants = buildVariants(work, log);
+    // Each variant its own cache directory: their app.cjs differ, and so do their code caches.
+    const cacheOf = (v: Variant) => join(work, `cache-${v.key}`);
+    for (const [k, v] of variants.entries()) await oneStart(-1 - k, v, cacheOf(v)); // warms the file cache and writes the code cache; not counted
+    let n = 0;
     for (let i = 0; i < reps; i++) {
-      log(`startup: run ${i + 1}/${reps}`);
-      samples.push(await oneStart(i, cacheDir));
+      log(`startup: round ${i + 1}/${reps} (${variants.length} variants, warm and cold)`);
+      // A rotating order, so no variant always follows the same one.
+      for (let j = 0; j < variants.length; j++) {
+        const v = variants[(i + j) % variants.length];
+        warm.set(v.key, [...(warm.get(v.key) ?? []), await oneStart(n++, v, cacheOf(v))]);
+        coldOf.set(v.key, [...(coldOf.get(v.key) ?? []), await oneStart(n++, v)]);
+      }
       boots.push(await serverBoot());
-    }
-    for (let i = 0; i < coldReps; i++) {
-      log(`startup: cold run ${i + 1}/${coldReps} (empty code cache)`);
-      cold.push(await oneStart(1000 + i));
     }
   } finally {
     // kill-server leaves the socket file behind: it is removed too.
     const socketPath = tmux("display-message", "-p", "#{socket_path}").out.trim();
     tmux("kill-server");
     if (socketPath) rmSync(socketPath, { force: true });
-    rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
+  const samples = warm.get("full") ?? [];
+  const cold = coldOf.get("full") ?? [];
+  const coldReps = cold.length;
   const hits = samples.filter((s) => s.marks["code-cache-hit"] !== undefined).length;
   const coldMisses = cold.filter((s) => s.marks["code-cache-miss"] !== undefined).length;
   const med = (f: (s: Sample) => number) => median(samples.map(f).filter(Number.isFinite));
@@ -175,7 +185,8 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the moment the status bar's text reached the terminal: tmux \`pipe-pane\` appends every byte the pane receives to a file, which the bench reads every ~1 ms (escape sequences removed before searching). Earlier runs (before 2026-11-30) polled \`tmux capture-pane\`: each look spawned a tmux client, ~17 ms apart at best, and the spawns kept one of the two cores busy while the app started.`,
-      "The app runs its first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      "`bin/mcp-prism.js` imports `dist/bundle/main.js`, whose `app` entry (`app-loader`) runs the app's first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      `Start-up pieces, each measured with and without it in this run (the table after the phases): every variant is built by \`scripts/bundle.js\` with the piece left out (\`PRISM_BUNDLE_WITHOUT\`) into a root of its own (\`bench/startup-pieces.ts\`), or is the real build with the piece turned off by its environment variable. Each of the ${reps} rounds starts every variant once warm (its own code cache, written by its unmeasured warm-up start) and once cold (an empty cache directory), in an order that rotates by one each round, so load from other work on this shared machine falls on all variants alike; medians per variant. The rule (issue 21): keep what buys ≥ 50 ms of median first frame, or is needed to stay ≤ 400 ms cold. A Δ within ±60 ms is noise on a loaded machine (two runs of the removed pieces below differed by that much).`,
       `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
     ],
     tables: [
@@ -184,7 +195,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         head: ["phase", "median"],
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
-          ["launcher + first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
+          ["launcher, main.js and app-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
@@ -196,11 +207,29 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
           [`cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`, ms(median(cold.map((s) => s.processToFrame)))],
-          ["cold: launcher + first-frame bundle compiled without a cache (→ app `run()`)", ms(median(cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite)))],
+          ["cold: launcher, chunks and first-frame bundle compiled without a cache (→ app `run()`)", ms(median(cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite)))],
         ],
       },
+      piecesTable(warm, coldOf),
+      REMOVED,
     ],
     targets,
     notes: [],
+  };
+}
+
+/** The pieces table: each piece's median first frame with and without it, warm and cold. */
+function piecesTable(warm: Map<string, Sample[]>, cold: Map<string, Sample[]>): Table {
+  const med = (m: Map<string, Sample[]>, key: string) => median((m.get(key) ?? []).map((s) => s.processToFrame).filter(Number.isFinite));
+  const medConnected = (key: string) => median((warm.get(key) ?? []).map((s) => s.processToConnected).filter(Number.isFinite));
+  return {
+    caption: "Each start-up piece with and without it (process start → first drawn frame, medians; Δ = without − with; warm: the variant's code cache written by its warm-up start, cold: an empty cache directory)",
+    head: ["piece", "warm with", "warm without", "Δ warm", "cold with", "cold without", "Δ cold", "Δ to `connected` (warm)", "≥ 50 ms or needed for ≤ 400 ms cold?"],
+    rows: PIECES.map((p) => {
+      const dw = med(warm, p.without) - med(warm, p.with);
+      const dc = med(cold, p.without) - med(cold, p.with);
+      const needed = med(cold, p.without) > 400 && med(cold, p.with) <= 400;
+      return [p.piece, ms(med(warm, p.with)), ms(med(warm, p.without)), ms(dw), ms(med(cold, p.with)), ms(med(cold, p.without)), ms(dc), ms(medConnected(p.without) - medConnected(p.with)), dw >= 50 || dc >= 50 || needed ? "pays" : "does not pay"];
+    }),
   };
 }

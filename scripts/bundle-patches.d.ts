@@ -2,6 +2,8 @@
 import type { Plugin } from "esbuild";
 
 export interface BundlePatch {
+  /** What PRISM_BUNDLE_WITHOUT names it by (scripts/bundle.js). */
+  id: string;
   name: string;
   file: RegExp;
   edits: [find: string | RegExp, replace: string][];

@@ -1,7 +1,11 @@
-// Start-up patches scripts/bundle.js applies to pinned dependencies as esbuild loads them. Each
-// edit replaces one exact text (or every match of a global RegExp); a file the filter matches
-// without every text (another major version) loads unpatched, and a patch applied to no file fails
-// the build. Each keeps what the app uses of the dependency and only removes a start-up cost.
+// Patches scripts/bundle.js applies to pinned dependencies as esbuild loads them. Each edit
+// replaces one exact text (or every match of a global RegExp); a file the filter matches without
+// every text (another major version) loads unpatched, and a patch applied to no file fails the
+// build. Each keeps what the app uses of the dependency and removes a start-up cost that
+// bench/startup.ts measures with and without it (docs/benchmarks.md), or what the first-frame
+// CommonJS bundle (app.cjs) cannot hold, or fixes a bug. Text edits only where no module can be
+// swapped whole: an alias to a local module would have to copy string-width, and yoga's WASM
+// bytes are reachable only inside its Emscripten loader.
 import { readFile } from "node:fs/promises";
 
 /**
@@ -14,11 +18,22 @@ export const MAY_BE_RGI_EMOJI = /[\p{Emoji}--[#*0-9]]|\u20E3/v;
 
 export const BUNDLE_PATCHES = [
   {
+    // Ink 6.8 bug, not a start-up cost: after a frame at least as tall as the terminal, Ink clears
+    // the screen and writes the static output and the frame without the frame's trailing newline,
+    // but records the frame with it, so the next frame erases one line too many (the last line
+    // above the live area). test/build/ink-rewrite.test.ts shows it under tmux.
+    id: "ink-clear-rewrite",
+    name: "ink: the frame after a clear-and-rewrite erases only what was written",
+    file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+    edits: [["ansiEscapes.clearTerminal + this.fullStaticOutput + output)", "ansiEscapes.clearTerminal + this.fullStaticOutput + outputToRender)"]],
+  },
+  {
     // string-width 8 (Ink, widest-line, cli-truncate) tests every grapheme of a non-ASCII line
     // against /^\p{RGI_Emoji}$/v. V8 runs that huge pattern in its regexp interpreter for the first
     // few hundred calls (~70 µs each): Ink's first layout (box borders, "·", "…") spent ~120 ms
     // there. A cheap character-class test first skips the big one where it cannot match, and the
     // big one is built on first use (building it costs ~25 ms, at module load before this patch).
+    id: "string-width",
     name: "string-width: emoji pre-check, RGI pattern built on first use",
     file: /[\\/]string-width[\\/]index\.js$/,
     edits: [
@@ -36,6 +51,7 @@ export const BUNDLE_PATCHES = [
     // at the top level (which a CommonJS bundle cannot hold). Here the bytes are decoded with
     // Buffer and compiled and instantiated synchronously (node allows any size), so the module
     // object is ready when the factory returns.
+    id: "yoga",
     name: "yoga-layout: instantiate the inlined WASM synchronously",
     file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [
@@ -50,6 +66,7 @@ export const BUNDLE_PATCHES = [
     ],
   },
   {
+    id: "yoga",
     name: "yoga-layout: no top-level await (the factory above fills its module object synchronously)",
     file: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
     edits: [["const Yoga = wrapAssembly(await loadYoga());", "const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);"]],
@@ -58,35 +75,12 @@ export const BUNDLE_PATCHES = [
     // Ink's React devtools hook (DEV=true) imports react-devtools-core, which is not shipped (the
     // import always fails, and Ink then prints its "not installed" warning), with a top-level
     // await a CommonJS bundle cannot hold. The failure is raised directly instead.
+    id: "ink-devtools",
     name: "ink: no devtools import (react-devtools-core is not shipped)",
     file: /[\\/]ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
       ["        await import('./devtools.js');", '        throw Object.assign(new Error("react-devtools-core is not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
       ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
-    ],
-  },
-  {
-    // signal-exit 3 (Ink's exit hooks) loads node's assert module (~5 ms) for one argument check;
-    // the check stays, and assert loads only if it fails.
-    name: "signal-exit: assert loaded only on a failed check",
-    file: /[\\/]signal-exit[\\/]index\.js$/,
-    edits: [
-      [
-        "var assert = require('assert')",
-        "var assert = { equal: function (actual, expected, message) { if (actual != expected) throw new (require('assert').AssertionError)({ message: message, actual: actual, expected: expected, operator: '==' }) } }",
-      ],
-    ],
-  },
-  {
-    // zod's locales index re-exports all ~50 translations of its messages (366 KB of the bundle's
-    // 750 KB of zod), kept because `z.locales` is a namespace object. Only the default, English,
-    // is ever used here (nothing calls z.config with a locale): the host's load after the first
-    // frame and the demo server's boot parse half as much zod.
-    name: "zod: English messages only",
-    file: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/,
-    edits: [
-      ['export { default as en } from "./en.js";', "$&"],
-      [/^export \{ default as (?!en )\w+ \} from "\.\/[\w-]+\.js";\n/gm, ""],
     ],
   },
 ];

@@ -1,5 +1,5 @@
 // Bundles the compiled CLI (dist/cli/) into dist/bundle/ with esbuild:
-// - ES modules (main.js, esm-imports.js): one chunk per subcommand, shared code split out.
+// - ES modules (main.js): one chunk per subcommand, shared code split out.
 //   Loading a few large files instead of hundreds of small modules is most of a start-up (Ink
 //   alone pulls in ~300 files).
 // - app.cjs: the chat app's first-frame code (src/cli/commands/app.ts, app-ui.ts and what they
@@ -7,10 +7,13 @@
 //   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
 //   frame (the host, the Anthropic SDK, -p) stay in the ES module chunks: they
 //   are rewritten to `esmImp(...)`, the loader's stand-in for import() (src/cli/esm-imports.ts).
-// - app-launch.cjs: what bin/mcp-prism.js (CommonJS) requires to run app.cjs for the chat app
-//   without waiting for node's ES module loader (src/cli/app-launch.ts).
 // dist/bundle sits two levels below the root like dist/<layer>/, so the import.meta.url-relative
 // paths (bin/, package.json, src/demo/data) resolve the same.
+// For bench/startup.ts, which measures each start-up piece with and without it:
+// PRISM_BUNDLE_OUT=DIR writes the bundle there (a directory two levels below a root that links
+// bin/, package.json and src/), and PRISM_BUNDLE_WITHOUT=a,b leaves pieces out: "app-cjs" (the
+// first-frame CommonJS bundle: main() then runs the app's ES module chunks) or a patch's id
+// (scripts/bundle-patches.js).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -35,16 +38,19 @@ const COMMON = {
   metafile: true,
 };
 
+const OUT = process.env.PRISM_BUNDLE_OUT || "dist/bundle";
+const WITHOUT = new Set((process.env.PRISM_BUNDLE_WITHOUT ?? "").split(",").filter(Boolean));
+const PATCHES = BUNDLE_PATCHES.filter((p) => !WITHOUT.has(p.id));
 const applied = new Map();
 const esm = await build({
   ...COMMON,
-  entryPoints: ["dist/cli/main.js", "dist/cli/esm-imports.js"],
-  outdir: "dist/bundle",
+  entryPoints: ["dist/cli/main.js"],
+  outdir: OUT,
   splitting: true,
   format: "esm",
   // CommonJS dependencies inside an ESM bundle still call require().
   banner: { js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);" },
-  plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
+  plugins: [patchPlugin(PATCHES, applied)],
 });
 
 /** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
@@ -57,15 +63,16 @@ const esmSide = {
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
   },
 };
-const cjs = await build({
+const withAppCjs = !WITHOUT.has("app-cjs");
+const cjs = !withAppCjs ? { outputFiles: [], metafile: { inputs: {}, outputs: {} } } : await build({
   ...COMMON,
   entryPoints: ["dist/cli/commands/app.js"],
-  outfile: "dist/bundle/app.cjs",
+  outfile: join(OUT, "app.cjs"),
   format: "cjs",
   write: false,
   define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
   banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [esmSide, patchPlugin(BUNDLE_PATCHES, applied)],
+  plugins: [esmSide, patchPlugin(PATCHES, applied)],
 });
 for (const out of cjs.outputFiles) {
   let text = out.text;
@@ -81,29 +88,20 @@ for (const out of cjs.outputFiles) {
   writeFileSync(out.path, text);
 }
 
-// Node builtins and our own small modules only (the ES module side is imported by a computed path).
-const launch = await build({
-  ...COMMON,
-  entryPoints: ["dist/cli/app-launch.js"],
-  outfile: "dist/bundle/app-launch.cjs",
-  format: "cjs",
-});
-if (Object.keys(launch.metafile.inputs).some((i) => i.startsWith("node_modules/"))) throw new Error("app-launch.cjs bundles a dependency: it should hold the loader only");
-
 // The image decoding worker (src/ui/image-pool.ts starts it from ./image-worker.cjs next to the
 // chunk that asks): its own CommonJS file with its decoders (jpeg-js included), off the app's path.
 const worker = await build({
   ...COMMON,
   entryPoints: ["dist/ui/image-worker.js"],
-  outfile: "dist/bundle/image-worker.cjs",
+  outfile: join(OUT, "image-worker.cjs"),
   format: "cjs",
 });
 
-const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
+const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set([esm, cjs, launch, worker].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
-for (const f of readdirSync("dist/bundle")) if (!current.has(f)) rmSync(join("dist/bundle", f), { force: true });
+const current = new Set([esm, cjs, worker].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
+for (const f of readdirSync(OUT)) if (!current.has(f)) rmSync(join(OUT, f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
 // first-frame code from it (https://esbuild.github.io/api/#metafile).
-writeFileSync("dist/bundle-meta.json", JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, launch: launch.metafile, worker: worker.metafile }));
+writeFileSync(join(OUT, "..", "bundle-meta.json"), JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile }));

@@ -2,8 +2,7 @@
 // as one CommonJS file) with a V8 code cache (./code-cache.ts), written after the app's first
 // frame when there was none. What the app imports later (the host with the MCP SDK, zod and Ajv;
 // the Anthropic SDK; -p) comes from the ES module chunks through `esmImport`
-// (./esm-imports.ts). Two callers: bin/mcp-prism.js through dist/bundle/app-launch.cjs
-// (./app-launch.ts), and main() through ./app-loader.ts.
+// (./esm-imports.ts). Run by main() through ./app-loader.ts.
 import { join } from "node:path";
 import { runWithCodeCache, type EsmImport } from "./code-cache.js";
 import { mark } from "./timings.js";

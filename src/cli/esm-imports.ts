@@ -1,7 +1,6 @@
 // What the chat app's first-frame bundle (dist/bundle/app.cjs) imports from the ES module chunks,
 // by the specifiers its dynamic imports name: scripts/bundle.js makes exactly these external and
 // rewrites their import() calls to the loader's stand-in, and fails the build on any other.
-// Built as its own entry (dist/bundle/esm-imports.js) so the CommonJS launcher can reach it.
 export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "./call.js": () => import("./commands/call.js"),
   "./oneshot.js": () => import("./commands/oneshot.js"),

@@ -1,5 +1,5 @@
 // The app's first frame loads only what it draws with: app.cjs (the first-frame bundle run with a
-// code cache) and the ES module chunks the launcher imports statically hold no zod, Ajv, MCP SDK
+// code cache) and the ES module chunks main.js and app-loader.js import statically hold no zod, Ajv, MCP SDK
 // or Anthropic SDK (those load after the first frame, with the host, from the ES module chunks).
 // Read from the esbuild metafiles `npm run build` writes.
 import { test } from "node:test";
@@ -13,9 +13,9 @@ interface Meta {
 }
 const META = "dist/bundle-meta.json";
 
-function loadMetas(): { esm: Meta; cjs: Meta; launch: Meta; worker: Meta } {
+function loadMetas(): { esm: Meta; cjs: Meta; worker: Meta } {
   assert.ok(existsSync(META), `${META} is missing: run npm run build`);
-  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; launch: Meta; worker: Meta };
+  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; worker: Meta };
 }
 const loadMeta = () => loadMetas().esm;
 
@@ -45,15 +45,7 @@ test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });
 
-test("app-launch.cjs, which bin/mcp-prism.js requires for the app, is the loader alone", () => {
-  const { launch } = loadMetas();
-  const [out] = Object.keys(launch.outputs).filter((o) => o.endsWith("app-launch.cjs"));
-  assert.ok(out);
-  assert.deepEqual(Object.keys(launch.outputs[out].inputs).filter((i) => !i.startsWith("dist/cli/")), []);
-  assert.ok(launch.outputs[out].bytes < 10_000, `${launch.outputs[out].bytes} bytes`);
-});
-
-test("the ES module fallback's first-frame chunks hold none of them either", () => {
+test("the ES module chunks before the first frame hold none of them either (app-loader, and the app as modules without app.cjs)", () => {
   const meta = loadMeta();
   for (const entry of ["dist/cli/main.js", "dist/cli/app-loader.js", "dist/cli/commands/app.js", "dist/cli/commands/app-ui.js"]) {
     const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
@@ -81,8 +73,6 @@ test("the host chunk, loaded after the first frame, does hold the SDK and zod (t
   const host = staticClosure(meta, "dist/cli/commands/call.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
   assert.ok(host.some((i) => i.startsWith("node_modules/@modelcontextprotocol/sdk/")));
   assert.ok(host.some((i) => i.startsWith("node_modules/zod/")));
-  // Only the English messages of zod are bundled (scripts/bundle-patches.js).
-  assert.deepEqual(host.filter((i) => /node_modules\/zod\/v4\/locales\/(?!en\.js|index\.js)/.test(i)), []);
 });
 
 test("image-worker.cjs, the drawing worker, holds every decoder and needs nothing outside itself", () => {
