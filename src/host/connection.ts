@@ -43,14 +43,17 @@ export const CLIENT_VERSION: string = (() => {
 
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
+/** A server that could not be reached or used: fields (server, rule, detail) and the line `server S: detail`. */
 export class ConnectionError extends Error {
   /** The server's last stderr lines when it failed, for the user only (never in `message`). */
   stderr?: string[];
   constructor(
     readonly rule: string,
-    message: string,
+    /** The server's config name; "" when the name is not a configured server. */
+    readonly server: string,
+    readonly detail: string,
   ) {
-    super(message);
+    super(server ? `server ${server}: ${detail}` : detail);
     this.name = "ConnectionError";
   }
 }
@@ -133,7 +136,7 @@ export class Connection {
   private async restart(): Promise<void> {
     if (this.state === "disconnected") {
       if (this.restarts >= MAX_RESTARTS) {
-        throw new ConnectionError("connection-failed", `server ${this.name}: exited ${this.restarts} times; not restarting`);
+        throw new ConnectionError("connection-failed", this.name, `exited ${this.restarts} times; not restarting`);
       }
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** this.restarts, 2000)));
       this.restarts++;
@@ -161,7 +164,7 @@ export class Connection {
       this.client = undefined;
       const refused = refusalOf(e); // a malformed initialize reply, refused at once (reply-guard.ts)
       const err =
-        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.describe(`refused the reply to initialize: ${refused.detail}`)) : new ConnectionError("connection-failed", this.describe(e));
+        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.name, `refused the reply to initialize: ${refused.detail}`) : new ConnectionError("connection-failed", this.name, oneLine(e));
       // The stderr tail travels beside the message: the user sees it (status, /servers), a
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
       const last = this.stderr.lines().slice(-3);
@@ -169,11 +172,6 @@ export class Connection {
       this.lastError = err.stderr ? `${err.message} (server stderr: ${err.stderr.join(" | ")})` : err.message;
       throw err;
     }
-  }
-
-  /** One host-written line (the stderr tail goes in ConnectionError.stderr, set by connect). */
-  private describe(e: unknown): string {
-    return `server ${this.name}: ${oneLine(e)}`;
   }
 
   private newClient(): RpcClient {
@@ -286,17 +284,17 @@ export class Connection {
           if (probed.outcome.kind !== "timeout" || !probed.initialize) return d.legacy(probed.initialize);
           return d.legacy(probed.initialize).catch((e: unknown) => {
             if (e instanceof ConnectionError) throw e;
-            throw new ConnectionError("connection-failed", this.describe(`no answer to server/discover, and initialize failed: ${oneLine(e)}`));
+            throw new ConnectionError("connection-failed", this.name, `no answer to server/discover, and initialize failed: ${oneLine(e)}`);
           });
         default:
           throw this.refused(verdict);
       }
     }
-    throw new ConnectionError("connection-failed", `server ${this.name}: version negotiation did not converge`);
+    throw new ConnectionError("connection-failed", this.name, "version negotiation did not converge");
   }
 
   private refused(v: { rule: string; detail: string }): ConnectionError {
-    return new ConnectionError(v.rule, this.describe(v.detail));
+    return new ConnectionError(v.rule, this.name, v.detail);
   }
 
   /**
@@ -337,7 +335,8 @@ export class Connection {
   private noCommonVersion(requested: string, supported: string[]): ConnectionError {
     return new ConnectionError(
       "unsupported-version",
-      `server ${this.name}: does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
+      this.name,
+      `does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
     );
   }
 
@@ -367,7 +366,7 @@ export class Connection {
     const requested = this.forcedVersion ?? LEGACY_VERSIONS[0];
     const raw = await (pending ?? this.sendInitialize(client));
     const parsed = InitializeResultLooseSchema.safeParse(raw);
-    if (!parsed.success) throw new ConnectionError("invalid-initialize", `server ${this.name}: malformed initialize result`);
+    if (!parsed.success) throw new ConnectionError("invalid-initialize", this.name, "malformed initialize result");
     const r = parsed.data;
     const ok = (LEGACY_VERSIONS as readonly string[]).includes(r.protocolVersion);
     if (!ok || (this.forcedVersion !== undefined && r.protocolVersion !== this.forcedVersion)) {
@@ -423,7 +422,7 @@ export class Connection {
 
   private send(method: string, params: Json, opts: RequestOpts): Promise<Json> {
     const client = this.client;
-    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", `server ${this.name}: not connected`));
+    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", this.name, "not connected"));
     if (this.era !== "legacy") {
       const envelope = this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS);
       // Object.assign, not a spread: adding to a spread copy is a slow runtime path in Node 20's V8.
