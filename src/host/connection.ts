@@ -95,7 +95,12 @@ export class Connection {
   serverCapabilities: Capabilities = {};
   serverInfo: { name: string; version: string } | undefined;
   instructions: string | undefined;
-  lastError: string | undefined;
+  /** Why the server is not connected (rule, detail with any stderr tail), while it is not. */
+  lastFailure: { rule: string; detail: string } | undefined;
+  /** lastFailure's line: `server S: detail`. */
+  get lastError(): string | undefined {
+    return this.lastFailure && `server ${this.name}: ${this.lastFailure.detail}`;
+  }
   private client: RpcClient | undefined;
   /** The server's last stderr lines and the host's diagnostics about it (bounded, whatever it floods). */
   private readonly stderr = new TailBuffer();
@@ -151,7 +156,7 @@ export class Connection {
       else await this.connectHttp();
       this.state = "connected";
       this.connectedAt = Date.now();
-      this.lastError = undefined;
+      this.lastFailure = undefined;
       if (this.forcedVersion === undefined && this.protocolVersion) {
         this.eraCache?.set(this.config, { era: this.era === "legacy" ? "legacy" : "modern", version: this.protocolVersion }, (t) => this.diagnostics.push(t));
       }
@@ -169,7 +174,7 @@ export class Connection {
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
       const last = this.stderr.lines().slice(-3);
       if (last.length) err.stderr ??= last;
-      this.lastError = err.stderr ? `${err.message} (server stderr: ${err.stderr.join(" | ")})` : err.message;
+      this.lastFailure = { rule: err.rule, detail: err.stderr ? `${err.detail} (server stderr: ${err.stderr.join(" | ")})` : err.detail };
       throw err;
     }
   }
@@ -179,7 +184,7 @@ export class Connection {
     client.onclose = () => {
       if (this.client === client && this.state === "connected") {
         this.state = "disconnected";
-        this.lastError = `server ${this.name}: the server exited; it will be restarted on the next call`;
+        this.lastFailure = { rule: "connection-closed", detail: "the server exited; it will be restarted on the next call" };
         if (Date.now() - this.connectedAt > STABLE_MS) this.restarts = 0;
       }
     };

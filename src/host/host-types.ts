@@ -24,7 +24,10 @@ export interface ServerStatus {
   state: Connection["state"];
   era?: string;
   protocolVersion?: string;
+  /** The line for `failure`: `server S: detail`. */
   error?: string;
+  /** Why the server is not connected, as data. */
+  failure?: { rule: string; detail: string };
   toolErrors: ToolError[];
   stderr: string[];
   /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */

@@ -122,6 +122,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         era: c.era,
         protocolVersion: c.protocolVersion,
         error: c.lastError,
+        failure: c.lastFailure,
         toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
         stderr: c.stderrTail(),
         diagnostics: c.diagnosticsTail(),

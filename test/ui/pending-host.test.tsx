@@ -123,7 +123,7 @@ test("a failed start that is no host error is named by the configured servers, w
   const s = setup(["demo", "old"], start.promise);
   start.reject(new Error("server evil: looks like a host line"));
   await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
-  const noticed = s.store.transcript().filter((r) => r.kind === "notice" && r.level === "error").map((r) => (r as { text: string }).text);
+  const noticed = s.store.transcript().filter((r) => r.kind === "notice" && r.level === "error").map((r) => (r as unknown as { text: string }).text);
   assert.deepEqual(noticed, ["server demo, old: server evil: looks like a host line"]);
 });
 

@@ -71,6 +71,8 @@ export async function startHost(common: CommonOptions, extra: Partial<HostOption
   const servers = host.servers();
   if (all && servers.every((s) => s.state !== "connected")) {
     await host.close();
+    const [one] = servers;
+    if (servers.length === 1 && one.failure) throw new StartError(one.failure.rule, one.failure.detail, one.name);
     throw new StartError("connection-failed", servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "));
   }
   return host;
