@@ -13,7 +13,6 @@ import { runTurn } from "../src/model/turn.js";
 import { App } from "../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../src/ui/session.js";
 import { SessionStore } from "../src/ui/state.js";
-import { serverStatuses } from "../src/cli/commands/app-ui.js";
 import { demoConfig } from "./lib/demo.js";
 import { fmt, gc, median, ms, ratio, type BenchOptions, type Section, type Target } from "./lib/report.js";
 
@@ -105,13 +104,13 @@ export async function longSessionBench({ quick, log }: BenchOptions): Promise<Se
   const session = new ChatSession({
     store,
     executor: host,
-    host: { tools: (m) => host.tools(m), servers: () => serverStatuses(host), call: (n, a, o) => host.call(n, a, o) },
+    host,
     runTurn: runner,
     autoApprove: true,
   });
   const stdout = new Tty();
   const stdin = new KeyIn();
-  const ink = render(React.createElement(App, { session, servers: () => serverStatuses(host), modelName: adapter.id }), {
+  const ink = render(React.createElement(App, { session, servers: () => host.servers(), modelName: adapter.id }), {
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: new Tty() as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,

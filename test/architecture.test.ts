@@ -70,3 +70,20 @@ test("one terminal sanitizer: the checker's report uses src/protocol/sanitize.ts
   assert.match(report, /from "\.\.\/\.\.\/protocol\/sanitize\.js"/);
   assert.doesNotMatch(report, /new RegExp|\/\[\\x00/);
 });
+
+test("errors are data: no code reads a host error's line back (prefix, regex or substring of a message)", () => {
+  // The host's lines start "server S, tool T: …" or "server S: …" (src/host/host-error.ts renders
+  // them from fields); a consumer that needs the server, tool, rule or detail reads the field.
+  const lead = /(?:startsWith|endsWith|includes|indexOf)\(\s*[`"'](?:server|tool) |\/\^(?:server|tool) |replace\(\s*[`"'](?:server|tool) /;
+  // Asking a message what it means (startsWith("--model"), match(/…/)) instead of its error's kind.
+  const asked = /\.(?:message|error|lastError)\.(?:startsWith|endsWith|match|includes|indexOf|search)\(/;
+  const found: string[] = [];
+  for (const file of files(SRC)) {
+    readFileSync(file, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        if (lead.test(line) || asked.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  }
+  assert.deepEqual(found, []);
+});

@@ -3,6 +3,7 @@
 // render what this returns.
 import { LEGACY_PROFILES, MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
 import type { CompareHost, ComparePlan } from "./plan.js";
+import { failedOutcome } from "../host/host-error.js";
 
 export interface ModeRow {
   mode: Mode;
@@ -54,9 +55,8 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
     c.modes.forEach((mode, i) => run.modes.push({ mode, outcome, ...(i > 0 ? { sameCallAs: c.modes[0] } : {}) }));
   }
   for (const mode of plan.missing) {
-    const error = { rule: "unknown-tool", message: `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing` };
     const plannedFor = { server: plan.server, tool: plan.tool, args, requested: undefined, era: "legacy" as const, protocolVersion: "", mode };
-    run.modes.push({ mode, outcome: { ok: false, plan: plannedFor, error, durationMs: 0 } });
+    run.modes.push({ mode, outcome: failedOutcome(plannedFor, "unknown-tool", `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing`) });
   }
   run.modes.sort((a, b) => MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
   if (plan.legacy === "second-connection" && !o.signal?.aborted) {

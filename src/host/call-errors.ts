@@ -1,23 +1,14 @@
-// Wire failures of one tools/call as CallErrors whose message names the server and the tool, so
-// any one line (CLI, card, transcript) says who broke which rule. Server stderr is kept out of
+// Wire failures of one tools/call as CallErrors (fields: server, tool, rule, detail; host-error.ts),
+// so any one line (CLI, card, transcript) says who broke which rule. Server stderr is kept out of
 // the message (the message may reach the model); it travels in `stderr` for the user.
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "./connection.js";
 import { HttpConnectionError } from "./http-transport.js";
 import { refusalOf } from "./reply-guard.js";
 import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from "./stdio-transport.js";
+import { callError } from "./host-error.js";
 import type { CallError } from "./types.js";
 
-/** The start of every call error line: which server, which tool. */
-export function callLead(server: string, tool: string): string {
-  return server ? `server ${server}, tool ${tool}` : `tool ${tool}`;
-}
-
-export function callError(server: string, tool: string, rule: string, detail: string, stderr?: string[]): CallError {
-  const error: CallError = { rule, message: `${callLead(server, tool)}: ${detail}` };
-  if (stderr && stderr.length > 0) error.stderr = stderr;
-  return error;
-}
 
 const MAX_SERVER_MESSAGE = 300;
 
@@ -37,7 +28,7 @@ export function plainServerText(s: string, max: number): string {
 export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs: number, signal?: AbortSignal): CallError {
   const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
-  if (e instanceof ConnectionError) return err(e.rule, e.message.replace(`server ${conn.name}: `, ""), e.stderr);
+  if (e instanceof ConnectionError) return err(e.rule, e.detail, e.stderr);
   const refused = refusalOf(e);
   if (refused) return err(refused.rule, `refused the reply to tools/call: ${refused.detail}`);
   if (e instanceof McpError) {

@@ -43,14 +43,17 @@ export const CLIENT_VERSION: string = (() => {
 
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
+/** A server that could not be reached or used: fields (server, rule, detail) and the line `server S: detail`. */
 export class ConnectionError extends Error {
   /** The server's last stderr lines when it failed, for the user only (never in `message`). */
   stderr?: string[];
   constructor(
     readonly rule: string,
-    message: string,
+    /** The server's config name; "" when the name is not a configured server. */
+    readonly server: string,
+    readonly detail: string,
   ) {
-    super(message);
+    super(server ? `server ${server}: ${detail}` : detail);
     this.name = "ConnectionError";
   }
 }
@@ -92,7 +95,12 @@ export class Connection {
   serverCapabilities: Capabilities = {};
   serverInfo: { name: string; version: string } | undefined;
   instructions: string | undefined;
-  lastError: string | undefined;
+  /** Why the server is not connected (rule, detail with any stderr tail), while it is not. */
+  lastFailure: { rule: string; detail: string } | undefined;
+  /** lastFailure's line: `server S: detail`. */
+  get lastError(): string | undefined {
+    return this.lastFailure && `server ${this.name}: ${this.lastFailure.detail}`;
+  }
   private client: RpcClient | undefined;
   /** The server's last stderr lines and the host's diagnostics about it (bounded, whatever it floods). */
   private readonly stderr = new TailBuffer();
@@ -133,7 +141,7 @@ export class Connection {
   private async restart(): Promise<void> {
     if (this.state === "disconnected") {
       if (this.restarts >= MAX_RESTARTS) {
-        throw new ConnectionError("connection-failed", `server ${this.name}: exited ${this.restarts} times; not restarting`);
+        throw new ConnectionError("connection-failed", this.name, `exited ${this.restarts} times; not restarting`);
       }
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** this.restarts, 2000)));
       this.restarts++;
@@ -148,7 +156,7 @@ export class Connection {
       else await this.connectHttp();
       this.state = "connected";
       this.connectedAt = Date.now();
-      this.lastError = undefined;
+      this.lastFailure = undefined;
       if (this.forcedVersion === undefined && this.protocolVersion) {
         this.eraCache?.set(this.config, { era: this.era === "legacy" ? "legacy" : "modern", version: this.protocolVersion }, (t) => this.diagnostics.push(t));
       }
@@ -161,19 +169,14 @@ export class Connection {
       this.client = undefined;
       const refused = refusalOf(e); // a malformed initialize reply, refused at once (reply-guard.ts)
       const err =
-        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.describe(`refused the reply to initialize: ${refused.detail}`)) : new ConnectionError("connection-failed", this.describe(e));
+        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.name, `refused the reply to initialize: ${refused.detail}`) : new ConnectionError("connection-failed", this.name, oneLine(e));
       // The stderr tail travels beside the message: the user sees it (status, /servers), a
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
       const last = this.stderr.lines().slice(-3);
       if (last.length) err.stderr ??= last;
-      this.lastError = err.stderr ? `${err.message} (server stderr: ${err.stderr.join(" | ")})` : err.message;
+      this.lastFailure = { rule: err.rule, detail: err.stderr ? `${err.detail} (server stderr: ${err.stderr.join(" | ")})` : err.detail };
       throw err;
     }
-  }
-
-  /** One host-written line (the stderr tail goes in ConnectionError.stderr, set by connect). */
-  private describe(e: unknown): string {
-    return `server ${this.name}: ${oneLine(e)}`;
   }
 
   private newClient(): RpcClient {
@@ -181,7 +184,7 @@ export class Connection {
     client.onclose = () => {
       if (this.client === client && this.state === "connected") {
         this.state = "disconnected";
-        this.lastError = `server ${this.name}: the server exited; it will be restarted on the next call`;
+        this.lastFailure = { rule: "connection-closed", detail: "the server exited; it will be restarted on the next call" };
         if (Date.now() - this.connectedAt > STABLE_MS) this.restarts = 0;
       }
     };
@@ -286,17 +289,17 @@ export class Connection {
           if (probed.outcome.kind !== "timeout" || !probed.initialize) return d.legacy(probed.initialize);
           return d.legacy(probed.initialize).catch((e: unknown) => {
             if (e instanceof ConnectionError) throw e;
-            throw new ConnectionError("connection-failed", this.describe(`no answer to server/discover, and initialize failed: ${oneLine(e)}`));
+            throw new ConnectionError("connection-failed", this.name, `no answer to server/discover, and initialize failed: ${oneLine(e)}`);
           });
         default:
           throw this.refused(verdict);
       }
     }
-    throw new ConnectionError("connection-failed", `server ${this.name}: version negotiation did not converge`);
+    throw new ConnectionError("connection-failed", this.name, "version negotiation did not converge");
   }
 
   private refused(v: { rule: string; detail: string }): ConnectionError {
-    return new ConnectionError(v.rule, this.describe(v.detail));
+    return new ConnectionError(v.rule, this.name, v.detail);
   }
 
   /**
@@ -337,7 +340,8 @@ export class Connection {
   private noCommonVersion(requested: string, supported: string[]): ConnectionError {
     return new ConnectionError(
       "unsupported-version",
-      `server ${this.name}: does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
+      this.name,
+      `does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
     );
   }
 
@@ -367,7 +371,7 @@ export class Connection {
     const requested = this.forcedVersion ?? LEGACY_VERSIONS[0];
     const raw = await (pending ?? this.sendInitialize(client));
     const parsed = InitializeResultLooseSchema.safeParse(raw);
-    if (!parsed.success) throw new ConnectionError("invalid-initialize", `server ${this.name}: malformed initialize result`);
+    if (!parsed.success) throw new ConnectionError("invalid-initialize", this.name, "malformed initialize result");
     const r = parsed.data;
     const ok = (LEGACY_VERSIONS as readonly string[]).includes(r.protocolVersion);
     if (!ok || (this.forcedVersion !== undefined && r.protocolVersion !== this.forcedVersion)) {
@@ -423,7 +427,7 @@ export class Connection {
 
   private send(method: string, params: Json, opts: RequestOpts): Promise<Json> {
     const client = this.client;
-    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", `server ${this.name}: not connected`));
+    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", this.name, "not connected"));
     if (this.era !== "legacy") {
       const envelope = this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS);
       // Object.assign, not a spread: adding to a spread copy is a slow runtime path in Node 20's V8.

@@ -5,7 +5,7 @@ import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
 import type { ToolError } from "./tools.js";
-import type { CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate } from "./types.js";
+import type { CallError, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate } from "./types.js";
 
 export interface HostOptions {
   config: HostConfig;
@@ -24,7 +24,10 @@ export interface ServerStatus {
   state: Connection["state"];
   era?: string;
   protocolVersion?: string;
+  /** The line for `failure`: `server S: detail`. */
   error?: string;
+  /** Why the server is not connected, as data. */
+  failure?: { rule: string; detail: string };
   toolErrors: ToolError[];
   stderr: string[];
   /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
@@ -38,13 +41,8 @@ export interface PlannedRequest {
   advertised: string[];
 }
 
-/** A failed call in a transcript-ready shape: which server, which tool, which rule, one line. */
-export interface CallFailure {
-  server: string;
-  tool: string;
-  rule: string;
-  message: string;
-}
+/** A failed call: which server, which tool, which rule, what (the CallError itself). */
+export type CallFailure = CallError;
 
 /** A server's first connect settled (Host.open): connected (tools listed) or failed (`servers()` has the error). */
 export interface ServerEvent {

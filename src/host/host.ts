@@ -3,7 +3,8 @@
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail } from "../protocol/index.js";
-import { callError, wireError } from "./call-errors.js";
+import { wireError } from "./call-errors.js";
+import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { PendingCall, planOf, unknownPlan } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
@@ -18,7 +19,7 @@ import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolErro
 import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 import { SelectionCache, selectionOf } from "./selections.js";
-import type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+import type { HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 export type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -63,7 +64,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
-      if (!cfg) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
+      if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
       this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache));
     }
   }
@@ -121,6 +122,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         era: c.era,
         protocolVersion: c.protocolVersion,
         error: c.lastError,
+        failure: c.lastFailure,
         toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
         stderr: c.stderrTail(),
         diagnostics: c.diagnosticsTail(),
@@ -135,7 +137,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** A server's tools as listed with the mode's extensions advertised (cached per extension set). */
   private async listing(server: string, mode: Mode): Promise<ToolListing> {
     const conn = this.conns.get(server);
-    if (!conn) throw new ConnectionError("unknown-server", `no server named ${JSON.stringify(server)}`);
+    if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
     const key = this.listingKey(conn, mode);
     let byKey = this.listings.get(server);
@@ -422,8 +424,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   private failed(call: PendingCall, error: CallError): CallOutcome {
     const { plan, each } = call;
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
-    const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
-    this.emit("event", { type: "call-end", id: call.id, outcome, failure } satisfies HostEvent);
+    this.emit("event", { type: "call-end", id: call.id, outcome, failure: error } satisfies HostEvent);
     if (each) for (const p of call.profiles) each[p] = outcome;
     return outcome;
   }
@@ -436,12 +437,12 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   private async unknownTool(name: string, mode: Mode): Promise<CallError> {
     const rejected = (await this.toolErrors(mode, this.connectWaitMs)).find((e) => e.tool === name || `${e.server}__${e.tool}` === name);
-    if (rejected) return { rule: "rejected-tool", message: rejected.message };
+    if (rejected) return callError(rejected.server, rejected.tool, "rejected-tool", `${rejected.detail} [${rejected.rule}]`);
     const down = [...this.conns.values()].filter((c) => c.state !== "connected" && c.lastError);
     const slow = [...this.conns.values()].filter((c) => c.state === "connecting").map((c) => `server ${c.name}: still connecting`);
     const reasons = [...down.map((c) => c.lastError as string), ...slow];
     const why = reasons.length ? ` (${reasons.join("; ")})` : "";
-    return { rule: "unknown-tool", message: `no tool named ${JSON.stringify(name)}${why}` };
+    return callError("", name, "unknown-tool", `no tool named ${JSON.stringify(name)}${why}`);
   }
 
   async close(): Promise<void> {

@@ -27,6 +27,9 @@ export class HttpConnectionError extends Error {
 /** A reply body or SSE event over the size limit: the read stops there. */
 class TooLarge extends Error {}
 
+/** A 2xx reply whose JSON body does not parse (passed on as it is, not as a broken connection). */
+class NotJson extends Error {}
+
 /** A non-2xx reply whose body is not a JSON-RPC response to the request. */
 export class HttpStatusError extends Error {
   constructor(
@@ -116,7 +119,7 @@ export class ModernHttpTransport implements Transport {
         try {
           value = JSON.parse(text);
         } catch {
-          throw new Error(`HTTP ${res.statusCode}: the reply is not JSON`);
+          throw new NotJson(`HTTP ${res.statusCode}: the reply is not JSON`);
         }
         // A body that is only a notification (or only junk) would leave the request waiting.
         if (!this.guarded(value, id)) this.onmessage?.(refusalError(id, "the reply body is no response to the request"));
@@ -128,7 +131,7 @@ export class ModernHttpTransport implements Transport {
         return;
       }
       if (ac.signal.aborted) return; // cancelled: the request was already settled
-      if (e instanceof HttpStatusError || (e instanceof Error && e.message.startsWith("HTTP "))) throw e;
+      if (e instanceof HttpStatusError || e instanceof NotJson) throw e;
       throw new HttpConnectionError(e);
     } finally {
       this.inflight.delete(id);

@@ -17,17 +17,13 @@ import {
 } from "../protocol/index.js";
 import type { Connection } from "./connection.js";
 import type { DeclinedVariant, ToolEntry } from "./types.js";
+import { hostError, type HostError } from "./host-error.js";
 
-/** A rejected tool: which rule its declaration broke, and one line naming server and tool. */
-export interface ToolError {
-  server: string;
-  tool: string;
-  /** A declaration rule, or `malformed-tool`, `missing-output-variants`, `duplicate-tool`. */
-  rule: string;
-  detail: string;
-  /** `server S, tool T: detail`. */
-  message: string;
-}
+/**
+ * A rejected tool: which rule its declaration broke (a declaration rule, or `malformed-tool`,
+ * `missing-output-variants`, `duplicate-tool`), and its line `server S, tool T: detail`.
+ */
+export type ToolError = HostError & { message: string };
 
 export interface ToolListing {
   tools: ToolEntry[];
@@ -50,7 +46,7 @@ export function toToolEntry(
   maxJsonDepth = DEFAULT_MAX_JSON_DEPTH,
 ): ToolEntry | ToolError {
   const name = toolName(raw);
-  const reject = (rule: string, detail: string): ToolError => ({ server, tool: name, rule, detail, message: `server ${server}, tool ${name}: ${detail}` });
+  const reject = (rule: string, detail: string): ToolError => hostError(server, name, rule, detail);
   // Before zod and Ajv walk it, and before its inputSchema can reach a model request (whose
   // JSON.stringify would overflow on every turn of the session).
   if (exceedsJsonDepth(raw, maxJsonDepth)) return reject("too-deep", `${tooDeepDetail("the declaration", maxJsonDepth)}; not offered`);
@@ -199,10 +195,10 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
       const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
       else if (headers && !headers.ok) {
-        errors.push({ server: conn.name, tool: entry.name, rule: headers.rule, detail: headers.detail, message: `server ${conn.name}, tool ${entry.name}: ${headers.detail} [${headers.rule}]` });
+        errors.push(hostError(conn.name, entry.name, headers.rule, headers.detail));
       }
       else if (names.has(entry.name)) {
-        errors.push({ server: conn.name, tool: entry.name, rule: "duplicate-tool", detail: "listed twice", message: `server ${conn.name}, tool ${entry.name}: listed twice` });
+        errors.push(hostError(conn.name, entry.name, "duplicate-tool", "listed twice"));
       } else {
         names.add(entry.name);
         tools.push(entry);

@@ -11,6 +11,7 @@ import type {
   ToolResultVariant,
   ToolAnnotations,
 } from "../protocol/index.js";
+import type { HostError } from "./host-error.js";
 
 export type { Era };
 
@@ -64,12 +65,7 @@ export interface HostReceipt {
  * Something the host found about a tool or a call that is not an error but must be seen: which
  * server, which tool, which rule, what (e.g. an outputSchema that does not compile).
  */
-export interface HostWarning {
-  server: string;
-  tool: string;
-  rule: string;
-  detail: string;
-}
+export type HostWarning = HostError;
 
 /** A declared structured variant the host will not request, and why (e.g. its schema does not compile). */
 export type DeclinedVariant = ToolResultVariant & { rule: string; detail: string };
@@ -113,10 +109,9 @@ export interface CallPlan {
   legacyProfile?: LegacyProfile;
 }
 
-export interface CallError {
-  /** Named rule or error class, e.g. "unrequested-output", "schema-violation", "timeout". */
-  rule: string;
-  /** One line naming the server, the tool and what was wrong (host-written; no server stderr). */
+/** A failed call: the fields (host-error.ts) and the line rendered from them. */
+export interface CallError extends HostError {
+  /** errorLine(this): the one line a user reads (host-written; no server stderr). Never parsed. */
   message: string;
   /** The server's last stderr lines, for the user, when they explain the failure (never for the model). */
   stderr?: string[];

@@ -37,7 +37,9 @@ export type ModelErrorKind =
   | "bad-request"
   | "api"
   | "aborted"
-  | "config";
+  | "config"
+  /** A bad --model flag: the command's usage error (exit 2), not a config error. */
+  | "usage";
 
 /**
  * The provider refused the request for what it carried (HTTP 400/413): an image it could not

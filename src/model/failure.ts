@@ -3,6 +3,7 @@
 // by the host). Never CallError.message: that line is for the user and may quote what the host
 // saw (transport text, a server's stderr tail, result paths).
 import type { CallError, CallOutcome, CallPlan } from "../host/types.js";
+import { failedOutcome } from "../host/host-error.js";
 
 /** Host-written meaning of each rule, as the model should read it. */
 const MEANING: Record<string, string> = {
@@ -49,6 +50,5 @@ export function failureText(plan: Pick<CallPlan, "server" | "tool">, error: Pick
  */
 export function thrownOutcome(plan: CallPlan, e: unknown): CallOutcome {
   const why = String((e as Error)?.message ?? e).split("\n")[0].slice(0, 200);
-  const lead = plan.server ? `server ${plan.server}, tool ${plan.tool}` : `tool ${plan.tool}`;
-  return { ok: false, plan, error: { rule: "host-error", message: `${lead}: the host failed running the call (${why})` }, durationMs: 0 };
+  return failedOutcome(plan, "host-error", `the host failed running the call (${why})`);
 }

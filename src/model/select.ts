@@ -32,7 +32,7 @@ export function parseModelFlag(flag: string): ModelConfig {
   const id = rest.join(":");
   if (provider === "offline" && !id) return { provider: "offline" };
   if (provider === "anthropic") return id ? { provider: "anthropic", id } : { provider: "anthropic" };
-  throw new ModelError("config", `--model must be offline or anthropic[:MODEL_ID] (got ${JSON.stringify(flag)})`);
+  throw new ModelError("usage", `--model must be offline or anthropic[:MODEL_ID] (got ${JSON.stringify(flag)})`);
 }
 
 export interface CreateModelOptions {

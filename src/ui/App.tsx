@@ -7,7 +7,8 @@ import { FinishedTurns, TurnView } from "./components/Conversation.js";
 import { AppPane, appLines, maxScroll, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
-import { StatusBar, type ServerStatus } from "./components/StatusBar.js";
+import { StatusBar } from "./components/StatusBar.js";
+import type { ServerView } from "./server-view.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useNow } from "./hooks/useNow.js";
 import { COMMANDS } from "./commands/index.js";
@@ -27,7 +28,7 @@ const QUIT_WINDOW_MS = 1500;
 
 export interface AppProps {
   session: ChatSession;
-  servers: () => ServerStatus[];
+  servers: () => ServerView[];
   modelName: string;
   maxPixels?: number;
 }

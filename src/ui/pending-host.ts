@@ -4,22 +4,37 @@
 // one line naming the server and the reason when the start failed; the app keeps running).
 // `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
 // connecting then is a notice, and another when it connects or fails.
+import type { ServerEvent } from "../host/host-types.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import type { CommandHost } from "./commands/index.js";
-import type { ServerStatus } from "./components/StatusBar.js";
+import { shownState, type ServerView } from "./server-view.js";
 import type { SessionStore } from "./state.js";
 
-/** What the app needs from a started host: the slash commands' view and the model's executor. */
+/**
+ * What the app needs from a started host: the slash commands' view and the model's executor. The
+ * real Host satisfies it as it is.
+ */
 export type StartedHost = CommandHost &
   ToolExecutor & {
     /** Settles when every server's first connect settled, or after the host's bound (connectWaitMs). */
     settled?: () => Promise<unknown>;
     connectWaitMs?: number;
-    /** Called with a server's name whenever its first connect settles. */
-    onServer?: (fn: (name: string) => void) => void;
+    /** `server`: a server's first connect settled (Host.open). */
+    on?(event: "server", listener: (e: ServerEvent) => void): unknown;
   };
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
+
+/**
+ * The line for a start that threw: an error with fields (ConnectionError, StartError: `server`,
+ * `detail`) names its own server, or none ("" → every configured name); anything else gets the names.
+ */
+function startFailure(e: unknown, names: readonly string[]): string {
+  const f = (e ?? {}) as { server?: unknown; detail?: unknown };
+  const server = typeof f.server === "string" && f.server ? f.server : names.join(", ");
+  const detail = typeof f.detail === "string" ? f.detail : e instanceof Error ? e.message : String(e);
+  return `server ${server}: ${oneLine(detail)}`;
+}
 
 export class PendingHost {
   private host?: StartedHost;
@@ -31,6 +46,8 @@ export class PendingHost {
     private readonly names: readonly string[],
     starting: Promise<StartedHost>,
     private readonly store: SessionStore,
+    /** /compare's legacy rows, when the app offers them (not a Host method). */
+    private readonly legacy?: CommandHost["legacyProfiles"],
   ) {
     this.ready = starting.then(
       async (host) => {
@@ -40,14 +57,14 @@ export class PendingHost {
         await host.settled?.();
         const late = new Set<string>();
         for (const s of host.servers()) {
-          if (s.state === "error") store.notice(oneLine(s.error ?? `server ${s.name}: not connected`), "error");
+          if (s.state === "failed") store.notice(oneLine(s.error ?? `server ${s.name}: not connected`), "error");
           else if (s.state === "connecting") {
             late.add(s.name);
             const after = host.connectWaitMs ? ` after ${Math.round(host.connectWaitMs / 100) / 10} s` : "";
             store.notice(`server ${s.name}: still connecting${after}; prompts run without its tools until it connects`);
           }
         }
-        host.onServer?.((name) => {
+        host.on?.("server", ({ name }) => {
           if (!late.delete(name)) return;
           const s = host.servers().find((x) => x.name === name);
           if (s?.state === "connected") store.notice(`server ${name}: connected; its tools join from the next prompt`);
@@ -57,9 +74,7 @@ export class PendingHost {
         this.changed();
       },
       (e: unknown) => {
-        const why = oneLine(e instanceof Error ? e.message : String(e));
-        // Connection errors name their server ("server NAME: …"); anything else gets the names.
-        this.failure = why.startsWith("server ") ? why : `server ${names.join(", ")}: ${why}`;
+        this.failure = startFailure(e, names);
         store.notice(this.failure, "error");
         this.changed();
       },
@@ -74,22 +89,24 @@ export class PendingHost {
   private changed(): void {
     this.store.update({});
     // The transcript records the state, not the stderr and diagnostics (/servers shows those).
-    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error }) => ({ name, protocolVersion, state, error })) });
+    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error }) => ({ name, protocolVersion, state: shownState(state), error })) });
   }
 
-  servers = (): ServerStatus[] => {
+  servers = (): ServerView[] => {
     if (this.host) return this.host.servers();
-    return this.names.map((name) => (this.failure === undefined ? { name, state: "connecting" } : { name, state: "error", error: this.failure }));
+    return this.names.map((name) => (this.failure === undefined ? { name, state: "connecting" } : { name, state: "failed", error: this.failure }));
   };
 
   private notConnected(): Error {
     return new Error(this.failure ?? "the host is still connecting to its servers");
   }
 
+  // Every turn and /tools list through this: a server not connected is not waited for (the start
+  // already waited its bound; its tools join when it connects).
   readonly commandHost: CommandHost = {
-    tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m) : []),
+    tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m, 0) : []),
     toolErrors: async (m: Mode) => (this.host?.toolErrors ? this.host.toolErrors(m) : []),
-    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m) ?? this.host.tools(m)) : []),
+    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m, 0) ?? this.host.tools(m, 0)) : []),
     servers: () => this.servers(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();
@@ -104,8 +121,9 @@ export class PendingHost {
       return this.host.callWithProfiles(name, args, profiles, opts);
     },
     legacyProfiles: async (tool, args, opts) => {
-      if (!this.host?.legacyProfiles) throw this.notConnected();
-      return this.host.legacyProfiles(tool, args, opts);
+      const legacy = this.legacy ?? this.host?.legacyProfiles;
+      if (!this.host || !legacy) throw this.notConnected();
+      return legacy(tool, args, opts);
     },
   };
 

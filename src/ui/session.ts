@@ -7,6 +7,7 @@ import { thrownOutcome } from "../model/failure.js";
 import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
+import { failedOutcome } from "../host/host-error.js";
 
 export interface TurnRunnerOptions {
   mode: Mode;
@@ -208,12 +209,8 @@ export class ChatSession {
           const answer = await this.store.askApproval(server, tool, args);
           if (answer === "always") this.always.add(key);
           if (answer === "no") {
-            const outcome: CallOutcome = {
-              ok: false,
-              plan: { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode },
-              error: { rule: "not-approved", message: "the user declined this call" },
-              durationMs: 0,
-            };
+            const plan = { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode } as const;
+            const outcome = failedOutcome(plan, "not-approved", "the user declined this call");
             const id = this.store.toolStart(server, tool, args);
             this.store.toolEnd(id, outcome);
             return outcome;

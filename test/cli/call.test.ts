@@ -76,7 +76,12 @@ describe("call --json", () => {
     assert.equal(r.err.trim().split("\n").length, 1);
     const j = cli(["call", "anything", "--config", "mcp-prism.json", "--json"], dir);
     assert.equal(j.code, 1);
-    assert.equal(JSON.parse(j.out).error.rule, "connection-failed");
+    const { error } = JSON.parse(j.out);
+    assert.equal(error.rule, "connection-failed");
+    // The error as data: the server by name, the detail without it, and the same one line.
+    assert.equal(error.server, "broken");
+    assert.match(error.detail, /^spawn .*ENOENT/);
+    assert.equal(`mcp-prism call: ${error.message}\n`, r.err);
   });
 
   test("a bad config: exit 1, the config's one-line message", () => {

@@ -83,7 +83,8 @@ describe("an untrusted directory config, no terminal: refused with one line, not
     const repo = hostileRepo();
     const r = await cli(["-p", "hello", "--json"], repo);
     assert.equal(r.code, 1);
-    assert.deepEqual(JSON.parse(r.out).error, { rule: "config", message: refusal(repo.file) });
+    // As data: no server named (a config refusal), the detail and its line.
+    assert.deepEqual(JSON.parse(r.out).error, { server: "", rule: "config", detail: refusal(repo.file), message: refusal(repo.file) });
     assert.equal(existsSync(repo.marker), false);
   });
 });

@@ -70,9 +70,11 @@ function checkJson(f: Fault, r: { code: number | null; out: string; err: string 
   assert.equal(doc.server, SERVER);
   assert.equal(doc.tool, f.tool);
   assert.equal(doc.error.rule, f.rule, doc.error.message);
-  const lead = `server ${SERVER}, tool ${f.tool}: `;
-  assert.ok(doc.error.message.startsWith(lead), doc.error.message);
-  assert.match(doc.error.message.slice(lead.length), f.detail);
+  // The error as data, and its one line rendered from the fields.
+  assert.equal(doc.error.server, SERVER);
+  assert.equal(doc.error.tool, f.tool);
+  assert.match(doc.error.detail, f.detail);
+  assert.equal(doc.error.message, `server ${SERVER}, tool ${f.tool}: ${doc.error.detail}`);
   assert.deepEqual(doc.routed, { model: [], user: [], programmatic: [], app: [] });
   assert.ok(!r.out.includes(CANARY) && !r.err.includes(CANARY));
 }

@@ -47,13 +47,15 @@ for (const transport of ["stdio", "http"] as Transport[]) {
         if (out.ok) return;
         assert.equal(out.error.rule, f.rule, out.error.message);
         const lead = `server ${SERVER}, tool ${f.tool}: `;
-        assert.ok(out.error.message.startsWith(lead), out.error.message);
-        assert.match(out.error.message.slice(lead.length), f.detail);
+        assert.equal(out.error.server, SERVER);
+        assert.equal(out.error.tool, f.tool);
+        assert.match(out.error.detail, f.detail);
+        assert.equal(out.error.message, `${lead}${out.error.detail}`);
         assert.ok(!out.error.message.includes("\n"), "one line");
         assert.ok(!("routed" in out), "a rejected result routes nothing");
         assert.ok(!JSON.stringify(out).includes(CANARY), "nothing of the result survives in the outcome");
-        // The transcript hook: the call-end event names server, tool and rule.
-        assert.deepEqual(failures.slice(before), [{ server: SERVER, tool: f.tool, rule: f.rule, message: out.error.message }]);
+        // The transcript hook: the call-end event carries the error itself (server, tool, rule, detail).
+        assert.deepEqual(failures.slice(before), [out.error]);
         const next = await host.call("good", {});
         assert.ok(next.ok, next.ok ? "" : next.error.message);
         assert.equal(next.routed.model.length, 1);

@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
 import { findReplyId, LimitedStdioTransport, RESULT_TOO_LARGE_CODE } from "../../src/host/stdio-transport.js";
 import { TailBuffer } from "../../src/host/tail-buffer.js";
-import { serverStatuses } from "../../src/cli/commands/app-ui.js";
 import { COMMANDS, dispatch, type CommandHost } from "../../src/ui/commands/index.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { config } from "../helpers/host-fixtures.js";
@@ -41,11 +40,12 @@ describe("stdio-only faults", () => {
 
   test("/servers in the app shows the real server's diagnostics and stderr tail, neutralized", async () => {
     const store = new SessionStore();
-    const commandHost: CommandHost = { tools: (m) => host.tools(m), servers: () => serverStatuses(host), call: (n, a, o) => host.call(n, a, o) };
+    const commandHost: CommandHost = host; // the Host is the UI's command host, no adapter
     await dispatch("/servers", { store, host: commandHost, width: () => 120, quit: () => {}, cwd: ".", commands: COMMANDS });
     const notice = store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "notice") as { text: string } | undefined;
     assert.ok(notice, "/servers answered");
-    assert.match(notice.text, /^hx {2}2026-12-01 {2}connected\n {2}diagnostics \(last 3 of \d+ kept\):/);
+    // The Host itself is the command host: its rejected tools are listed before the tails.
+    assert.match(notice.text, /^hx {2}2026-12-01 {2}connected\n {2}tools: \d+ usable, 2 rejected; set aside:\n(?: {4}✗ [^\n]*\n){2} {2}diagnostics \(last 3 of \d+ kept\):/);
     assert.match(notice.text, /\n {2}stderr \(last 3 of \d+ kept\):\n {4}NNNN/);
     assert.ok(!notice.text.includes("\u001b"), "no raw escape sequence from the server reaches the screen");
   });

@@ -107,7 +107,7 @@ test("code mode: the offline model reports the host's receipt and no data", asyn
 });
 
 test("a failed call reaches the model as an error receipt written from its rule, never the host's message", async () => {
-  const exec = new FakeExecutor(entries, () => ({ error: { rule: "schema-violation", message: "bad output HOST-LINE-ONLY" } }));
+  const exec = new FakeExecutor(entries, () => ({ error: { rule: "schema-violation", detail: "bad output HOST-LINE-ONLY" } }));
   const { result, conversation } = await turn("lookup order ORD-77", exec);
   assert.match(result.answer, /reported an error to me: The call failed \(schema-violation\): server test, tool lookup_order: the server's result broke the protocol rules/);
   assert.ok(!result.answer.includes("HOST-LINE-ONLY"), "the user's line (CallError.message) never reaches the model");

@@ -14,6 +14,7 @@ import type {
   ToolExecutor,
   UserSinkEntry,
 } from "../../src/host/types.js";
+import { failedOutcome } from "../../src/host/host-error.js";
 
 export const CANARY = {
   assistant: "CANARY-ASSISTANT-7f3a",
@@ -82,7 +83,7 @@ export class FakeExecutor implements ToolExecutor {
   readonly calls: RecordedCall[] = [];
   constructor(
     private readonly tools: ToolEntry[],
-    private readonly outcome: (name: string, args: Record<string, unknown>) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: string; message: string } } = () => ({
+    private readonly outcome: (name: string, args: Record<string, unknown>) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: string; detail: string } } = () => ({
       routed: canaryRouted(),
     }),
     private readonly instr: { server: string; text: string }[] = [],
@@ -98,7 +99,7 @@ export class FakeExecutor implements ToolExecutor {
     const entry = this.tools.find((t) => t.qualifiedName === name)!;
     const plan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "2026-12-01", mode: opts?.mode ?? "chat" };
     const o = this.outcome(name, args);
-    if ("error" in o) return { ok: false, plan, error: o.error, durationMs: 1 };
+    if ("error" in o) return failedOutcome(plan, o.error.rule, o.error.detail, 1);
     return {
       ok: true,
       plan,

@@ -6,7 +6,7 @@ import { route, RoutingError, sinkBytes } from "../../src/host/router.js";
 import { writeReceipt } from "../../src/host/receipt.js";
 import type { CallOutcome, CallPlan, Routed } from "../../src/host/types.js";
 import { requestedExtensions, ResultValidationError, validateVariantResult } from "../../src/host/validate.js";
-import { callError } from "../../src/host/call-errors.js";
+import { callError } from "../../src/host/host-error.js";
 import { ANTHROPIC_CAPABILITIES, buildContext } from "../../src/model/context.js";
 import { modelResultFor } from "../../src/model/turn.js";
 

@@ -14,6 +14,7 @@ import { SessionStore, type ToolCallView } from "../../src/ui/state.js";
 import { readImageSize, renderImage } from "../../src/ui/image.js";
 import { imagesSettled } from "../../src/ui/imageCache.js";
 import { renderAt, waitFor, stripAnsi, assertNeutralized, HOSTILE, okOutcome, plan, makePng, pngHeaderOnly, type Harness } from "./harness.js";
+import { callError, failedOutcome } from "../../src/host/host-error.js";
 
 const open: Harness[] = [];
 function draw(el: React.ReactElement, columns = 100): Harness {
@@ -65,7 +66,7 @@ test("ToolCard: fallback, legacy era, isError", () => {
 });
 
 test("ToolCard failed: ONE red line naming server, tool and rule", () => {
-  const o = { ok: false as const, plan: plan(), error: { rule: "unrequested-output", message: "server returned programmatic/structured, which was not requested" }, durationMs: 5 };
+  const o = failedOutcome(plan(), "unrequested-output", "server returned programmatic/structured, which was not requested", 5);
   const h = draw(<ToolCard call={call({ outcome: o })} width={120} />);
   const lines = stripAnsi(h.lastFrame()).split("\n").filter((l) => l.trim());
   assert.equal(lines.length, 1);
@@ -73,10 +74,16 @@ test("ToolCard failed: ONE red line naming server, tool and rule", () => {
   assert.match(h.lastFrame(), /\x1b\[31m/, "drawn in red");
 });
 
-test("ToolCard failed: a host message's own 'server S, tool T:' prefix is not repeated", () => {
-  const o = { ok: false as const, plan: plan(), error: { rule: "timeout", message: "server demo, tool search_customers: no answer within 60 s" }, durationMs: 5 };
+test("ToolCard failed: drawn from the error's fields, the server and tool named once", () => {
+  const o = failedOutcome(plan(), "timeout", "no answer within 60 s", 5);
   const line = stripAnsi(draw(<ToolCard call={call({ outcome: o })} width={120} />).lastFrame()).trim();
   assert.equal(line, "✗ demo · search_customers failed [timeout]: no answer within 60 s");
+  // The card reads `detail`, never the message line (a message is not parsed back).
+  const odd = { ...o, error: { ...o.error, message: "server demo, tool search_customers: NOT THE DETAIL" } };
+  assert.equal(stripAnsi(draw(<ToolCard call={call({ outcome: odd })} width={120} />).lastFrame()).trim(), line);
+  // An error about another server's tool (tool-moved) keeps its whole line.
+  const moved = { ...o, error: callError("other", "search_customers", "tool-moved", "now means another tool; not run") };
+  assert.match(stripAnsi(draw(<ToolCard call={call({ outcome: moved })} width={160} />, 160).lastFrame()), /failed \[tool-moved\]: server other, tool search_customers: now means another tool; not run/);
 });
 
 test("image: real PNG → half-block ANSI at the requested width", async () => {
@@ -171,7 +178,7 @@ test("programmatic pane scrolls with ↑/↓ markers and bounded height", () => 
 
 test("status bar: servers with version and state, mode, model, key hints", () => {
   const f = stripAnsi(
-    draw(<StatusBar servers={[{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }, { name: "old", state: "error" }]} mode="code" model="offline" width={160} />, 160).lastFrame(),
+    draw(<StatusBar servers={[{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }, { name: "old", state: "failed" }]} mode="code" model="offline" width={160} />, 160).lastFrame(),
   );
   assert.match(f, /● demo 2026-12-01 connected/);
   assert.match(f, /● old error/);
@@ -195,7 +202,7 @@ test("approval prompt: y / n / a answer", async () => {
 test("hostile strings are neutralized in every component", async () => {
   const hostileCall = call({ server: `srv${HOSTILE}`, tool: `tool${HOSTILE}`, args: { q: HOSTILE }, progress: { progress: 1, message: HOSTILE } });
   assertNeutralized(draw(<ToolCard call={hostileCall} width={300} />, 300).lastFrame());
-  const failed = { ok: false as const, plan: plan({ server: `s${HOSTILE}`, tool: "t" }), error: { rule: "schema-violation", message: `bad ${HOSTILE}` }, durationMs: 1 };
+  const failed = failedOutcome(plan({ server: `s${HOSTILE}`, tool: "t" }), "schema-violation", `bad ${HOSTILE}`, 1);
   assertNeutralized(draw(<ToolCard call={call({ outcome: failed })} width={300} />, 300).lastFrame());
   const done = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: HOSTILE }] }] });
   assertNeutralized(draw(<ToolCard call={call({ outcome: done })} width={300} />, 300).lastFrame());

@@ -10,6 +10,7 @@ import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { PendingHost, type StartedHost } from "../../src/ui/pending-host.js";
 import type { ToolEntry } from "../../src/host/types.js";
+import { ConnectionError } from "../../src/host/connection.js";
 import { startHost } from "../../src/cli/commands/call.js";
 import { tick, waitFor, okOutcome, type Harness } from "./harness.js";
 import { mountApp } from "./mount-app.js";
@@ -102,7 +103,8 @@ test("a failed start: one error line naming the server, status bar error, the ap
   const s = setup(["demo"], start.promise);
   await s.type("hello\r");
   await waitFor(() => s.frame().includes("queued until the servers are connected: hello"), "queued");
-  start.reject(new Error("server demo: spawn /nonexistent/mcp-server ENOENT\n(server stderr: nothing)"));
+  // A host error is data: its server and detail, never a message parsed back.
+  start.reject(new ConnectionError("connection-failed", "demo", "spawn /nonexistent/mcp-server ENOENT\n(server stderr: nothing)"));
   await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
   const errorLines = s.frame().split("\n").filter((l) => l.includes("spawn /nonexistent/mcp-server ENOENT"));
   assert.equal(errorLines.length, 1, `one line: ${s.frame()}`);
@@ -114,6 +116,15 @@ test("a failed start: one error line naming the server, status bar error, the ap
   await waitFor(() => /demo[^\n]*error/.test(s.frame().split("/servers").at(-1) ?? ""), "/servers shows the error");
   await s.type("/quit\r");
   await waitFor(() => s.quits() === 1, "quit");
+});
+
+test("a failed start that is no host error is named by the configured servers, whatever its text says", async () => {
+  const start = deferred<StartedHost>();
+  const s = setup(["demo", "old"], start.promise);
+  start.reject(new Error("server evil: looks like a host line"));
+  await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
+  const noticed = s.store.transcript().filter((r) => r.kind === "notice" && r.level === "error").map((r) => (r as unknown as { text: string }).text);
+  assert.deepEqual(noticed, ["server demo, old: server evil: looks like a host line"]);
 });
 
 test("a real failed start (the configured command does not exist) becomes that one line", async () => {
@@ -150,7 +161,7 @@ test("a server still connecting at the host's bound: queued lines run on the oth
     tools: async () => (lateState === "connected" ? [searchTool, slowTool] : [searchTool]),
     settled: () => settled.promise,
     connectWaitMs: 5000,
-    onServer: (fn) => void (listener = fn),
+    on: (_event, fn) => void (listener = (name) => fn({ name, state: "connected" })),
   };
   const s = setup(["demo", "slow"], Promise.resolve(host));
   await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "the host's own view before the bound");

@@ -7,6 +7,7 @@ import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "..
 import type { CommandHost } from "../../src/ui/commands/index.js";
 import { tick, waitFor, okOutcome, plan, type Harness } from "./harness.js";
 import { mountApp } from "./mount-app.js";
+import { failedOutcome } from "../../src/host/host-error.js";
 
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
@@ -33,7 +34,7 @@ function modalHost() {
         if (opts?.signal?.aborted) return resolve();
         opts?.signal?.addEventListener("abort", () => resolve(), { once: true });
       });
-      return { ok: false, plan: plan({ tool: "wait", args, mode: opts?.mode ?? "chat" }), error: { rule: "cancelled", message: "the call was cancelled" }, durationMs: 5 };
+      return failedOutcome(plan({ tool: "wait", args, mode: opts?.mode ?? "chat" }), "cancelled", "the call was cancelled", 5);
     }
     return okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] }, { tool: name, mode: opts?.mode ?? "chat" });
   };

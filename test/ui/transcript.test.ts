@@ -8,6 +8,7 @@ import { SessionStore } from "../../src/ui/state.js";
 import { attachTranscript, transcriptDir } from "../../src/ui/transcript.js";
 import { COMMANDS, dispatch, type CommandContext } from "../../src/ui/commands/index.js";
 import { okOutcome, plan } from "./harness.js";
+import { failedOutcome } from "../../src/host/host-error.js";
 
 const read = (path: string) =>
   readFileSync(path, "utf8")
@@ -47,7 +48,7 @@ test("every event is on disk as soon as it happens: user turn, request, routed s
     store.appendText("the answer.");
     store.notice("something broke", "error");
     store.endTurn();
-    const failed = { ok: false as const, plan: plan({ tool: "wait" }), error: { rule: "cancelled", message: "the call was cancelled" }, durationMs: 3 };
+    const failed = failedOutcome(plan({ tool: "wait" }), "cancelled", "the call was cancelled", 3);
     store.startTurn("wait");
     store.toolEnd(store.toolStart("demo", "wait", { ms: 1 }), failed);
     store.endTurn();
@@ -63,7 +64,8 @@ test("every event is on disk as soon as it happens: user turn, request, routed s
     assert.equal(tool.turn, recs[0].turn);
     assert.deepEqual([recs[3].level, recs[3].text], ["error", "something broke"]);
     assert.equal(recs[4].text, "Here is the answer.");
-    assert.deepEqual(recs[7].error, { rule: "cancelled", message: "the call was cancelled" });
+    // The error as data (server, tool, rule, detail) and its one line.
+    assert.deepEqual(recs[7].error, { server: "demo", tool: "wait", rule: "cancelled", detail: "the call was cancelled", message: "server demo, tool wait: the call was cancelled" });
     for (const r of recs) assert.ok(!Number.isNaN(Date.parse(r.at)), "every record has a timestamp");
     t.detach();
     store.notice("after detach");

@@ -5,14 +5,13 @@
 import React from "react";
 import { render } from "ink";
 import type { HostConfig } from "../../host/config.js";
-import type { Host, ServerEvent } from "../../host/host.js";
+import type { Host } from "../../host/host.js";
 import type { Mode } from "../../host/types.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
 import { App } from "../../ui/App.js";
 import type { CommandHost } from "../../ui/commands/index.js";
-import type { ServerStatus } from "../../ui/components/StatusBar.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
 import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
@@ -20,19 +19,8 @@ import { exitOnSignals } from "../../host/process-group.js";
 import type { CommonOptions } from "../args.js";
 import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
-import { PendingHost, type StartedHost } from "../../ui/pending-host.js";
+import { PendingHost } from "../../ui/pending-host.js";
 import { needsApproval } from "../../host/approval.js";
-
-export function serverStatuses(host: Host): ServerStatus[] {
-  return host.servers().map((s) => ({
-    name: s.name,
-    protocolVersion: s.protocolVersion,
-    state: s.state === "connected" || s.state === "connecting" ? s.state : s.state === "failed" ? "error" : "disconnected",
-    error: s.error,
-    diagnostics: s.diagnostics,
-    stderr: s.stderr,
-  }));
-}
 
 /**
  * /compare's legacy rows for a 2026-12-01 tool: the call made again over a second connection
@@ -67,27 +55,6 @@ export interface RunAppOptions {
   serverNames: readonly string[];
   mode: Mode;
   onFirstRender?: () => void;
-}
-
-/** The started Host as the UI's StartedHost (command host + executor). */
-function startedView(host: Host, legacy: CommandHost["legacyProfiles"]): StartedHost {
-  return {
-    // Every turn and /tools list through this: a server not connected is not waited for (the
-    // start already waited its bound; its tools join when it connects).
-    tools: (m) => host.tools(m, 0),
-    toolErrors: (m) => host.toolErrors(m),
-    settledTools: (m) => host.settledTools(m, 0),
-    servers: () => serverStatuses(host),
-    call: (name, args, opts) => host.call(name, args, opts),
-    requestFor: (entry, mode) => host.requestFor(entry, mode),
-    callWithProfiles: (name, args, profiles, opts) => host.callWithProfiles(name, args, profiles, opts),
-    legacyProfiles: legacy,
-    modelTools: () => host.modelTools(),
-    instructions: () => host.instructions(),
-    settled: () => host.settled(),
-    connectWaitMs: host.connectWaitMs,
-    onServer: (fn) => void host.on("server", (e: ServerEvent) => fn(e.name)),
-  };
 }
 
 /**
@@ -133,7 +100,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   });
   for (const n of o.config.notices ?? []) store.notice(n);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
-  const pending = new PendingHost(o.serverNames, starting.then((h) => startedView(h, legacy.call)), store);
+  const pending = new PendingHost(o.serverNames, starting, store, legacy.call);
 
   const session = new ChatSession({
     store,

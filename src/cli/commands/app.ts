@@ -52,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
       adapter = createModel({ flag: cli.common.model, config: config.model });
     } catch (e) {
       if (e instanceof ModelError) {
-        if (e.message.startsWith("--model")) throw new UsageError(e.message);
+        if (e.kind === "usage") throw new UsageError(e.message);
         err(`mcp-prism: ${e.message}\n`);
         return 1;
       }

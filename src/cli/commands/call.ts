@@ -11,12 +11,14 @@ import { resolveConfig } from "../config-gate.js";
 import { sanitizeInline } from "../../ui/sanitize.js";
 import { out, err, outJson } from "../output/terminal.js";
 
+/** A start that failed: fields (rule, detail, the server when one is named; "" otherwise) and its line. */
 export class StartError extends Error {
   constructor(
     readonly rule: string,
-    message: string,
+    readonly detail: string,
+    readonly server = "",
   ) {
-    super(message);
+    super(server ? `server ${server}: ${detail}` : detail);
   }
 }
 
@@ -54,7 +56,7 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
   try {
     return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra, config });
   } catch (e) {
-    if (e instanceof ConnectionError) throw new StartError(e.rule, e.message);
+    if (e instanceof ConnectionError) throw new StartError(e.rule, e.detail, e.server);
     throw e;
   }
 }
@@ -69,6 +71,8 @@ export async function startHost(common: CommonOptions, extra: Partial<HostOption
   const servers = host.servers();
   if (all && servers.every((s) => s.state !== "connected")) {
     await host.close();
+    const [one] = servers;
+    if (servers.length === 1 && one.failure) throw new StartError(one.failure.rule, one.failure.detail, one.name);
     throw new StartError("connection-failed", servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "));
   }
   return host;
@@ -101,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       host = await startHost(cli.common, { profile });
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) outJson(errorDocument(tool, e.rule, e.message, cli.common.server));
+      if (cli.common.json) outJson(errorDocument(tool, e, cli.common.server));
       else err(`mcp-prism call: ${e.message}\n`);
       return 1;
     }

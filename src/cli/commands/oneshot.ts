@@ -16,6 +16,7 @@ import type { HostConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";
 import { exitOnSignals } from "../../host/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
+import { callError, failedOutcome } from "../../host/host-error.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {
@@ -33,12 +34,8 @@ export class ApprovingExecutor implements ToolExecutor {
     const want = opts?.target;
     const entry = this.inner.modelTools().find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
     if (entry && !this.yes && needsApproval(entry)) {
-      return {
-        ok: false,
-        plan: { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "", mode: opts?.mode ?? "chat" },
-        error: { rule: "not-approved", message: `${entry.name} is not marked read-only; the user did not approve it (pass --yes to allow)` },
-        durationMs: 0,
-      };
+      const plan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "", mode: opts?.mode ?? "chat" } as const;
+      return failedOutcome(plan, "not-approved", "not marked read-only; the user did not approve it (pass --yes to allow)");
     }
     return this.inner.call(name, args, entry ? { ...opts, target: { server: entry.server, tool: entry.name } } : opts);
   }
@@ -51,7 +48,8 @@ interface OneShotDocument {
   model: string;
   /** Lines the turn had for the user (a bound cut, refused content replaced). */
   notices?: string[];
-  error?: { rule: string; message: string };
+  /** Which rule, what, and its line; `server` when a server is named ("" otherwise). */
+  error?: { rule: string; message: string; server?: string; detail?: string };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -62,13 +60,14 @@ export async function run(argv: string[]): Promise<number> {
     const prompt = cli.values.prompt;
     if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError("-p needs a non-empty prompt");
     const { json } = cli.common;
-    const fail = (rule: string, message: string, model = ""): number => {
+    const fail = (error: NonNullable<OneShotDocument["error"]>, model = ""): number => {
       if (json) {
-        const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error: { rule, message } };
+        const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error };
         outJson(doc);
-      } else err(`mcp-prism: ${sanitizeInline(message)}\n`);
+      } else err(`mcp-prism: ${sanitizeInline(error.message)}\n`);
       return 1;
     };
+    const startFailed = (e: StartError) => ({ server: e.server, rule: e.rule, detail: e.detail, message: e.message });
 
     // The config (trusted, or asked about, or refused), then the model: a missing key should not
     // cost a server start, and an untrusted config's endpoint never gets the key.
@@ -76,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
     try {
       config = await commandConfig(cli.common);
     } catch (e) {
-      if (e instanceof StartError) return fail(e.rule, e.message);
+      if (e instanceof StartError) return fail(startFailed(e));
       throw e;
     }
     let adapter: ModelAdapter;
@@ -84,8 +83,8 @@ export async function run(argv: string[]): Promise<number> {
       adapter = createModel({ flag: cli.common.model, config: config.model });
     } catch (e) {
       if (e instanceof ModelError) {
-        if (e.message.startsWith("--model")) throw new UsageError(e.message);
-        return fail("model-config", e.message);
+        if (e.kind === "usage") throw new UsageError(e.message);
+        return fail({ rule: "model-config", detail: e.message, message: e.message });
       }
       throw e;
     }
@@ -94,7 +93,7 @@ export async function run(argv: string[]): Promise<number> {
     try {
       host = await startHost(cli.common, { config });
     } catch (e) {
-      if (e instanceof StartError) return fail(e.rule, e.message, adapter.id);
+      if (e instanceof StartError) return fail(startFailed(e), adapter.id);
       throw e;
     }
     // A server that failed or is still connecting is one line; the prompt runs on the others.
@@ -125,14 +124,14 @@ export async function run(argv: string[]): Promise<number> {
       const doc: OneShotDocument = {
         answer: result.answer,
         toolCalls: result.toolCalls.map((c) => ({
-          ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`)),
+          ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`))),
           args: c.call.args,
         })),
         modelRequests: result.modelRequests,
         model: adapter.id,
       };
       if (notices.length) doc.notices = notices;
-      if (result.error) doc.error = { rule: `model-${result.error.kind}`, message: result.error.message };
+      if (result.error) doc.error = { rule: `model-${result.error.kind}`, detail: result.error.message, message: result.error.message };
       outJson(doc);
     } else {
       if (result.answer) out(sanitizeText(result.answer) + "\n");

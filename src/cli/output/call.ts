@@ -1,7 +1,7 @@
 // `call` output: the --json document, and the human view of each sink's share.
 import { selectorKey } from "../../protocol/index.js";
 import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/measure.js";
-import type { CallOutcome, HostWarning, SinkName } from "../../host/types.js";
+import type { CallError, CallOutcome, HostWarning, SinkName } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
 import { previewOutput } from "./sinks.js";
 
@@ -17,7 +17,8 @@ export interface CallDocument {
   warnings?: HostWarning[];
   /** A legacy result's `_meta` as the server sent it (routed to no sink). */
   resultMeta?: Record<string, unknown>;
-  error?: { rule: string; message: string };
+  /** The error as data (server, tool, rule, detail) with its one line (`message`). */
+  error?: CallError;
 }
 
 export function callDocument(outcome: CallOutcome): CallDocument {
@@ -39,8 +40,8 @@ export function callDocument(outcome: CallOutcome): CallDocument {
   return doc;
 }
 
-/** A document for failures before any plan exists (config, connection). */
-export function errorDocument(tool: string, rule: string, message: string, server?: string): CallDocument {
+/** A document for failures before any plan exists (config, connection): `e` names its server, if any. */
+export function errorDocument(tool: string, e: { rule: string; detail: string; message: string; server?: string }, server?: string): CallDocument {
   return {
     server: server ?? null,
     tool,
@@ -48,7 +49,7 @@ export function errorDocument(tool: string, rule: string, message: string, serve
     requestedOutputs: null,
     isError: false,
     routed: { model: [], user: [], programmatic: [], app: [] },
-    error: { rule, message },
+    error: { server: e.server ?? "", tool, rule: e.rule, detail: e.detail, message: e.message },
   };
 }
 

@@ -2,6 +2,7 @@ import { truncateToWidth } from "../format.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import { toolCounts, toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
+import { shownState } from "../server-view.js";
 
 /** Lines of each server's stderr and of the host's diagnostics shown (the newest). */
 const SHOWN = 3;
@@ -31,7 +32,7 @@ export const servers: SlashCommand = {
         .flatMap((s) => {
           const issues = toolIssueLines(tools, rejected, w, "    ", s.name);
           return [
-            `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${s.state}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
+            `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
             ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
             ...tail("diagnostics", s.diagnostics, w),
             ...tail("stderr", s.stderr, w),

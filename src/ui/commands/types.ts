@@ -1,27 +1,26 @@
 // The slash command contract. `ctx` is everything a command may touch, so commands are testable
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
+import type { HostError } from "../../host/host-error.js";
 import type { CallOptions, CallOutcome, LegacyProfile, Mode, ToolEntry } from "../../host/types.js";
+import type { ServerView } from "../server-view.js";
+import type { SessionStore } from "../state.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
-export interface RejectedTool {
-  server: string;
-  tool: string;
-  rule: string;
-  detail: string;
-}
-import type { SessionStore } from "../state.js";
-import type { ServerStatus } from "../components/StatusBar.js";
+export type RejectedTool = HostError;
 
-/** What the commands need from the host (the real Host satisfies it through a thin adapter). */
+/**
+ * What the commands need from the host: the real Host satisfies it as it is. `waitMs` bounds the
+ * wait for servers not connected yet (default: until they settle).
+ */
 export interface CommandHost {
   /** Every listed tool for a mode that was not rejected, App-only and unavailable ones included. */
-  tools(mode: Mode): Promise<ToolEntry[]>;
+  tools(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
   /** The tools rejected for a mode, each with its rule (optional: a host that rejects none may omit it). */
-  toolErrors?(mode: Mode): Promise<RejectedTool[]>;
+  toolErrors?(mode: Mode, waitMs?: number): Promise<RejectedTool[]>;
   /** tools() with every schema compiled, so declined variants and schema warnings are known (Host.settledTools). */
-  settledTools?(mode: Mode): Promise<ToolEntry[]>;
-  servers(): ServerStatus[];
+  settledTools?(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
+  servers(): ServerView[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
   requestFor?(entry: ToolEntry, mode: Mode): PlannedRequest;

@@ -1,27 +1,20 @@
 import React from "react";
 import { Box, Text } from "ink";
 import type { Mode } from "../../host/types.js";
+import { shownState, type ServerView, type ShownState } from "../server-view.js";
 import { sanitizeName } from "../sanitize.js";
 import { truncateToWidth } from "../format.js";
 
-export interface ServerStatus {
-  name: string;
-  protocolVersion?: string;
-  state: "connected" | "connecting" | "disconnected" | "error";
-  error?: string;
-  /** The host's diagnostics about the server (ignored stdout lines, dropped messages), newest last. */
-  diagnostics?: readonly string[];
-  /** The server's last stderr lines, newest last. */
-  stderr?: readonly string[];
-}
-
 export const KEY_HINTS = "Tab/⇧Tab pane · PgUp/Dn · Esc cancel · ^C^C quit · /help";
 
-const STATE_LABEL: Record<ServerStatus["state"], string> = { connected: "connected", connecting: "connecting…", disconnected: "disconnected", error: "error" };
-const STATE_COLOR: Record<ServerStatus["state"], string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red" };
+const STATE_LABEL: Record<ShownState, string> = { connected: "connected", connecting: "connecting…", disconnected: "disconnected", error: "error" };
+const STATE_COLOR: Record<ShownState, string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red" };
 
-export function StatusBar({ servers, mode, model, width, busy }: { servers: readonly ServerStatus[]; mode: Mode; model: string; width: number; busy?: boolean }) {
-  const left = servers.map((s) => ({ text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[s.state]}`, color: STATE_COLOR[s.state] }));
+export function StatusBar({ servers, mode, model, width, busy }: { servers: readonly ServerView[]; mode: Mode; model: string; width: number; busy?: boolean }) {
+  const left = servers.map((s) => {
+    const state = shownState(s.state);
+    return { text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[state]}`, color: STATE_COLOR[state] };
+  });
   const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${busy ? " · working…" : ""}`;
   const line = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ ${KEY_HINTS}`;
   // Colour per server when everything fits, otherwise one truncated plain line.

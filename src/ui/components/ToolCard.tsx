@@ -8,6 +8,7 @@ import { sanitizeInline, sanitizeName } from "../sanitize.js";
 import { compactJson, formatBytes, formatElapsed, truncateToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
+import { errorLine } from "../../host/host-error.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -60,9 +61,9 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
   const o = call.outcome;
 
   if (o && !o.ok) {
-    // Host messages already start "server S, tool T: …"; the card names them once, in its own prefix.
-    const own = `server ${o.plan.server}, tool ${o.plan.tool}: `;
-    const message = o.error.message.startsWith(own) ? o.error.message.slice(own.length) : o.error.message;
+    // The card names server and tool once, in its own prefix: the error's detail says the rest.
+    const { server, tool, detail } = o.error;
+    const message = server === o.plan.server && tool === o.plan.tool ? detail : errorLine(o.error);
     return (
       <Box flexDirection="column" marginY={0}>
         <Text color="red" wrap="truncate-end">
