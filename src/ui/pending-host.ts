@@ -99,13 +99,9 @@ export class PendingHost {
       if (!this.host?.requestFor) throw this.notConnected();
       return this.host.requestFor(entry, mode);
     },
-    callWithProfiles: async (name, args, profiles, opts) => {
-      if (!this.host?.callWithProfiles) throw this.notConnected();
-      return this.host.callWithProfiles(name, args, profiles, opts);
-    },
-    legacyProfiles: async (tool, args, opts) => {
-      if (!this.host?.legacyProfiles) throw this.notConnected();
-      return this.host.legacyProfiles(tool, args, opts);
+    legacyCall: async (tool, args, opts) => {
+      if (!this.host?.legacyCall) throw this.notConnected();
+      return this.host.legacyCall(tool, args, opts);
     },
   };
 

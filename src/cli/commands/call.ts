@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../../ho
 import { ConnectionError } from "../../host/connection.js";
 import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
+import { readAs } from "../../compare/profiles/index.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { resolveConfig } from "../config-gate.js";
@@ -98,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
 
     let host: Host;
     try {
-      host = await startHost(cli.common, { profile });
+      host = await startHost(cli.common);
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       if (cli.common.json) outJson(errorDocument(tool, e.rule, e.message, cli.common.server));
@@ -107,7 +108,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     try {
       const name = await resolveTool(host, tool, cli.common.server);
-      const outcome = await host.call(name, args, { mode: cli.common.mode, select, legacyProfile: profile });
+      const called = await host.call(name, args, { mode: cli.common.mode, select });
+      const reading = profile ?? host.opts.config.profile;
+      const outcome = reading ? readAs(reading, called) : called;
       write(outcome);
       return outcome.ok ? 0 : 1;
     } finally {
