@@ -201,7 +201,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const started = performance.now();
     const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
-    const listed = await this.lookup(qualifiedName, mode);
+    const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
     if (!listed) return this.failed({ id, started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
@@ -229,10 +229,14 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.finish(call, raw);
   }
 
-  /** The tool a name means: a connected server's listed tool, else (re)connect and list, bounded by connectWaitMs. */
-  private async lookup(qualifiedName: string, mode: Mode): Promise<ToolEntry | undefined> {
+  /** The tool a name means, when a connected server listed it already. */
+  private connectedTool(qualifiedName: string, mode: Mode): ToolEntry | undefined {
     const cached = this.byQualifiedName(mode).get(qualifiedName);
-    if (cached && this.conns.get(cached.server)?.state === "connected") return cached;
+    return cached && this.conns.get(cached.server)?.state === "connected" ? cached : undefined;
+  }
+
+  /** The tool a name means after (re)connecting and listing, bounded by connectWaitMs. */
+  private async listedTool(qualifiedName: string, mode: Mode): Promise<ToolEntry | undefined> {
     return (await this.tools(mode, this.connectWaitMs)).find((t) => t.qualifiedName === qualifiedName);
   }
 

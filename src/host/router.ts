@@ -1,6 +1,8 @@
 // The ONLY writer of sinks: turns validated, audience-tagged outputs into a Routed value.
 // Routing follows the output-level audience alone (never block annotations, never the format).
-import { isExtensionAudience, type ToolResultOutput } from "../protocol/index.js";
+// audience.js, not the index: the router also runs in the first-frame bundle (compare's readAs) without zod.
+import { isExtensionAudience } from "../protocol/audience.js";
+import type { ToolResultOutput } from "../protocol/index.js";
 import { jsonBytes } from "./measure.js";
 import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry } from "./types.js";
 

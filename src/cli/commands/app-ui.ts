@@ -42,7 +42,7 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
   let legacy: LegacyConnections | undefined;
   const call: NonNullable<CommandHost["legacyCall"]> = async (tool, args, opts) => {
     if (!legacy) {
-      const [{ startHost }, { LegacyConnections }] = await Promise.all([import("./call.js"), import("../../compare/legacy-connection.js")]);
+      const { startHost, LegacyConnections } = await import("./call.js");
       legacy ??= new LegacyConnections((server, protocol) => startHost({ ...common, server, protocol }, { config }));
     }
     return legacy.call(tool, args, opts);
@@ -175,7 +175,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
 async function profileReading(config: HostConfig): Promise<((o: CallOutcome) => CallOutcome) | undefined> {
   const profile = config.profile;
   if (profile === undefined || profile === "sep") return undefined;
-  const { readAs } = await import("../../compare/profiles/index.js");
+  const { readAs } = await import("./call.js");
   return (o) => readAs(profile, o);
 }
 

@@ -6,6 +6,11 @@ import { ConnectionError } from "../../host/connection.js";
 import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { readAs } from "../../compare/profiles/index.js";
+import { LegacyConnections } from "../../compare/legacy-connection.js";
+
+// The app loads the host's side late through this module (app-ui.ts; the bundle's split point):
+// /compare's second connection and the config's legacy profile come with it.
+export { LegacyConnections, readAs };
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { resolveConfig } from "../config-gate.js";
