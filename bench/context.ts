@@ -5,6 +5,7 @@
 // every tool_result. Its tool_result payload is measured: text bytes, estimated tokens
 // (bytes/4 + w×h/750 per image block). Floor: the assistant/content outputs of the same calls,
 // each requested explicitly on 2026-12-01.
+import { readAs } from "../src/compare/profiles/index.js";
 import { Host } from "../src/host/host.js";
 import type { LegacyProfile, Mode, ModelSinkEntry, ToolExecutor } from "../src/host/types.js";
 import { AnthropicModel } from "../src/model/anthropic.js";
@@ -88,11 +89,14 @@ export async function runWorkload(
         ? { kind: "reply", blocks: calls.map((c, i) => ({ type: "tool_use" as const, id: ids[i], name: c.tool, input: c.args })) }
         : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
     const adapter = new AnthropicModel({ apiKey: "bench-key", baseURL: fake.url, maxRetries: 0 });
-    // The profile rides on every call; everything else is the Host itself.
+    // Each outcome read under the profile (as compare reads it); everything else is the Host itself.
     const executor: ToolExecutor = {
       modelTools: () => host.modelTools(),
       instructions: () => host.instructions(),
-      call: (name, args, o) => host.call(name, args, { ...o, legacyProfile: opts.profile }),
+      call: async (name, args, o) => {
+        const outcome = await host.call(name, args, o);
+        return opts.profile ? readAs(opts.profile, outcome) : outcome;
+      },
     };
     const turn = await runTurn({ adapter, executor, conversation: new Conversation(), prompt: "Run the benchmark workload.", mode: opts.mode, maxRounds: 2 });
     const failed: string[] = [];

@@ -206,8 +206,10 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
   const inProc = await measureTransport("in process", log);
   const stdio = await measureTransport("stdio", log);
   const all = [
-    ...inProc.rows.map((x) => ({ kind: "in process", limit: 1.1, ...x })),
-    ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.05, ...x })),
+    // In process is measured, not a target (retired, issue 21: a few µs on a call inside a model
+    // turn of seconds); stdio, what a real server costs, stays within 1.10× of a bare SDK client.
+    ...inProc.rows.map((x) => ({ kind: "in process", limit: undefined, ...x })),
+    ...stdio.rows.map((x) => ({ kind: "stdio", limit: 1.1, ...x })),
   ];
   const table: Table = {
     caption: `Host and bare calls alternating one by one for about ${seconds} s per side (after ${WARMUP["in process"]} warm-up pairs in process, ${WARMUP.stdio} over stdio), as ${RUNS} consecutive runs of equal length. A pause is a call over ${PAUSE_FACTOR}× the median call of both sides (per run for the run ratios).`,
@@ -238,12 +240,12 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
       ratio(r.rawRatio),
     ]),
   };
-  const targets: Target[] = all.map(({ kind, limit, probe, r }) => ({
+  const targets: Target[] = all.flatMap(({ kind, limit, probe, r }) => limit === undefined ? [] : [{
     name: `Host overhead ${kind}, ${probe.tool}`,
     target: `≤ ${limit.toFixed(2)}×`,
     figure: `${ratio(r.ratio)} (median of ${RUNS} runs, ${fmt(Math.min(...r.runRatios), 3)}–${fmt(Math.max(...r.runRatios), 3)}; all together ${ratio(r.wholeRatio)}: ${int(1000 / r.host.meanMs)} vs ${int(1000 / r.bare.meanMs)} calls/s, pauses excluded; with them ${ratio(r.rawRatio)})`,
     met: r.ratio <= limit,
-  }));
+  }]);
   const compiledPerCall = all.filter(({ r }) => r.schemasAfter !== r.schemasBefore);
   targets.push({
     name: "Schema validators compiled once per tool",
@@ -258,7 +260,7 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
     id: "overhead",
     title: "3. Host overhead",
     intro: [
-      "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks). The result-size rule is the transport's, on both sides: over stdio mcp-prism's stdio transport stops reading at the limit; in process the in-memory pair is wrapped in the host's `SizeLimitedTransport`, as the SDK's legacy HTTP transport is, which measures every message it delivers (bench/lib/memory-host.ts). Per-sink byte counts are computed when an outcome's `bytes` is first read (the app reads them when it draws a call); this loop does not read them, and no event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. Both sides use the SAME connection: the bare side sends through the SDK Protocol client of the host's own connection (one transport, one server process: in process an SDK `InMemoryTransport` pair to the toolkit demo server, over stdio one spawned `mcp-prism demo-server`). With a server process per side, which CPU each one landed on next to the bench decided a stdio round trip by more than the host costs.",
+      "Host side: `Host.call(tool, args)` in chat mode (tool lookup, policy, local selection check, `_meta` envelope, request, whole-result validation incl. Ajv schemas, routing into sinks). The result-size rule is the transport's, on both sides: over stdio mcp-prism's stdio transport stops reading at the limit; in process the in-memory pair is wrapped in the host's `SizeLimitedTransport`, as the SDK's legacy HTTP transport is, which measures every message it delivers (bench/lib/memory-host.ts). Per-sink byte counts are part of every outcome (computed as it is made). No event listener is attached, so the host asks for no progress — neither does the bare side. Bare side: `RpcClient.request` (the SDK's Protocol, no capability checks) of the identical `tools/call` params — the same `requestedOutputs` the host chose and the same envelope — parsed with a loose object schema. Both sides use the SAME connection: the bare side sends through the SDK Protocol client of the host's own connection (one transport, one server process: in process an SDK `InMemoryTransport` pair to the toolkit demo server, over stdio one spawned `mcp-prism demo-server`). With a server process per side, which CPU each one landed on next to the bench decided a stdio round trip by more than the host costs.",
       "Both sides run the compiled build (`dist/`, what the bundle is made from), not the TypeScript sources through the bench's loader. Each call is awaited before the next (no pipelining). The two sides alternate call by call (host then bare, then bare then host, …), each call timed on its own, so both meet the same moment of the machine: the same load, the same state of the server process and of the JIT. (Whole blocks of one side run after whole blocks of the other let scheduling decide the stdio figure: one block of host calls ran at 1,557 calls/s, another at 10,595.)",
       `The figure (host cost) is the median over ${RUNS} consecutive runs of the host's mean call time ÷ the bare side's, each leaving out on both sides the calls that took over ${PAUSE_FACTOR}× the median call: pauses, i.e. a gc (in process about 10 scavenges of 1.5–15 ms per 4,000 calls) or a scheduling stall, which lands in whichever call is running and costs the time of a hundred or more calls. On this 2-core VM the pauses swung the ratio of the plain totals of two back-to-back runs from 1.02× to 1.13× (and a median over blocks of calls, pauses included, by as much), which is noise, not host work. Gc pauses land on both sides alike: in a check run of 40,000 pairs (lookup_order, in process), 90 host calls and 89 bare calls overlapped one of the 182 gc events. Each side's pauses are counted in the table with their time, and the ratio of the totals with the pauses is shown beside the figure: a host that paused more than the bare side would show there.`,
     ],

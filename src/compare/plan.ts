@@ -5,14 +5,13 @@
 // approved for exactly that many calls.
 import { needsApproval } from "../host/approval.js";
 import type { PlannedRequest } from "../host/host.js";
-import { MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
+import { MODES, type CallOptions, type CallOutcome, type Mode, type ToolEntry } from "../host/types.js";
 
 /** What compare needs from a host: the Host satisfies it, and so does the app's command host. */
 export interface CompareHost {
   tools(mode: Mode): Promise<ToolEntry[]>;
   requestFor(entry: ToolEntry, mode: Mode): PlannedRequest;
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
-  callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
 }
 
 /** One wire call and the modes it answers (the first is the one it is made in). */

@@ -1,9 +1,10 @@
 // Runs a comparison plan: each planned call once, its outcome shown for every mode it answers,
-// and the legacy client profiles read from one legacy-shaped result. The CLI and the app only
-// render what this returns.
+// and the legacy client profiles read from one legacy-shaped result (the first call's own, or
+// one more call over a 2026-07-28 connection). The CLI and the app only render what this returns.
 import { LEGACY_PROFILES, MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
 import type { CompareHost, ComparePlan } from "./plan.js";
 import { failedOutcome } from "../host/host-error.js";
+import { readAs } from "./profiles/index.js";
 
 export interface ModeRow {
   mode: Mode;
@@ -27,8 +28,8 @@ export interface CompareRun {
 }
 
 export interface CompareOptions {
-  /** The legacy profiles of a 2026-12-01 tool: the same call over a connection forced to 2026-07-28. Rejects with a one-line reason. */
-  legacy?: (tool: ToolEntry, args: Record<string, unknown>, opts: CallOptions) => Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
+  /** For a 2026-12-01 tool: the same call over a connection forced to 2026-07-28 (LegacyConnections.call). Rejects with a one-line reason. */
+  legacy?: (tool: ToolEntry, args: Record<string, unknown>, opts: CallOptions) => Promise<CallOutcome>;
   /** The host's own legacy profile (the mode rows of a legacy-shaped era read the result under it). */
   profile?: LegacyProfile;
   signal?: AbortSignal;
@@ -43,13 +44,12 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
     if (o.signal?.aborted) break;
     // Bound to the entry the plan was made for: a name that moved meanwhile is refused, not run elsewhere.
     const opts: CallOptions = { mode: c.modes[0], signal: o.signal, target: { server: c.entry.server, tool: c.entry.name } };
-    let outcome: CallOutcome;
+    let outcome = await host.call(c.entry.qualifiedName, args, opts);
     if (plan.legacy === "same-call" && run.calls === 0) {
-      // A legacy-shaped result: the mode row and every client profile read the one reply.
-      const each = await host.callWithProfiles(c.entry.qualifiedName, args, withFirst(profile), opts);
-      outcome = each[profile]!;
-      for (const p of LEGACY_PROFILES) if (each[p]) run.legacy.push({ profile: p, outcome: each[p]! });
-    } else outcome = await host.call(c.entry.qualifiedName, args, opts);
+      // A legacy-shaped result: the mode rows (under the host's profile) and every client profile read the one reply.
+      run.legacy = profileRows(outcome);
+      outcome = readAs(profile, outcome);
+    }
     run.calls++;
     o.onCall?.(c.modes, outcome);
     c.modes.forEach((mode, i) => run.modes.push({ mode, outcome, ...(i > 0 ? { sameCallAs: c.modes[0] } : {}) }));
@@ -63,9 +63,9 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
     if (!o.legacy) run.legacyError = { rule: "legacy-unavailable", message: "legacy client profiles: not available here" };
     else {
       try {
-        const each = await o.legacy(plan.calls[0].entry, args, { signal: o.signal });
+        const outcome = await o.legacy(plan.calls[0].entry, args, { signal: o.signal });
         run.calls++;
-        for (const p of LEGACY_PROFILES) if (each[p]) run.legacy.push({ profile: p, outcome: each[p]! });
+        run.legacy = profileRows(outcome);
       } catch (e) {
         const err = e as { rule?: unknown; message?: unknown };
         run.legacyError = { rule: typeof err.rule === "string" ? err.rule : "legacy-unavailable", message: String(err.message ?? e) };
@@ -75,7 +75,7 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
   return run;
 }
 
-/** The profiles with the host's own first: callWithProfiles returns its outcome under profiles[0]. */
-function withFirst(profile: LegacyProfile): LegacyProfile[] {
-  return [profile, ...LEGACY_PROFILES.filter((p) => p !== profile)];
+/** One legacy-shaped outcome read under every client profile (a failure is every profile's row). */
+function profileRows(outcome: CallOutcome): ProfileRow[] {
+  return LEGACY_PROFILES.map((profile) => ({ profile, outcome: readAs(profile, outcome) }));
 }

@@ -5,14 +5,13 @@ import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
 import type { ToolError } from "./tools.js";
-import type { CallError, CallOutcome, CallPlan, LegacyProfile, Mode, ProgressUpdate } from "./types.js";
+import type { CallError, CallOutcome, CallPlan, Mode, ProgressUpdate } from "./types.js";
 
 export interface HostOptions {
   config: HostConfig;
   mode?: Mode;
   /** Force one protocol version on every connection. */
   protocol?: string;
-  profile?: LegacyProfile;
   /** Only these servers (by config name). */
   servers?: string[];
   /** Where detected eras are remembered (default: $XDG_STATE_HOME/mcp-prism unless MCP_PRISM_ERA_CACHE=0; false: none). */

@@ -6,19 +6,18 @@ import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail }
 import { wireError } from "./call-errors.js";
 import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
-import { PendingCall, planOf, unknownPlan } from "./pending-call.js";
+import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
-import { applyLegacyProfile } from "./legacy/index.js";
+import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
 import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
-import { CallSuccess } from "./outcome.js";
-import { route, RoutingError } from "./router.js";
+import { route, RoutingError, sinkBytes } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
-import { SelectionCache, selectionOf } from "./selections.js";
+import { modeSelection, selectionOf } from "./selections.js";
 import type { HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 export type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
@@ -32,26 +31,14 @@ function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
 }
 
 
-const extensionsKeys = new Map<Mode, string>();
-/** The listing cache key of a mode's advertised extensions (policies are constants). */
-function extensionsKey(mode: Mode): string {
-  let key = extensionsKeys.get(mode);
-  if (key === undefined) extensionsKeys.set(mode, (key = JSON.stringify(policyFor(mode).advertiseExtensions)));
-  return key;
-}
-
-const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
-  readonly profile: LegacyProfile;
   private readonly conns = new Map<string, Connection>();
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
   private callIds = 0;
-  /** Per tool entry and mode: the selection, for the negotiated Set it was made for. */
-  private readonly selections = new SelectionCache();
-  /** Per mode, the qualified tool list and the listings it was built from (valid while they are the same objects). */
+  /** Per mode, the qualified tools and the listings they were built from (see byQualifiedName). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
   /** Per server, its first connect and listing (Host.open); settles, never rejects. */
   private readonly starts = new Map<string, Promise<void>>();
@@ -59,7 +46,6 @@ export class Host extends EventEmitter implements ToolExecutor {
   private constructor(readonly opts: HostOptions) {
     super();
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
-    this.profile = opts.profile ?? opts.config.profile ?? "sep";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
@@ -131,7 +117,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   private listingKey(c: Connection, mode: Mode): string {
-    return c.era === "legacy" ? "legacy" : extensionsKey(mode);
+    return c.era === "legacy" ? "legacy" : JSON.stringify(policyFor(mode).advertiseExtensions);
   }
 
   /** A server's tools as listed with the mode's extensions advertised (cached per extension set). */
@@ -161,29 +147,6 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   private cached(mode: Mode): ToolEntry[][] {
     return [...this.conns.values()].map((c) => this.listingOf(c, mode)?.tools ?? []);
-  }
-
-  /**
-   * The call path's tool lookup without re-listing and re-qualifying every tool per call: the
-   * qualified list is rebuilt only when some server's listing object changed (new listing,
-   * restart with another era, invalidation). undefined = not cached or the server is not
-   * connected: take the slow path, which (re)connects and lists.
-   */
-  private cachedEntry(qualifiedName: string, mode: Mode): ToolEntry | undefined {
-    let hit = this.qualified.get(mode);
-    let same = hit !== undefined && hit.from.length === this.conns.size;
-    let i = 0;
-    for (const c of this.conns.values()) {
-      if (!same) break;
-      same = hit!.from[i++] === this.listingOf(c, mode);
-    }
-    if (!same) {
-      const from = [...this.conns.values()].map((c) => this.listingOf(c, mode));
-      const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? []), this.serverNames()).map((t) => [t.qualifiedName, t]));
-      this.qualified.set(mode, (hit = { from, byName }));
-    }
-    const entry = hit!.byName.get(qualifiedName);
-    return entry && this.conns.get(entry.server)?.state === "connected" ? entry : undefined;
   }
 
   /**
@@ -219,7 +182,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const advertised = entry.era === "legacy" ? [] : Object.keys(policy.advertiseExtensions);
     const conn = this.conns.get(entry.server);
     if (!conn || entry.era !== "2026-12-01") return { requested: undefined, advertised };
-    return { requested: this.selections.forMode(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
+    return { requested: modeSelection(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
   }
 
   modelTools(): ToolEntry[] {
@@ -230,114 +193,27 @@ export class Host extends EventEmitter implements ToolExecutor {
     return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
   }
 
-  call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = NO_OPTIONS): Promise<CallOutcome> {
-    return this.run(qualifiedName, args, opts, [opts.legacyProfile ?? this.profile]);
-  }
-
-  /** One wire call; its legacy result read under each profile (for compare). Variant-era tools give one outcome. */
-  async callWithProfiles(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts: CallOptions = NO_OPTIONS) {
-    const each: Partial<Record<LegacyProfile, CallOutcome>> = {};
-    await this.run(qualifiedName, args, opts, profiles, each);
-    return each;
-  }
-
-  // The pipeline: run (tool lookup) → send (policy, local selection check) → complete (request,
-  // awaits the reply) → finish (validation, routing, outcome). Only `complete` and the slow lookup
-  // are async: a suspended async function keeps its frame on the heap, so the one that waits for
-  // every reply holds one PendingCall, not the whole pipeline's variables (~15% of the host's
-  // allocation per call).
-
-  /** Returns the outcome under profiles[0]; `each`, when given, gets the outcome under every profile. */
-  private run(
-    qualifiedName: string,
-    args: Record<string, unknown>,
-    opts: CallOptions,
-    profiles: readonly LegacyProfile[],
-    each?: Partial<Record<LegacyProfile, CallOutcome>>,
-  ): Promise<CallOutcome> {
+  /**
+   * One call: lookup → policy and local selection check (a refused selection is never sent) →
+   * request → whole-result validation → routing. A legacy-shaped result is read mcp-prism's way
+   * (legacyOutputs); the validated result itself rides on the outcome (`legacyResult`), so other
+   * readings (compare's client profiles) need no second wire call.
+   */
+  async call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
     const started = performance.now();
     const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
-    try {
-      const entry = this.cachedEntry(qualifiedName, mode);
-      if (entry === undefined) return this.runListed(new PendingCall(id, started, unknownPlan(qualifiedName, args, mode), opts, profiles, each));
-      const conn = this.conns.get(entry.server) as Connection;
-      return this.send(new PendingCall(id, started, planOf(entry, conn, args, mode), opts, profiles, each), entry, conn);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-
-  /** The lookup's slow path: (re)connects and lists, then sends. */
-  private async runListed(call: PendingCall): Promise<CallOutcome> {
-    const name = call.plan.tool;
-    const mode = call.plan.mode;
-    // Bounded: a call never waits on a server that is still connecting past connectWaitMs.
-    const entry = (await this.tools(mode, this.connectWaitMs)).find((t) => t.qualifiedName === name);
-    if (!entry) return this.failed(call, await this.unknownTool(name, mode));
-    const conn = this.conns.get(entry.server) as Connection;
-    return this.send(new PendingCall(call.id, call.started, planOf(entry, conn, call.plan.args, mode), call.opts, call.profiles, call.each), entry, conn);
-  }
-
-  /** Policy and local selection check (a refused selection is never sent), then the request. */
-  private send(call: PendingCall, listed: ToolEntry, conn: Connection): Promise<CallOutcome> {
-    const { plan, opts } = call;
+    const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
+    if (!listed) return this.failed({ id, started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
+    const conn = this.conns.get(listed.server) as Connection;
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
-    const entry = settleSchemas(listed);
-    const policy = policyFor(plan.mode);
-    const negotiated = conn.negotiated(policy.advertiseExtensions);
-    call.entry = entry;
-    call.conn = conn;
-    // A call approved (and drawn) for one server's tool never runs another's, even when names
-    // moved between the approval and the call (a server connected or restarted meanwhile).
-    const target = opts.target;
-    if (target !== undefined && (target.server !== entry.server || target.tool !== entry.name)) {
-      return Promise.resolve(this.failed(call, callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`)));
-    }
-    if (entry.unavailable !== undefined) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail)));
-    // Arguments (from the model, --args or a UI form) are untrusted JSON like a result.
-    const maxDepth = this.opts.config.limits.maxJsonDepth;
-    if (exceedsJsonDepth(plan.args, maxDepth)) return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`)));
-    if (entry.era === "2026-12-01") {
-      const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
-      if (declined) {
-        plan.requested = opts.select;
-        const why = `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`;
-        return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "declined-variant", why)));
-      }
-      const chosen = opts.select ? selectionOf(opts.select, entry, negotiated) : this.selections.forMode(entry, plan.mode, negotiated);
-      call.appExtensions = chosen.extensions;
-      call.effective = chosen.effective;
-      plan.requested = chosen.requested;
-      const issue = chosen.issue;
-      if (issue) {
-        const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-        return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`)));
-      }
-    } else if (opts.select) {
-      const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
-      return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "selection-unsupported", why)));
-    } else plan.legacyProfile = call.profiles[0];
-    // Events are built only for listeners; progress is asked for only when something shows it
-    // (the app always listens): a progressToken makes a server send notifications nobody reads.
+    const call: PendingCall = { id, started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], listened: false, relisted: false };
+    const refused = this.check(call);
+    if (refused) return this.failed(call, refused);
+    // Events are built only for listeners; progress is asked for only when something shows it:
+    // a progressToken makes a server send notifications nobody reads.
     call.listened = this.listenerCount("event") > 0;
-    if (call.listened) this.emit("event", { type: "call-start", id: call.id, plan } satisfies HostEvent);
-    return this.complete(call);
-  }
-
-  private request(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
-    const { plan, opts } = call;
-    const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
-    if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
-    if (retry !== undefined) Object.assign(params, retry);
-    return (call.conn as Connection).request("tools/call", params, {
-      extensions: policyFor(plan.mode).advertiseExtensions,
-      signal: opts.signal,
-      onprogress: opts.onProgress !== undefined || call.listened ? this.progressHandler(call.id, opts) : undefined,
-    });
-  }
-
-  private async complete(call: PendingCall): Promise<CallOutcome> {
+    if (call.listened) this.emit("event", { type: "call-start", id: call.id, plan: call.plan } satisfies HostEvent);
     let raw: Record<string, unknown>;
     try {
       raw = await this.requestListed(call);
@@ -350,9 +226,79 @@ export class Host extends EventEmitter implements ToolExecutor {
         raw = await this.requestListed(call, answer.retry);
       }
     } catch (e) {
-      return this.failed(call, wireError(e, call.conn as Connection, call.plan.tool, this.opts.config.limits.callTimeoutMs, call.opts.signal));
+      return this.failed(call, wireError(e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
     return this.finish(call, raw);
+  }
+
+  /** The tool a name means, when a connected server listed it already. */
+  private connectedTool(qualifiedName: string, mode: Mode): ToolEntry | undefined {
+    const cached = this.byQualifiedName(mode).get(qualifiedName);
+    return cached && this.conns.get(cached.server)?.state === "connected" ? cached : undefined;
+  }
+
+  /** The tool a name means after (re)connecting and listing, bounded by connectWaitMs. */
+  private async listedTool(qualifiedName: string, mode: Mode): Promise<ToolEntry | undefined> {
+    return (await this.tools(mode, this.connectWaitMs)).find((t) => t.qualifiedName === qualifiedName);
+  }
+
+  /**
+   * The cached listings' tools by qualified name, re-qualified only when some server's listing
+   * object changed (new listing, restart with another era, invalidation): qualifying every tool
+   * on every call cost more than the rest of the lookup.
+   */
+  private byQualifiedName(mode: Mode): Map<string, ToolEntry> {
+    const from = [...this.conns.values()].map((c) => this.listingOf(c, mode));
+    const hit = this.qualified.get(mode);
+    if (hit && hit.from.length === from.length && hit.from.every((l, i) => l === from[i])) return hit.byName;
+    const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? []), this.serverNames()).map((t) => [t.qualifiedName, t]));
+    this.qualified.set(mode, { from, byName });
+    return byName;
+  }
+
+  /** The checks made before anything is sent; sets the call's selection. A CallError: not sent. */
+  private check(call: PendingCall): CallError | undefined {
+    const { plan, opts, entry, conn } = call;
+    // A call approved (and drawn) for one server's tool never runs another's, even when names
+    // moved between the approval and the call (a server connected or restarted meanwhile).
+    const target = opts.target;
+    if (target !== undefined && (target.server !== entry.server || target.tool !== entry.name)) {
+      return callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`);
+    }
+    if (entry.unavailable !== undefined) return callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail);
+    // Arguments (from the model, --args or a UI form) are untrusted JSON like a result.
+    const maxDepth = this.opts.config.limits.maxJsonDepth;
+    if (exceedsJsonDepth(plan.args, maxDepth)) return callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`);
+    if (entry.era !== "2026-12-01") {
+      if (!opts.select) return undefined;
+      return callError(plan.server, plan.tool, "selection-unsupported", `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`);
+    }
+    const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
+    if (declined) {
+      plan.requested = opts.select;
+      return callError(plan.server, plan.tool, "declined-variant", `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`);
+    }
+    const negotiated = conn.negotiated(policyFor(plan.mode).advertiseExtensions);
+    const chosen = opts.select ? selectionOf(opts.select, entry, negotiated) : modeSelection(entry, plan.mode, negotiated);
+    call.appExtensions = chosen.extensions;
+    call.effective = chosen.effective;
+    plan.requested = chosen.requested;
+    const issue = chosen.issue;
+    if (!issue) return undefined;
+    const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
+    return callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`);
+  }
+
+  private request(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
+    const { plan, opts } = call;
+    const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
+    if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
+    if (retry !== undefined) Object.assign(params, retry);
+    return call.conn.request("tools/call", params, {
+      extensions: policyFor(plan.mode).advertiseExtensions,
+      signal: opts.signal,
+      onprogress: opts.onProgress !== undefined || call.listened ? this.progressHandler(call.id, opts) : undefined,
+    });
   }
 
   /**
@@ -376,41 +322,28 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   /** The whole result validated before anything is routed. */
   private finish(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
-    const { plan, profiles, each } = call;
-    const entry = call.entry as ToolEntry;
+    const { plan, entry } = call;
     const limits = this.opts.config.limits;
     // No size step here: every transport refused a reply over limits.maxResultBytes already.
-    let first: CallOutcome;
+    let outcome: CallOutcome;
     try {
       if (entry.era === "2026-12-01") {
         const v = validateVariantResult(raw, call.effective, entry.variants, limits);
-        const routed = route(v.outputs, { appExtensions: call.appExtensions, meta: v.meta });
-        first = this.success(plan, routed, v.isError, entry, call.started);
-        if (each) for (const p of profiles) each[p] = first;
-      } else first = this.legacyOutcomes(call, raw);
+        outcome = this.success(call, route(v.outputs, { appExtensions: call.appExtensions, meta: v.meta }), v.isError);
+      } else {
+        const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
+        outcome = this.success(call, route(legacyOutputs(v), { appExtensions: [] }), v.isError);
+        outcome.legacyResult = v;
+        if (v.warnings) outcome.warnings = v.warnings.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
+        if (v.meta !== undefined && Object.keys(v.meta).length > 0) outcome.resultMeta = v.meta;
+      }
     } catch (e) {
       if (e instanceof ResultValidationError) return this.failed(call, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
       if (e instanceof RoutingError) return this.failed(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    if (call.listened) this.emit("event", { type: "call-end", id: call.id, outcome: first } satisfies HostEvent);
-    return first;
-  }
-
-  /** The legacy result read under each profile; every profile is read (and may fail) before any outcome is handed out. */
-  private legacyOutcomes(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
-    const { plan, profiles, each } = call;
-    const entry = call.entry as ToolEntry;
-    const v = validateLegacyResult(raw, entry.legacyOutputSchema, this.opts.config.limits);
-    const warnings = v.warnings?.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
-    const outcomes = profiles.map((p) => {
-      const o = this.success({ ...plan, legacyProfile: p }, route(applyLegacyProfile(p, v), { appExtensions: [] }), v.isError, entry, call.started);
-      if (warnings) o.warnings = warnings;
-      if (v.meta !== undefined && Object.keys(v.meta).length > 0) o.resultMeta = v.meta;
-      return o;
-    });
-    if (each) profiles.forEach((p, i) => (each[p] = outcomes[i]));
-    return outcomes[0];
+    if (call.listened) this.emit("event", { type: "call-end", id: call.id, outcome } satisfies HostEvent);
+    return outcome;
   }
 
   private progressHandler(id: number, opts: CallOptions): (p: { progress: number; total?: number; message?: string }) => void {
@@ -421,17 +354,28 @@ export class Host extends EventEmitter implements ToolExecutor {
     };
   }
 
-  private failed(call: PendingCall, error: CallError): CallOutcome {
-    const { plan, each } = call;
+  private failed(call: Pick<PendingCall, "id" | "started" | "plan">, error: CallError): CallOutcome {
+    const { plan } = call;
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
     this.emit("event", { type: "call-end", id: call.id, outcome, failure: error } satisfies HostEvent);
-    if (each) for (const p of call.profiles) each[p] = outcome;
     return outcome;
   }
 
-  private success(plan: CallPlan, routed: Routed, isError: boolean, entry: ToolEntry, started: number): CallSuccess {
-    const outcome = new CallSuccess(plan, isError, routed, performance.now() - started);
-    if (routed.model.length === 0) outcome.receipt = writeReceipt(entry.name, routed, outcome.bytes, entry.variants, isError);
+  private success(call: PendingCall, routed: Routed, isError: boolean): CallSuccess {
+    // `bytes` serializes every output: computed when first read (the app reads it when it draws
+    // the call; a script calling in a loop may never), then kept.
+    let bytes: SinkBytes | undefined;
+    const outcome: CallSuccess = {
+      ok: true,
+      plan: call.plan,
+      isError,
+      routed,
+      get bytes() {
+        return (bytes ??= sinkBytes(routed));
+      },
+      durationMs: performance.now() - call.started,
+    };
+    if (routed.model.length === 0) outcome.receipt = writeReceipt(call.entry.name, routed, outcome.bytes, call.entry.variants, isError);
     return outcome;
   }
 

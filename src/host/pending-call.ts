@@ -1,29 +1,24 @@
-// One call's state between the steps of Host's pipeline (lookup → send → complete → finish), and
-// the plans it starts from.
+// One call's state between the steps of Host.call (lookup → check → request → finish), and the
+// plans it starts from.
 import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { Connection } from "./connection.js";
-import type { CallOptions, CallOutcome, CallPlan, LegacyProfile, Mode, ToolEntry } from "./types.js";
+import type { CallOptions, CallPlan, Mode, ToolEntry } from "./types.js";
 
-/** One call from its tool lookup to its outcome: what the later steps of the pipeline need. */
-export class PendingCall {
-  entry: ToolEntry | undefined = undefined;
-  conn: Connection | undefined = undefined;
+export interface PendingCall {
+  id: number;
+  started: number;
+  plan: CallPlan;
+  opts: CallOptions;
+  entry: ToolEntry;
+  conn: Connection;
   /** What the result must answer (2026-12-01): the requested selectors, or the fallback. */
-  effective: ToolResultOutputSelector[] = [];
+  effective: ToolResultOutputSelector[];
   /** Extensions negotiated and requested: their outputs and `_meta` may reach the App sink. */
-  appExtensions: string[] = [];
+  appExtensions: string[];
   /** Something listens to the Host's events (they are built only then). */
-  listened = false;
+  listened: boolean;
   /** The server's tools were listed again after a HeaderMismatch (once per call). */
-  relisted = false;
-  constructor(
-    readonly id: number,
-    readonly started: number,
-    readonly plan: CallPlan,
-    readonly opts: CallOptions,
-    readonly profiles: readonly LegacyProfile[],
-    readonly each: Partial<Record<LegacyProfile, CallOutcome>> | undefined,
-  ) {}
+  relisted: boolean;
 }
 
 export function planOf(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {

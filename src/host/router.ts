@@ -1,6 +1,8 @@
 // The ONLY writer of sinks: turns validated, audience-tagged outputs into a Routed value.
 // Routing follows the output-level audience alone (never block annotations, never the format).
-import { isExtensionAudience, type ToolResultOutput } from "../protocol/index.js";
+// audience.js, not the index: the router also runs in the first-frame bundle (compare's readAs) without zod.
+import { isExtensionAudience } from "../protocol/audience.js";
+import type { ToolResultOutput } from "../protocol/index.js";
 import { jsonBytes } from "./measure.js";
 import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry } from "./types.js";
 
@@ -27,53 +29,27 @@ function sinkOf(out: ToolResultOutput, ctx: RouteContext): SinkName {
   throw new RoutingError(`no sink for ${out.audience}/${out.format}`);
 }
 
-/** Every empty sink of every routed result: nothing writes to a Routed value after route(). */
-const NO_ENTRIES: readonly never[] = Object.freeze([]);
-const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** An array to be filled with exactly `length` entries, in order. */
-function sized<T>(length: number): T[] {
-  return length === 0 ? (NO_ENTRIES as unknown as T[]) : new Array<T>(length);
-}
-
 /**
  * Routes every output to the sink of its audience. An output whose audience has no sink here
  * (e.g. an extension that was not negotiated) is an error: validation should have rejected it,
  * and nothing may be dropped or substituted silently.
  */
 export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): Routed {
-  // Every call routes. Counting first lets each sink array be made with its final length (a first
-  // push would give it room for 17 entries), and an empty sink is the shared frozen array.
-  let models = 0;
-  let users = 0;
-  let programmatics = 0;
-  let apps = 0;
-  for (let i = 0; i < outputs.length; i++) {
-    const sink = sinkOf(outputs[i], ctx);
-    if (sink === "model") models++;
-    else if (sink === "user") users++;
-    else if (sink === "programmatic") programmatics++;
-    else apps++;
-  }
-  const model = sized<ModelSinkEntry>(models);
-  const user = sized<UserSinkEntry>(users);
-  const programmatic = sized<ProgrammaticSinkEntry>(programmatics);
-  const app = sized<AppSinkEntry>(apps);
-  // Filled from the last output back, each at its sink's count less one: the order is kept.
-  for (let i = outputs.length - 1; i >= 0; i--) {
-    const out = outputs[i];
+  const model: ModelSinkEntry[] = [];
+  const user: UserSinkEntry[] = [];
+  const programmatic: ProgrammaticSinkEntry[] = [];
+  const app: AppSinkEntry[] = [];
+  for (const out of outputs) {
     const sink = sinkOf(out, ctx);
-    if (sink === "model") model[--models] = out as ModelSinkEntry;
-    else if (sink === "user") user[--users] = out as UserSinkEntry;
-    else if (sink === "programmatic") programmatic[--programmatics] = out as ProgrammaticSinkEntry;
-    else app[--apps] = out as AppSinkEntry;
+    if (sink === "model") model.push(out as ModelSinkEntry);
+    else if (sink === "user") user.push(out as UserSinkEntry);
+    else if (sink === "programmatic") programmatic.push(out as ProgrammaticSinkEntry);
+    else app.push(out as AppSinkEntry);
   }
-  let appMeta = NO_META;
+  const appMeta: Record<string, unknown> = {};
   for (const ext of ctx.appExtensions) {
     const entry = ctx.meta?.[ext];
-    if (entry === undefined) continue;
-    if (appMeta === NO_META) appMeta = {};
-    (appMeta as Record<string, unknown>)[ext] = entry;
+    if (entry !== undefined) appMeta[ext] = entry;
   }
   return { model, user, programmatic, app, appMeta };
 }

@@ -1,6 +1,5 @@
 // A tool's selection in a mode — the mode policy's requestedOutputs, or the caller's — with its
-// local check and the requested extensions that were negotiated. The mode's own selection is
-// computed once per (tool listing entry, mode) while the negotiated Set is the same object.
+// local check and the requested extensions that were negotiated.
 import { checkSelection, effectiveSelection, type ToolResultOutputSelector } from "../protocol/index.js";
 import { policyFor, selectOutputs } from "./policy/index.js";
 import type { Mode, ToolEntry } from "./types.js";
@@ -20,19 +19,7 @@ export function selectionOf(requested: ToolResultOutputSelector[] | undefined, e
   return { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
 }
 
-export class SelectionCache {
-  private readonly byEntry = new WeakMap<ToolEntry, Map<Mode, { negotiated: ReadonlySet<string>; selection: Selection }>>();
-
-  /** The mode's own selection for a tool and its local check. */
-  forMode(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
-    let byMode = this.byEntry.get(entry);
-    if (!byMode) this.byEntry.set(entry, (byMode = new Map()));
-    // The connection hands out the same negotiated Set while nothing changed (a reconnect makes
-    // a new one), so the cache holds while the Set is the same object.
-    const hit = byMode.get(mode);
-    if (hit?.negotiated === negotiated) return hit.selection;
-    const selection = selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated, entry.declined), entry, negotiated);
-    byMode.set(mode, { negotiated, selection });
-    return selection;
-  }
+/** The mode's own selection for a tool and its local check. */
+export function modeSelection(entry: ToolEntry, mode: Mode, negotiated: ReadonlySet<string>): Selection {
+  return selectionOf(selectOutputs(policyFor(mode), entry.variants, negotiated, entry.declined), entry, negotiated);
 }

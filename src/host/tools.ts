@@ -96,7 +96,7 @@ export function settleSchemas(entry: ToolEntry): ToolEntry {
   if (hit === undefined) settledEntries.set(entry, (hit = settle(entry)));
   return hit;
 }
-// The same settled object per entry: the host caches selections per entry object.
+// The same settled object per entry: its schemas compile once.
 const settledEntries = new WeakMap<ToolEntry, ToolEntry>();
 
 function settle(entry: ToolEntry): ToolEntry {

@@ -12,6 +12,7 @@ import type {
   ToolAnnotations,
 } from "../protocol/index.js";
 import type { HostError } from "./host-error.js";
+import type { ValidatedLegacyResult } from "./validate.js";
 
 export type { Era };
 
@@ -124,22 +125,27 @@ export interface CallError extends HostError {
 
 export type SinkBytes = Record<SinkName, number>;
 
-export type CallOutcome =
-  | {
-      ok: true;
-      plan: CallPlan;
-      isError: boolean;
-      routed: Routed;
-      bytes: SinkBytes;
-      /** Present when the model sink is empty: the host's receipt is what the model gets. */
-      receipt?: HostReceipt;
-      /** What the host did not pass on as it came, and why (e.g. structuredContent dropped). */
-      warnings?: HostWarning[];
-      /** A legacy result's `_meta`, kept for the record (call --json, transcript); routed to no sink. */
-      resultMeta?: Record<string, unknown>;
-      durationMs: number;
-    }
-  | { ok: false; plan: CallPlan; error: CallError; durationMs: number };
+export interface CallSuccess {
+  ok: true;
+  plan: CallPlan;
+  isError: boolean;
+  routed: Routed;
+  bytes: SinkBytes;
+  /** Present when the model sink is empty: the host's receipt is what the model gets. */
+  receipt?: HostReceipt;
+  /** What the host did not pass on as it came, and why (e.g. structuredContent dropped). */
+  warnings?: HostWarning[];
+  /** A legacy result's `_meta`, kept for the record (call --json, transcript); routed to no sink. */
+  resultMeta?: Record<string, unknown>;
+  /**
+   * A legacy-shaped era's result as validated (content, structuredContent, isError, _meta),
+   * before mcp-prism's reading of it: compare reads it as other clients would.
+   */
+  legacyResult?: ValidatedLegacyResult;
+  durationMs: number;
+}
+
+export type CallOutcome = CallSuccess | { ok: false; plan: CallPlan; error: CallError; durationMs: number };
 
 export type { ContentToolResultOutput, StructuredToolResultOutput };
 
@@ -153,7 +159,6 @@ export interface CallOptions {
   mode?: Mode;
   /** Explicit selectors overriding the mode for this call (validated locally before sending). */
   select?: ToolResultOutputSelector[];
-  legacyProfile?: LegacyProfile;
   signal?: AbortSignal;
   onProgress?: (p: ProgressUpdate) => void;
   /** The tool the caller resolved the name to (and asked approval for): refused as `tool-moved` if the name now means another. */

@@ -39,6 +39,7 @@ function startFailure(e: unknown, names: readonly string[]): string {
 export class PendingHost {
   private host?: StartedHost;
   private failure?: string;
+  private reading?: (o: CallOutcome) => CallOutcome;
   /** Settles (never rejects) once the start has succeeded or failed and the store shows it. */
   readonly ready: Promise<void>;
 
@@ -47,11 +48,14 @@ export class PendingHost {
     starting: Promise<StartedHost>,
     private readonly store: SessionStore,
     /** /compare's legacy rows, when the app offers them (not a Host method). */
-    private readonly legacy?: CommandHost["legacyProfiles"],
+    private readonly legacy?: CommandHost["legacyCall"],
+    /** The config's legacy client profile, when it asks for another client's reading of legacy results. */
+    reading?: Promise<((o: CallOutcome) => CallOutcome) | undefined>,
   ) {
-    this.ready = starting.then(
-      async (host) => {
+    this.ready = Promise.all([starting, reading]).then(
+      async ([host, read]) => {
         this.host = host;
+        this.reading = read;
         this.changed(); // the status bar shows each server's own state from now on
         // Servers connect independently: prompts wait for them at most the host's bound.
         await host.settled?.();
@@ -110,18 +114,15 @@ export class PendingHost {
     servers: () => this.servers(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();
-      return this.host.call(name, args, opts);
+      const outcome = await this.host.call(name, args, opts);
+      return this.reading ? this.reading(outcome) : outcome;
     },
     requestFor: (entry, mode) => {
       if (!this.host?.requestFor) throw this.notConnected();
       return this.host.requestFor(entry, mode);
     },
-    callWithProfiles: async (name, args, profiles, opts) => {
-      if (!this.host?.callWithProfiles) throw this.notConnected();
-      return this.host.callWithProfiles(name, args, profiles, opts);
-    },
-    legacyProfiles: async (tool, args, opts) => {
-      const legacy = this.legacy ?? this.host?.legacyProfiles;
+    legacyCall: async (tool, args, opts) => {
+      const legacy = this.legacy ?? this.host?.legacyCall;
       if (!this.host || !legacy) throw this.notConnected();
       return legacy(tool, args, opts);
     },
@@ -132,7 +133,8 @@ export class PendingHost {
     instructions: () => this.host?.instructions() ?? [],
     call: async (name, args, opts) => {
       if (!this.host) throw this.notConnected();
-      return this.host.call(name, args, opts);
+      const outcome = await this.host.call(name, args, opts);
+      return this.reading ? this.reading(outcome) : outcome;
     },
   };
 }

@@ -1,10 +1,12 @@
 // Legacy-shape results (2026-07-28 and initialize era): no requestedOutputs on the wire, the
-// legacy tool projection, and every legacy client profile applied to the SAME wire result.
+// legacy tool projection, and every legacy client profile (src/compare/profiles) applied to the
+// SAME wire result, which the host hands on validated (CallSuccess.legacyResult).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import { LEGACY_PROFILES } from "../../src/host/types.js";
+import { LEGACY_PROFILES, type LegacyProfile } from "../../src/host/types.js";
+import { readAs } from "../../src/compare/profiles/index.js";
 import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
 
 const texts = (entries: readonly any[]) => entries.flatMap((o) => (o.format === "content" ? o.content.map((b: any) => b.text) : [JSON.stringify(o.structuredContent)]));
@@ -49,10 +51,10 @@ for (const { label, era, protocol } of [
 
     test("each client profile reads the same wire result its own way", async () => {
       const before = wireLines(log).filter((l) => l.method === "tools/call").length;
-      const outs = await host.callWithProfiles("good", {}, LEGACY_PROFILES);
+      const called = await host.call("good", {});
       assert.equal(wireLines(log).filter((l) => l.method === "tools/call").length, before + 1, "one wire call");
-      const r = (p: string) => {
-        const o = outs[p as keyof typeof outs]!;
+      const r = (p: LegacyProfile) => {
+        const o = readAs(p, called);
         assert.ok(o.ok);
         return o.ok ? o.routed : (undefined as never);
       };

@@ -33,10 +33,6 @@ function setup() {
       requested: e.era === "2026-12-01" ? selectOutputs(policyFor(m), e.variants, new Set()) : undefined,
       advertised: e.era === "legacy" ? [] : Object.keys(policyFor(m).advertiseExtensions),
     }),
-    callWithProfiles: async (name, args, profiles, opts) => {
-      calls.push({ name, args, opts });
-      return Object.fromEntries(profiles.map((p) => [p, okOutcome({}, { tool: name, mode: opts?.mode ?? "chat", requested: undefined, era: "2025-11-25" as never, legacyProfile: p })]));
-    },
     servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
     call: async (name, args, opts) => {
       calls.push({ name, args, opts });
@@ -250,11 +246,11 @@ test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
 test("/compare adds one row per legacy client profile when the host can read the legacy shape", async () => {
   const s = setup();
   const asked: string[] = [];
-  s.ctx.host.legacyProfiles = async (t, args) => {
+  s.ctx.host.legacyCall = async (t, args) => {
     asked.push(`${t.qualifiedName} ${JSON.stringify(args)}`);
-    const legacy = (p: string) =>
-      okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "x" }] }] }, { tool: t.name, requested: undefined, era: "2026-07-28", protocolVersion: "2026-07-28", legacyProfile: p as never });
-    return { sep: legacy("sep"), "content-only": legacy("content-only"), "structured-replaces-content": legacy("structured-replaces-content"), both: legacy("both"), "annotation-audience": legacy("annotation-audience") };
+    // One legacy-shaped result (as the Host hands it on): /compare reads it under every profile.
+    const legacy = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "x" }] }] }, { tool: t.name, requested: undefined, era: "2026-07-28", protocolVersion: "2026-07-28" });
+    return { ...legacy, legacyResult: { content: [{ type: "text", text: "x" }], structuredContent: { n: 1 }, isError: false, meta: undefined } } as typeof legacy;
   };
   await dispatch('/compare search_customers {"q": "x"}', s.ctx);
   assert.deepEqual(asked, ['search_customers {"q":"x"}']);
@@ -269,7 +265,10 @@ test("/compare adds one row per legacy client profile when the host can read the
   assert.equal(rows[5].requested, "none sent (2026-07-28)");
   assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|KB)$/);
   assert.equal(rows[0].program, "—");
-  s.ctx.host.legacyProfiles = async () => {
+  // Each profile read the one result its own way: sep gives structuredContent to program logic, content-only drops it.
+  assert.notEqual(rows[5].program, "—");
+  assert.equal(rows[6].program, "—");
+  s.ctx.host.legacyCall = async () => {
     throw new Error("server demo refused 2026-07-28");
   };
   await dispatch('/compare search_customers {"q": "x"}', s.ctx);

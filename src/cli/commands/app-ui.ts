@@ -6,7 +6,8 @@ import React from "react";
 import { render } from "ink";
 import type { HostConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
-import type { Mode } from "../../host/types.js";
+import type { CallOutcome, Mode } from "../../host/types.js";
+import type { LegacyConnections } from "../../compare/legacy-connection.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
@@ -17,35 +18,24 @@ import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
 import { exitOnSignals } from "../../host/process-group.js";
 import type { CommonOptions } from "../args.js";
-import { LEGACY_PROFILES } from "../../host/types.js";
 import { attachTranscript } from "../../ui/transcript.js";
 import { PendingHost } from "../../ui/pending-host.js";
 import { needsApproval } from "../../host/approval.js";
 
 /**
- * /compare's legacy rows for a 2026-12-01 tool: the call made again over a second connection
- * forced to 2026-07-28 (the legacy result shape), opened on first use and kept for the session.
- * (A tool already on a legacy-shaped era is read under every profile from its own call.)
+ * /compare's second connection (src/compare/legacy-connection.ts), made on first use: its code and
+ * the host's load only then.
  */
 function legacyCaller(common: CommonOptions, config: HostConfig) {
-  let legacy: Promise<Host> | undefined;
-  const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
-    const { startHost } = await import("./call.js");
-    legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" }, { config });
-    let lh: Host;
-    try {
-      lh = await legacy;
-    } catch (e) {
-      legacy = undefined; // try again next time
-      throw e;
+  let legacy: LegacyConnections | undefined;
+  const call: NonNullable<CommandHost["legacyCall"]> = async (tool, args, opts) => {
+    if (!legacy) {
+      const { startHost, LegacyConnections } = await import("./call.js");
+      legacy ??= new LegacyConnections((server, protocol) => startHost({ ...common, server, protocol }, { config }));
     }
-    return lh.callWithProfiles(tool.name, args, LEGACY_PROFILES, opts);
+    return legacy.call(tool, args, opts);
   };
-  const close = async () => {
-    const lh = await legacy?.catch(() => undefined);
-    await lh?.close();
-  };
-  return { call, close };
+  return { call, close: async () => legacy?.close() };
 }
 
 export interface RunAppOptions {
@@ -100,7 +90,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
   });
   for (const n of o.config.notices ?? []) store.notice(n);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
-  const pending = new PendingHost(o.serverNames, starting, store, legacy.call);
+  const pending = new PendingHost(o.serverNames, starting, store, legacy.call, profileReading(o.config));
 
   const session = new ChatSession({
     store,
@@ -144,6 +134,14 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
     await host?.close();
     if (signalExit !== undefined) process.exit(signalExit);
   }
+}
+
+/** The config's legacy profile as a reading of every outcome (none for mcp-prism's own, `sep`). */
+async function profileReading(config: HostConfig): Promise<((o: CallOutcome) => CallOutcome) | undefined> {
+  const profile = config.profile;
+  if (profile === undefined || profile === "sep") return undefined;
+  const { readAs } = await import("./call.js");
+  return (o) => readAs(profile, o);
 }
 
 /** How long a signalled app may take to close its servers before it exits anyway. */

@@ -5,6 +5,12 @@ import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../../ho
 import { ConnectionError } from "../../host/connection.js";
 import { Host, type HostOptions } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
+import { readAs } from "../../compare/profiles/index.js";
+import { LegacyConnections } from "../../compare/legacy-connection.js";
+
+// The app loads the host's side late through this module (app-ui.ts; the bundle's split point):
+// /compare's second connection and the config's legacy profile come with it.
+export { LegacyConnections, readAs };
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { resolveConfig } from "../config-gate.js";
@@ -102,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
 
     let host: Host;
     try {
-      host = await startHost(cli.common, { profile });
+      host = await startHost(cli.common);
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       if (cli.common.json) outJson(errorDocument(tool, e, cli.common.server));
@@ -111,7 +117,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     try {
       const name = await resolveTool(host, tool, cli.common.server);
-      const outcome = await host.call(name, args, { mode: cli.common.mode, select, legacyProfile: profile });
+      const called = await host.call(name, args, { mode: cli.common.mode, select });
+      const reading = profile ?? host.opts.config.profile;
+      const outcome = reading ? readAs(reading, called) : called;
       write(outcome);
       return outcome.ok ? 0 : 1;
     } finally {

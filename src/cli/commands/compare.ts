@@ -2,14 +2,15 @@
 // mode (2026-12-01) and each legacy client profile (2026-07-28), side by side. src/compare plans
 // and runs it (one wire call per distinct request); this file only asks approval and renders.
 import { describePlan, planCompare, type ComparePlan } from "../../compare/plan.js";
+import { LegacyConnections } from "../../compare/legacy-connection.js";
+import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
 import { runCompare } from "../../compare/run.js";
-import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
 import type { Host } from "../../host/host.js";
-import { LEGACY_PROFILES, type ToolEntry } from "../../host/types.js";
+import type { ToolEntry } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
 import { parseCli, parseToolArgs, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
-import { compareRow, renderCompare, type CompareDocument } from "../output/compare.js";
+import { compareDocumentRow, renderCompare, type CompareDocument } from "../output/compare.js";
 import { startHost, StartError } from "./call.js";
 import { out, err, outJson } from "../output/terminal.js";
 
@@ -36,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
       if (!(e instanceof StartError)) throw e;
       return refuse(e.rule, e.message);
     }
-    let legacyHost: Promise<Host> | undefined;
+    const legacy = new LegacyConnections((server, protocol) => startHost({ ...cli.common, server, protocol }, { config: host.opts.config }));
     try {
       const plan = await planCompare(host, finder(tool, cli.common.server));
       if (plan.calls.length === 0) return refuse("unknown-tool", `no tool named ${JSON.stringify(sanitizeName(tool))}${cli.common.server ? ` on ${sanitizeName(cli.common.server)}` : ""}`);
@@ -45,19 +46,16 @@ export async function run(argv: string[]): Promise<number> {
         return refuse("not-approved", `${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked readOnlyHint; comparing would run it ${describePlan(plan)}. Pass --yes to run it.`);
       }
       const result = await runCompare(host, plan, args, {
-        profile: host.profile,
-        legacy: async (entry, a, opts) => {
-          legacyHost ??= startHost({ ...cli.common, server: entry.server, protocol: "2026-07-28" }, { config: host.opts.config });
-          return (await legacyHost).callWithProfiles(entry.name, a, LEGACY_PROFILES, opts);
-        },
+        profile: host.opts.config.profile,
+        legacy: (entry, a, opts) => legacy.call(entry, a, opts),
       });
-      for (const r of result.modes) doc.modes.push(compareRow("mode", r.mode, r.outcome, undefined, r.sameCallAs));
-      for (const r of result.legacy) doc.legacy.push(compareRow("profile", r.profile, r.outcome, PROFILE_CLIENTS[r.profile]));
+      for (const r of result.modes) doc.modes.push(compareDocumentRow("mode", r.mode, r.outcome, undefined, r.sameCallAs));
+      for (const r of result.legacy) doc.legacy.push(compareDocumentRow("profile", r.profile, r.outcome, PROFILE_CLIENTS[r.profile]));
       if (result.legacyError) doc.legacyError = result.legacyError;
       doc.calls = result.calls;
     } finally {
       await host.close();
-      await (await legacyHost?.catch(() => undefined))?.close();
+      await legacy.close();
     }
     if (cli.common.json) outJson(doc);
     else out(renderCompare(doc, process.stdout.columns ?? 120));

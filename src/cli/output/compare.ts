@@ -35,7 +35,8 @@ export interface CompareDocument {
   error?: { rule: string; message: string };
 }
 
-export function compareRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string, sameCallAs?: Mode): CompareRow {
+/** One row of `compare --json` (and of its table): a mode or a legacy profile, its request and what each sink got. */
+export function compareDocumentRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string, sameCallAs?: Mode): CompareRow {
   const row: CompareRow = {
     kind,
     label,

@@ -3,7 +3,7 @@
 import { describePlan, planCompare, type CompareHost } from "../../compare/plan.js";
 import { runCompare } from "../../compare/run.js";
 import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../host/types.js";
-import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
+import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
 import { formatBytes } from "../format.js";
 import { userSummary } from "../components/ToolCard.js";
 import { sanitizeInline, sanitizeName } from "../sanitize.js";
@@ -31,8 +31,8 @@ function sinkCell(o: Extract<CallOutcome, { ok: true }>, sink: SinkName): string
   return sink === "user" ? `${userSummary(o.routed)} ${size}` : size;
 }
 
-/** One comparison row: a mode or a legacy profile, what it requested, and each sink. */
-export function compareRow(call: string, o: CallOutcome): Record<string, string> {
+/** One row of /compare's table, as cell texts: a mode or a legacy profile, what it requested, and each sink. */
+export function compareTableRow(call: string, o: CallOutcome): Record<string, string> {
   const row: Record<string, string> = { call, requested: shortRequested(o) };
   for (const s of SINKS) row[SINK_COLUMN[s]] = o.ok ? sinkCell(o, s) : s === "model" ? `✗ ${sanitizeName(o.error.rule)}` : "";
   if (o.ok && o.isError) row.model += " (isError)";
@@ -45,9 +45,9 @@ export const compare: SlashCommand = {
   description: "call a tool once per distinct request of the modes and as each legacy client would; compare requests and sinks",
   async run(args, ctx) {
     const parsed = parseToolCallArgs(args, USAGE, false);
-    const { requestFor, callWithProfiles } = ctx.host;
-    if (!requestFor || !callWithProfiles) throw new CommandError("/compare is not available until the host has started");
-    const host: CompareHost = { tools: (m) => ctx.host.tools(m), requestFor, call: (n, a, o) => ctx.host.call(n, a, o), callWithProfiles };
+    const { requestFor } = ctx.host;
+    if (!requestFor) throw new CommandError("/compare is not available until the host has started");
+    const host: CompareHost = { tools: (m) => ctx.host.tools(m), requestFor, call: (n, a, o) => ctx.host.call(n, a, o) };
     const plan = await planCompare(host, (tools) => findTool(tools, parsed.tool));
     if (plan.calls.length === 0) resolveTool(await host.tools(ctx.store.getState().mode), parsed.tool); // throws the usual one-line error
     const what = `compare ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)}: ${describePlan(plan)}`;
@@ -59,15 +59,15 @@ export const compare: SlashCommand = {
         return;
       }
     }
-    const run = await runCompare(host, plan, parsed.args, { legacy: ctx.host.legacyProfiles, signal: ctx.signal });
+    const run = await runCompare(host, plan, parsed.args, { legacy: ctx.host.legacyCall, signal: ctx.signal });
     const rows: Record<string, string>[] = [];
     const errors: string[] = [];
     for (const r of run.modes) {
-      rows.push(compareRow(`mode ${r.mode}${r.sameCallAs ? ` (= ${r.sameCallAs})` : ""}`, r.outcome));
+      rows.push(compareTableRow(`mode ${r.mode}${r.sameCallAs ? ` (= ${r.sameCallAs})` : ""}`, r.outcome));
       if (!r.outcome.ok && !r.sameCallAs) errors.push(`mode ${r.mode}: [${sanitizeName(r.outcome.error.rule)}] ${sanitizeInline(r.outcome.error.message)}`);
     }
     for (const r of run.legacy) {
-      rows.push(compareRow(`${r.profile} (${PROFILE_CLIENTS[r.profile]})`, r.outcome));
+      rows.push(compareTableRow(`${r.profile} (${PROFILE_CLIENTS[r.profile]})`, r.outcome));
       if (!r.outcome.ok) errors.push(`${r.profile}: [${sanitizeName(r.outcome.error.rule)}] ${sanitizeInline(r.outcome.error.message)}`);
     }
     const legacyNote = run.legacyError ? `legacy client profiles not available: ${sanitizeInline(run.legacyError.message)}` : "";

@@ -2,7 +2,7 @@
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
-import type { CallOptions, CallOutcome, LegacyProfile, Mode, ToolEntry } from "../../host/types.js";
+import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
 import type { SessionStore } from "../state.js";
 
@@ -24,13 +24,11 @@ export interface CommandHost {
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
   requestFor?(entry: ToolEntry, mode: Mode): PlannedRequest;
-  /** One wire call read under several legacy profiles (for /compare on legacy-shaped eras). */
-  callWithProfiles?(qualifiedName: string, args: Record<string, unknown>, profiles: readonly LegacyProfile[], opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
   /**
-   * The same call as a legacy (2026-07-28 shape) client sees it, read under every legacy client
-   * profile (for /compare); optional. Rejects with a one-line reason when not available.
+   * The same call over a connection forced to 2026-07-28 (the legacy result shape the client
+   * profiles read; /compare of a 2026-12-01 tool); optional. Rejects with a one-line reason.
    */
-  legacyProfiles?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<Partial<Record<LegacyProfile, CallOutcome>>>;
+  legacyCall?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
 }
 
 export interface CommandContext {
