@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { ALL_CHECKS } from "../../src/conformance/index.js";
 import { BREAKS, type Break } from "../fixtures/broken-breaks.js";
 import { BROKEN_SERVER, parseReport, runCli } from "./run-check.js";
 
@@ -73,7 +73,7 @@ test("hostile server text is printed without control characters", async () => {
   assert.equal(run.code, 1);
   assert.match(run.stdout, /FAIL sep-3279-reject-undeclared-selector — .*-32000/);
   assert.doesNotMatch(run.stdout, /[\x00-\x08\x0b-\x1f\x7f]/);
-  const { sanitize } = await import("../../src/host/conformance/report.js");
+  const { sanitize } = await import("../../src/conformance/report.js");
   // The one terminal sanitizer (src/protocol/sanitize.ts): controls shown visibly, one line.
   assert.equal(sanitize("a\x1b[31mred\x1b[0m\nb\x07\rc\u202e"), "a␛[31mred␛[0m⏎b␇␍c⟨U+202E⟩");
 });

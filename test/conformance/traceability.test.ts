@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { ALL_CHECKS } from "../../src/conformance/index.js";
 import { parseFlatYaml, type FlatMap } from "./flat-yaml.js";
 
 const FILE = "conformance/sep-3279.yaml";

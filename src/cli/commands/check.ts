@@ -1,7 +1,7 @@
 // mcp-prism check: tests any MCP server's implementation of SEP-3279 (and the 2026-07-28
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
-import { CheckContext, TransportError, runChecks, tally, type Target } from "../../host/conformance/index.js";
-import { formatLine, formatSummary, sanitize, toJson } from "../../host/conformance/report.js";
+import { CheckContext, TransportError, runChecks, tally, type Target } from "../../conformance/index.js";
+import { formatLine, formatSummary, sanitize, toJson } from "../../conformance/report.js";
 import { out, err } from "../output/terminal.js";
 
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]

@@ -1,6 +1,7 @@
 // Raw JSON-RPC over Streamable HTTP: one POST per message, the 2026-07-28 request headers for
 // modern requests, the 2025-11-25 session header after `initialize`; JSON or SSE replies.
-import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../../protocol/index.js";
+import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../protocol/index.js";
+import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
 /** Mcp-Param-{Name} headers for the x-mcp-header parameters of a listed tool (none when its annotations are invalid). */
@@ -84,15 +85,19 @@ export class HttpConnection implements RawConnection {
 /** A JSON object body, or the SSE event carrying the response with our id. */
 function parseBody(text: string, contentType: string, id: number, status: number): RpcReply | undefined {
   if (contentType.includes("text/event-stream")) {
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).replace(/^ /, ""))
-        .join("\n");
-      if (!data) continue;
+    // The host's SSE grammar (protocol/sse-lines.ts): CRLF, LF or a lone CR end a line.
+    let data: string[] | undefined;
+    for (const line of [...splitSseLines(text, true).lines, ""]) {
+      if (line !== "") {
+        const field = sseField(line);
+        if (field?.[0] === "data") (data ??= []).push(field[1]);
+        continue;
+      }
+      if (data === undefined) continue;
+      const event = data.join("\n");
+      data = undefined;
       try {
-        const msg = JSON.parse(data) as unknown;
+        const msg = JSON.parse(event) as unknown;
         if (isObject(msg) && msg.id === id) return toReply(msg, status);
       } catch {
         // skip a malformed event
