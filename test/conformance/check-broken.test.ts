@@ -121,13 +121,18 @@ describe("usage errors exit 2", () => {
     ["--args not JSON", ["--args", "search={", "--", "x"], /not JSON/],
     ["--url not http", ["--url", "ftp://x"], /http or https/],
     ["--timeout not a number", ["--timeout", "soon", "--", "x"], /--timeout/],
-    ["unknown option", ["--frobnicate", "--", "x"], /unknown option/],
+    ["unknown option", ["--frobnicate", "--", "x"], /unknown option --frobnicate/],
+    ["--url without a value", ["--url"], /option --url needs a value/],
+    ["--url followed by an option", ["--url", "--json"], /option --url needs a value/],
+    ["a value for a flag", ["--json=yes", "--", "x"], /--json/],
+    ["a word before --", ["stray", "--", "x"], /unexpected argument "stray"/],
   ];
   for (const [name, args, message] of cases) {
     test(name, async () => {
       const run = await runCli(["check", ...args]);
       assert.equal(run.code, 2);
       assert.match(run.stderr.split("\n")[0], message);
+      assert.match(run.stderr, /^mcp-prism check: .*\nUsage: mcp-prism check/);
     });
   }
 });
