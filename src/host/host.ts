@@ -15,12 +15,12 @@ import { CallSuccess } from "./outcome.js";
 import { route, RoutingError } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, ProgressUpdate, Routed, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, CallPlan, HostWarning, LegacyProfile, Mode, Routed, ToolEntry, ToolExecutor } from "./types.js";
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 import { SelectionCache, selectionOf } from "./selections.js";
-import type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
-export type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 /** `p`, or `otherwise` after `ms` (Infinity: no bound). */
 function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
@@ -316,10 +316,6 @@ export class Host extends EventEmitter implements ToolExecutor {
       const why = `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`;
       return Promise.resolve(this.failed(call, callError(plan.server, plan.tool, "selection-unsupported", why)));
     } else plan.legacyProfile = call.profiles[0];
-    // Events are built only for listeners; progress is asked for only when something shows it
-    // (the app always listens): a progressToken makes a server send notifications nobody reads.
-    call.listened = this.listenerCount("event") > 0;
-    if (call.listened) this.emit("event", { type: "call-start", id: call.id, plan } satisfies HostEvent);
     return this.complete(call);
   }
 
@@ -331,7 +327,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     return (call.conn as Connection).request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
-      onprogress: opts.onProgress !== undefined || call.listened ? this.progressHandler(call.id, opts) : undefined,
+      // Only when something shows it: a progressToken makes a server send notifications nobody reads.
+      onprogress: opts.onProgress && ((p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message })),
     });
   }
 
@@ -391,7 +388,6 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (e instanceof RoutingError) return this.failed(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    if (call.listened) this.emit("event", { type: "call-end", id: call.id, outcome: first } satisfies HostEvent);
     return first;
   }
 
@@ -411,19 +407,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     return outcomes[0];
   }
 
-  private progressHandler(id: number, opts: CallOptions): (p: { progress: number; total?: number; message?: string }) => void {
-    return (p) => {
-      const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
-      opts.onProgress?.(progress);
-      this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
-    };
-  }
-
   private failed(call: PendingCall, error: CallError): CallOutcome {
     const { plan, each } = call;
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
-    const failure: CallFailure = { server: plan.server, tool: plan.tool, rule: error.rule, message: error.message };
-    this.emit("event", { type: "call-end", id: call.id, outcome, failure } satisfies HostEvent);
     if (each) for (const p of call.profiles) each[p] = outcome;
     return outcome;
   }
