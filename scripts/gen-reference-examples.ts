@@ -7,8 +7,8 @@
 // chapter compares equal to the committed one.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { StdioConnection } from "../src/host/conformance/stdio-client.js";
-import type { RawConnection, RpcReply } from "../src/host/conformance/wire.js";
+import { StdioConnection } from "../src/conformance/stdio-client.js";
+import type { RawConnection, RpcReply } from "../src/conformance/wire.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const CHAPTER = `${ROOT}docs/reference/tool-result-variants.md`;

@@ -1,12 +1,13 @@
 // The layering rules of docs/architecture.md, checked on the source: imports flow
-// protocol ← server/host ← model ← ui/cli, and the router is the only code that mints sink entries.
+// protocol ← server/host ← compare/conformance/model ← ui/cli, and the router is the only code that
+// mints sink entries.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "compare", "model", "ui", "cli"] as const;
+const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "ui", "cli"] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -15,9 +16,18 @@ const ALLOWED: Record<Layer, Layer[]> = {
   demo: ["protocol", "server"],
   host: ["protocol"],
   compare: ["protocol", "host"],
+  // The server checker: raw JSON-RPC clients over the shared protocol rules, no host pipeline.
+  conformance: ["protocol"],
   model: ["protocol", "host"],
   ui: ["protocol", "host", "compare", "model"],
-  cli: ["protocol", "server", "demo", "host", "compare", "model", "ui"],
+  cli: ["protocol", "server", "demo", "host", "compare", "conformance", "model", "ui"],
+};
+/**
+ * Single files a layer may import beyond ALLOWED: the checker's stdio client starts a server the way
+ * the host does (its minimal environment, its own process group stopped with the host's escalation).
+ */
+const ALSO_ALLOWED: Partial<Record<Layer, string[]>> = {
+  conformance: ["host/process-group.ts", "host/spawn-server.ts"],
 };
 
 function files(dir: string): string[] {
@@ -33,11 +43,23 @@ test("imports flow one way between the layers", () => {
   for (const file of files(SRC)) {
     const from = layerOf(file);
     for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
-      const target = relative(SRC, resolve(dirname(file), m[1])).split("/")[0] as Layer;
-      if (target !== from && LAYERS.includes(target) && !ALLOWED[from].includes(target)) violations.push(`${file} imports ${m[1]}`);
+      const path = relative(SRC, resolve(dirname(file), m[1])).replace(/\.js$/, ".ts");
+      const target = path.split("/")[0] as Layer;
+      if (target === from || !LAYERS.includes(target) || ALLOWED[from].includes(target)) continue;
+      if (!ALSO_ALLOWED[from]?.includes(path)) violations.push(`${file} imports ${m[1]}`);
     }
   }
   assert.deepEqual(violations, []);
+});
+
+test("the host files the checker may import use no other host file", () => {
+  for (const path of ALSO_ALLOWED.conformance ?? []) {
+    const file = join(SRC, path);
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+      const target = relative(SRC, resolve(dirname(file), m[1])).replace(/\.js$/, ".ts");
+      assert.ok(ALSO_ALLOWED.conformance?.includes(target) || target.startsWith("protocol/"), `${file} imports ${m[1]}`);
+    }
+  }
 });
 
 test("src/protocol does no I/O", () => {
@@ -66,8 +88,8 @@ test("the CLI writes to stdout/stderr only through src/cli/output/terminal.ts (t
 });
 
 test("one terminal sanitizer: the checker's report uses src/protocol/sanitize.ts", () => {
-  const report = readFileSync(join(SRC, "host", "conformance", "report.ts"), "utf8");
-  assert.match(report, /from "\.\.\/\.\.\/protocol\/sanitize\.js"/);
+  const report = readFileSync(join(SRC, "conformance", "report.ts"), "utf8");
+  assert.match(report, /from "\.\.\/protocol\/sanitize\.js"/);
   assert.doesNotMatch(report, /new RegExp|\/\[\\x00/);
 });
 

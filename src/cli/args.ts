@@ -48,22 +48,28 @@ function oneLine(e: Error): string {
   const m = e.message;
   const unknown = /^Unknown option '([^']+)'/.exec(m);
   if (unknown) return `unknown option ${unknown[1]}`;
-  const missing = /^Option '(-[^ ']+)[^']*' argument missing/.exec(m);
+  // "argument missing" at the end; "ambiguous" when the next word is an option (`--url --json`).
+  const missing = /^Option '(-[^ ']+)[^']*' argument (?:missing|is ambiguous)/.exec(m);
   if (missing) return `option ${missing[1].replace(/^-\w, /, "")} needs a value`;
   const positional = /^Unexpected argument '([^']+)'/.exec(m);
   if (positional) return `unexpected argument ${JSON.stringify(positional[1])}`;
   return m.split("\n")[0].replace(/\. To specify.*$/, "");
 }
 
-/** Parses argv with the common options plus `extra`; throws UsageError with one line. */
-export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positionals?: [min: number, max: number] } = {}): ParsedCli {
-  let parsed;
+/** parseArgs (strict) with exactly `options`, for a command without the common ones; throws UsageError with one line. */
+export function parseOptions(argv: string[], options: OptionSpec, allowPositionals = true): Omit<ParsedCli, "common"> {
   try {
-    parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...extra }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: argv, options, allowPositionals, strict: true });
+    return { values: parsed.values as ParsedCli["values"], positionals: parsed.positionals };
   } catch (e) {
     throw new UsageError(oneLine(e as Error));
   }
-  const v = parsed.values as ParsedCli["values"];
+}
+
+/** Parses argv with the common options plus `extra`; throws UsageError with one line. */
+export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positionals?: [min: number, max: number] } = {}): ParsedCli {
+  const parsed = parseOptions(argv, { ...COMMON_OPTIONS, ...extra });
+  const v = parsed.values;
   const str = (k: string) => (typeof v[k] === "string" ? (v[k] as string) : undefined);
   const mode = str("mode");
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {

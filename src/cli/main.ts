@@ -70,10 +70,5 @@ async function dispatch(argv: string[]): Promise<number> {
     exitQuietlyWhenOutputCloses();
     return (await import("./commands/oneshot.js")).run(argv);
   }
-  const app = SUBCOMMANDS["app"];
-  if (!app) {
-    err("mcp-prism: the chat app is not available in this build\n");
-    return 2;
-  }
-  return (await app()).run(argv);
+  return (await SUBCOMMANDS.app()).run(argv);
 }

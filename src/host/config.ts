@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigTrust, contentHash } from "./config-trust.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "./types.js";
 
 export interface StdioServerConfig {
@@ -43,7 +44,7 @@ export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
   discoverTimeoutMs: 3_000,
   connectWaitMs: 5_000,
-  maxResultBytes: 8 * 1024 * 1024,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxImagePixels: 40_000_000,
   maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
 };

@@ -1,11 +1,11 @@
-// The Host's public shapes: its options, a server's status, the events it emits, a planned
+// The Host's public shapes: its options, a server's status, the `server` event it emits, a planned
 // request. Kept apart from host.ts so the pipeline file holds the pipeline.
 import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
 import type { ToolError } from "./tools.js";
-import type { CallError, CallOutcome, CallPlan, Mode, ProgressUpdate } from "./types.js";
+import type { Mode } from "./types.js";
 
 export interface HostOptions {
   config: HostConfig;
@@ -40,16 +40,8 @@ export interface PlannedRequest {
   advertised: string[];
 }
 
-/** A failed call: which server, which tool, which rule, what (the CallError itself). */
-export type CallFailure = CallError;
-
 /** A server's first connect settled (Host.open): connected (tools listed) or failed (`servers()` has the error). */
 export interface ServerEvent {
   name: string;
   state: "connected" | "failed";
 }
-
-export type HostEvent =
-  | { type: "call-start"; id: number; plan: CallPlan }
-  | { type: "call-progress"; id: number; progress: ProgressUpdate }
-  | { type: "call-end"; id: number; outcome: CallOutcome; failure?: CallFailure };

@@ -18,9 +18,9 @@ import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolErro
 import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 import { modeSelection, selectionOf } from "./selections.js";
-import type { HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
-export type { CallFailure, HostEvent, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 /** `p`, or `otherwise` after `ms` (Infinity: no bound). */
 function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
@@ -207,13 +207,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (!listed) return this.failed({ id, started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
-    const call: PendingCall = { id, started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], listened: false, relisted: false };
+    const call: PendingCall = { id, started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
     const refused = this.check(call);
     if (refused) return this.failed(call, refused);
-    // Events are built only for listeners; progress is asked for only when something shows it:
-    // a progressToken makes a server send notifications nobody reads.
-    call.listened = this.listenerCount("event") > 0;
-    if (call.listened) this.emit("event", { type: "call-start", id: call.id, plan: call.plan } satisfies HostEvent);
     let raw: Record<string, unknown>;
     try {
       raw = await this.requestListed(call);
@@ -297,7 +293,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     return call.conn.request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
-      onprogress: opts.onProgress !== undefined || call.listened ? this.progressHandler(call.id, opts) : undefined,
+      // Only when something shows it: a progressToken makes a server send notifications nobody reads.
+      onprogress: opts.onProgress && ((p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message })),
     });
   }
 
@@ -342,22 +339,12 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (e instanceof RoutingError) return this.failed(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
       throw e;
     }
-    if (call.listened) this.emit("event", { type: "call-end", id: call.id, outcome } satisfies HostEvent);
     return outcome;
-  }
-
-  private progressHandler(id: number, opts: CallOptions): (p: { progress: number; total?: number; message?: string }) => void {
-    return (p) => {
-      const progress: ProgressUpdate = { progress: p.progress, total: p.total, message: p.message };
-      opts.onProgress?.(progress);
-      this.emit("event", { type: "call-progress", id, progress } satisfies HostEvent);
-    };
   }
 
   private failed(call: Pick<PendingCall, "id" | "started" | "plan">, error: CallError): CallOutcome {
     const { plan } = call;
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
-    this.emit("event", { type: "call-end", id: call.id, outcome, failure: error } satisfies HostEvent);
     return outcome;
   }
 

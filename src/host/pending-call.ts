@@ -15,8 +15,6 @@ export interface PendingCall {
   effective: ToolResultOutputSelector[];
   /** Extensions negotiated and requested: their outputs and `_meta` may reach the App sink. */
   appExtensions: string[];
-  /** Something listens to the Host's events (they are built only then). */
-  listened: boolean;
   /** The server's tools were listed again after a HeaderMismatch (once per call). */
   relisted: boolean;
 }

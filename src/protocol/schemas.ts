@@ -207,20 +207,11 @@ export const ListToolsResultLooseSchema = z.looseObject({
 // ---------------------------------------------------------------------------
 // tools/call
 
-export const CallToolRequestParamsSchema = z.looseObject({
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  requestedOutputs: z.array(ToolResultOutputSelectorSchema).optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
+// A result's envelope (resultType, isError, _meta, outputs/content) is checked by hand in
+// host/validate.ts on every call (a zod parse of it would cost each call for no better line);
+// its outputs (fast-output.ts, else zod) and content blocks are read by the schemas here.
 
-/** A 2026-12-01 result. `outputs` elements are checked one by one by the host's validator. */
-export const VariantCallToolResultLooseSchema = z.looseObject({
-  resultType: z.string().optional(),
-  outputs: z.array(z.unknown()),
-  isError: z.boolean().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
+/** A 2026-12-01 result. */
 export interface VariantCallToolResult {
   resultType?: string;
   outputs: ToolResultOutput[];
@@ -229,13 +220,6 @@ export interface VariantCallToolResult {
 }
 
 /** A 2026-07-28-or-earlier result. */
-export const LegacyCallToolResultLooseSchema = z.looseObject({
-  resultType: z.string().optional(),
-  content: z.array(z.unknown()),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
 export interface LegacyCallToolResult {
   resultType?: string;
   content: ContentBlock[];

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { ALL_CHECKS } from "../../src/conformance/index.js";
 import { BREAKS, type Break } from "../fixtures/broken-breaks.js";
 import { BROKEN_SERVER, parseReport, runCli } from "./run-check.js";
 
@@ -73,7 +73,7 @@ test("hostile server text is printed without control characters", async () => {
   assert.equal(run.code, 1);
   assert.match(run.stdout, /FAIL sep-3279-reject-undeclared-selector — .*-32000/);
   assert.doesNotMatch(run.stdout, /[\x00-\x08\x0b-\x1f\x7f]/);
-  const { sanitize } = await import("../../src/host/conformance/report.js");
+  const { sanitize } = await import("../../src/conformance/report.js");
   // The one terminal sanitizer (src/protocol/sanitize.ts): controls shown visibly, one line.
   assert.equal(sanitize("a\x1b[31mred\x1b[0m\nb\x07\rc\u202e"), "a␛[31mred␛[0m⏎b␇␍c⟨U+202E⟩");
 });
@@ -121,13 +121,18 @@ describe("usage errors exit 2", () => {
     ["--args not JSON", ["--args", "search={", "--", "x"], /not JSON/],
     ["--url not http", ["--url", "ftp://x"], /http or https/],
     ["--timeout not a number", ["--timeout", "soon", "--", "x"], /--timeout/],
-    ["unknown option", ["--frobnicate", "--", "x"], /unknown option/],
+    ["unknown option", ["--frobnicate", "--", "x"], /unknown option --frobnicate/],
+    ["--url without a value", ["--url"], /option --url needs a value/],
+    ["--url followed by an option", ["--url", "--json"], /option --url needs a value/],
+    ["a value for a flag", ["--json=yes", "--", "x"], /--json/],
+    ["a word before --", ["stray", "--", "x"], /unexpected argument "stray"/],
   ];
   for (const [name, args, message] of cases) {
     test(name, async () => {
       const run = await runCli(["check", ...args]);
       assert.equal(run.code, 2);
       assert.match(run.stderr.split("\n")[0], message);
+      assert.match(run.stderr, /^mcp-prism check: .*\nUsage: mcp-prism check/);
     });
   }
 });

@@ -2,7 +2,7 @@
 // every one passes (or skips for a stated reason) — the demo is the reference implementation.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { ALL_CHECKS } from "../../src/host/conformance/index.js";
+import { ALL_CHECKS } from "../../src/conformance/index.js";
 import { parseReport, runCli, startHttpDemo, type JsonReport } from "./run-check.js";
 
 const DEMO = ["--", "node", "bin/mcp-prism.js", "demo-server"];

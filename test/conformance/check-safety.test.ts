@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALL_CHECKS, needsOf } from "../../src/host/conformance/index.js";
+import { ALL_CHECKS, needsOf } from "../../src/conformance/index.js";
 import { parseReport, ROOT, runCli } from "./run-check.js";
 
 const require = createRequire(import.meta.url);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/host/config.js";
-import { sampleArguments } from "../../src/host/conformance/sample-args.js";
+import { sampleArguments } from "../../src/conformance/sample-args.js";
 import { Host } from "../../src/host/host.js";
 
 const url = process.argv.at(-1);

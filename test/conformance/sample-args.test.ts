@@ -1,7 +1,7 @@
 // Arguments `mcp-prism check` builds from a tool's inputSchema.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sampleArguments } from "../../src/host/conformance/sample-args.js";
+import { sampleArguments } from "../../src/conformance/sample-args.js";
 
 test("required properties get default, examples, enum or const values first", () => {
   assert.deepEqual(

@@ -1,10 +1,10 @@
 // Hostile servers through the real Host, over stdio and HTTP: each fault gives ONE line naming the
 // server, the tool and the rule; nothing of the result reaches any sink (not even the canary);
-// the call-end event carries the failure; and a good call right after succeeds.
+// and a good call right after succeeds.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Host, type CallFailure, type HostEvent } from "../../src/host/host.js";
+import { Host } from "../../src/host/host.js";
 import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
 import { CANARY, DEFAULT_TIMEOUT_MS, FAULTS, hostileStdio, SERVER, SHORT_TIMEOUT_MS, startHostileHttp, type Transport } from "../helpers/hostile.js";
 
@@ -15,7 +15,6 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     let log: string;
     let serverConfig: Parameters<typeof config>[0][string];
     let closeServer = async () => {};
-    const failures: CallFailure[] = [];
     before(async () => {
       log = join(tempDir(), "wire.log");
       let server;
@@ -28,7 +27,6 @@ for (const transport of ["stdio", "http"] as Transport[]) {
       serverConfig = server;
       for (const callTimeoutMs of [DEFAULT_TIMEOUT_MS, SHORT_TIMEOUT_MS]) {
         const host = await Host.start({ config: config({ [SERVER]: server }, { callTimeoutMs }) });
-        host.on("event", (e: HostEvent) => e.type === "call-end" && e.failure && failures.push(e.failure));
         hosts.set(callTimeoutMs, host);
       }
     });
@@ -41,7 +39,6 @@ for (const transport of ["stdio", "http"] as Transport[]) {
     for (const f of FAULTS.filter((x) => x.transports.includes(transport))) {
       test(`${f.fault} → ${f.rule}; the session goes on`, async () => {
         const host = hostFor(f.timeoutMs);
-        const before = failures.length;
         const out = await host.call(f.tool, f.args ?? {}, f.opts);
         assert.equal(out.ok, false, `${f.tool} must be rejected`);
         if (out.ok) return;
@@ -54,8 +51,6 @@ for (const transport of ["stdio", "http"] as Transport[]) {
         assert.ok(!out.error.message.includes("\n"), "one line");
         assert.ok(!("routed" in out), "a rejected result routes nothing");
         assert.ok(!JSON.stringify(out).includes(CANARY), "nothing of the result survives in the outcome");
-        // The transcript hook: the call-end event carries the error itself (server, tool, rule, detail).
-        assert.deepEqual(failures.slice(before), [out.error]);
         const next = await host.call("good", {});
         assert.ok(next.ok, next.ok ? "" : next.error.message);
         assert.equal(next.routed.model.length, 1);

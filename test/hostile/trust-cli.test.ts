@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
@@ -93,4 +94,28 @@ test("check survives a server flooding stdout without a newline: one clear FAIL 
   const run = await cli(["check", "--timeout", "5", "--", process.execPath, TRUST_SERVER, "--mode", "flood"], {}, 90_000);
   assert.equal(run.code, 1, run.err);
   assert.match(run.out + run.err, /server wrote a line over 8388608 bytes without a newline; stopped reading it/);
+});
+
+test("check survives an HTTP server streaming a reply without end: one clear line, bounded", async () => {
+  // A reply body that never ends: the checker must stop at its limit, not buffer it all.
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "application/json" });
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", pump);
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const run = await cli(["check", "--timeout", "20", "--url", `http://127.0.0.1:${port}/mcp`], {}, 90_000);
+    assert.equal(run.code, 1, run.err);
+    assert.match(run.err, /^mcp-prism check: HTTP 200 reply to server\/discover is over 8388608 bytes; stopped reading it$/m);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -1,7 +1,8 @@
 // mcp-prism check: tests any MCP server's implementation of SEP-3279 (and the 2026-07-28
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
-import { CheckContext, TransportError, runChecks, tally, type Target } from "../../host/conformance/index.js";
-import { formatLine, formatSummary, sanitize, toJson } from "../../host/conformance/report.js";
+import { CheckContext, TransportError, runChecks, tally, type Target } from "../../conformance/index.js";
+import { formatLine, formatSummary, sanitize, toJson } from "../../conformance/report.js";
+import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]
@@ -21,44 +22,38 @@ export interface CheckArgs {
   allowWrites: boolean;
 }
 
-export class UsageError extends Error {}
+const CHECK_OPTIONS = {
+  json: { type: "boolean" },
+  "allow-writes": { type: "boolean" },
+  url: { type: "string" },
+  timeout: { type: "string" },
+  args: { type: "string", multiple: true },
+} as const;
 
+/** `check`'s own options come before `--`; everything after it is the server's command line. */
 export function parseCheckArgs(argv: string[]): CheckArgs {
   const dash = argv.indexOf("--");
-  const opts = dash === -1 ? argv : argv.slice(0, dash);
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  let url: string | undefined;
-  let json = false;
-  let allowWrites = false;
+  const { values } = parseOptions(dash === -1 ? argv : argv.slice(0, dash), CHECK_OPTIONS, false);
+  const url = values.url as string | undefined;
   let timeoutMs = 10_000;
+  if (values.timeout !== undefined) {
+    const s = Number(values.timeout);
+    if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new UsageError("--timeout takes a number of seconds between 0 and 3600");
+    timeoutMs = Math.round(s * 1000);
+  }
   const argOverrides: Record<string, Record<string, unknown>> = {};
-  for (let i = 0; i < opts.length; i++) {
-    const a = opts[i];
-    const value = () => {
-      const v = opts[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === "--json") json = true;
-    else if (a === "--allow-writes") allowWrites = true;
-    else if (a === "--url") url = value();
-    else if (a === "--timeout") {
-      const s = Number(value());
-      if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new UsageError("--timeout takes a number of seconds between 0 and 3600");
-      timeoutMs = Math.round(s * 1000);
-    } else if (a === "--args") {
-      const v = value();
-      const eq = v.indexOf("=");
-      if (eq <= 0) throw new UsageError(`--args takes TOOL=JSON, got ${JSON.stringify(v)}`);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(v.slice(eq + 1));
-      } catch {
-        throw new UsageError(`--args ${v.slice(0, eq)}: the value is not JSON`);
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--args ${v.slice(0, eq)}: the value must be a JSON object`);
-      argOverrides[v.slice(0, eq)] = parsed as Record<string, unknown>;
-    } else throw new UsageError(`unknown option ${JSON.stringify(a)}`);
+  for (const v of (values.args ?? []) as string[]) {
+    const eq = v.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--args takes TOOL=JSON, got ${JSON.stringify(v)}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v.slice(eq + 1));
+    } catch {
+      throw new UsageError(`--args ${v.slice(0, eq)}: the value is not JSON`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--args ${v.slice(0, eq)}: the value must be a JSON object`);
+    argOverrides[v.slice(0, eq)] = parsed as Record<string, unknown>;
   }
   if (url !== undefined && command.length > 0) throw new UsageError("give either -- COMMAND or --url, not both");
   if (url === undefined && command.length === 0) throw new UsageError("give the server to check: -- COMMAND [ARGS...] or --url URL");
@@ -73,7 +68,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new UsageError(`--url must be http or https, got ${u.protocol}`);
     target = { kind: "http", url };
   } else target = { kind: "stdio", command: command[0], args: command.slice(1) };
-  return { target, json, timeoutMs, argOverrides, allowWrites };
+  return { target, json: values.json === true, timeoutMs, argOverrides, allowWrites: values["allow-writes"] === true };
 }
 
 export async function run(argv: string[]): Promise<number> {

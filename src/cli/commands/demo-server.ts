@@ -1,39 +1,43 @@
 // mcp-prism demo-server [--http PORT]: the bundled demo server on stdio (default) or HTTP.
 import { createDemoServer } from "../../demo/server.js";
 import { logRequests, serveHttp, serveStdio } from "../../server/index.js";
+import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 const USAGE =
   "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE]\n" +
   "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines\n";
 
+const OPTIONS = {
+  http: { type: "string" },
+  "log-requests": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The port of `--http PORT` (undefined: stdio) and the `--log-requests` file; UsageError with one line. */
+export function parseDemoServerArgs(argv: string[]): { port?: number; requestLog?: string } {
+  const { values } = parseOptions(argv, OPTIONS, false);
+  const http = values.http as string | undefined;
+  const requestLog = values["log-requests"] as string | undefined;
+  if (requestLog === "") throw new UsageError("--log-requests needs a file path");
+  if (http === undefined) return { requestLog };
+  const port = Number(http);
+  if (!/^\d+$/.test(http) || port > 65535) throw new UsageError(`--http needs a port number 0..65535, got ${JSON.stringify(http)}`);
+  return { port, requestLog };
+}
+
 export async function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    out(USAGE);
+    return 0;
+  }
   let port: number | undefined;
   let requestLog: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--help" || a === "-h") {
-      out(USAGE);
-      return 0;
-    }
-    if (a === "--log-requests" || a.startsWith("--log-requests=")) {
-      requestLog = a.startsWith("--log-requests=") ? a.slice(15) : argv[++i];
-      if (!requestLog) {
-        err("mcp-prism demo-server: --log-requests needs a file path\n");
-        return 2;
-      }
-      continue;
-    }
-    if (a === "--http" || a.startsWith("--http=")) {
-      const value = a.startsWith("--http=") ? a.slice(7) : argv[++i];
-      port = Number(value);
-      if (value === undefined || !/^\d+$/.test(value) || port > 65535) {
-        err(`mcp-prism demo-server: --http needs a port number 0..65535, got ${JSON.stringify(value ?? "")}\n`);
-        return 2;
-      }
-      continue;
-    }
-    err(`mcp-prism demo-server: unknown option ${JSON.stringify(a)}\n${USAGE}`);
+  try {
+    ({ port, requestLog } = parseDemoServerArgs(argv));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`mcp-prism demo-server: ${e.message}\n${USAGE}`);
     return 2;
   }
   const server = createDemoServer();

@@ -1,8 +1,8 @@
 // Raw newline-delimited JSON-RPC over a child process's stdin/stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { DEFAULT_LIMITS } from "../config.js";
-import { GROUPS, stopGroup, trackGroup } from "../process-group.js";
-import { serverEnv } from "../spawn-server.js";
+import { GROUPS, stopGroup, trackGroup } from "../host/process-group.js";
+import { serverEnv } from "../host/spawn-server.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
 interface Pending {
@@ -14,7 +14,7 @@ interface Pending {
 
 const STDERR_TAIL = 2000;
 /** The longest line read (the host's default result limit): a longer one fails the server. */
-export const MAX_LINE_BYTES = DEFAULT_LIMITS.maxResultBytes;
+export const MAX_LINE_BYTES = DEFAULT_MAX_RESULT_BYTES;
 
 export class StdioConnection implements RawConnection {
   readonly transport = "stdio" as const;

@@ -1,5 +1,5 @@
 // Report lines: one per check, server-supplied text made safe for a terminal.
-import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
+import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import type { CheckResult } from "./check.js";
 import type { Tally } from "./index.js";
 

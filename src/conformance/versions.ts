@@ -1,5 +1,5 @@
 // UnsupportedProtocolVersionError (-32022) for a version the server does not implement.
-import { ErrorCode } from "../../protocol/index.js";
+import { ErrorCode } from "../protocol/index.js";
 import { defineCheck, fail, pass, skip, type Check } from "./check.js";
 import { describeFailure } from "./context.js";
 import { short } from "./inspect.js";

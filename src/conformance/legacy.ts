@@ -1,7 +1,7 @@
 // Legacy projection: under 2026-07-28 (modern envelope, legacy shapes) and under 2025-11-25
 // (initialize handshake on a fresh connection) the server lists legacy Tools and returns
 // content + optional structuredContent, whatever requestedOutputs says. One check per era.
-import { SchemaCompileError, checkAgainstSchema, isCoreAudience } from "../../protocol/index.js";
+import { SchemaCompileError, checkAgainstSchema, isCoreAudience } from "../protocol/index.js";
 import { defineCheck, summarize, type Check, type Level, type Verdict } from "./check.js";
 import { describeFailure, type CheckContext, type Exchange, type LegacyEra, type ListedTool } from "./context.js";
 import { contentProblem, deepEqual, key, mirrors, outputsOf, resultOf, short } from "./inspect.js";

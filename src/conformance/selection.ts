@@ -1,6 +1,6 @@
 // Exact selection: each declared variant requested alone and all of them together →
 // exactly one output per selector, nothing unrequested, each output shaped as its format.
-import { isCoreAudience } from "../../protocol/index.js";
+import { isCoreAudience } from "../protocol/index.js";
 import { defineCheck, summarize, type Check } from "./check.js";
 import type { CallSpec, CheckContext, Exchange } from "./context.js";
 import { contentProblem, key, noResult, outputsOf, resultOf, short, subject } from "./inspect.js";

@@ -1,5 +1,5 @@
 // Small readers over raw replies, shared by the check groups.
-import { ContentBlockSchema, type ToolResultOutputSelector } from "../../protocol/index.js";
+import { ContentBlockSchema, type ToolResultOutputSelector } from "../protocol/index.js";
 import { describeFailure, type Exchange } from "./context.js";
 import { isObject } from "./wire.js";
 

@@ -1,7 +1,7 @@
 // Tool declarations under 2026-12-01: outputVariants present and well-formed, assistant/content
 // declared, no duplicates, core combinations only, extension audiences only when negotiated,
 // schemas present (SHOULD) and compilable as JSON Schema 2020-12.
-import { EXTENSION_ID_PATTERN, SchemaCompileError, compileSchema, isCoreAudience } from "../../protocol/index.js";
+import { EXTENSION_ID_PATTERN, SchemaCompileError, compileSchema, isCoreAudience } from "../protocol/index.js";
 import { defineCheck, summarize, type Check } from "./check.js";
 import type { CheckContext } from "./context.js";
 import { key, outputsOf, resultOf, short } from "./inspect.js";

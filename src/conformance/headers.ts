@@ -1,7 +1,7 @@
 // The 2026-07-28 header/body agreement rule, from the server's side: a request whose Mcp-Method
 // header names another method is rejected with 400 and HeaderMismatch (-32020). The probe is a
 // tools/list body (no side effect if a server ignores the header) labelled tools/call.
-import { ErrorCode, MODERN_VERSIONS } from "../../protocol/index.js";
+import { ErrorCode, MODERN_VERSIONS } from "../protocol/index.js";
 import { defineCheck, fail, pass, skip, type Check } from "./check.js";
 import { describeFailure } from "./context.js";
 

@@ -1,7 +1,7 @@
 // Everything the checks share: the connections to the server under test, and memoized
 // observations (discovery, tools/list per version, each distinct tools/call), so that the many
 // checks reading one call's reply cost one request.
-import { META, MODERN_LEGACY_SHAPE_VERSION, UI_EXTENSION, VARIANTS_VERSION, selectorKey, type ToolResultOutputSelector } from "../../protocol/index.js";
+import { META, MODERN_LEGACY_SHAPE_VERSION, UI_EXTENSION, VARIANTS_VERSION, selectorKey, type ToolResultOutputSelector } from "../protocol/index.js";
 import { MissingPrerequisite } from "./check.js";
 import { HttpConnection, paramHeadersFor } from "./http-client.js";
 import { sampleArguments } from "./sample-args.js";

@@ -1,6 +1,8 @@
 // Raw JSON-RPC over Streamable HTTP: one POST per message, the 2026-07-28 request headers for
 // modern requests, the 2025-11-25 session header after `initialize`; JSON or SSE replies.
-import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../../protocol/index.js";
+import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../protocol/index.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
+import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 
 /** Mcp-Param-{Name} headers for the x-mcp-header parameters of a listed tool (none when its annotations are invalid). */
@@ -17,6 +19,8 @@ export class HttpConnection implements RawConnection {
   constructor(
     readonly url: string,
     private readonly timeoutMs: number,
+    /** The longest reply body read (as stdio's longest line): a longer one fails the request. */
+    private readonly maxBytes = DEFAULT_MAX_RESULT_BYTES,
   ) {}
 
   private headersFor(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
@@ -42,8 +46,9 @@ export class HttpConnection implements RawConnection {
     let text: string;
     try {
       res = await fetch(this.url, { method: "POST", headers: { ...this.headersFor(method, params), ...options.headers }, body: JSON.stringify(body), signal });
-      text = await res.text();
+      text = await readBounded(res, this.maxBytes, method);
     } catch (e) {
+      if (e instanceof TransportError) throw e;
       if (signal.aborted) throw new NoAnswerError(method, timeoutMs);
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new TransportError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
@@ -81,18 +86,41 @@ export class HttpConnection implements RawConnection {
   }
 }
 
+/** The body as text, read only up to `max` bytes: a server streaming without end cannot grow the checker. */
+async function readBounded(res: Response, max: number, method: string): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      void reader.cancel().catch(() => {});
+      throw new TransportError(`HTTP ${res.status} reply to ${method} is over ${max} bytes; stopped reading it`);
+    }
+    parts.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(parts)); // as Response.text(): UTF-8, a BOM dropped
+}
+
 /** A JSON object body, or the SSE event carrying the response with our id. */
 function parseBody(text: string, contentType: string, id: number, status: number): RpcReply | undefined {
   if (contentType.includes("text/event-stream")) {
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).replace(/^ /, ""))
-        .join("\n");
-      if (!data) continue;
+    // The host's SSE grammar (protocol/sse-lines.ts): CRLF, LF or a lone CR end a line.
+    let data: string[] | undefined;
+    for (const line of [...splitSseLines(text, true).lines, ""]) {
+      if (line !== "") {
+        const field = sseField(line);
+        if (field?.[0] === "data") (data ??= []).push(field[1]);
+        continue;
+      }
+      if (data === undefined) continue;
+      const event = data.join("\n");
+      data = undefined;
       try {
-        const msg = JSON.parse(data) as unknown;
+        const msg = JSON.parse(event) as unknown;
         if (isObject(msg) && msg.id === id) return toReply(msg, status);
       } catch {
         // skip a malformed event

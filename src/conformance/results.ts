@@ -1,7 +1,7 @@
 // What successful outputs contain: structured payloads conform to their variant's schema, no
 // content mirror of a structured output, variants not mechanically encoded from one another,
 // and result `_meta` in an extension's namespace only when that extension was negotiated.
-import { SchemaCompileError, checkAgainstSchema } from "../../protocol/index.js";
+import { SchemaCompileError, checkAgainstSchema } from "../protocol/index.js";
 import { defineCheck, summarize, type Check } from "./check.js";
 import { key, mirrors, outputsOf, resultOf, short, subject } from "./inspect.js";
 import { selectionCalls } from "./selection.js";

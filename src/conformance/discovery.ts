@@ -1,5 +1,5 @@
 // server/discover (2026-07-28) and the version a SEP-3279 server must list.
-import { META, VARIANTS_VERSION } from "../../protocol/index.js";
+import { META, VARIANTS_VERSION } from "../protocol/index.js";
 import { defineCheck, fail, pass, summarize, type Check } from "./check.js";
 import { describeFailure } from "./context.js";
 import { short } from "./inspect.js";

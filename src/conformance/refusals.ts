@@ -1,6 +1,6 @@
 // Refusals: undeclared, unnegotiated and duplicate selectors are invalid params (-32602), with
 // no substitute output; the message should name the offending selector.
-import { ErrorCode, UI_EXTENSION, type ToolResultOutputSelector } from "../../protocol/index.js";
+import { ErrorCode, UI_EXTENSION, type ToolResultOutputSelector } from "../protocol/index.js";
 import { defineCheck, fail, pass, skip, type Check } from "./check.js";
 import { describeFailure, isExtension, type CheckContext, type Exchange, type ListedTool } from "./context.js";
 import { key, keys, outputsOf } from "./inspect.js";
