@@ -3,7 +3,7 @@
 // rewrites their import() calls to the loader's stand-in, and fails the build on any other.
 // Built as its own entry (dist/bundle/esm-imports.js) so the CommonJS launcher can reach it.
 export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
-  "./call.js": () => import("./commands/call.js"),
+  "../start-host.js": () => import("./start-host.js"),
   "./oneshot.js": () => import("./commands/oneshot.js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
 };

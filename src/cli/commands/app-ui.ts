@@ -42,7 +42,7 @@ export function serverStatuses(host: Host): ServerStatus[] {
 function legacyCaller(common: CommonOptions, config: HostConfig) {
   let legacy: Promise<Host> | undefined;
   const call: NonNullable<CommandHost["legacyProfiles"]> = async (tool, args, opts) => {
-    const { startHost } = await import("./call.js");
+    const { startHost } = await import("../start-host.js");
     legacy ??= startHost({ ...common, server: tool.server, protocol: "2026-07-28" }, { config });
     let lh: Host;
     try {

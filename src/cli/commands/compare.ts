@@ -10,7 +10,7 @@ import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
 import { parseCli, parseToolArgs, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { compareRow, renderCompare, type CompareDocument } from "../output/compare.js";
-import { startHost, StartError } from "./call.js";
+import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 /** TOOL in a mode's listing (a qualified name, or the plain name on --server). */

@@ -11,7 +11,7 @@ import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
 import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
-import { commandConfig, startHost, StartError, stillConnecting } from "./call.js";
+import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
 import type { HostConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";
 import { exitOnSignals } from "../../host/process-group.js";

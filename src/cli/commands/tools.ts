@@ -5,7 +5,7 @@
 import { parseCli, withUsage } from "../args.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
 import { sanitizeName } from "../../ui/sanitize.js";
-import { startHost, StartError } from "./call.js";
+import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
