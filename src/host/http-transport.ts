@@ -13,7 +13,7 @@ import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader 
 import { stripBom } from "../protocol/reply-check.js";
 import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { guardIncoming, refusalError } from "./reply-guard.js";
-import { tooLargeError } from "./stdio-transport.js";
+import { tooLargeError } from "./size-limit.js";
 
 /** The HTTP exchange broke off (network error, connection dropped mid-reply). */
 export class HttpConnectionError extends Error {
