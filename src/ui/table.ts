@@ -2,7 +2,7 @@
 // cli-table3 is slow (it measures and pads every cell), so only ONE page of rows ever reaches it:
 // 10,000 rows cost what 20 do. Every cell passes the sanitizer and is cut to its column width.
 import Table from "cli-table3";
-import { sanitizeInline, sanitizeName } from "./sanitize.js";
+import { sanitizeInline, sanitizeName } from "../protocol/sanitize.js";
 import { displayWidth, truncateToWidth } from "./format.js";
 
 export interface TableOptions {

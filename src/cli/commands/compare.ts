@@ -6,7 +6,7 @@ import { runCompare } from "../../compare/run.js";
 import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
 import type { Host } from "../../host/host.js";
 import { LEGACY_PROFILES, type ToolEntry } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { parseCli, parseToolArgs, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { compareRow, renderCompare, type CompareDocument } from "../output/compare.js";

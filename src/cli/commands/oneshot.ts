@@ -10,7 +10,7 @@ import { createModel } from "../../model/select.js";
 import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
-import { sanitizeInline, sanitizeText } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
 import type { HostConfig } from "../../host/config.js";
 import { needsApproval } from "../../host/approval.js";

@@ -6,7 +6,7 @@ import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../ho
 import { PROFILE_CLIENTS } from "../../host/legacy/index.js";
 import { formatBytes } from "../format.js";
 import { userSummary } from "../components/ToolCard.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { parseToolCallArgs, resolveTool } from "./parse.js";
 import { CommandError, type SlashCommand } from "./types.js";
 

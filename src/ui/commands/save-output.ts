@@ -2,7 +2,7 @@
 // at all, mode 0600: save-file.ts).
 import { resolve } from "node:path";
 import { formatBytes } from "../format.js";
-import { sanitizeInline } from "../sanitize.js";
+import { sanitizeInline } from "../../protocol/sanitize.js";
 import type { Saveable } from "../state.js";
 import { fsProblem } from "../transcript.js";
 import { writePrivateFile } from "./save-file.js";

@@ -1,7 +1,7 @@
 // Side panes: the programmatic log and the App pane. Each draws only its own sink's entries.
 import React from "react";
 import { Box, Text } from "ink";
-import { sanitizeJson, sanitizeName } from "../sanitize.js";
+import { sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes, truncateToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 

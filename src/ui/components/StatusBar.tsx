@@ -1,7 +1,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import type { Mode } from "../../host/types.js";
-import { sanitizeName } from "../sanitize.js";
+import { sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 
 export interface ServerStatus {

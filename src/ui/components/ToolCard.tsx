@@ -4,7 +4,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { compactJson, formatBytes, formatElapsed, truncateToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
