@@ -10,6 +10,7 @@ import { request as httpsRequest } from "node:https";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader } from "../protocol/index.js";
+import { isObject } from "../protocol/is-object.js";
 import { stripBom } from "../protocol/reply-check.js";
 import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { guardIncoming, refusalError } from "./reply-guard.js";
@@ -256,7 +257,7 @@ function post(url: URL, headers: Record<string, string>, body: string, signal: A
 function tryJson(text: string): Json | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+    return isObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
