@@ -267,7 +267,7 @@ test("/compare adds one row per legacy client profile when the host can read the
   ]);
   assert.equal(rows[0].requested, "U/s");
   assert.equal(rows[5].requested, "none sent (2026-07-28)");
-  assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|KB)$/);
+  assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|kB)$/);
   assert.equal(rows[0].program, "—");
   s.ctx.host.legacyProfiles = async () => {
     throw new Error("server demo refused 2026-07-28");

@@ -2,6 +2,7 @@
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
 import { CheckContext, TransportError, runChecks, tally, type Target } from "../../host/conformance/index.js";
 import { formatLine, formatSummary, sanitize, toJson } from "../../host/conformance/report.js";
+import { UsageError } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]
@@ -20,8 +21,6 @@ export interface CheckArgs {
   argOverrides: Record<string, Record<string, unknown>>;
   allowWrites: boolean;
 }
-
-export class UsageError extends Error {}
 
 export function parseCheckArgs(argv: string[]): CheckArgs {
   const dash = argv.indexOf("--");

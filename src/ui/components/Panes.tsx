@@ -2,7 +2,8 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
-import { formatBytes, truncateToWidth } from "../format.js";
+import { formatBytes } from "../../host/measure.js";
+import { truncateToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 
 const MAX_LINES_PER_ENTRY = 200;

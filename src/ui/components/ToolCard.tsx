@@ -5,7 +5,8 @@ import { Box, Text } from "ink";
 import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
-import { compactJson, formatBytes, formatElapsed, truncateToWidth } from "../format.js";
+import { formatBytes } from "../../host/measure.js";
+import { compactJson, formatElapsed, truncateToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
 

@@ -5,7 +5,8 @@ import { Box, Text } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName, sanitizeText } from "../../protocol/sanitize.js";
-import { formatBytes, truncateToWidth } from "../format.js";
+import { formatBytes } from "../../host/measure.js";
+import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
 import { TableView } from "./TableView.js";
 
