@@ -9,7 +9,7 @@ import { readAs } from "../src/compare/profiles/index.js";
 import { Host } from "../src/host/host.js";
 import type { LegacyProfile, Mode, ModelSinkEntry, ToolExecutor } from "../src/host/types.js";
 import { AnthropicModel } from "../src/model/anthropic.js";
-import { compactJson } from "../src/model/context.js";
+import { modelJsonText } from "../src/model/context.js";
 import { Conversation } from "../src/model/conversation.js";
 import { runTurn } from "../src/model/turn.js";
 import { readImageSize } from "../src/ui/image.js";
@@ -124,7 +124,7 @@ export async function runWorkload(
 
 /** Text bytes of one model-sink output as context.ts renders it (structured → compact JSON). */
 function outputText(out: ModelSinkEntry): number {
-  if (out.format === "structured") return Buffer.byteLength(compactJson(out.structuredContent), "utf8");
+  if (out.format === "structured") return Buffer.byteLength(modelJsonText(out.structuredContent), "utf8");
   let n = 0;
   for (const b of out.content) if (b.type === "text") n += Buffer.byteLength(b.text, "utf8");
   return n;

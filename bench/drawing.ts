@@ -12,7 +12,7 @@ import { encodePng } from "../src/demo/png.js";
 import { drawSunrise } from "../src/demo/images.js";
 import { TableView } from "../src/ui/components/TableView.js";
 import { renderImage } from "../src/ui/image.js";
-import { sanitizeText } from "../src/ui/sanitize.js";
+import { sanitizeText } from "../src/protocol/sanitize.js";
 import { renderTable } from "../src/ui/table.js";
 import { ROOT } from "./lib/demo.js";
 import { fmt, int, median, ms, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";

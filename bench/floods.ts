@@ -4,24 +4,13 @@
 // is a terminal, so Ink takes the same paths as in a real one). Each figure is process CPU time
 // (user + system) from the first update to the last frame, the median of 3 (--quick) or 5 runs.
 import React, { useSyncExternalStore } from "react";
-import { Writable } from "node:stream";
 import { Box, render } from "ink";
 import { FinishedTurns, TurnView } from "../src/ui/components/Conversation.js";
 import { DRAW_INTERVAL_MS, SessionStore } from "../src/ui/state.js";
+import { FakeStdout } from "../test/helpers/fake-tty.js";
 import { fmt, int, median, ratio, type BenchOptions, type Section, type Target } from "./lib/report.js";
 
 const WIDTH = 100;
-
-class FakeTty extends Writable {
-  isTTY = true;
-  columns = WIDTH;
-  rows = 40;
-  bytes = 0;
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.bytes += chunk.length;
-    done();
-  }
-}
 
 function View({ store }: { store: SessionStore }) {
   const s = useSyncExternalStore(store.subscribe, store.getState);
@@ -39,7 +28,7 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 /** Mounts the view, runs `feed`, waits for the last coalesced frame; the CPU it all took. */
 async function measure(feed: (store: SessionStore) => Promise<void>): Promise<{ cpu: number; frames: number; wall: number }> {
   const store = new SessionStore({ paneOpen: false });
-  const stdout = new FakeTty();
+  const stdout = new FakeStdout({ columns: WIDTH, isTTY: true, keepFrames: false });
   let frames = 0;
   store.subscribe(() => frames++);
   const app = render(React.createElement(View, { store }), { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });

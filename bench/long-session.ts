@@ -3,7 +3,6 @@
 // Ink App mounted on a fake TTY (non-debug, throttled like the real app; only the newest write is
 // kept, so the harness itself does not grow). Memory: heap used after gc at turn 1 vs turn N.
 // Echo: one key written to stdin → the next frame written to stdout, at turn 1 and at turn N.
-import { EventEmitter } from "node:events";
 import React from "react";
 import { render } from "ink";
 import { Host } from "../src/host/host.js";
@@ -13,6 +12,7 @@ import { runTurn } from "../src/model/turn.js";
 import { App } from "../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../src/ui/session.js";
 import { SessionStore } from "../src/ui/state.js";
+import { FakeStdin, FakeStdout } from "../test/helpers/fake-tty.js";
 import { demoConfig } from "./lib/demo.js";
 import { fmt, gc, median, ms, ratio, type BenchOptions, type Section, type Target } from "./lib/report.js";
 
@@ -24,43 +24,10 @@ const PROMPTS = [
 ];
 const KEYS = 15;
 
-class Tty extends EventEmitter {
-  isTTY = true;
-  columns = 120;
-  rows = 40;
-  last = "";
-  writes = 0;
-  onWrite: (() => void) | undefined;
-  write = (s: string) => {
-    this.last = s;
-    this.writes++;
-    this.onWrite?.();
-    return true;
-  };
-}
-class KeyIn extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  type(s: string) {
-    this.data = s;
-    this.emit("readable");
-  }
-}
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
 /** Median time from one key on stdin to the next frame on stdout; clears the line afterwards. */
-async function echo(stdin: KeyIn, stdout: Tty): Promise<number[]> {
+async function echo(stdin: FakeStdin, stdout: FakeStdout): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < KEYS; i++) {
     await sleep(45); // past Ink's 30 fps throttle window, so the leading edge renders at once
@@ -108,11 +75,11 @@ export async function longSessionBench({ quick, log }: BenchOptions): Promise<Se
     runTurn: runner,
     autoApprove: true,
   });
-  const stdout = new Tty();
-  const stdin = new KeyIn();
+  const stdout = new FakeStdout({ columns: 120, isTTY: true, keepFrames: false });
+  const stdin = new FakeStdin();
   const ink = render(React.createElement(App, { session, servers: () => host.servers(), modelName: adapter.id }), {
     stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new Tty() as unknown as NodeJS.WriteStream,
+    stderr: new FakeStdout({ columns: 120, isTTY: true, keepFrames: false }) as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     exitOnCtrlC: false,
     patchConsole: false,

@@ -54,12 +54,12 @@ const esm = await build({
 });
 
 /** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["./call.js", "./oneshot.js", "@anthropic-ai/sdk"];
+const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const esmSide = {
   name: "mcp-prism-esm-side",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(call|oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
+    b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
   },
 };

@@ -5,7 +5,7 @@
 // the chat app's first-frame code runs it.
 import { ConfigTrust } from "../host/config-trust.js";
 import { loadConfig, UntrustedConfigError, type HostConfig, type ServerConfig } from "../host/config.js";
-import { sanitizeInline, truncateChars } from "../ui/sanitize.js";
+import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 
 export interface AskStreams {
   input: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -2,7 +2,7 @@
 // by the specifiers its dynamic imports name: scripts/bundle.js makes exactly these external and
 // rewrites their import() calls to the loader's stand-in, and fails the build on any other.
 export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
-  "./call.js": () => import("./commands/call.js"),
+  "../start-host.js": () => import("./start-host.js"),
   "./oneshot.js": () => import("./commands/oneshot.js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
 };

@@ -5,7 +5,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "./connection.js";
 import { HttpConnectionError } from "./http-transport.js";
 import { refusalOf } from "./reply-guard.js";
-import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from "./stdio-transport.js";
+import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from "./size-limit.js";
 import { callError } from "./host-error.js";
 import type { CallError } from "./types.js";
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigTrust, contentHash } from "./config-trust.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
+import { isObject } from "../protocol/is-object.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "./types.js";
 
 export interface StdioServerConfig {
@@ -172,21 +173,20 @@ export function parseConfig(text: string, file: string): HostConfig {
   const bad = (path: string, expected: string): never => {
     throw new ConfigError(`${name}: ${path}: expected ${expected}`);
   };
-  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   const strRecord = (v: unknown, path: string): Record<string, string> | undefined => {
     if (v === undefined) return undefined;
-    if (!isObj(v) || Object.values(v).some((x) => typeof x !== "string")) bad(path, "object of strings");
+    if (!isObject(v) || Object.values(v).some((x) => typeof x !== "string")) bad(path, "object of strings");
     return v as Record<string, string>;
   };
-  if (!isObj(raw)) return bad("(top level)", "object");
+  if (!isObject(raw)) return bad("(top level)", "object");
   // Null prototype: a server named "__proto__", "constructor" or "toString" is one like any other.
   const servers: Record<string, ServerConfig> = Object.create(null);
   const ms = raw.mcpServers;
   if (ms === undefined) bad("mcpServers", "object of servers");
-  if (!isObj(ms)) return bad("mcpServers", "object of servers");
+  if (!isObject(ms)) return bad("mcpServers", "object of servers");
   for (const [id, s] of Object.entries(ms)) {
     const p = `mcpServers.${id}`;
-    if (!isObj(s)) return bad(p, 'object with "command" or "url"');
+    if (!isObject(s)) return bad(p, 'object with "command" or "url"');
     if (s.url !== undefined) {
       if (typeof s.url !== "string" || !/^https?:\/\//.test(s.url)) bad(`${p}.url`, "http(s) URL string");
       servers[id] = { kind: "http", url: s.url as string, headers: strRecord(s.headers, `${p}.headers`) };
@@ -218,7 +218,7 @@ export function parseConfig(text: string, file: string): HostConfig {
   if (raw.model !== undefined) {
     // A string ("offline", "anthropic:ID") or a block ({"provider","id","baseURL","maxTokens"}),
     // whose fields src/model/select.ts checks.
-    if (typeof raw.model !== "string" && !isObj(raw.model)) bad("model", 'string or object with "provider"');
+    if (typeof raw.model !== "string" && !isObject(raw.model)) bad("model", 'string or object with "provider"');
     cfg.model = raw.model as string | Record<string, unknown>;
   }
   if (raw.profile !== undefined) {
@@ -232,7 +232,7 @@ export function parseConfig(text: string, file: string): HostConfig {
     cfg.protocol = raw.protocol as string;
   }
   if (raw.limits !== undefined) {
-    if (!isObj(raw.limits)) bad("limits", "object");
+    if (!isObject(raw.limits)) bad("limits", "object");
     const limits = raw.limits as Record<string, unknown>;
     for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
       const v = limits[key];

@@ -10,10 +10,11 @@ import { request as httpsRequest } from "node:https";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader } from "../protocol/index.js";
+import { isObject } from "../protocol/is-object.js";
 import { stripBom } from "../protocol/reply-check.js";
 import { splitSseLines, sseField } from "../protocol/sse-lines.js";
 import { guardIncoming, refusalError } from "./reply-guard.js";
-import { tooLargeError } from "./stdio-transport.js";
+import { tooLargeError } from "./size-limit.js";
 
 /** The HTTP exchange broke off (network error, connection dropped mid-reply). */
 export class HttpConnectionError extends Error {
@@ -259,7 +260,7 @@ function post(url: URL, headers: Record<string, string>, body: string, signal: A
 function tryJson(text: string): Json | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+    return isObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@
 // `requestState` echoed byte for byte (never parsed or changed). The host cannot ask its user yet,
 // so it answers what it can without inventing data: an elicitation is `cancel`led (no choice was
 // made) and roots/list is an empty list; a sampling request fails the call with a rule.
+import { isObject } from "../protocol/is-object.js";
 
 /** Rounds one call may take before the host gives up (a server may keep asking). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -21,8 +22,6 @@ export type InputAnswer = { ok: true; retry: Retry } | { ok: false; rule: string
 export function isInputRequired(raw: Json): boolean {
   return raw.resultType === "input_required";
 }
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The retry for one InputRequiredResult, or why the host cannot answer it. */
 export function answerInputRequests(raw: Json): InputAnswer {

@@ -54,8 +54,11 @@ export function measureReceipt(receipt: HostReceipt): Share {
   return { textBytes, tokens: Math.ceil(textBytes / 4), images: 0, audio: 0, outputs: 0 };
 }
 
+/** A size for people and the model's receipts: 212 B · 48 kB · 3.1 kB · 1.2 MB (1 kB = 1024 B). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const kb = n / 1024;
+  if (kb < 1024) return `${kb < 10 ? kb.toFixed(1).replace(/\.0$/, "") : Math.round(kb)} kB`;
+  const mb = kb / 1024;
+  return `${mb < 10 ? mb.toFixed(1).replace(/\.0$/, "") : Math.round(mb)} MB`;
 }

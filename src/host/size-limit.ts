@@ -1,4 +1,5 @@
-// The result-size rule for connections whose transport does not stop an oversized reply while
+// The result-size rules: the one local RESULT_TOO_LARGE error every transport (stdio, modern
+// HTTP, size-limited) answers an oversized reply with, and the rule for connections whose transport does not stop an oversized reply while
 // reading it (legacy HTTP through the SDK, in-process): the host must decide "over the limit or
 // not" for a result it already holds. Serializing every result to count its bytes costs more than
 // the rest of the call path for a few-kB result, so a cheap walk first bounds the size from above:
@@ -6,7 +7,25 @@
 // number at most 25, punctuation a few per member. Only a result whose bound reaches the limit is
 // serialized, and the verdict and the reported size are always the exact ones.
 
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { jsonBytes } from "./measure.js";
+
+/** Marks the local error that stands in for a reply over the size limit (never sent by a server). */
+export const RESULT_TOO_LARGE_MARK = "mcp-prism/resultTooLarge";
+export const RESULT_TOO_LARGE_CODE = -32099;
+
+/** How far a refused reply got: its read stopped at the limit, or it was measured once parsed. */
+export type TooLargeStage = "read" | "parsed";
+
+/** The local RESULT_TOO_LARGE error that every transport answers an oversized reply with. */
+export function tooLargeError(id: string | number, limit: number, bytes?: number, stage: TooLargeStage = "read"): JSONRPCMessage {
+  const size = bytes === undefined ? `over ${limit} bytes` : `${bytes} bytes`;
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes, stage } } },
+  };
+}
 
 const DEEP = 256;
 

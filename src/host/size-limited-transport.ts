@@ -7,8 +7,7 @@
 // SDK has read and parsed the body already. It keeps them out of validation, routing and sinks.)
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { bytesOverLimit } from "./size-limit.js";
-import { tooLargeError } from "./stdio-transport.js";
+import { bytesOverLimit, tooLargeError } from "./size-limit.js";
 
 export class SizeLimitedTransport implements Transport {
   onclose?: () => void;

@@ -9,14 +9,11 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MALFORMED_REPLY, stripBom } from "../protocol/reply-check.js";
 import { guardIncoming } from "./reply-guard.js";
+import { tooLargeError } from "./size-limit.js";
 import { stopGroup } from "./process-group.js";
 import { adoptEarly, spawnServer, type StdioParams } from "./spawn-server.js";
 
 export type { StdioParams };
-
-/** Marks the local error that stands in for a reply over the size limit (never sent by a server). */
-export const RESULT_TOO_LARGE_MARK = "mcp-prism/resultTooLarge";
-export const RESULT_TOO_LARGE_CODE = -32099;
 
 export interface StdioLimits {
   maxLineBytes: number;
@@ -28,18 +25,6 @@ export interface StdioLimits {
 const ID_WINDOW = 256;
 
 type Id = string | number;
-
-/** How far a refused reply got: its read stopped at the limit, or it was measured once parsed. */
-export type TooLargeStage = "read" | "parsed";
-
-export function tooLargeError(id: Id, limit: number, bytes?: number, stage: TooLargeStage = "read"): JSONRPCMessage {
-  const size = bytes === undefined ? `over ${limit} bytes` : `${bytes} bytes`;
-  return {
-    jsonrpc: "2.0",
-    id,
-    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes, stage } } },
-  };
-}
 
 /** The top-level id of a JSON-RPC reply, from the start or the end of its text. */
 export function findReplyId(head: string, tail: string): Id | undefined {

@@ -18,6 +18,8 @@ import {
 import type { Connection } from "./connection.js";
 import type { DeclinedVariant, ToolEntry } from "./types.js";
 import { hostError, type HostError } from "./host-error.js";
+import { firstIssueText } from "../protocol/issue-text.js";
+import { isObject } from "../protocol/is-object.js";
 
 /**
  * A rejected tool: which rule its declaration broke (a declaration rule, or `malformed-tool`,
@@ -56,7 +58,7 @@ export function toToolEntry(
       return reject("missing-output-variants", "no outputVariants under protocol 2026-12-01 (invalid; not read with legacy semantics)");
     }
     const parsed = VariantToolSchema.safeParse(raw);
-    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
+    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${firstIssueText(parsed.error)}`);
     const declared = parsed.data.outputVariants as ToolResultVariant[];
     // A schema that does not compile is not a broken declaration for the client: it declines
     // that variant (never requests it) and the tool stays usable with the others. Compiling is
@@ -67,7 +69,7 @@ export function toToolEntry(
     entry = { ...base(server, parsed.data, era), variants: declared };
   } else {
     const parsed = LegacyToolSchema.safeParse(raw);
-    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${issueText(parsed.error)}`);
+    if (!parsed.success) return reject("malformed-tool", `malformed tool: ${firstIssueText(parsed.error)}`);
     // Legacy inference: content maps to assistant/content; outputSchema stays the legacy contract.
     entry = { ...base(server, parsed.data, era), variants: [{ audience: "assistant", format: "content" }] };
     const outputSchema = parsed.data.outputSchema as JsonSchema | undefined;
@@ -160,14 +162,8 @@ function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEn
   if (typeof t.description === "string") e.description = t.description;
   if (t.annotations) e.annotations = t.annotations as ToolEntry["annotations"];
   if (t._meta) e._meta = t._meta as Record<string, unknown>;
-  if (typeof t.execution === "object" && t.execution !== null && !Array.isArray(t.execution)) e.execution = t.execution as Record<string, unknown>;
+  if (isObject(t.execution)) e.execution = t.execution;
   return e;
-}
-
-function issueText(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const i = error.issues[0];
-  const path = i.path.map(String).join(".");
-  return path ? `${path}: ${i.message}` : i.message;
 }
 
 /** Lists a server's tools with the given client extensions advertised. */

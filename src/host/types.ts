@@ -9,7 +9,7 @@ import type {
   ToolResultOutput,
   ToolResultOutputSelector,
   ToolResultVariant,
-  ToolAnnotations,
+  ToolBase,
 } from "../protocol/index.js";
 import type { HostError } from "./host-error.js";
 import type { ValidatedLegacyResult } from "./validate.js";
@@ -71,18 +71,11 @@ export type HostWarning = HostError;
 /** A declared structured variant the host will not request, and why (e.g. its schema does not compile). */
 export type DeclinedVariant = ToolResultVariant & { rule: string; detail: string };
 
-/** A tool as the host knows it, after era-aware listing and declaration checks. */
-export interface ToolEntry {
+/** A tool as the host knows it, after era-aware listing and declaration checks (`name` is its own name on its server). */
+export interface ToolEntry extends ToolBase {
   server: string;
-  /** The tool's own name on its server. */
-  name: string;
   /** Unique across servers: the name itself, or `server__name` on a clash. */
   qualifiedName: string;
-  title?: string;
-  description?: string;
-  inputSchema: { type: "object"; [key: string]: unknown };
-  annotations?: ToolAnnotations;
-  _meta?: Record<string, unknown>;
   /** The tool's `execution` as listed (e.g. `taskSupport`). */
   execution?: Record<string, unknown>;
   era: Era;

@@ -21,6 +21,8 @@ import {
   type ToolResultOutputSelector,
   type ToolResultVariant,
 } from "../protocol/index.js";
+import { isObject } from "../protocol/is-object.js";
+import { firstIssueText } from "../protocol/issue-text.js";
 
 export type ValidationRule =
   | "invalid-result-type"
@@ -75,12 +77,8 @@ function fail(rule: ValidationRule, message: string): never {
   throw new ResultValidationError(rule, message);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function checkEnvelope(raw: unknown, limits: ValidationLimits): Record<string, unknown> {
-  if (!isRecord(raw)) fail("malformed-result", "result is not an object");
+  if (!isObject(raw)) fail("malformed-result", "result is not an object");
   // First: zod, Ajv, the router and the UI all recurse per level of a value.
   const maxDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   if (exceedsJsonDepth(raw, maxDepth)) fail("too-deep", tooDeepDetail("the result", maxDepth));
@@ -88,14 +86,8 @@ function checkEnvelope(raw: unknown, limits: ValidationLimits): Record<string, u
     fail("invalid-result-type", `resultType ${JSON.stringify(raw.resultType)} is not "complete"`);
   }
   if (raw.isError !== undefined && typeof raw.isError !== "boolean") fail("malformed-result", "isError is not a boolean");
-  if (raw._meta !== undefined && !isRecord(raw._meta)) fail("malformed-result", "_meta is not an object");
+  if (raw._meta !== undefined && !isObject(raw._meta)) fail("malformed-result", "_meta is not an object");
   return raw;
-}
-
-function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const i = error.issues[0];
-  const path = i.path.map(String).join(".");
-  return path ? `${path}: ${i.message}` : i.message;
 }
 
 // Messages may reach the model (a failed call's receipt), so they carry no byte of the rejected
@@ -200,11 +192,11 @@ function checkImages(output: { index: number; selector: ToolResultOutputSelector
 
 /** The general (zod) parse of one output; it words the error of a malformed one. */
 function parseOutput(o: unknown, i: number): ToolResultOutput {
-  const format = isRecord(o) ? o.format : undefined;
+  const format = isObject(o) ? o.format : undefined;
   const schema = format === "content" ? ContentToolResultOutputSchema : format === "structured" ? StructuredToolResultOutputSchema : undefined;
   if (!schema) fail("malformed-output", `outputs[${i}]: format must be "content" or "structured"`);
   const parsed = schema.safeParse(o);
-  if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssue(parsed.error)}`);
+  if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssueText(parsed.error)}`);
   return parsed.data as ToolResultOutput;
 }
 
@@ -300,7 +292,7 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
   if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
   const content: ContentBlock[] = r.content.map((b, i) => {
     const parsed = ContentBlockSchema.safeParse(b);
-    if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssue(parsed.error)}`);
+    if (!parsed.success) fail("malformed-content", `content[${i}]: ${firstIssueText(parsed.error)}`);
     return parsed.data;
   });
   checkImages("result", content, limits.maxImagePixels);

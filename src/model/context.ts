@@ -61,7 +61,7 @@ export function rawToolResultBlocks(result: ModelToolResult, caps: ModelCapabili
   const blocks: ModelContentBlock[] = [];
   for (const output of result as readonly ModelSinkEntry[]) {
     if (output.format === "structured") {
-      blocks.push({ type: "text", text: compactJson(output.structuredContent) });
+      blocks.push({ type: "text", text: modelJsonText(output.structuredContent) });
     } else {
       for (const block of output.content) blocks.push(contentBlock(block, caps));
     }
@@ -108,7 +108,8 @@ function baseMime(mime: string): string {
   return mime.split(";")[0].trim().toLowerCase();
 }
 
-export function compactJson(value: unknown): string {
+/** A structured output as the model reads it: one line of JSON. */
+export function modelJsonText(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 

@@ -2,6 +2,7 @@
 // the Mcp-Param-{Name} headers mirrored from `x-mcp-header` tool parameters, the value encoding
 // (Base64 sentinel), the annotation rules that make a tool definition invalid, and the server's
 // header/body agreement check. Pure: header maps in, header maps or findings out.
+import { isObject } from "./is-object.js";
 
 const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
@@ -68,8 +69,6 @@ const MAX_DEPTH = 64;
 const ONE = ["additionalProperties", "items", "contains", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "propertyNames", "not", "if", "then", "else"];
 const MAP = ["patternProperties", "dependentSchemas", "$defs", "definitions", "dependencies"];
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function primitiveType(schema: Record<string, unknown>): ParamType | undefined {
   const t = schema.type;

@@ -4,6 +4,7 @@
 // the whole call timeout. Here each such reply is tied to the request it answers and refused with
 // what was wrong, so the transport can fail that request at once; what names no pending request
 // is only a diagnostic. Pure: transports feed it parsed JSON and the ids they wait for.
+import { isObject } from "./is-object.js";
 
 export type RpcId = string | number;
 
@@ -39,7 +40,6 @@ export function kindOf(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is RpcId => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
 
 function show(v: unknown): string {

@@ -20,6 +20,7 @@ import { callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
 import { checkCacheHint, listEntry, type CacheHint, type ResourceDefinition } from "./resource.js";
 import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
+import { isObject } from "../protocol/is-object.js";
 
 export interface ToolkitServerOptions {
   info: Implementation;
@@ -63,7 +64,6 @@ export interface Envelope {
 }
 
 type Params = Record<string, unknown>;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const MODERN_METHODS = new Set(["server/discover", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
 const LEGACY_METHODS = new Set(["ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);

@@ -1,14 +1,5 @@
 // Small pure formatting helpers shared by the components (sizes, durations, display widths).
 
-/** 212 B · 48 KB · 3.1 KB · 1.2 MB */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const kb = n / 1024;
-  if (kb < 1024) return `${kb < 10 ? kb.toFixed(1).replace(/\.0$/, "") : Math.round(kb)} KB`;
-  const mb = kb / 1024;
-  return `${mb < 10 ? mb.toFixed(1).replace(/\.0$/, "") : Math.round(mb)} MB`;
-}
-
 /** 0.4s · 12.3s · 2m05s */
 export function formatElapsed(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;

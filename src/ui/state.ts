@@ -6,6 +6,7 @@ import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
 import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
+import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
 
 export interface ToolCallView {
   id: string;
@@ -73,18 +74,6 @@ export interface PendingApproval {
 }
 
 export type PaneName = "programmatic" | "app";
-
-/**
- * One transcript event (a JSON Lines record): user turns and commands (`user`), tool requests
- * (`request`) and their routed outputs per sink or error (`tool`), model replies (`assistant`),
- * notices and errors (`notice`), mode changes (`mode`), `clear`, and `session` start/end.
- */
-export interface TranscriptRecord {
-  kind: string;
-  at: string;
-  turn?: number;
-  [key: string]: unknown;
-}
 
 export interface UiState {
   finished: Turn[];
@@ -385,33 +374,6 @@ function settledItem(item: TurnItem): boolean {
   if (!o) return false;
   if (!o.ok) return true;
   return o.routed.user.every((out) => out.format !== "content" || out.content.every((b) => b.type !== "image" || imageRendered(b)));
-}
-
-/**
- * A call's outcome as a transcript record: what was requested, and each sink's outputs or the
- * error; the host's warnings, and a legacy result's `_meta` (kept for the record, in no sink).
- */
-export function outcomeRecord(o: CallOutcome): Record<string, unknown> {
-  return {
-    server: o.plan.server,
-    tool: o.plan.tool,
-    arguments: o.plan.args,
-    mode: o.plan.mode,
-    protocolVersion: o.plan.protocolVersion,
-    requestedOutputs: o.plan.requested ?? null,
-    ...(o.plan.legacyProfile ? { legacyProfile: o.plan.legacyProfile } : {}),
-    durationMs: Math.round(o.durationMs),
-    ...(o.ok
-      ? {
-          isError: o.isError,
-          bytes: o.bytes,
-          routed: o.routed,
-          ...(o.receipt ? { receipt: o.receipt.text } : {}),
-          ...(o.warnings ? { warnings: o.warnings } : {}),
-          ...(o.resultMeta ? { resultMeta: o.resultMeta } : {}),
-        }
-      : { error: o.error }),
-  };
 }
 
 function saveableOf(n: number, tool: string, block: ContentBlock): Saveable {

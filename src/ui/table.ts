@@ -2,7 +2,8 @@
 // cli-table3 is slow (it measures and pads every cell), so only ONE page of rows ever reaches it:
 // 10,000 rows cost what 20 do. Every cell passes the sanitizer and is cut to its column width.
 import Table from "cli-table3";
-import { sanitizeInline, sanitizeName } from "./sanitize.js";
+import { isObject } from "../protocol/is-object.js";
+import { sanitizeInline, sanitizeName } from "../protocol/sanitize.js";
 import { displayWidth, truncateToWidth } from "./format.js";
 
 export interface TableOptions {
@@ -17,11 +18,6 @@ export interface TableOptions {
 export const DEFAULT_PAGE_SIZE = 20;
 const MIN_COL = 3; // content columns a data column may shrink to
 const CELL_MAX = 60; // a single cell is never wider than this, whatever the space
-
-type Row = Record<string, unknown>;
-function isPlainObject(v: unknown): v is Row {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One cell's one-line text: scalars as-is, nested values summarised. */
 export function summarizeCell(v: unknown): string {
@@ -55,7 +51,7 @@ function keysOf(rows: unknown[]): string[] {
   const seen = new Set<string>();
   let scalars = false;
   for (const r of rows) {
-    if (isPlainObject(r)) for (const k of Object.keys(r)) seen.add(k);
+    if (isObject(r)) for (const k of Object.keys(r)) seen.add(k);
     else scalars = true;
   }
   const cols = [...seen];
@@ -93,7 +89,7 @@ interface Grid {
 function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: number): Grid | string {
   let caption: string | undefined;
   // {items: [...]}: structuredContent must be an object, so a lone array inside is the table.
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     const keys = Object.keys(value);
     if (keys.length === 1 && Array.isArray(value[keys[0]])) {
       caption = sanitizeName(keys[0]);
@@ -106,11 +102,11 @@ function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: nu
     const cols = all.slice(0, maxColumns);
     const rows = page.map((r, i) => [
       String(offset + i + 1),
-      ...cols.map((c) => (isPlainObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
+      ...cols.map((c) => (isObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
     ]);
     return { head: ["#", ...cols.map((c) => sanitizeName(c))], rows, total: value.length, hiddenCols: all.length - cols.length, caption, numbered: true };
   }
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     const entries = Object.entries(value);
     const rows = entries.slice(offset, offset + pageSize).map(([k, v]) => [sanitizeName(k), summarizeCell(v)]);
     return { head: ["key", "value"], rows, total: entries.length, hiddenCols: 0, numbered: false };
@@ -158,7 +154,7 @@ export function renderTable(value: unknown, opts: TableOptions): string {
 
 /** Rows a value pages over (array length, object key count, or 1). */
 export function totalRows(value: unknown): number {
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     const keys = Object.keys(value);
     if (keys.length === 1 && Array.isArray(value[keys[0]])) return (value[keys[0]] as unknown[]).length;
     return keys.length;

@@ -5,7 +5,8 @@
 import { accessSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { stateDir } from "../host/state-dir.js";
-import type { SessionStore, TranscriptRecord } from "./state.js";
+import type { SessionStore } from "./state.js";
+import type { TranscriptRecord } from "./transcript-record.js";
 
 /** `$XDG_STATE_HOME/mcp-prism`; a relative or empty XDG_STATE_HOME is ignored, as the spec says. */
 export const transcriptDir = stateDir;

@@ -40,7 +40,7 @@ test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
   assert.ok(inputs.includes("dist/cli/commands/app-ui.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-  assert.deepEqual(external, ["./call.js", "./oneshot.js", "@anthropic-ai/sdk"]);
+  assert.deepEqual(external, ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });
@@ -70,7 +70,7 @@ test("the launcher's own chunk stays small (subcommands load on demand)", () => 
 
 test("the host chunk, loaded after the first frame, does hold the SDK and zod (the split is where it should be)", () => {
   const meta = loadMeta();
-  const host = staticClosure(meta, "dist/cli/commands/call.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
+  const host = staticClosure(meta, "dist/cli/start-host.js").flatMap((o) => Object.keys(meta.outputs[o].inputs));
   assert.ok(host.some((i) => i.startsWith("node_modules/@modelcontextprotocol/sdk/")));
   assert.ok(host.some((i) => i.startsWith("node_modules/zod/")));
 });

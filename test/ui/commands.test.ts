@@ -263,7 +263,7 @@ test("/compare adds one row per legacy client profile when the host can read the
   ]);
   assert.equal(rows[0].requested, "U/s");
   assert.equal(rows[5].requested, "none sent (2026-07-28)");
-  assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|KB)$/);
+  assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|kB)$/);
   assert.equal(rows[0].program, "—");
   // Each profile read the one result its own way: sep gives structuredContent to program logic, content-only drops it.
   assert.notEqual(rows[5].program, "—");

@@ -50,7 +50,7 @@ test("ToolCard done: requested outputs and per-sink sizes", () => {
   const f = stripAnsi(h.lastFrame());
   assert.match(f, /✓ demo · generate_images/);
   assert.match(f, /requested: assistant\/content, user\/content, programmatic\/structured/);
-  assert.match(f, /→ model 212 B · user 2 images 48 KB · programmatic 3\.1 KB · app —/);
+  assert.match(f, /→ model 212 B · user 2 images 48 kB · programmatic 3\.1 kB · app —/);
   assert.match(f, /model sees: Drew 2 cats\./);
 });
 
@@ -131,7 +131,7 @@ test("user content: text, audio, links and resources as labelled lines", () => {
   );
   const f = stripAnsi(h.lastFrame());
   assert.match(f, /Here you go:/);
-  assert.match(f, /♪ audio\/wav 12 KB — \/save-output 3/);
+  assert.match(f, /♪ audio\/wav 12 kB — \/save-output 3/);
   assert.match(f, /🔗 report\.csv <file:\/\/\/r\/report\.csv> text\/csv — \/save-output 4/);
   assert.match(f, /📄 mem:\/\/notes text\/plain 5 B — \/save-output 5/);
 });

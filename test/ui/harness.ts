@@ -1,45 +1,13 @@
 // Test helpers for the UI tests: an Ink harness with a configurable (and resizable) terminal width,
-// fake sink data, a real PNG encoder and the hostile-payload check.
-import { EventEmitter } from "node:events";
-import { deflateSync } from "node:zlib";
+// fake sink data, real PNGs and the hostile-payload check.
 import assert from "node:assert/strict";
 import type { ReactElement } from "react";
 import { render as inkRender } from "ink";
+import { encodePng, PNG_SIGNATURE, pngChunk } from "../../src/demo/png.js";
+import { FakeStdin, FakeStdout } from "../helpers/fake-tty.js";
 import type { CallOutcome, CallPlan, Routed } from "../../src/host/types.js";
 
 delete process.env.CI;
-
-class FakeStdout extends EventEmitter {
-  frames: string[] = [];
-  constructor(public columns: number, public rows = 40) {
-    super();
-  }
-  write = (frame: string) => {
-    this.frames.push(frame);
-    return true;
-  };
-  lastFrame = () => this.frames[this.frames.length - 1] ?? "";
-}
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  data: string | null = null;
-  write = (data: string) => {
-    this.data = data;
-    this.emit("readable");
-    this.emit("data", data);
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-}
 
 export interface Harness {
   lastFrame(): string;
@@ -51,11 +19,11 @@ export interface Harness {
 }
 
 export function renderAt(tree: ReactElement, columns = 100, rows = 40): Harness {
-  const stdout = new FakeStdout(columns, rows);
+  const stdout = new FakeStdout({ columns, rows });
   const stdin = new FakeStdin();
   const inst = inkRender(tree, {
     stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new FakeStdout(columns) as unknown as NodeJS.WriteStream,
+    stderr: new FakeStdout({ columns }) as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     debug: true,
     exitOnCtrlC: false,
@@ -67,11 +35,7 @@ export function renderAt(tree: ReactElement, columns = 100, rows = 40): Harness 
     stdout,
     rerender: inst.rerender,
     unmount: inst.unmount,
-    resize(c, r) {
-      stdout.columns = c;
-      if (r) stdout.rows = r;
-      stdout.emit("resize");
-    },
+    resize: (c, r) => stdout.resize(c, r),
   };
 }
 
@@ -144,39 +108,12 @@ export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { is
 }
 
 // ---------------------------------------------------------------------------
-// A real PNG (RGB, 8-bit) built with zlib, so image decoding is exercised for real.
+// A real PNG (RGB, 8-bit) from the demo's encoder (src/demo/png.ts), so image decoding is exercised for real.
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
 export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type RGB
-  const raw = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < height; y++) {
-    const row = y * (1 + width * 3);
-    raw[row] = 0; // filter: none
-    for (let x = 0; x < width; x++) raw.set(pixel(x, y), row + 1 + x * 3);
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgba.set([...pixel(x, y), 255], (y * width + x) * 4);
+  return encodePng(width, height, rgba);
 }
 
 /** Only the header of a PNG claiming huge dimensions (no pixel data at all). */
@@ -186,5 +123,5 @@ export function pngHeaderOnly(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IEND", Buffer.alloc(0))]);
 }

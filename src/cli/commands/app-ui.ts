@@ -1,6 +1,6 @@
 // The chat app's UI half: Ink, React, the App and the session. Loaded by app.ts with a dynamic
 // import while the servers' processes boot; it draws the first frame, then starts the host (whose
-// code, ./call.js and everything under it, is imported only then: nothing here imports it
+// code, ../start-host.js and everything under it, is imported only then: nothing here imports it
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
@@ -30,7 +30,7 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
   let legacy: LegacyConnections | undefined;
   const call: NonNullable<CommandHost["legacyCall"]> = async (tool, args, opts) => {
     if (!legacy) {
-      const { startHost, LegacyConnections } = await import("./call.js");
+      const { startHost, LegacyConnections } = await import("../start-host.js");
       legacy ??= new LegacyConnections((server, protocol) => startHost({ ...common, server, protocol }, { config }));
     }
     return legacy.call(tool, args, opts);
@@ -140,7 +140,7 @@ export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapt
 async function profileReading(config: HostConfig): Promise<((o: CallOutcome) => CallOutcome) | undefined> {
   const profile = config.profile;
   if (profile === undefined || profile === "sep") return undefined;
-  const { readAs } = await import("./call.js");
+  const { readAs } = await import("../start-host.js");
   return (o) => readAs(profile, o);
 }
 

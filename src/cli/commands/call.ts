@@ -1,97 +1,16 @@
 // mcp-prism call TOOL [--server NAME] [--args JSON] [--select a/f]... [--mode M] [--protocol V]
 //   [--config FILE] [--profile P] [--json]
 // Exit 0 on a routed result (even isError), 1 on protocol/validation/connection errors, 2 on usage errors.
-import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../../host/config.js";
-import { ConnectionError } from "../../host/connection.js";
-import { Host, type HostOptions } from "../../host/host.js";
+import type { Host } from "../../host/host.js";
 import type { CallOutcome, ToolEntry } from "../../host/types.js";
 import { readAs } from "../../compare/profiles/index.js";
-import { LegacyConnections } from "../../compare/legacy-connection.js";
-
-// The app loads the host's side late through this module (app-ui.ts; the bundle's split point):
-// /compare's second connection and the config's legacy profile come with it.
-export { LegacyConnections, readAs };
-import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage, type CommonOptions } from "../args.js";
+import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
-import { resolveConfig } from "../config-gate.js";
-import { sanitizeInline } from "../../ui/sanitize.js";
+import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
-/** A start that failed: fields (rule, detail, the server when one is named; "" otherwise) and its line. */
-export class StartError extends Error {
-  constructor(
-    readonly rule: string,
-    readonly detail: string,
-    readonly server = "",
-  ) {
-    super(server ? `server ${server}: ${detail}` : detail);
-  }
-}
-
-/**
- * The config a one-shot command runs with: a directory config the user has not trusted is asked
- * about on a terminal, else refused (StartError "config", one line). Its notices go to stderr.
- */
-export async function commandConfig(common: CommonOptions): Promise<HostConfig> {
-  let config: HostConfig;
-  try {
-    config = await resolveConfig(common.config);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new StartError("config", e.message);
-    throw e;
-  }
-  for (const n of config.notices ?? []) err(`mcp-prism: ${sanitizeInline(n)}\n`);
-  return config;
-}
-
-/**
- * Opens the host on `extra.config` (else the config loaded without asking: an untrusted directory
- * config is refused): every server starts connecting on its own. Throws StartError (config, --server).
- */
-export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Host {
-  let config: HostConfig;
-  try {
-    config = extra.config ?? loadConfig(common.config);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new StartError("config", e.message);
-    throw e;
-  }
-  if (common.server !== undefined && !serverConfig(config, common.server)) {
-    throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
-  }
-  try {
-    return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra, config });
-  } catch (e) {
-    if (e instanceof ConnectionError) throw new StartError(e.rule, e.detail, e.server);
-    throw e;
-  }
-}
-
-/**
- * Opens the host and waits for its servers, at most limits.connectWaitMs for the slow ones (they
- * join when they connect); throws StartError (one line) when every server failed.
- */
-export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
-  const host = openHost(common, { ...extra, config: extra.config ?? (await commandConfig(common)) });
-  const all = await host.settled();
-  const servers = host.servers();
-  if (all && servers.every((s) => s.state !== "connected")) {
-    await host.close();
-    const [one] = servers;
-    if (servers.length === 1 && one.failure) throw new StartError(one.failure.rule, one.failure.detail, one.name);
-    throw new StartError("connection-failed", servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "));
-  }
-  return host;
-}
-
-/** One line per server still connecting after the start's wait (a prompt runs without its tools). */
-export function stillConnecting(host: Host): string[] {
-  const s = Math.round(host.connectWaitMs / 100) / 10;
-  return host.servers().filter((x) => x.state === "connecting").map((x) => `server ${x.name}: still connecting after ${s} s; its tools are left out until it connects`);
-}
-
 /** The qualified name of TOOL, preferring the --server one; waits only until some server lists it. */
-export async function resolveTool(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
+async function awaitToolName(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
   const pick = (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
   return pick(await host.toolsWhen((tools) => pick(tools) !== undefined, mode))?.qualifiedName ?? tool;
 }
@@ -116,7 +35,7 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     try {
-      const name = await resolveTool(host, tool, cli.common.server);
+      const name = await awaitToolName(host, tool, cli.common.server);
       const called = await host.call(name, args, { mode: cli.common.mode, select });
       const reading = profile ?? host.opts.config.profile;
       const outcome = reading ? readAs(reading, called) : called;

@@ -7,11 +7,11 @@ import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
 import { runCompare } from "../../compare/run.js";
 import type { Host } from "../../host/host.js";
 import type { ToolEntry } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { parseCli, parseToolArgs, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { compareDocumentRow, renderCompare, type CompareDocument } from "../output/compare.js";
-import { startHost, StartError } from "./call.js";
+import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 /** TOOL in a mode's listing (a qualified name, or the plain name on --server). */

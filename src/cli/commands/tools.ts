@@ -4,8 +4,8 @@
 // Exit 1 when a server lists tools and none of them is usable.
 import { parseCli, withUsage } from "../args.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
-import { sanitizeName } from "../../ui/sanitize.js";
-import { startHost, StartError } from "./call.js";
+import { sanitizeName } from "../../protocol/sanitize.js";
+import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {

@@ -2,7 +2,7 @@
 import { selectorKey } from "../../protocol/index.js";
 import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/measure.js";
 import type { CallError, CallOutcome, HostWarning, SinkName } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { previewOutput } from "./sinks.js";
 
 export interface CallDocument {

@@ -4,7 +4,7 @@ import Table from "cli-table3";
 import { selectorKey } from "../../protocol/index.js";
 import { measureReceipt, measureSinks, type Share } from "../../host/measure.js";
 import type { CallOutcome, LegacyProfile, Mode, SinkName } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { shareText } from "./call.js";
 
 export interface CompareRow {

@@ -2,7 +2,7 @@
 // terminal sanitizer before it is printed.
 import type { ToolResultOutput } from "../../protocol/index.js";
 import { formatBytes } from "../../host/measure.js";
-import { sanitizeInline, sanitizeJson, sanitizeText } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeJson, sanitizeText } from "../../protocol/sanitize.js";
 import { renderTable } from "../../ui/table.js";
 
 const MAX_LINES = 12;

@@ -7,7 +7,7 @@ import { selectorKey, type JsonSchema } from "../../protocol/index.js";
 import type { ServerStatus } from "../../host/host.js";
 import { isAppOnly } from "../../host/tools.js";
 import type { DeclinedVariant, HostWarning, ToolEntry } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../ui/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 
 export interface ToolDocument {
   name: string;

@@ -4,9 +4,9 @@ import { describePlan, planCompare, type CompareHost } from "../../compare/plan.
 import { runCompare } from "../../compare/run.js";
 import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../host/types.js";
 import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
-import { formatBytes } from "../format.js";
+import { formatBytes } from "../../host/measure.js";
 import { userSummary } from "../components/ToolCard.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { parseToolCallArgs, resolveTool } from "./parse.js";
 import { CommandError, type SlashCommand } from "./types.js";
 

@@ -1,6 +1,6 @@
 // The slash command registry and dispatcher.
 import { imagesSettled } from "../imageCache.js";
-import { sanitizeInline } from "../sanitize.js";
+import { sanitizeInline } from "../../protocol/sanitize.js";
 import { call } from "./call.js";
 import { clear } from "./clear.js";
 import { compare } from "./compare.js";

@@ -1,5 +1,5 @@
 import { MODES, type Mode } from "../../host/types.js";
-import { sanitizeInline } from "../sanitize.js";
+import { sanitizeInline } from "../../protocol/sanitize.js";
 import { CommandError, type SlashCommand } from "./types.js";
 
 export const mode: SlashCommand = {

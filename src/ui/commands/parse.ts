@@ -5,7 +5,7 @@ import { isCoreAudience, EXTENSION_ID_PATTERN } from "../../protocol/audience.js
 import type { ToolResultOutputSelector } from "../../protocol/schemas.js";
 import type { ToolEntry } from "../../host/types.js";
 import { CommandError } from "./types.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 
 /** Splits "/name rest of line" → ["name", "rest of line"]. */
 export function splitCommand(line: string): [string, string] {

@@ -1,8 +1,8 @@
 // /save-output N [file]: writes an audio, image or resource the user sink received (whole or not
 // at all, mode 0600: save-file.ts).
 import { resolve } from "node:path";
-import { formatBytes } from "../format.js";
-import { sanitizeInline } from "../sanitize.js";
+import { formatBytes } from "../../host/measure.js";
+import { sanitizeInline } from "../../protocol/sanitize.js";
 import type { Saveable } from "../state.js";
 import { fsProblem } from "../transcript.js";
 import { writePrivateFile } from "./save-file.js";

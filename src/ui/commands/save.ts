@@ -1,7 +1,7 @@
 // /save [file]: the whole session transcript (the same JSON Lines records the session file gets),
 // written whole or not at all, mode 0600 (save-file.ts).
 import { resolve } from "node:path";
-import { sanitizeInline } from "../sanitize.js";
+import { sanitizeInline } from "../../protocol/sanitize.js";
 import { fsProblem, jsonLine } from "../transcript.js";
 import { writePrivateFile } from "./save-file.js";
 import { CommandError, type SlashCommand } from "./types.js";

@@ -1,5 +1,5 @@
 import { truncateToWidth } from "../format.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { toolCounts, toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 import { shownState } from "../server-view.js";

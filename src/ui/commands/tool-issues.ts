@@ -3,7 +3,7 @@
 // warnings. Nothing the host set aside is left out of either view.
 import type { ToolEntry } from "../../host/types.js";
 import { truncateToWidth } from "../format.js";
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import type { RejectedTool } from "./types.js";
 
 /** The findings about one server's tools (or every server's when `server` is undefined), each cut to `width`. */

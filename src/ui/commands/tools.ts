@@ -1,4 +1,4 @@
-import { sanitizeInline, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 import { toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";

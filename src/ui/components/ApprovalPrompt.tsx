@@ -1,7 +1,7 @@
 import React, { useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
-import { sanitizeInline, sanitizeJson, sanitizeName } from "../sanitize.js";
+import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { compactJson, displayWidth, truncateToWidth } from "../format.js";
 import type { ApprovalAnswer } from "../state.js";
 

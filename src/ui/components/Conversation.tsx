@@ -4,7 +4,7 @@
 // the rest of the turn follows), so the live frame holds only the unfinished tail (live-text.ts).
 import React from "react";
 import { Box, Static, Text } from "ink";
-import { sanitizeText } from "../sanitize.js";
+import { sanitizeText } from "../../protocol/sanitize.js";
 import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
 import { UserContentView } from "./UserContentView.js";

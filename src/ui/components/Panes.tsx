@@ -1,8 +1,9 @@
 // Side panes: the programmatic log and the App pane. Each draws only its own sink's entries.
 import React from "react";
 import { Box, Text } from "ink";
-import { sanitizeJson, sanitizeName } from "../sanitize.js";
-import { formatBytes, truncateToWidth } from "../format.js";
+import { sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
+import { formatBytes } from "../../host/measure.js";
+import { truncateToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 
 const MAX_LINES_PER_ENTRY = 200;

@@ -6,7 +6,7 @@
 import React, { useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
-import { sanitizeText } from "../sanitize.js";
+import { sanitizeText } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 
 export interface EditState {

@@ -2,7 +2,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import type { Mode } from "../../host/types.js";
 import { shownState, type ServerView, type ShownState } from "../server-view.js";
-import { sanitizeName } from "../sanitize.js";
+import { sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 
 export const KEY_HINTS = "Tab/⇧Tab pane · PgUp/Dn · Esc cancel · ^C^C quit · /help";

@@ -4,8 +4,9 @@ import React, { useEffect, useState } from "react";
 import { Box, Text } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";
-import { sanitizeInline, sanitizeName, sanitizeText } from "../sanitize.js";
-import { formatBytes, truncateToWidth } from "../format.js";
+import { sanitizeInline, sanitizeName, sanitizeText } from "../../protocol/sanitize.js";
+import { formatBytes } from "../../host/measure.js";
+import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
 import { TableView } from "./TableView.js";
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { sanitizeText, sanitizeInline, sanitizeName, sanitizeJson } from "../../src/ui/sanitize.js";
+import { sanitizeText, sanitizeInline, sanitizeName, sanitizeJson } from "../../src/protocol/sanitize.js";
 
 const ESC = "\x1b";
 // [class, input, sanitizeText output]
