@@ -1,5 +1,5 @@
-// The in-memory test tier: toolkit servers (src/server, e.g. the demo server) in the test's own
-// process, reached through the host's transport seam (HostOptions.transport) instead of a spawned
+// The in-memory test tier: toolkit servers (src/server, e.g. the demo server) and raw fixture
+// handlers (e.g. test/fixtures/misbehaving.ts) in the test's own process, reached through the host's transport seam (HostOptions.transport) instead of a spawned
 // process. Everything after the transport — era detection, the `_meta` envelope, listing, the
 // call pipeline — is the host's own code. For tests of host logic where the wire is not the point;
 // tests of framing, processes, HTTP and hostile replies stay on the real transports.
@@ -44,17 +44,40 @@ function copying(t: Transport, log?: Record<string, any>[]): Transport {
 }
 
 /**
- * A linked pair with a fresh toolkit connection to `server` on one end; returns the client end in
+ * A linked pair with a fresh toolkit connection to `server` (or a raw handler) on one end; returns the client end in
  * the size rule, and the server end. Connecting is synchronous up to the server end's start():
  * what the host sends before then waits in the pair's queue.
  */
-export function inMemoryPair(server: ToolkitServer, ctx: TransportContext, log?: Record<string, any>[]): { client: Transport; server: Transport } {
+export function inMemoryPair(server: ToolkitServer | RawServer, ctx: TransportContext, log?: Record<string, any>[]): { client: Transport; server: Transport } {
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
-  void new ToolkitConnection(server).connect(copying(serverSide));
+  if (typeof server === "function") rawEnd(copying(serverSide), server);
+  else void new ToolkitConnection(server).connect(copying(serverSide));
   return { client: new SizeLimitedTransport(copying(client, log), ctx.limits.maxResultBytes, ctx.onDiagnostic), server: serverSide };
 }
 
-export function memoryServers(defs: Record<string, ToolkitServer>): MemoryServers {
+/**
+ * A raw JSON-RPC server in process (a fixture's handler, e.g. test/fixtures/misbehaving.ts): given
+ * how to send to the client and how to "exit" (close the connection), it returns its handler.
+ */
+export type RawServer = (send: (m: Record<string, any>) => void, exit: () => void) => (m: Record<string, any>) => void;
+
+/** The server end of a pair driven by a raw handler; a throw in it is that server's bug, logged. */
+function rawEnd(serverSide: Transport, raw: RawServer): void {
+  const handle = raw(
+    (m) => void serverSide.send(m as JSONRPCMessage).catch(() => {}),
+    () => void serverSide.close(),
+  );
+  serverSide.onmessage = (m) => {
+    try {
+      handle(m as Record<string, any>);
+    } catch (e) {
+      if (!(e instanceof Error && e.message === "the server exited")) throw e;
+    }
+  };
+  void serverSide.start();
+}
+
+export function memoryServers(defs: Record<string, ToolkitServer | RawServer>): MemoryServers {
   const logs = new Map<string, Record<string, any>[]>();
   const opens = new Map<string, number>();
   const current = new Map<string, Transport>();
@@ -69,7 +92,7 @@ export function memoryServers(defs: Record<string, ToolkitServer>): MemoryServer
     const server = Object.hasOwn(defs, name) ? defs[name] : undefined;
     if (!server) throw new Error(`no in-memory server ${JSON.stringify(name)}`);
     opens.set(name, (opens.get(name) ?? 0) + 1);
-    // One toolkit connection per transport, as one process per spawn.
+    // One toolkit connection (or raw handler) per transport, as one process per spawn.
     const pair = inMemoryPair(server, ctx, logs.get(name));
     current.set(name, pair.server);
     return pair.client;
