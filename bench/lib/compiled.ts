@@ -15,6 +15,7 @@ async function load<T>(rel: string): Promise<T> {
 
 export const hostModule = await load<typeof import("../../src/host/host.js")>("host/host.js");
 export const connectionModule = await load<typeof import("../../src/host/connection.js")>("host/connection.js");
+export const transportFactoryModule = await load<typeof import("../../src/host/transport-factory.js")>("host/transport-factory.js");
 export const sizeLimitedTransportModule = await load<typeof import("../../src/host/size-limited-transport.js")>("host/size-limited-transport.js");
 export const rpcClientModule = await load<typeof import("../../src/host/rpc-client.js")>("host/rpc-client.js");
 export const protocolModule = await load<typeof import("../../src/protocol/index.js")>("protocol/index.js");

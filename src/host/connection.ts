@@ -1,10 +1,9 @@
-// One server connection: transport (stdio or Streamable HTTP), era detection, the modern `_meta`
+// One server connection: its transports (from a TransportFactory: stdio or Streamable HTTP by
+// default, transport-factory.ts), era detection, the modern `_meta`
 // envelope on every request, stderr tail, and restart after an exit.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   AnyResultSchema,
@@ -21,15 +20,12 @@ import {
 import type { Limits, ServerConfig } from "./config.js";
 import type { EraCache, RememberedEra } from "./era-cache.js";
 import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
-import { ModernHttpTransport } from "./http-transport.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
-import { guardRepliesFetch } from "./reply-guard-fetch.js";
 import { RpcClient } from "./rpc-client.js";
 import { endSession } from "./session-end.js";
-import { SizeLimitedTransport } from "./size-limited-transport.js";
-import { LimitedStdioTransport } from "./stdio-transport.js";
 import { TailBuffer } from "./tail-buffer.js";
+import { defaultTransport, httpStatusOf, type TransportContext, type TransportFactory } from "./transport-factory.js";
 
 export const CLIENT_NAME = "mcp-prism";
 export const CLIENT_VERSION: string = (() => {
@@ -110,6 +106,8 @@ export class Connection {
   private connecting: Promise<void> | undefined;
   /** The era the cache had for this server when the current connect began. */
   private remembered: RememberedEra | undefined;
+  /** The last legacy HTTP 401/403 challenge seen (reset at each legacy connect). */
+  private challenge: string | undefined;
 
   constructor(
     readonly name: string,
@@ -119,7 +117,20 @@ export class Connection {
     private readonly forcedVersion?: string,
     /** Where detected eras are remembered between runs (none: always probe). */
     private readonly eraCache?: EraCache,
+    /** Builds each transport this connection opens (default: the real stdio / HTTP ones). */
+    private readonly transports: TransportFactory = defaultTransport,
   ) {}
+
+  private transport(era: TransportContext["era"]) {
+    return this.transports(this.config, {
+      name: this.name,
+      limits: this.limits,
+      era,
+      onStderr: (text) => this.stderr.write(text),
+      onDiagnostic: (text) => this.diagnostics.push(text),
+      onChallenge: (challenge) => (this.challenge = challenge),
+    });
+  }
 
   stderrTail(): string[] {
     return this.stderr.lines();
@@ -193,19 +204,10 @@ export class Connection {
   }
 
   private async connectStdio(): Promise<void> {
-    const cfg = this.config as Extract<ServerConfig, { kind: "stdio" }>;
     this.stderr.flush();
-    const transport = new LimitedStdioTransport(
-      { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd },
-      {
-        maxLineBytes: this.limits.maxResultBytes,
-        onStderr: (chunk) => this.stderr.write(chunk.toString("utf8")),
-        onDiagnostic: (text) => this.diagnostics.push(text),
-      },
-    );
     const client = this.newClient();
     this.client = client;
-    await client.connect(transport);
+    await client.connect(this.transport("any"));
     await this.detectEra({
       probeTimeout: this.limits.discoverTimeoutMs,
       probeClient: async () => client,
@@ -214,37 +216,27 @@ export class Connection {
   }
 
   private async connectHttp(): Promise<void> {
-    const cfg = this.config as Extract<ServerConfig, { kind: "http" }>;
-    const url = new URL(cfg.url);
     await this.detectEra({
       probeTimeout: Math.max(this.limits.discoverTimeoutMs, 10_000),
       probeClient: async () => {
         await this.client?.close().catch(() => {});
         const modern = this.newClient();
         this.client = modern;
-        await modern.connect(new ModernHttpTransport(url, cfg.headers, this.limits.maxResultBytes));
+        await modern.connect(this.transport("modern"));
         return modern;
       },
       legacy: async () => {
         await this.client?.close().catch(() => {});
         const legacy = this.newClient();
         this.client = legacy;
-        let challenge: string | undefined;
-        // The SDK's transport keeps a 401's WWW-Authenticate to itself: read it on the way in.
-        const fetchSeen: typeof fetch = async (input, init) => {
-          const res = await fetch(input, init);
-          if (res.status === 401 || res.status === 403) challenge = res.headers.get("www-authenticate") ?? undefined;
-          return res;
-        };
-        const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: cfg.headers }, fetch: guardRepliesFetch(fetchSeen) });
-        // The SDK's transport parses whole bodies: the size rule is applied to what it delivers,
-        // and malformed replies are refused before it reads them (reply-guard-fetch.ts).
-        await legacy.connect(new SizeLimitedTransport(transport, this.limits.maxResultBytes, (text) => this.diagnostics.push(text)));
+        this.challenge = undefined;
+        const transport = this.transport("legacy");
+        await legacy.connect(transport);
         try {
-          transport.setProtocolVersion(await this.initialize(legacy));
+          transport.setProtocolVersion?.(await this.initialize(legacy));
         } catch (e) {
-          const status = e instanceof StreamableHTTPError ? e.code : e instanceof UnauthorizedError ? 401 : undefined;
-          if (status === 401 || status === 403) throw this.refused(authRequired(status, challenge));
+          const status = httpStatusOf(e);
+          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.challenge));
           throw e;
         }
       },

@@ -5,6 +5,7 @@ import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
 import type { ToolError } from "./tools.js";
+import type { TransportFactory } from "./transport-factory.js";
 import type { Mode } from "./types.js";
 
 export interface HostOptions {
@@ -16,6 +17,8 @@ export interface HostOptions {
   servers?: string[];
   /** Where detected eras are remembered (default: $XDG_STATE_HOME/mcp-prism unless MCP_PRISM_ERA_CACHE=0; false: none). */
   eraCache?: EraCache | false;
+  /** Builds each server's transports (default: stdio / Streamable HTTP; tests pass an in-memory one). */
+  transport?: TransportFactory;
 }
 
 export interface ServerStatus {

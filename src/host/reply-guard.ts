@@ -1,13 +1,7 @@
 // The local error that stands in for a reply refused by protocol/reply-check.ts: delivered to the
 // SDK's Protocol as the request's response, so the request fails at once (not after its timeout)
 // with the rule and what was wrong, and the connection goes on.
-import {
-  JSONRPCErrorResponseSchema,
-  JSONRPCMessageSchema,
-  JSONRPCResultResponseSchema,
-  McpError,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { checkIncoming, MALFORMED_REPLY, type Expected, type RpcId } from "../protocol/reply-check.js";
 
 /** Marks the local error for a refused reply (never sent by a server). */
@@ -36,23 +30,23 @@ export interface Guarded {
 }
 
 /**
- * One incoming value (parsed JSON) through protocol/reply-check.ts, then through the SDK's own
- * message schema (which the Protocol applies silently): every reply it would drop is refused here.
+ * One incoming value (parsed JSON) through protocol/reply-check.ts, which checks a reply's envelope
+ * by hand as strictly as the SDK's result and error schemas (which the Protocol applies silently):
+ * every reply it would drop is refused here, and a reply is not parsed by a schema a second time.
+ * A request or notification from the server (rare) also goes through the SDK's message schema.
  */
 export function guardIncoming(value: unknown, expected: Expected): Guarded {
   const verdict = checkIncoming(value, expected);
   if (verdict.kind === "ignore") return { deliver: [], ignored: verdict.detail };
   if (verdict.kind === "refuse") return refuse(verdict.ids, verdict.detail);
   const m = verdict.message;
-  // The reply's own schema, not the union: its first issue names the member that is wrong.
-  const schema = "result" in m ? JSONRPCResultResponseSchema : "error" in m ? JSONRPCErrorResponseSchema : JSONRPCMessageSchema;
-  const parsed = schema.safeParse(m);
+  if (!("method" in m)) return { deliver: [m as JSONRPCMessage] };
+  const parsed = JSONRPCMessageSchema.safeParse(m);
   if (parsed.success) return { deliver: [parsed.data as JSONRPCMessage] };
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join(".") : "the message";
   const detail = `${where}: ${issue?.message ?? "not a JSON-RPC message"}`.slice(0, 200);
-  if ("method" in m) return { deliver: [], ignored: `a malformed server message: ${detail}` };
-  return refuse([m.id as RpcId], detail);
+  return { deliver: [], ignored: `a malformed server message: ${detail}` };
 }
 
 function refuse(ids: RpcId[], detail: string): Guarded {

@@ -69,6 +69,8 @@ export function checkIncoming(value: unknown, expected: Expected): Incoming {
   if ("result" in m && "error" in m) return refuse('the reply has both "result" and "error"');
   if ("result" in m) {
     if (!isObject(m.result)) return refuse(`"result" is ${kindOf(m.result)}, not an object`);
+    const meta = metaProblem(m.result._meta);
+    if (meta) return refuse(`result._meta${meta}`);
     return { kind: "message", message: { jsonrpc: "2.0", id, result: m.result } };
   }
   if (!("error" in m)) return refuse('the reply has neither "result" nor "error"');
@@ -79,6 +81,25 @@ export function checkIncoming(value: unknown, expected: Expected): Incoming {
   const error: Json = { code: e.code, message: e.message };
   if ("data" in e) error.data = e.data;
   return { kind: "message", message: { jsonrpc: "2.0", id, error } };
+}
+
+/** The key of a result `_meta` member the SDK reads: a related task, `{ taskId: string }`. */
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/**
+ * What is wrong with a result's `_meta` where the SDK's result schema (which its Protocol applies
+ * silently, dropping the reply) would reject it, as a path suffix and reason; undefined if fine.
+ * Checked here so a reply's envelope is checked once, by hand, and not again by a schema.
+ */
+function metaProblem(meta: unknown): string | undefined {
+  if (meta === undefined) return undefined;
+  if (!isObject(meta)) return `: is ${kindOf(meta)}, not an object`;
+  if ("progressToken" in meta && meta.progressToken !== undefined && !isId(meta.progressToken)) return `.progressToken: is ${kindOf(meta.progressToken)}, not a string or integer`;
+  const task = meta[RELATED_TASK];
+  if (task === undefined) return undefined;
+  if (!isObject(task)) return `.${RELATED_TASK}: is ${kindOf(task)}, not an object`;
+  if (typeof task.taskId !== "string") return `.${RELATED_TASK}.taskId: is ${kindOf(task.taskId)}, not a string`;
+  return undefined;
 }
 
 /** Which pending request a reply answers, or why none can be blamed. */

@@ -1,12 +1,15 @@
-// The SEP testing plan's client-side items against the REAL demo server, over stdio (behind a
-// wire tee) and over Streamable HTTP (behind a logging proxy).
+// The SEP testing plan's client-side items against the REAL demo server: in process (the in-memory
+// tier, test/helpers/in-memory.ts, recording what the host sends) and over Streamable HTTP (a
+// spawned server behind a logging proxy). The stdio wire itself is the subject of lifecycle,
+// era, rejection and the hostile tests.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { createDemoServer } from "../../src/demo/server.js";
 import { Host } from "../../src/host/host.js";
 import type { CallOutcome } from "../../src/host/types.js";
-import { config, demoTeed, startDemoHttp, startLoggingProxy, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { config, startDemoHttp, startLoggingProxy } from "../helpers/host-fixtures.js";
+import { memoryServers } from "../helpers/in-memory.js";
 
 const UI = "io.modelcontextprotocol/ui";
 const Q = { query: "Globex" };
@@ -23,16 +26,16 @@ interface Wire {
   stop(): Promise<void>;
 }
 
-function stdioWire(): Wire {
-  const log = join(tempDir(), "wire.log");
+function memoryWire(): Wire {
+  const memory = memoryServers({ demo: createDemoServer() });
   const hosts: Host[] = [];
   return {
     async start(protocol) {
-      const h = await Host.start({ config: config({ demo: demoTeed(log) }, { discoverTimeoutMs: 15_000 }), protocol });
+      const h = await Host.start({ config: config(memory.servers), protocol, transport: memory.transport, eraCache: false });
       hosts.push(h);
       return h;
     },
-    sent: () => wireLines(log),
+    sent: () => memory.sent("demo"),
     stop: async () => void (await Promise.all(hosts.map((h) => h.close()))),
   };
 }
@@ -61,7 +64,7 @@ function httpWire(): Wire {
   };
 }
 
-for (const [transport, make] of [["stdio", stdioWire], ["http", httpWire]] as const) {
+for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] as const) {
   describe(`demo server over ${transport}`, () => {
     const wire = make();
     let host: Host;

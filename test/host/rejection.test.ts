@@ -1,16 +1,18 @@
 // Atomic rejection: a misbehaving server's results are rejected whole, with the named rule,
 // and nothing reaches any sink. Also declaration rejection and independent schema validation.
+// Host logic, so the fixture runs in process (the in-memory tier, test/helpers/in-memory.ts);
+// what its replies do on the stdio wire is the subject of test/hostile/.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { config } from "../helpers/host-fixtures.js";
+import { memoryServers } from "../helpers/in-memory.js";
+import { misbehaving } from "../fixtures/misbehaving.js";
 
+const memory = memoryServers({ fx: (send, exit) => misbehaving("modern", send, exit) });
 let host: Host;
-let log: string;
 before(async () => {
-  log = join(tempDir(), "wire.log");
-  host = await Host.start({ config: config({ fx: fixtureServer("modern", { WIRE_LOG: log }) }, { callTimeoutMs: 1500 }) });
+  host = await Host.start({ config: config(memory.servers, { callTimeoutMs: 1500 }), transport: memory.transport, eraCache: false });
 });
 after(() => host.close());
 
@@ -46,7 +48,7 @@ describe("atomic rejection of misbehaving results", () => {
   test("no answer within the call timeout → timeout, and notifications/cancelled is sent", async () => {
     await rejected("never_answers", "timeout");
     const cancelled = () => {
-      const sent = wireLines(log);
+      const sent = memory.sent("fx");
       const call = sent.find((l) => l.method === "tools/call" && l.params.name === "never_answers");
       return sent.some((l) => l.method === "notifications/cancelled" && l.params.requestId === call!.id);
     };

@@ -47,6 +47,23 @@ test("each broken rule of a reply to a pending request refuses that request, nam
   assert.deepEqual(refused(stdio({ jsonrpc: "2.0", id: 2, result: "x" }, ["2", 2])).ids, [2], "the exact id wins over a same-text one");
 });
 
+test("a result's _meta is checked by hand as the SDK's result schema would (which drops the reply silently)", () => {
+  const TASK = "io.modelcontextprotocol/related-task";
+  for (const [meta, detail] of [
+    [5, /^result\._meta: is a number, not an object$/],
+    [[], /^result\._meta: is an array/],
+    [{ progressToken: 1.5 }, /^result\._meta\.progressToken: is a number, not a string or integer$/],
+    [{ progressToken: null }, /^result\._meta\.progressToken: is null/],
+    [{ [TASK]: "t1" }, /related-task: is a string, not an object$/],
+    [{ [TASK]: { taskId: 3 } }, /related-task\.taskId: is a number, not a string$/],
+  ] as const) {
+    assert.match(refused(stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } })).detail, detail, JSON.stringify(meta));
+  }
+  for (const meta of [{}, { progressToken: "p" }, { progressToken: 7, [TASK]: { taskId: "t1" }, "com.example/x": [1] }]) {
+    assert.equal(stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } }).kind, "message", JSON.stringify(meta));
+  }
+});
+
 test("on stdio, what names no pending request is only logged (a late reply, junk, a malformed server request)", () => {
   for (const v of [
     { jsonrpc: "2.0", id: 99, result: OK },
