@@ -1,5 +1,6 @@
 // The checker's own raw JSON-RPC view of a server: replies exactly as they came off the wire,
 // no SDK in between (an SDK would reshape or reject the very deviations the checks look for).
+import { isObject } from "../protocol/is-object.js";
 
 export interface RpcErrorObject {
   code: number;
@@ -49,7 +50,7 @@ export function formatSeconds(ms: number): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export { isObject };
 
 /** Reads one JSON-RPC response object into an RpcReply; undefined when it is not one. */
 export function toReply(msg: unknown, httpStatus?: number): RpcReply | undefined {
