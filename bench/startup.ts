@@ -140,7 +140,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   const boots: number[] = [];
   try {
     const variants = buildVariants(work, log);
-    // Each variant its own cache directory: their app.cjs differ, and so do their code caches.
+    // Each variant its own cache directory: their tui.cjs differ, and so do their code caches.
     const cacheOf = (v: Variant) => join(work, `cache-${v.key}`);
     for (const [k, v] of variants.entries()) await oneStart(-1 - k, v, cacheOf(v)); // warms the file cache and writes the code cache; not counted
     let n = 0;
@@ -185,7 +185,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the moment the status bar's text reached the terminal: tmux \`pipe-pane\` appends every byte the pane receives to a file, which the bench reads every ~1 ms (escape sequences removed before searching). Earlier runs (before 2026-11-30) polled \`tmux capture-pane\`: each look spawned a tmux client, ~17 ms apart at best, and the spawns kept one of the two cores busy while the app started.`,
-      "`bin/mcp-prism.js` imports `dist/bundle/main.js`, whose `app` entry (`app-loader`) runs the app's first-frame bundle (`dist/bundle/app.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
+      "`bin/mcp-prism.js` imports `dist/bundle/main.js`, whose `app` entry (`tui-loader`) runs the app's first-frame bundle (`dist/bundle/tui.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
       `Start-up pieces, each measured with and without it in this run (the table after the phases): every variant is built by \`scripts/bundle.js\` with the piece left out (\`PRISM_BUNDLE_WITHOUT\`) into a root of its own (\`bench/startup-pieces.ts\`), or is the real build with the piece turned off by its environment variable. Each of the ${reps} rounds starts every variant once warm (its own code cache, written by its unmeasured warm-up start) and once cold (an empty cache directory), in an order that rotates by one each round, so load from other work on this shared machine falls on all variants alike; medians per variant. The rule (issue 21): keep what buys ≥ 50 ms of median first frame, or is needed to stay ≤ 400 ms cold. A Δ within ±60 ms is noise on a loaded machine (two runs of the removed pieces below differed by that much).`,
       `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
     ],
@@ -195,7 +195,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         head: ["phase", "median"],
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
-          ["launcher, main.js and app-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
+          ["launcher, main.js and tui-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],

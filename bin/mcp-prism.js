@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: runs the bundled CLI (dist/bundle/main.js, scripts/bundle.js), so start-up pays
 // neither for a TypeScript loader nor for node resolving hundreds of small modules (main() runs
-// the chat app from its first-frame bundle, src/cli/app-loader.ts); the plain compiled tree
+// the chat app from its first-frame bundle, src/cli/tui-loader.ts); the plain compiled tree
 // (dist/cli/main.js) is the fallback while only `tsc` has run.
 import { existsSync } from "node:fs";
 

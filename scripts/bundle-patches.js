@@ -3,7 +3,7 @@
 // every text (another major version) loads unpatched, and a patch applied to no file fails the
 // build. Each keeps what the app uses of the dependency and removes a start-up cost that
 // bench/startup.ts measures with and without it (docs/benchmarks.md), or what the first-frame
-// CommonJS bundle (app.cjs) cannot hold, or fixes a bug. Text edits only where no module can be
+// CommonJS bundle (tui.cjs) cannot hold, or fixes a bug. Text edits only where no module can be
 // swapped whole: an alias to a local module would have to copy string-width, and yoga's WASM
 // bytes are reachable only inside its Emscripten loader.
 import { readFile } from "node:fs/promises";

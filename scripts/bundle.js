@@ -2,8 +2,8 @@
 // - ES modules (main.js): one chunk per subcommand, shared code split out.
 //   Loading a few large files instead of hundreds of small modules is most of a start-up (Ink
 //   alone pulls in ~300 files).
-// - app.cjs: the chat app's first-frame code (src/cli/commands/app.ts, app-ui.ts and what they
-//   import statically) as one CommonJS file, which src/cli/cached-app.ts runs with a V8 code
+// - tui.cjs: the chat app's first-frame code (src/cli/commands/tui.ts, tui-render.ts and what they
+//   import statically) as one CommonJS file, which src/cli/cached-tui.ts runs with a V8 code
 //   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
 //   frame (the host, the Anthropic SDK, -p) stay in the ES module chunks: they
 //   are rewritten to `esmImp(...)`, the loader's stand-in for import() (src/cli/esm-imports.ts).
@@ -11,7 +11,7 @@
 // paths (bin/, package.json, src/demo/data) resolve the same.
 // For bench/startup.ts, which measures each start-up piece with and without it:
 // PRISM_BUNDLE_OUT=DIR writes the bundle there (a directory two levels below a root that links
-// bin/, package.json and src/), and PRISM_BUNDLE_WITHOUT=a,b leaves pieces out: "app-cjs" (the
+// bin/, package.json and src/), and PRISM_BUNDLE_WITHOUT=a,b leaves pieces out: "tui-cjs" (the
 // first-frame CommonJS bundle: main() then runs the app's ES module chunks) or a patch's id
 // (scripts/bundle-patches.js).
 import { build } from "esbuild";
@@ -53,7 +53,7 @@ const esm = await build({
   plugins: [patchPlugin(PATCHES, applied)],
 });
 
-/** What app.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
+/** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
 const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const esmSide = {
@@ -63,11 +63,11 @@ const esmSide = {
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
   },
 };
-const withAppCjs = !WITHOUT.has("app-cjs");
+const withAppCjs = !WITHOUT.has("tui-cjs");
 const cjs = !withAppCjs ? { outputFiles: [], metafile: { inputs: {}, outputs: {} } } : await build({
   ...COMMON,
-  entryPoints: ["dist/cli/commands/app.js"],
-  outfile: join(OUT, "app.cjs"),
+  entryPoints: ["dist/cli/commands/tui.js"],
+  outfile: join(OUT, "tui.cjs"),
   format: "cjs",
   write: false,
   define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
@@ -77,11 +77,11 @@ const cjs = !withAppCjs ? { outputFiles: [], metafile: { inputs: {}, outputs: {}
 for (const out of cjs.outputFiles) {
   let text = out.text;
   if (out.path.endsWith(".cjs")) {
-    if (text.includes("esmImp")) throw new Error("app.cjs already uses the name esmImp");
+    if (text.includes("esmImp")) throw new Error("tui.cjs already uses the name esmImp");
     // Same length as `import`, so the source map's columns still hold.
     for (const s of ESM_SIDE) text = text.replaceAll(`import(${JSON.stringify(s)})`, `esmImp(${JSON.stringify(s)})`);
     const left = text.match(/\bimport\s*\(/g);
-    if (left) throw new Error(`app.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`);
+    if (left) throw new Error(`tui.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`);
     // The code cache's key (src/cli/code-cache.ts): V8 itself only compares the source's length.
     text += `\n// mcp-prism-build ${createHash("sha256").update(text).digest("hex").slice(0, 32)}\n`;
   }

@@ -1,7 +1,7 @@
 // Runs a CommonJS bundle with a V8 code cache: the compiled bytecode of what ran during the first
 // start is saved and handed to V8 on the next, which then neither parses nor compiles those
 // functions again (node 20 has no module.enableCompileCache, and ES modules take no cache; hence
-// the app's first-frame code ships as dist/bundle/app.cjs besides the ES module chunks).
+// the app's first-frame code ships as dist/bundle/tui.cjs besides the ES module chunks).
 // The cache lives in $XDG_CACHE_HOME/mcp-prism (default ~/.cache/mcp-prism), one file per node
 // version and architecture, keyed by the bundle's content hash (scripts/bundle.js writes it on
 // the bundle's last line: V8 itself only checks the source's length). MCP_PRISM_CODE_CACHE=0

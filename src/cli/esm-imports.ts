@@ -1,4 +1,4 @@
-// What the chat app's first-frame bundle (dist/bundle/app.cjs) imports from the ES module chunks,
+// What the chat app's first-frame bundle (dist/bundle/tui.cjs) imports from the ES module chunks,
 // by the specifiers its dynamic imports name: scripts/bundle.js makes exactly these external and
 // rewrites their import() calls to the loader's stand-in, and fails the build on any other.
 export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
@@ -9,5 +9,5 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
 
 export function esmImport(specifier: string): Promise<unknown> {
   const load = ESM_IMPORTS[specifier];
-  return load ? load() : Promise.reject(new Error(`mcp-prism: app.cjs imports ${JSON.stringify(specifier)}, which the loader does not provide`));
+  return load ? load() : Promise.reject(new Error(`mcp-prism: tui.cjs imports ${JSON.stringify(specifier)}, which the loader does not provide`));
 }

@@ -12,7 +12,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   compare: () => import("./commands/compare.js"),
   tools: () => import("./commands/tools.js"),
   check: () => import("./commands/check.js"),
-  app: () => import("./app-loader.js").then((m) => m.loadApp()),
+  tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
 /**
@@ -70,5 +70,5 @@ async function dispatch(argv: string[]): Promise<number> {
     exitQuietlyWhenOutputCloses();
     return (await import("./commands/oneshot.js")).run(argv);
   }
-  return (await SUBCOMMANDS.app()).run(argv);
+  return (await SUBCOMMANDS.tui()).run(argv);
 }

@@ -10,7 +10,7 @@ import { err } from "./output/terminal.js";
 import { readAs } from "../compare/profiles/index.js";
 import { LegacyConnections } from "../compare/legacy-connection.js";
 
-// The app loads the host's side late through this module (app-ui.ts; the bundle's split point):
+// The app loads the host's side late through this module (tui-render.ts; the bundle's split point):
 // /compare's second connection and the config's legacy profile come with it.
 export { LegacyConnections, readAs };
 

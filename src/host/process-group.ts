@@ -34,7 +34,7 @@ interface Group {
   stopping?: Promise<void>;
 }
 
-// One registry per process, on globalThis: the app spawns from its first-frame bundle (app.cjs) and
+// One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs) and
 // the host stops from the ES module chunks, each with its own copy of this module.
 interface Registry {
   groups: Map<number, Group>;

@@ -54,7 +54,7 @@ export interface EarlyServer {
   closed: boolean;
 }
 
-// One registry per process, on globalThis: the app spawns from its first-frame bundle (app.cjs)
+// One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs)
 // and the transport adopts from the ES module chunks, each with its own copy of this module.
 const REGISTRY = Symbol.for("mcp-prism.early-servers");
 const waiting: Map<string, EarlyServer> = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, EarlyServer> | undefined) ??

@@ -32,7 +32,7 @@ function tsxApi(): string {
   return new URL(pkg.exports["./esm/api"].import.default, pathToFileURL(pkgPath)).href;
 }
 
-// Spelled apart: scripts/bundle.js refuses any `import(` text left in app.cjs.
+// Spelled apart: scripts/bundle.js refuses any `import(` text left in tui.cjs.
 const IMPORT = ["im", "port"].join("");
 
 function spawn(): Worker {

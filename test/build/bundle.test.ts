@@ -1,5 +1,5 @@
-// The app's first frame loads only what it draws with: app.cjs (the first-frame bundle run with a
-// code cache) and the ES module chunks main.js and app-loader.js import statically hold no zod, Ajv, MCP SDK
+// The app's first frame loads only what it draws with: tui.cjs (the first-frame bundle run with a
+// code cache) and the ES module chunks main.js and tui-loader.js import statically hold no zod, Ajv, MCP SDK
 // or Anthropic SDK (those load after the first frame, with the host, from the ES module chunks).
 // Read from the esbuild metafiles `npm run build` writes.
 import { test } from "node:test";
@@ -30,32 +30,32 @@ function staticClosure(meta: Meta, entryPoint: string): string[] {
 
 const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
 
-test("app.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
+test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
   const { cjs } = loadMetas();
-  const out = Object.keys(cjs.outputs).find((o) => o.endsWith("app.cjs"));
-  assert.ok(out, "no app.cjs in the metafile");
+  const out = Object.keys(cjs.outputs).find((o) => o.endsWith("tui.cjs"));
+  assert.ok(out, "no tui.cjs in the metafile");
   const inputs = Object.keys(cjs.outputs[out].inputs);
   assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), []);
   // It does carry the UI (the check is not vacuous), and leaves exactly the ES module side external.
   assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
-  assert.ok(inputs.includes("dist/cli/commands/app-ui.js"));
+  assert.ok(inputs.includes("dist/cli/commands/tui-render.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
   assert.deepEqual(external, ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });
 
-test("the ES module chunks before the first frame hold none of them either (app-loader, and the app as modules without app.cjs)", () => {
+test("the ES module chunks before the first frame hold none of them either (tui-loader, and the app as modules without tui.cjs)", () => {
   const meta = loadMeta();
-  for (const entry of ["dist/cli/main.js", "dist/cli/app-loader.js", "dist/cli/commands/app.js", "dist/cli/commands/app-ui.js"]) {
+  for (const entry of ["dist/cli/main.js", "dist/cli/tui-loader.js", "dist/cli/commands/tui.js", "dist/cli/commands/tui-render.js"]) {
     const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
     assert.ok(inputs.length > 0);
     assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), [], `${entry} loads these before the first frame`);
   }
 });
 
-test("app.cjs carries its build hash, the code cache's key", () => {
-  const out = "dist/bundle/app.cjs";
+test("tui.cjs carries its build hash, the code cache's key", () => {
+  const out = "dist/bundle/tui.cjs";
   assert.ok(existsSync(out));
   assert.match(readFileSync(out, "utf8").slice(-100), /\n\/\/ mcp-prism-build [0-9a-f]{32}\n$/);
 });

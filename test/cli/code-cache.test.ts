@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { codeCacheDir, runWithCodeCache } from "../../src/cli/code-cache.js";
 
 function bundle(dir: string, value: string, build: string): string {
-  const file = join(dir, "app.cjs");
+  const file = join(dir, "tui.cjs");
   const body = `const os = require("node:os");
 function answer() { return ${JSON.stringify(value)} + ":" + typeof os.cpus; }
 exports.answer = answer;

@@ -18,8 +18,8 @@ test("the launcher routes subcommands, --help and -p past the app, and the app r
   const app = run("--model", "offline");
   assert.equal(app.status, 2);
   assert.match(app.stderr, /the chat app needs a terminal/);
-  // `app` itself reads -p the way main() does, the attached form (-pTEXT) included.
-  const oneTurn = run("app", "-plook up order ord_5001", "--model", "offline");
+  // `tui` (the chat app's own subcommand) reads -p the way main() does, the attached form (-pTEXT) included.
+  const oneTurn = run("tui", "-plook up order ord_5001", "--model", "offline");
   assert.equal(oneTurn.status, 0, oneTurn.stderr);
   assert.match(oneTurn.stdout, /Order ord_5001 for /);
   const usage = run("--mode", "bogus");

@@ -38,7 +38,7 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
   return { call, close: async () => legacy?.close() };
 }
 
-export interface RunAppOptions {
+export interface RunTuiOptions {
   /** The config the app runs with (trusted, or asked about, before this was called). */
   config: HostConfig;
   /** The servers the host is starting, known from the config before any spawn (the status bar's first frame). */
@@ -53,7 +53,7 @@ export interface RunAppOptions {
  * start is one line in the conversation (the app goes on). Closes the host, once started, when the
  * app exits.
  */
-export async function runApp(startHost: () => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunAppOptions): Promise<void> {
+export async function runTui(startHost: () => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
   // `starting` exists before the first frame (the UI holds it) but the start begins after it.
   let begin!: () => void;
   const began = new Promise<void>((r) => (begin = r));

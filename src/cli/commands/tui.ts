@@ -21,14 +21,14 @@ import { mark } from "../timings.js";
 import { err } from "../output/terminal.js";
 
 let firstFrameDrawn!: () => void;
-/** Settles when the app has drawn its first frame (the code cache is written then: src/cli/app-loader.ts). */
+/** Settles when the app has drawn its first frame (the code cache is written then: src/cli/tui-loader.ts). */
 export const firstFrame = new Promise<void>((r) => (firstFrameDrawn = r));
 
 export async function run(argv: string[]): Promise<number> {
   if (process.env.MCP_PRISM_TIMINGS) mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
   if (argv.some(isPromptFlag)) return (await import("./oneshot.js")).run(argv);
-  return withUsage("app", async () => {
+  return withUsage("tui", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       err("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const serverNames = server !== undefined ? [server] : Object.keys(config.servers);
     mark("config-loaded");
-    const ui = await import("./app-ui.js");
+    const ui = await import("./tui-render.js");
     mark("ui-loaded");
     const startHost = async (): Promise<Host> => {
       mark("host-start");
@@ -75,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
       void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;
     };
-    await ui.runApp(startHost, adapter, cli.common, {
+    await ui.runTui(startHost, adapter, cli.common, {
       config,
       serverNames,
       mode: cli.common.mode ?? config.mode ?? "chat",
