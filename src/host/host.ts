@@ -37,7 +37,6 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly conns = new Map<string, Connection>();
   /** Per server, one listing per advertised extension set. */
   private readonly listings = new Map<string, Map<string, ToolListing>>();
-  private callIds = 0;
   /** Per mode, the qualified tools and the listings they were built from (see byQualifiedName). */
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
   /** Per server, its first connect and listing (Host.open); settles, never rejects. */
@@ -201,13 +200,12 @@ export class Host extends EventEmitter implements ToolExecutor {
    */
   async call(qualifiedName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
     const started = performance.now();
-    const id = ++this.callIds;
     const mode = opts.mode ?? this.mode;
     const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
-    if (!listed) return this.failed({ id, started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
+    if (!listed) return this.failed({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
-    const call: PendingCall = { id, started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
+    const call: PendingCall = { started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
     const refused = this.check(call);
     if (refused) return this.failed(call, refused);
     let raw: Record<string, unknown>;
@@ -342,7 +340,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     return outcome;
   }
 
-  private failed(call: Pick<PendingCall, "id" | "started" | "plan">, error: CallError): CallOutcome {
+  private failed(call: Pick<PendingCall, "started" | "plan">, error: CallError): CallOutcome {
     const { plan } = call;
     const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
     return outcome;

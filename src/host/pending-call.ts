@@ -5,7 +5,6 @@ import type { Connection } from "./connection.js";
 import type { CallOptions, CallPlan, Mode, ToolEntry } from "./types.js";
 
 export interface PendingCall {
-  id: number;
   started: number;
   plan: CallPlan;
   opts: CallOptions;

@@ -6,7 +6,7 @@
 import type { CallOptions, CallOutcome, ToolEntry, ToolExecutor } from "../../host/types.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
-import { createModel } from "../../model/select.js";
+import { modelFor } from "../model-for.js";
 import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
@@ -80,13 +80,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     let adapter: ModelAdapter;
     try {
-      adapter = createModel({ flag: cli.common.model, config: config.model });
+      adapter = modelFor(cli.common, config);
     } catch (e) {
-      if (e instanceof ModelError) {
-        if (e.kind === "usage") throw new UsageError(e.message);
-        return fail({ rule: "model-config", detail: e.message, message: e.message });
-      }
-      throw e;
+      if (!(e instanceof ModelError)) throw e;
+      return fail({ rule: "model-config", detail: e.message, message: e.message });
     }
 
     let host;

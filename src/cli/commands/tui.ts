@@ -13,8 +13,8 @@ import { ConfigError, serverConfig, type HostConfig } from "../../host/config.js
 import type { Host } from "../../host/host.js";
 import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
-import { createModel } from "../../model/select.js";
-import { parseCli, UsageError, withUsage } from "../args.js";
+import { modelFor } from "../model-for.js";
+import { parseCli, withUsage } from "../args.js";
 import { resolveConfig } from "../config-gate.js";
 import { isPromptFlag } from "../dispatch.js";
 import { mark } from "../timings.js";
@@ -49,14 +49,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     let adapter: ModelAdapter;
     try {
-      adapter = createModel({ flag: cli.common.model, config: config.model });
+      adapter = modelFor(cli.common, config);
     } catch (e) {
-      if (e instanceof ModelError) {
-        if (e.kind === "usage") throw new UsageError(e.message);
-        err(`mcp-prism: ${e.message}\n`);
-        return 1;
-      }
-      throw e;
+      if (!(e instanceof ModelError)) throw e;
+      err(`mcp-prism: ${e.message}\n`);
+      return 1;
     }
     const serverNames = server !== undefined ? [server] : Object.keys(config.servers);
     mark("config-loaded");
