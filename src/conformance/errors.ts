@@ -15,15 +15,16 @@ async function errorCalls(ctx: CheckContext): Promise<SelectionCall[]> {
   return calls;
 }
 
+/** The calls among them whose result is a tool execution error (isError: true). */
+const failed = (calls: SelectionCall[]) => calls.filter((c) => resultOf(c.exchange)?.isError === true);
+
 const NO_FAILING = "no tool returned isError on its generated arguments";
 
 export const errorOutputsMatch = defineCheck("sep-3279-error-outputs-match-selectors", "SHOULD", async (ctx) => {
   const calls = await errorCalls(ctx);
   const problems: string[] = [];
   let checked = 0;
-  for (const c of calls) {
-    const r = resultOf(c.exchange);
-    if (!r || r.isError !== true) continue;
+  for (const c of failed(calls)) {
     const outputs = outputsOf(c.exchange) ?? [];
     if (outputs.length === 0) continue; // sep-3279-error-not-empty-outputs
     checked++;
@@ -42,14 +43,10 @@ export const errorOutputsMatch = defineCheck("sep-3279-error-outputs-match-selec
 export const errorNotEmpty = defineCheck("sep-3279-error-not-empty-outputs", "SHOULD", async (ctx) => {
   const calls = await errorCalls(ctx);
   const problems: string[] = [];
-  let checked = 0;
-  for (const c of calls) {
-    const r = resultOf(c.exchange);
-    if (!r || r.isError !== true) continue;
-    checked++;
+  for (const c of failed(calls)) {
     if ((outputsOf(c.exchange) ?? []).length === 0) problems.push(`(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result with an empty outputs array (a protocol-level error is expected instead)`);
   }
-  return summarize({ problems, checked, what: "error results with at least one output", skipped: calls.length === 0 ? [NO_FAILING] : [] });
+  return summarize({ problems, checked: failed(calls).length, what: "error results with at least one output", skipped: calls.length === 0 ? [NO_FAILING] : [] });
 });
 
 export const errorChecks: Check[] = [errorOutputsMatch, errorNotEmpty];
