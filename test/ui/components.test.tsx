@@ -238,29 +238,33 @@ test("approval prompt: cut arguments can be seen whole ([v]/Tab), wrapped and sc
   const args = { command: `echo ${"harmless ".repeat(40)}; ${tail}`, options: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`opt${i}`, i])) };
   const h = draw(<ApprovalPrompt server="shell" tool="run" args={args} width={60} rows={8} onAnswer={(a) => answers.push(a)} />, 60);
   const tick = () => new Promise((r) => setTimeout(r, 20));
+  // A key is drawn on a later turn of the event loop, later still on a loaded machine: wait for
+  // the frame that shows it (bounded) instead of a fixed pause.
+  const frameWhen = async (ok: (f: string) => boolean) => {
+    for (let i = 0; i < 250 && !ok(stripAnsi(h.lastFrame())); i++) await tick();
+    return stripAnsi(h.lastFrame());
+  };
   let f = stripAnsi(h.lastFrame());
   assert.doesNotMatch(f, /DANGEROUS-TAIL/, "cut in the one-line view");
   assert.match(f.replace(/[│\s]+/g, " "), /\[v\] view all arguments \(cut above\)/);
   h.stdin.write("v");
-  await tick();
-  f = stripAnsi(h.lastFrame());
+  f = await frameWhen((x) => /lines 1–8 of \d+/.test(x));
   assert.match(f, /"command": "echo harmless/);
   assert.match(f, /lines 1–8 of \d+/);
   // Scroll to the end: every line of the arguments is reachable, the wrapped tail included.
   const seen = new Set<string>();
-  for (let i = 0; i < 60; i++) {
+  const all = () => [...seen].join("\n").replace(/[│ \n]/g, "");
+  for (let i = 0; i < 300 && !(/rm-rf~\/DANGEROUS-TAIL/.test(all()) && /"opt29":29/.test(all())); i++) {
     for (const l of stripAnsi(h.lastFrame()).split("\n")) seen.add(l);
     h.stdin.write("\u001b[B");
     await tick();
   }
-  const all = [...seen].join("\n").replace(/[│ \n]/g, "");
-  assert.match(all, /rm-rf~\/DANGEROUS-TAIL/);
-  assert.match(all, /"opt29":29/);
+  assert.match(all(), /rm-rf~\/DANGEROUS-TAIL/);
+  assert.match(all(), /"opt29":29/);
   assert.deepEqual(answers, [], "scrolling answers nothing");
   h.stdin.write("\t");
-  await tick();
-  assert.doesNotMatch(stripAnsi(h.lastFrame()), /lines \d/);
+  assert.doesNotMatch(await frameWhen((x) => !/lines \d/.test(x)), /lines \d/);
   h.stdin.write("n");
-  await tick();
+  for (let i = 0; i < 250 && answers.length === 0; i++) await tick();
   assert.deepEqual(answers, ["no"]);
 });
