@@ -4,17 +4,23 @@ import { logRequests, serveHttp, serveStdio } from "../../server/index.js";
 import { out, err } from "../output/terminal.js";
 
 const USAGE =
-  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE]\n" +
-  "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines\n";
+  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n" +
+  "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines;\n" +
+  "  --conformance-fixtures also serves the official conformance suite's named test tools, resources and prompts\n";
 
 export async function run(argv: string[]): Promise<number> {
   let port: number | undefined;
   let requestLog: string | undefined;
+  let conformanceFixtures = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--help" || a === "-h") {
       out(USAGE);
       return 0;
+    }
+    if (a === "--conformance-fixtures") {
+      conformanceFixtures = true;
+      continue;
     }
     if (a === "--log-requests" || a.startsWith("--log-requests=")) {
       requestLog = a.startsWith("--log-requests=") ? a.slice(15) : argv[++i];
@@ -36,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     err(`mcp-prism demo-server: unknown option ${JSON.stringify(a)}\n${USAGE}`);
     return 2;
   }
-  const server = createDemoServer();
+  const server = createDemoServer({ conformanceFixtures });
   if (requestLog) logRequests(server, requestLog);
   if (port === undefined) {
     await serveStdio(server);
