@@ -4,9 +4,9 @@ import { invalidParams } from "./errors.js";
 import type { PromptCatalog } from "./prompt.js";
 import type { Completer } from "./resource.js";
 import type { ResourceCatalog } from "./resources.js";
+import { isObject } from "./json.js";
 
 const MAX_VALUES = 100;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export async function complete(p: Record<string, unknown>, prompts: PromptCatalog, resources: ResourceCatalog): Promise<Record<string, unknown>> {
   const ref = p.ref;

@@ -26,6 +26,7 @@ import { PromptCatalog, type PromptDefinition } from "./prompt.js";
 import { checkCacheHint, type CacheHint, type CompiledTemplate, type ResourceDefinition } from "./resource.js";
 import { ResourceCatalog } from "./resources.js";
 import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
+import { isObject } from "./json.js";
 
 export interface ToolkitServerOptions {
   info: Implementation;
@@ -82,7 +83,6 @@ export interface Envelope {
 }
 
 type Params = Record<string, unknown>;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** JSON with sorted keys: the same arguments hash the same whatever their order. */
 function canonical(v: unknown): string {

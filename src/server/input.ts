@@ -11,6 +11,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, type Capabilities } from "../protocol/index.js";
 import { RpcError, internalError, invalidParams } from "./errors.js";
+import { isObject } from "./json.js";
 
 type Json = Record<string, unknown>;
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
@@ -50,7 +51,6 @@ export class InputRequiredSignal extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const MAX_STATE_BYTES = 64 * 1024;
 const STATE_TTL_MS = 60 * 60 * 1000;
 
