@@ -154,19 +154,20 @@ export function mrtrInput(p: Json, caps: Capabilities, binding: string, sealer: 
   const responses = p.inputResponses;
   if (responses !== undefined && !isObject(responses)) throw invalidParams("inputResponses must be an object keyed by the input request keys");
   const state = p.requestState === undefined ? undefined : sealer.open(p.requestState, binding);
-  const answers: Json = { ...(state?.a ?? {}) };
+  // Null-prototype maps: a client's key like "__proto__" or "toString" is just a key.
+  const answers: Json = Object.assign(Object.create(null) as Json, state?.a ?? {});
   for (const [key, value] of Object.entries(responses ?? {})) {
     // With a state, only the keys the last round asked for count; anything else is ignored.
-    if (!state || state.p.includes(key)) answers[key] = value;
+    if (!state || state.p.includes(key)) Object.defineProperty(answers, key, { value, enumerable: true, writable: true });
   }
-  const used: Json = {};
+  const used: Json = Object.create(null) as Json;
   const round = state ? state.r : 1;
   const input: InputContext["input"] = async (requests) => {
     checkCapabilities(requests, caps);
     const out: Record<string, Json> = {};
     const missing: Record<string, InputRequest> = {};
     for (const [key, req] of Object.entries(requests)) {
-      if (key in answers) out[key] = used[key] = checked(key, req, answers[key]);
+      if (Object.hasOwn(answers, key)) out[key] = used[key] = checked(key, req, answers[key]);
       else missing[key] = req;
     }
     if (Object.keys(missing).length > 0) {
