@@ -1,9 +1,16 @@
-// The bundled demo server: the SEP's example tools on the toolkit, for every era.
+// The bundled demo server: the SEP's example tools on the toolkit, for every era, plus
+// resources, prompts, completion, elicitation, sampling, roots and logs.
 import { UI_EXTENSION } from "../protocol/index.js";
 import { ToolkitServer } from "../server/index.js";
+import { conformanceFixtures } from "./conformance-fixtures.js";
+import { accountReviewPrompt, weeklyDigestPrompt } from "./prompts.js";
+import { badgeTemplate, customerTemplate } from "./resources.js";
+import { accountBriefTool } from "./tools/account-brief.js";
 import { dashboardResource, refreshDashboardTool } from "./tools/dashboard.js";
+import { draftEmailTool } from "./tools/draft-email.js";
 import { generateImagesTool } from "./tools/generate-images.js";
 import { legacyWeatherTool } from "./tools/legacy-weather.js";
+import { listRootsTool } from "./tools/list-roots.js";
 import { lookupOrderTool } from "./tools/lookup-order.js";
 import { searchCustomersTool } from "./tools/search-customers.js";
 import { waitTool } from "./tools/wait.js";
@@ -16,14 +23,37 @@ export const DEMO_INSTRUCTIONS = `Demo CRM and media server for SEP-3279 (tool r
 - refresh_dashboard {}: App-only dashboard refresh (ui://dashboard/index.html).
 - lookup_order {orderId}: order lookup (ord_5001..ord_5040); unknown ids return an error result.
 - legacy_weather {city}: a legacy tool (content + outputSchema) migrated to variants.
-- wait {ms}: waits, reporting progress; use it to test cancellation.`;
+- wait {ms}: waits, reporting progress; use it to test cancellation.
+- draft_email {customerId}: asks the user for a subject and tone (elicitation), then drafts; nothing is sent.
+- account_brief {customerId}: a two-sentence brief written by the client's model (sampling).
+- list_roots {}: the client's roots.
+Resources: customers://{id} (JSON), customers://{id}/badge.png, ui://dashboard/index.html. Prompts: account_review {customerId, focus?}, weekly_digest.`;
 
-export function createDemoServer(): ToolkitServer {
+export interface DemoOptions {
+  /** Also serve the official conformance suite's named fixtures (demo-server --conformance-fixtures). */
+  conformanceFixtures?: boolean;
+}
+
+export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
+  const fixtures = opts.conformanceFixtures ? conformanceFixtures() : { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   return new ToolkitServer({
     info: DEMO_SERVER_INFO,
     instructions: DEMO_INSTRUCTIONS,
     extensions: { [UI_EXTENSION]: {} },
-    tools: [searchCustomersTool, generateImagesTool, refreshDashboardTool, lookupOrderTool, legacyWeatherTool, waitTool],
-    resources: [dashboardResource],
+    tools: [
+      searchCustomersTool,
+      generateImagesTool,
+      refreshDashboardTool,
+      lookupOrderTool,
+      legacyWeatherTool,
+      waitTool,
+      draftEmailTool,
+      accountBriefTool,
+      listRootsTool,
+      ...fixtures.tools,
+    ],
+    resources: [dashboardResource, ...fixtures.resources],
+    resourceTemplates: [customerTemplate, badgeTemplate, ...fixtures.resourceTemplates],
+    prompts: [accountReviewPrompt, weeklyDigestPrompt, ...fixtures.prompts],
   });
 }

@@ -16,6 +16,7 @@ import {
   type ToolResultOutputSelector,
 } from "../protocol/index.js";
 import { RpcError, internalError, invalidParams } from "./errors.js";
+import { InputRequiredSignal, type InputContext } from "./input.js";
 import { ToolError, type DefinedTool, type ProjectionContext, type RunContext } from "./tool.js";
 
 export interface CallEnvironment {
@@ -25,6 +26,7 @@ export interface CallEnvironment {
   signal: AbortSignal;
   progress: RunContext["progress"];
   log: RunContext["log"];
+  input: InputContext;
 }
 
 /** Thrown when the request was cancelled: the transport sends nothing for it. */
@@ -80,7 +82,7 @@ async function runTool(tool: DefinedTool, args: Record<string, unknown>, ctx: Ru
   } catch (e) {
     if (ctx.signal.aborted) throw new CancelledError();
     if (e instanceof ToolError) return { ok: false, error: e };
-    if (e instanceof RpcError) throw e;
+    if (e instanceof RpcError || e instanceof InputRequiredSignal) throw e;
     throw internalError(`tool ${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (ctx.signal.aborted) throw new CancelledError();
@@ -96,6 +98,12 @@ function runContext(env: CallEnvironment, selection: ToolResultOutputSelector[])
     signal: env.signal,
     progress: env.progress,
     log: env.log,
+    clientCapabilities: env.input.clientCapabilities,
+    round: env.input.round,
+    input: env.input.input,
+    elicit: env.input.elicit,
+    sample: env.input.sample,
+    listRoots: env.input.listRoots,
     wants: (audience, format) => selection.some((s) => s.audience === audience && s.format === format),
   };
 }

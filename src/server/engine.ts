@@ -2,6 +2,7 @@
 // per-request `_meta` envelope is served statelessly under its version (2026-12-01 or
 // 2026-07-28); `initialize` opens a legacy session (per stdio process or HTTP session) in which
 // requests without the envelope are served under the negotiated legacy version.
+import { createHash } from "node:crypto";
 import {
   ALL_VERSIONS,
   DeclarationError,
@@ -17,8 +18,13 @@ import {
   type Implementation,
 } from "../protocol/index.js";
 import { callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
+import { complete } from "./completion.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
-import { checkCacheHint, listEntry, type CacheHint, type ResourceDefinition } from "./resource.js";
+import { InputRequiredSignal, StateSealer, legacyInput, mrtrInput, type ClientRequester, type InputContext } from "./input.js";
+import { DEFAULT_PAGE_SIZE } from "./pagination.js";
+import { PromptCatalog, type PromptDefinition } from "./prompt.js";
+import { checkCacheHint, type CacheHint, type CompiledTemplate, type ResourceDefinition } from "./resource.js";
+import { ResourceCatalog } from "./resources.js";
 import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
 import { isObject } from "../protocol/is-object.js";
 
@@ -27,14 +33,21 @@ export interface ToolkitServerOptions {
   instructions?: string;
   tools: DefinedTool<any>[];
   resources?: ResourceDefinition[];
+  /** Built with defineResourceTemplate. */
+  resourceTemplates?: CompiledTemplate[];
+  prompts?: PromptDefinition[];
   /** Extensions the server advertises, e.g. {"io.modelcontextprotocol/ui": {}}. */
   extensions?: Record<string, Record<string, unknown>>;
   /**
    * The caching hint of every cacheable modern result (server/discover, tools/list,
-   * resources/list, resources/templates/list, resources/read unless the resource has its own);
-   * default 5 minutes, public (nothing the demo lists depends on who asks).
+   * resources/list, resources/templates/list, resources/read unless the resource has its own,
+   * prompts/list); default 5 minutes, public (nothing the demo lists depends on who asks).
    */
   cache?: CacheHint;
+  /** Entries per page of resources/list, resources/templates/list and prompts/list (default 100). */
+  pageSize?: number;
+  /** The HMAC key of MRTR `requestState` (default: random per process; share it across replicas). */
+  stateSecret?: string;
 }
 
 export const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: "public" };
@@ -42,6 +55,10 @@ export const DEFAULT_CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: "publ
 /** Per-connection state of the initialize era (one per stdio process or HTTP session). */
 export interface LegacySession {
   version?: string;
+  /** What the client declared in `initialize`. */
+  clientCapabilities?: Capabilities;
+  /** Set by logging/setLevel; until then no notifications/message is sent. */
+  logLevel?: LogLevel;
 }
 
 export interface Notification {
@@ -51,10 +68,12 @@ export interface Notification {
 
 export interface RequestContext {
   signal: AbortSignal;
-  /** Sends a notification related to this request (progress). */
+  /** Sends a notification related to this request (progress, logs). */
   notify: (n: Notification) => Promise<void>;
   /** The connection's legacy session, when the transport supports the initialize era. */
   session?: LegacySession;
+  /** Sends a request to the client related to this one (legacy sessions: elicitation, sampling, roots). */
+  request?: ClientRequester;
 }
 
 export interface Envelope {
@@ -65,14 +84,22 @@ export interface Envelope {
 
 type Params = Record<string, unknown>;
 
-const MODERN_METHODS = new Set(["server/discover", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
-const LEGACY_METHODS = new Set(["ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"]);
+/** JSON with sorted keys: the same arguments hash the same whatever their order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  return JSON.stringify(v) ?? "null";
+}
 
 export class ToolkitServer {
   private readonly tools = new Map<string, DefinedTool<any>>();
-  private readonly resources = new Map<string, ResourceDefinition>();
+  readonly resources: ResourceCatalog;
+  readonly prompts: PromptCatalog;
   readonly capabilities: Capabilities;
   private readonly cache: CacheHint;
+  private readonly sealer: StateSealer;
+  private readonly modernMethods: Set<string>;
+  private readonly legacyMethods: Set<string>;
 
   constructor(readonly options: ToolkitServerOptions) {
     this.cache = checkCacheHint(options.cache ?? DEFAULT_CACHE_HINT, "server cache hint");
@@ -85,8 +112,25 @@ export class ToolkitServer {
       }
       this.tools.set(t.name, t);
     }
-    for (const r of options.resources ?? []) this.resources.set(r.uri, r);
-    this.capabilities = { tools: {}, resources: {}, ...(options.extensions ? { extensions: options.extensions } : {}) };
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error("pageSize must be a positive integer");
+    this.resources = new ResourceCatalog(options.resources ?? [], options.resourceTemplates ?? [], pageSize);
+    this.prompts = new PromptCatalog(options.prompts ?? [], pageSize);
+    this.sealer = new StateSealer(options.stateSecret);
+    // Advertise exactly what is served: prompts and completions only when there are some.
+    const caps: Capabilities = { tools: {}, resources: {}, logging: {} };
+    const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
+    if (!this.prompts.empty) {
+      caps.prompts = {};
+      methods.push("prompts/list", "prompts/get");
+    }
+    if (this.prompts.completes || this.resources.completes) {
+      caps.completions = {};
+      methods.push("completion/complete");
+    }
+    this.capabilities = { ...caps, ...(options.extensions ? { extensions: options.extensions } : {}) };
+    this.modernMethods = new Set(["server/discover", ...methods]);
+    this.legacyMethods = new Set(["ping", "logging/setLevel", ...methods]);
   }
 
   /** True when the params carry the modern per-request envelope (any of its keys). */
@@ -113,8 +157,9 @@ export class ToolkitServer {
     }
   }
 
-  static isModernMethod(method: string): boolean {
-    return MODERN_METHODS.has(method);
+  /** True when this server answers the method in the modern era. */
+  servesModern(method: string): boolean {
+    return this.modernMethods.has(method);
   }
 
   /** Handles one request; throws RpcError (or CancelledError when the request was cancelled). */
@@ -125,12 +170,12 @@ export class ToolkitServer {
     if (ToolkitServer.isModern(params)) {
       const env = ToolkitServer.readEnvelope(params);
       ToolkitServer.checkVersion(env.version);
-      if (!MODERN_METHODS.has(method)) throw methodNotFound(method, 404);
+      if (!this.modernMethods.has(method)) throw methodNotFound(method, 404);
       return this.modern(method, p, env, ctx);
     }
     if (ctx.session?.version) {
-      if (!LEGACY_METHODS.has(method)) throw methodNotFound(method);
-      return this.legacy(method, p, ctx.session.version, ctx);
+      if (!this.legacyMethods.has(method)) throw methodNotFound(method);
+      return this.legacy(method, p, ctx.session, ctx);
     }
     // Neither the envelope nor an initialized session: a modern request missing its `_meta`.
     ToolkitServer.readEnvelope(params);
@@ -146,65 +191,101 @@ export class ToolkitServer {
     const requested = typeof p.protocolVersion === "string" ? p.protocolVersion : "";
     const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
     ctx.session.version = version;
-    const result: Record<string, unknown> = {
-      protocolVersion: version,
-      capabilities: { tools: {}, resources: {} },
-      serverInfo: { ...this.options.info },
-    };
+    ctx.session.clientCapabilities = isObject(p.capabilities) ? (p.capabilities as Capabilities) : {};
+    const { extensions: _ext, ...capabilities } = this.capabilities;
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo: { ...this.options.info } };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
+  }
+
+  /** The MRTR input context of a modern request, bound to its method, name and arguments. */
+  private mrtr(method: string, name: string, args: unknown, p: Params, env: Envelope): InputContext {
+    const hash = createHash("sha256").update(canonical(args ?? {})).digest("base64url");
+    return mrtrInput(p, env.clientCapabilities, `${method}\u0000${name}\u0000${hash}`, this.sealer);
   }
 
   private async modern(method: string, p: Params, env: Envelope, ctx: RequestContext): Promise<Record<string, unknown>> {
     const negotiated = negotiatedExtensions(env.clientCapabilities, this.capabilities);
     let body: Record<string, unknown>;
-    // 2026-07-28 (SEP-2549): every result but tools/call's is a CacheableResult (ttlMs, cacheScope).
-    let cache: CacheHint = this.cache;
-    switch (method) {
-      case "server/discover":
-        body = { supportedVersions: [...ALL_VERSIONS], capabilities: this.capabilities };
-        if (this.options.instructions) body.instructions = this.options.instructions;
-        break;
-      case "tools/list":
-        body = { tools: this.listTools(env.version, negotiated) };
-        break;
-      case "tools/call": {
-        const call = await this.callTool(p, env.version, negotiated, ctx);
-        return { resultType: "complete", ...call, _meta: this.serverMeta(call._meta as Record<string, unknown> | undefined) };
+    // 2026-07-28 (SEP-2549): list and read results are CacheableResults (ttlMs, cacheScope).
+    let cache: CacheHint | undefined = this.cache;
+    try {
+      switch (method) {
+        case "server/discover":
+          body = { supportedVersions: [...ALL_VERSIONS], capabilities: this.capabilities };
+          if (this.options.instructions) body.instructions = this.options.instructions;
+          break;
+        case "tools/list":
+          body = { tools: this.listTools(env.version, negotiated) };
+          break;
+        case "tools/call": {
+          const input = this.mrtr(method, String(p.name), p.arguments, p, env);
+          const call = await this.callTool(p, env.version, negotiated, ctx, input, requestedLogLevel(p));
+          return { resultType: "complete", ...call, _meta: this.serverMeta(call._meta as Record<string, unknown> | undefined) };
+        }
+        case "resources/list":
+          body = this.resources.list(p.cursor);
+          break;
+        case "resources/templates/list":
+          body = this.resources.listTemplates(p.cursor);
+          break;
+        case "resources/read": {
+          const r = await this.resources.read(p, ErrorCode.InvalidParams);
+          body = r.body;
+          cache = r.cache ?? cache;
+          break;
+        }
+        case "prompts/list":
+          body = this.prompts.list(p.cursor);
+          break;
+        case "prompts/get":
+          body = await this.getPrompt(p, (name) => this.mrtr(method, name, p.arguments, p, env));
+          cache = undefined;
+          break;
+        default: // completion/complete
+          body = await complete(p, this.prompts, this.resources);
+          cache = undefined;
       }
-      case "resources/list":
-        body = { resources: [...this.resources.values()].map(listEntry) };
-        break;
-      case "resources/templates/list":
-        body = { resourceTemplates: [] };
-        break;
-      case "resources/read": {
-        const r = this.resource(p, ErrorCode.InvalidParams);
-        body = await readContents(r);
-        cache = r.cache ?? cache;
-        break;
-      }
-      default:
-        throw methodNotFound(method, 404);
+    } catch (e) {
+      if (!(e instanceof InputRequiredSignal)) throw e;
+      return { resultType: "input_required", inputRequests: e.inputRequests, requestState: e.requestState, _meta: this.serverMeta() };
     }
-    return { resultType: "complete", ...body, ttlMs: cache.ttlMs, cacheScope: cache.cacheScope, _meta: this.serverMeta() };
+    const hint = cache ? { ttlMs: cache.ttlMs, cacheScope: cache.cacheScope } : {};
+    return { resultType: "complete", ...body, ...hint, _meta: this.serverMeta() };
   }
 
-  private async legacy(method: string, p: Params, version: string, ctx: RequestContext): Promise<Record<string, unknown>> {
+  private async legacy(method: string, p: Params, session: LegacySession, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const input = () => legacyInput(session.clientCapabilities ?? {}, ctx.request);
     switch (method) {
       case "ping":
         return {};
+      case "logging/setLevel":
+        if (!(LOG_LEVELS as readonly unknown[]).includes(p.level)) throw invalidParams(`logging/setLevel needs a level: one of ${LOG_LEVELS.join(", ")}`);
+        session.logLevel = p.level as LogLevel;
+        return {};
       case "tools/list":
-        return { tools: this.listTools(version, new Set()) };
+        return { tools: this.listTools(session.version!, new Set()) };
       case "tools/call":
-        return { ...(await this.callTool(p, version, new Set(), ctx)) };
+        return { ...(await this.callTool(p, session.version!, new Set(), ctx, input(), session.logLevel)) };
       case "resources/list":
-        return { resources: [...this.resources.values()].map(listEntry) };
+        return this.resources.list(p.cursor);
       case "resources/templates/list":
-        return { resourceTemplates: [] };
-      default:
-        return readContents(this.resource(p, -32002)); // resource not found, as the initialize era defines it
+        return this.resources.listTemplates(p.cursor);
+      case "resources/read":
+        return (await this.resources.read(p, -32002)).body; // resource not found, as the initialize era defines it
+      case "prompts/list":
+        return this.prompts.list(p.cursor);
+      case "prompts/get":
+        return this.getPrompt(p, input);
+      default: // completion/complete
+        return complete(p, this.prompts, this.resources);
     }
+  }
+
+  private async getPrompt(p: Params, input: (name: string) => InputContext): Promise<Record<string, unknown>> {
+    const { prompt, args } = this.prompts.resolve(p);
+    const r = await prompt.get(args, input(prompt.name));
+    return r.description === undefined ? { messages: r.messages } : { description: r.description, messages: r.messages };
   }
 
   /** Tool declarations in the shape of the requested version. */
@@ -218,7 +299,14 @@ export class ToolkitServer {
     });
   }
 
-  private async callTool(p: Params, version: string, negotiated: ReadonlySet<string>, ctx: RequestContext): Promise<Record<string, unknown>> {
+  private async callTool(
+    p: Params,
+    version: string,
+    negotiated: ReadonlySet<string>,
+    ctx: RequestContext,
+    input: InputContext,
+    logLevel: LogLevel | undefined,
+  ): Promise<Record<string, unknown>> {
     if (typeof p.name !== "string") throw invalidParams("tools/call needs params.name");
     const tool = this.tools.get(p.name);
     if (!tool) throw invalidParams(`Unknown tool: ${p.name}`);
@@ -231,7 +319,8 @@ export class ToolkitServer {
       negotiatedExtensions: negotiated,
       signal: ctx.signal,
       progress: progressSender(p, ctx),
-      log: logSender(era === "legacy" ? undefined : p, ctx),
+      log: logSender(logLevel, ctx),
+      input,
     };
     if (era !== "2026-12-01") return { ...(await callLegacy(tool, args, env)) };
     const r = await callWithVariants(tool, p, args, env);
@@ -240,19 +329,6 @@ export class ToolkitServer {
     if (Object.keys(r.meta).length > 0) result._meta = r.meta;
     return result;
   }
-
-  private resource(p: Params, notFoundCode: number): ResourceDefinition {
-    if (typeof p.uri !== "string") throw invalidParams("resources/read needs params.uri");
-    const r = this.resources.get(p.uri);
-    if (!r) throw new RpcError(notFoundCode, `Resource not found: ${p.uri}`, { uri: p.uri });
-    return r;
-  }
-}
-
-async function readContents(r: ResourceDefinition): Promise<Record<string, unknown>> {
-  const content: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType, text: await r.read() };
-  if (r._meta) content._meta = r._meta;
-  return { contents: [content] };
 }
 
 /** notifications/progress for the request's progressToken, strictly increasing; no token → no-op. */
@@ -277,9 +353,11 @@ export function requestedLogLevel(params: unknown): LogLevel | undefined {
   return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
 }
 
-/** notifications/message at or above the requested level; no level asked for → no-op (a MUST NOT). */
-function logSender(p: Params | undefined, ctx: RequestContext): CallEnvironment["log"] {
-  const min = p ? requestedLogLevel(p) : undefined;
+/**
+ * notifications/message at or above `min`: the modern request's `_meta` logLevel, or the legacy
+ * session's logging/setLevel. No level → no-op (for a modern request, a MUST NOT).
+ */
+function logSender(min: LogLevel | undefined, ctx: RequestContext): CallEnvironment["log"] {
   return async (level, data, logger) => {
     if (min === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min) || ctx.signal.aborted) return;
     const params: Record<string, unknown> = { level, data };

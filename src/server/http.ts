@@ -27,9 +27,12 @@ export interface HttpHandle {
 }
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method: string; params?: unknown };
+type Reply = { jsonrpc: "2.0"; id: string | number; result?: unknown; error?: { code?: unknown; message?: unknown } };
 type Id = string | number | null;
 
 const MAX_SESSIONS = 1000;
+/** How long a legacy client may take to answer elicitation/sampling/roots (a person may be typing). */
+const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** "localhost:3000", "127.0.0.1", "[::1]:8080" → true. */
@@ -76,6 +79,9 @@ export class ToolkitHttpHandler {
   private readonly sessions = new Map<string, LegacySession>();
   /** Per tool, the Mcp-Param headers its inputSchema designates (the 2026-07-28 header rules). */
   private readonly paramPlans = new Map<string, readonly ParamHeader[]>();
+  /** Server→client requests awaiting the client's POSTed answer, by session and request id. */
+  private readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextRequestId = 1;
 
   constructor(
     private readonly server: ToolkitServer,
@@ -122,6 +128,16 @@ export class ToolkitHttpHandler {
       return sendJson(res, 400, errorBody(undefined, ErrorCode.ParseError, "Parse error: the body is not JSON"));
     }
     const msg = parsed as Message;
+    // A legacy client answering a request this server sent on one of its streams.
+    const reply = parsed as Reply;
+    if (sessionId !== undefined && typeof parsed === "object" && parsed !== null && reply.jsonrpc === "2.0" && !("method" in reply) && ("result" in reply || "error" in reply)) {
+      const waiter = this.pending.get(`${sessionId}\u0000${String(reply.id)}`);
+      if (!waiter) return sendJson(res, 404, errorBody(undefined, ErrorCode.InvalidRequest, "no request of this server awaits that answer"));
+      if ("error" in reply) waiter.reject(new RpcError(ErrorCode.InvalidParams, `the client refused the request: ${String(reply.error?.message ?? "error")}`.slice(0, 300)));
+      else waiter.resolve(reply.result);
+      res.writeHead(202).end();
+      return;
+    }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") {
       return sendJson(res, 400, errorBody(undefined, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
     }
@@ -134,7 +150,7 @@ export class ToolkitHttpHandler {
     if (msg.method === "initialize" && isRequest && !modern) {
       const newId = randomUUID();
       const session: LegacySession = {};
-      const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId });
+      const ok = await this.dispatch(res, msg, id, session, { "mcp-session-id": newId }, newId);
       if (ok) {
         this.sessions.set(newId, session);
         // Bound memory: the oldest session goes first (Maps iterate in insertion order).
@@ -149,7 +165,7 @@ export class ToolkitHttpHandler {
         res.writeHead(202).end();
         return;
       }
-      await this.dispatch(res, msg, id, session, { "mcp-session-id": sessionId });
+      await this.dispatch(res, msg, id, session, { "mcp-session-id": sessionId }, sessionId);
       return;
     }
 
@@ -162,7 +178,7 @@ export class ToolkitHttpHandler {
       const env = ToolkitServer.readEnvelope(msg.params);
       this.checkHeaders(req, msg, env.version);
       ToolkitServer.checkVersion(env.version);
-      if (!ToolkitServer.isModernMethod(msg.method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
+      if (!this.server.servesModern(msg.method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
     } catch (e) {
       if (!(e instanceof RpcError)) throw e;
       return sendJson(res, e.httpStatus, errorBody(id, e.code, e.message, e.data));
@@ -172,26 +188,44 @@ export class ToolkitHttpHandler {
 
   /**
    * Runs one request. With a progressToken (or a modern logLevel) the reply is an SSE stream
-   * carrying the request's notifications and then its response; otherwise one JSON object.
+   * carrying the request's notifications and then its response; otherwise one JSON object, unless
+   * a notification or (legacy sessions only) a server→client request needs the stream first.
    * Returns true on a result.
    */
-  private async dispatch(res: ServerResponse, msg: Message, id: Id, session: LegacySession | undefined, headers: Record<string, string>): Promise<boolean> {
+  private async dispatch(
+    res: ServerResponse,
+    msg: Message,
+    id: Id,
+    session: LegacySession | undefined,
+    headers: Record<string, string>,
+    sessionId?: string,
+  ): Promise<boolean> {
     const controller = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(); // the client closed the stream: cancellation
     });
     const meta = (msg.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
     // Notifications need a stream: progress, or logs the request asked for (modern requests only).
-    const sse = meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined);
+    let sse = false;
+    const openSse = () => {
+      if (sse) return;
+      sse = true;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
+    };
+    if (meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined)) openSse();
     const writeEvent = (m: unknown) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
-    if (sse) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
     const ctx: RequestContext = {
       signal: controller.signal,
       session,
       notify: async (n) => {
-        if (sse && !controller.signal.aborted) writeEvent({ jsonrpc: "2.0", ...n });
+        if (controller.signal.aborted) return;
+        openSse();
+        writeEvent({ jsonrpc: "2.0", ...n });
       },
     };
+    // 2025-11-25: the server may send requests related to this one on its response stream; the
+    // client POSTs the answer with the session id. Modern requests never get this (MRTR instead).
+    if (session !== undefined && sessionId !== undefined) ctx.request = (method, params) => this.requestClient(sessionId, method, params, openSse, writeEvent, controller.signal);
     let reply: unknown;
     let status = 200;
     let ok = false;
@@ -212,6 +246,40 @@ export class ToolkitHttpHandler {
       sendJson(res, status, reply, headers);
     }
     return ok;
+  }
+
+  private requestClient(
+    sessionId: string,
+    method: string,
+    params: Record<string, unknown>,
+    openSse: () => void,
+    writeEvent: (m: unknown) => void,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const requestId = `s${this.nextRequestId++}`;
+    const key = `${sessionId}\u0000${requestId}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const done = () => {
+        this.pending.delete(key);
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(new CancelledError());
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new RpcError(ErrorCode.InternalError, `the client did not answer ${method} within ${CLIENT_REQUEST_TIMEOUT_MS / 1000} s`));
+      }, CLIENT_REQUEST_TIMEOUT_MS);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(key, {
+        resolve: (v) => (done(), resolve(v)),
+        reject: (e) => (done(), reject(e)),
+      });
+      openSse();
+      writeEvent({ jsonrpc: "2.0", id: requestId, method, params });
+    });
   }
 }
 

@@ -14,8 +14,13 @@ export type {
 } from "./tool.js";
 export { fromLegacyTool } from "./legacy-tool.js";
 export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
-export { defineResource } from "./resource.js";
-export type { CacheHint, ResourceDefinition } from "./resource.js";
+export { defineResource, defineResourceTemplate } from "./resource.js";
+export type { CacheHint, ResourceDefinition, ResourceTemplateDefinition, CompiledTemplate, ResourceBody, ListedResource, Completer } from "./resource.js";
+export { definePrompt } from "./prompt.js";
+export type { PromptDefinition, PromptArgument, PromptMessage, PromptResult } from "./prompt.js";
+export { InputRequiredSignal, missingCapability, answerProblem } from "./input.js";
+export type { InputContext, InputRequest, InputMethod, ElicitAnswer, Root, ClientRequester } from "./input.js";
+export { DEFAULT_PAGE_SIZE } from "./pagination.js";
 export { ToolkitServer, DEFAULT_CACHE_HINT } from "./engine.js";
 export type { ToolkitServerOptions, RequestContext, LegacySession, Envelope, Notification } from "./engine.js";
 export { CancelledError } from "./call.js";

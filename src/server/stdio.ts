@@ -7,8 +7,14 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Notification as SdkNotification, Request as SdkRequest, Result as SdkResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { ErrorCode } from "../protocol/index.js";
 import type { LegacySession, ToolkitServer } from "./engine.js";
+
+/** Server→client answers are checked by the toolkit (input.ts), not reshaped by an SDK schema. */
+const ANY_RESULT = z.object({}).passthrough();
+/** How long a legacy client may take to answer elicitation/sampling/roots (a person may be typing). */
+const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /** One connection (a stdio process): one legacy session if the client chooses `initialize`. */
 export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, SdkResult> {
@@ -23,6 +29,8 @@ export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, Sdk
         signal: extra.signal,
         session: this.session,
         notify: (n) => extra.sendNotification(n as SdkNotification),
+        request: (method, params) =>
+          extra.sendRequest({ method, params } as SdkRequest, ANY_RESULT, { signal: extra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS }),
       })) as SdkResult;
   }
 

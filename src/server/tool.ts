@@ -11,6 +11,7 @@ import {
   type ToolResultVariant,
   type VariantTool,
 } from "../protocol/index.js";
+import type { InputContext } from "./input.js";
 
 /** What a projector knows about the call it projects for. */
 export interface ProjectionContext {
@@ -27,15 +28,20 @@ export interface ProjectionContext {
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface RunContext extends ProjectionContext {
+/**
+ * What `run` gets. From InputContext: `elicit`, `sample`, `listRoots`, `input` ask the client
+ * (MRTR in 2026-07-28+, where `run` runs again with the answers; a real request in the
+ * initialize era) and `clientCapabilities` says what may be asked.
+ */
+export interface RunContext extends ProjectionContext, InputContext {
   /** Aborted on notifications/cancelled (stdio) or when the HTTP response stream closes. */
   signal: AbortSignal;
   /** Sends notifications/progress when the request carried a progressToken; a no-op otherwise. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * Sends notifications/message when the request asked for logs at this level or a lower one
-   * (2026-07-28: its `_meta` io.modelcontextprotocol/logLevel); a no-op otherwise, and always in
-   * the initialize era (the toolkit does not advertise `logging`).
+   * (2026-07-28: its `_meta` io.modelcontextprotocol/logLevel; the initialize era: the session's
+   * logging/setLevel); a no-op otherwise.
    */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** True when the selection includes this selector (lets `run` skip work nobody asked for). */

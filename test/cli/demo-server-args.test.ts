@@ -36,8 +36,10 @@ test("demo-server: --help prints the usage, exit 0", () => {
 });
 
 test("demo-server: both spellings of each option", () => {
-  assert.deepEqual(parseDemoServerArgs([]), { requestLog: undefined });
-  assert.deepEqual(parseDemoServerArgs(["--http", "0"]), { port: 0, requestLog: undefined });
-  assert.deepEqual(parseDemoServerArgs(["--http=8080", "--log-requests", "/tmp/x"]), { port: 8080, requestLog: "/tmp/x" });
-  assert.deepEqual(parseDemoServerArgs(["--log-requests=/tmp/y"]), { requestLog: "/tmp/y" });
+  const off = { conformanceFixtures: false };
+  assert.deepEqual(parseDemoServerArgs([]), { requestLog: undefined, ...off });
+  assert.deepEqual(parseDemoServerArgs(["--http", "0"]), { port: 0, requestLog: undefined, ...off });
+  assert.deepEqual(parseDemoServerArgs(["--http=8080", "--log-requests", "/tmp/x"]), { port: 8080, requestLog: "/tmp/x", ...off });
+  assert.deepEqual(parseDemoServerArgs(["--log-requests=/tmp/y"]), { requestLog: "/tmp/y", ...off });
+  assert.deepEqual(parseDemoServerArgs(["--conformance-fixtures"]), { requestLog: undefined, conformanceFixtures: true });
 });

@@ -27,11 +27,15 @@ export interface ScenarioRun {
   output: string;
 }
 
-/** `conformance server --url URL --scenario NAME --spec-version V -o DIR`, its checks.json read back. */
-export async function runServerScenario(url: string, scenario: string, specVersion: string, timeoutMs = 90_000): Promise<ScenarioRun> {
+/**
+ * `conformance server --url URL --suite all --spec-version V -o DIR`: every scenario of that
+ * version in ONE suite process (seconds, where a process per scenario takes minutes on a loaded
+ * machine), each scenario's checks read from its own `server-<scenario>-<timestamp>/checks.json`.
+ */
+export async function runServerSuite(url: string, specVersion: string, timeoutMs = 180_000): Promise<Map<string, ScenarioRun>> {
   const out = mkdtempSync(join(tmpdir(), "mcp-prism-official-"));
   try {
-    const args = ["--import", COMPAT_HOOK, SUITE_ENTRY, "server", "--url", url, "--scenario", scenario, "--spec-version", specVersion, "-o", out];
+    const args = ["--import", COMPAT_HOOK, SUITE_ENTRY, "server", "--url", url, "--suite", "all", "--spec-version", specVersion, "-o", out];
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
@@ -39,10 +43,16 @@ export async function runServerScenario(url: string, scenario: string, specVersi
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     const code = await new Promise<number | null>((resolve) => child.once("close", (c) => resolve(c)));
     clearTimeout(timer);
-    const file = findChecks(out);
-    if (!file) throw new Error(`conformance ${scenario} wrote no checks.json (exit ${code}):\n${output.slice(-2000)}`);
-    const checks = (JSON.parse(readFileSync(file, "utf8")) as SuiteCheck[]).map((c) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage }));
-    return { scenario, code, checks, output };
+    const runs = new Map<string, ScenarioRun>();
+    for (const dir of readdirSync(out)) {
+      const m = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
+      const file = m && findChecks(join(out, dir));
+      if (!m || !file) continue;
+      const checks = (JSON.parse(readFileSync(file, "utf8")) as SuiteCheck[]).map((c) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage }));
+      runs.set(m[1], { scenario: m[1], code, checks, output });
+    }
+    if (runs.size === 0) throw new Error(`conformance --suite all wrote no checks.json (exit ${code}):\n${output.slice(-2000)}`);
+    return runs;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -80,7 +80,7 @@ export function modernHeaders(body: { method: string; params?: any }): Record<st
   const h: Record<string, string> = { accept: "application/json, text/event-stream", "mcp-method": body.method };
   const version = body.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
   if (typeof version === "string") h["mcp-protocol-version"] = version;
-  const name = body.method === "tools/call" ? body.params?.name : body.method === "resources/read" ? body.params?.uri : undefined;
+  const name = body.method === "tools/call" || body.method === "prompts/get" ? body.params?.name : body.method === "resources/read" ? body.params?.uri : undefined;
   if (typeof name === "string") h["mcp-name"] = /^[\x20-\x7e]*$/.test(name) && name.trim() === name && !name.startsWith("=?base64?") ? name : `=?base64?${Buffer.from(name).toString("base64")}?=`;
   return h;
 }

@@ -67,12 +67,15 @@ for (const make of [stdioWire, httpWire]) {
             "resources/list": (await w.modern("resources/list", {}, opts)).result,
             "resources/templates/list": (await w.modern("resources/templates/list", {}, opts)).result,
             "resources/read": (await w.modern("resources/read", { uri: "ui://dashboard/index.html" }, opts)).result,
+            "prompts/list": (await w.modern("prompts/list", {}, opts)).result,
           };
           for (const [method, r] of Object.entries(results)) {
             assert.equal(r?.ttlMs, 300_000, method);
             assert.equal(r?.cacheScope, "public", method);
           }
-          assert.deepEqual(results["resources/templates/list"].resourceTemplates, []);
+          assert.deepEqual(results["resources/templates/list"].resourceTemplates.map((t: any) => t.uriTemplate), ["customers://{id}", "customers://{id}/badge.png"]);
+          const prompt = (await w.modern("prompts/get", { name: "weekly_digest" }, opts)).result;
+          assert.equal("ttlMs" in prompt || "cacheScope" in prompt, false, "prompts/get is not a CacheableResult");
           const call = (await w.modern("tools/call", { name: "lookup_order", arguments: { orderId: "ord_5001" } }, opts)).result;
           assert.equal("ttlMs" in call || "cacheScope" in call, false);
         });
@@ -192,7 +195,13 @@ for (const make of [stdioWire, httpWire]) {
       });
       it("serves the dashboard App resource", async () => {
         const list = (await w.modern("resources/list")).result;
-        assert.deepEqual(list.resources.map((r: any) => [r.uri, r.mimeType]), [["ui://dashboard/index.html", "text/html;profile=mcp-app"]]);
+        assert.deepEqual(list.resources[0], {
+          uri: "ui://dashboard/index.html",
+          name: "dashboard",
+          title: "Customer dashboard",
+          description: "The App View of refresh_dashboard",
+          mimeType: "text/html;profile=mcp-app",
+        });
         const read = (await w.modern("resources/read", { uri: "ui://dashboard/index.html" })).result;
         assert.equal(read.resultType, "complete");
         assert.match(read.contents[0].text, /<!doctype html>/);

@@ -1,6 +1,7 @@
 // Logs (notifications/message) over REAL stdio and REAL Streamable HTTP: sent only for a modern
 // request whose `_meta` sets io.modelcontextprotocol/logLevel, only at that level or above, never
-// to a request without it (2026-07-28: servers MUST NOT), never in the initialize era.
+// to a request without it (2026-07-28: servers MUST NOT); in the initialize era only after the
+// client's logging/setLevel, at that level or above.
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { modernMeta, spawnStdio, type JsonRpcMessage, type RawStdio } from "../helpers/raw-stdio.js";
@@ -16,7 +17,7 @@ const waitCall = (version: string, extra: Record<string, unknown>) => ({
 });
 const logsOf = (messages: JsonRpcMessage[]) => messages.filter((m) => m.method === "notifications/message");
 
-type Send = (params: Record<string, unknown>) => Promise<JsonRpcMessage[]>;
+type Send = (params: Record<string, unknown>, method?: string) => Promise<JsonRpcMessage[]>;
 
 function logCases(name: string, setup: () => Promise<{ modern: Send; legacy: Send; close: () => Promise<void> }>) {
   describe(`logs over ${name}`, () => {
@@ -49,10 +50,25 @@ function logCases(name: string, setup: () => Promise<{ modern: Send; legacy: Sen
     it("an unknown logLevel value is no request for logs", async () => {
       assert.deepEqual(logsOf(await io.modern(waitCall("2026-07-28", { [LOG_LEVEL]: "verbose" }))), []);
     });
-    it("2025-11-25 (initialize): never, even with a logLevel in _meta", async () => {
+    it("2025-11-25 (initialize): none before logging/setLevel, even with a logLevel in _meta", async () => {
       const messages = await io.legacy({ name: "wait", arguments: { ms: 150 }, _meta: { progressToken: "p", [LOG_LEVEL]: "debug" } });
       assert.deepEqual(logsOf(messages), []);
       assert.ok(messages.at(-1)?.result);
+    });
+    it("2025-11-25: logging/setLevel opts the session in, at that level and above; a bad level is -32602", async () => {
+      const bad = await io.legacy({ level: "verbose" }, "logging/setLevel");
+      assert.equal(bad.at(-1)?.error?.code, -32602);
+      assert.deepEqual((await io.legacy({ level: "info" }, "logging/setLevel")).at(-1)?.result, {});
+      const messages = await io.legacy({ name: "search_customers", arguments: { query: "Globex", limit: 2 } });
+      const logs = logsOf(messages);
+      assert.deepEqual(logs.map((l) => [l.params.level, l.params.logger]), [["info", "search"]]);
+      assert.match(logs[0].params.data, /^search "Globex": \d+ matches, 2 on this page$/);
+      for (const l of logs) assert.deepEqual(schema.check("2025-11-25", l), []);
+      assert.ok(messages.at(-1)?.result, "the response comes last");
+      await io.legacy({ level: "debug" }, "logging/setLevel");
+      const debug = logsOf(await io.legacy({ name: "search_customers", arguments: { query: "Globex", limit: 2 } }));
+      assert.deepEqual(debug.map((l) => l.params.level), ["debug", "info"]);
+      assert.deepEqual(debug[0].params.data, { query: "Globex", offset: 0, limit: 2 });
     });
   });
 }
@@ -62,9 +78,9 @@ logCases("stdio", async () => {
   const l: RawStdio = spawnStdio();
   await l.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
   l.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  const via = (io: RawStdio): Send => async (params) => {
+  const via = (io: RawStdio): Send => async (params, method = "tools/call") => {
     const from = io.lines.length;
-    await io.request("tools/call", params);
+    await io.request(method, params);
     return io.lines.slice(from).map((x) => JSON.parse(x) as JsonRpcMessage);
   };
   return { modern: via(s), legacy: via(l), close: async () => void (await Promise.all([s.close(), l.close()])) };
@@ -81,7 +97,7 @@ logCases("Streamable HTTP", async () => {
   const messagesOf = (r: { json?: any; events?: any[] }): JsonRpcMessage[] => (r.json !== undefined ? [r.json] : (r.events ?? []));
   return {
     modern: async (params) => messagesOf(await postModern(srv.url, { jsonrpc: "2.0", id: id++, method: "tools/call", params })),
-    legacy: async (params) => messagesOf(await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: id++, method: "tools/call", params } })),
+    legacy: async (params, method = "tools/call") => messagesOf(await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: id++, method, params } })),
     close: () => srv.close(),
   };
 });

@@ -21,7 +21,7 @@ async function exercise(makeTransport: () => Transport, mode: (typeof MODES)[num
     assert.equal(client.getServerVersion()?.name, "mcp-prism-demo");
 
     const list = await client.listTools();
-    assert.deepEqual(list.tools.map((t) => t.name), ["search_customers", "generate_images", "refresh_dashboard", "lookup_order", "legacy_weather", "wait"]);
+    assert.deepEqual(list.tools.map((t) => t.name), ["search_customers", "generate_images", "refresh_dashboard", "lookup_order", "legacy_weather", "wait", "draft_email", "account_brief", "list_roots"]);
     assert.deepEqual([list.ttlMs, list.cacheScope], [300_000, "public"]);
     const search = list.tools.find((t) => t.name === "search_customers")!;
     assert.deepEqual(search.outputSchema?.required, ["query", "total", "mostRecent", "byRegion"]);
@@ -49,7 +49,10 @@ async function exercise(makeTransport: () => Transport, mode: (typeof MODES)[num
     assert.ok(progress.length > 0, "progress notifications reached the SDK");
 
     const resources = await client.listResources();
-    assert.deepEqual(resources.resources.map((x) => x.uri), ["ui://dashboard/index.html"]);
+    assert.deepEqual(resources.resources.slice(0, 2).map((x) => x.uri), ["ui://dashboard/index.html", "customers://cust_1005"]);
+    // The SDK follows nextCursor itself: 7 pages of at most 100, every customer once.
+    assert.equal(resources.resources.length, 641);
+    assert.equal(new Set(resources.resources.map((x) => x.uri)).size, 641);
     const read = await client.readResource({ uri: "ui://dashboard/index.html" });
     assert.match((read.contents[0] as { text: string }).text, /Customer dashboard/);
   } finally {

@@ -59,7 +59,13 @@ const RESULT_DEF: Record<string, string> = {
   "resources/list": "ListResourcesResult",
   "resources/templates/list": "ListResourceTemplatesResult",
   "resources/read": "ReadResourceResult",
+  "prompts/list": "ListPromptsResult",
+  "prompts/get": "GetPromptResult",
+  "completion/complete": "CompleteResult",
+  "logging/setLevel": "EmptyResult",
 };
+/** Methods whose modern result may be an InputRequiredResult (SEP-2322). */
+const MAY_REQUIRE_INPUT = new Set(["tools/call", "prompts/get", "resources/read"]);
 const NOTIFICATION_DEF: Record<string, string> = {
   "notifications/progress": "ProgressNotification",
   "notifications/message": "LoggingMessageNotification",
@@ -104,7 +110,9 @@ export class WireSchema {
       run("JSONRPCErrorResponse", message);
     } else {
       run("JSONRPCResultResponse", message);
-      const def = method && RESULT_DEF[method];
+      const inputRequired = (message.result as { resultType?: unknown } | undefined)?.resultType === "input_required";
+      if (inputRequired && (era === "2025-11-25" || !MAY_REQUIRE_INPUT.has(method ?? ""))) return [`an input_required result to ${method}, which may not have one`];
+      const def = inputRequired ? "InputRequiredResult" : method && RESULT_DEF[method];
       if (!def) return [`a result to ${method ?? "an unknown request"}, which this test does not map`];
       run(def, message.result);
     }

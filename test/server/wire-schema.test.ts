@@ -19,7 +19,12 @@ const ARGS: Record<string, object> = {
   lookup_order: { orderId: "ord_5001" },
   legacy_weather: { city: "Oslo" },
   wait: { ms: 60 },
+  draft_email: { customerId: "cust_1005" },
+  account_brief: { customerId: "cust_1005" },
+  list_roots: {},
 };
+/** Client capabilities that let the demo ask for input (an input_required result in the modern eras). */
+const ASKING_CAPS = { ...APPS_CAPS, elicitation: { form: {} }, sampling: {}, roots: {} };
 
 /** The requests of one modern era: every method, every tool, and the errors a client can provoke. */
 function modernRequests(version: "2026-12-01" | "2026-07-28", tools: any[]): Req[] {
@@ -42,7 +47,14 @@ function modernRequests(version: "2026-12-01" | "2026-07-28", tools: any[]): Req
     { method: "resources/templates/list", params: env() },
     { method: "resources/read", params: { uri: "ui://dashboard/index.html", ...env() } },
     { method: "resources/read", params: { uri: "ui://missing", ...env() } },
+    { method: "resources/read", params: { uri: "customers://cust_1005", ...env() } },
+    { method: "resources/read", params: { uri: "customers://cust_1005/badge.png", ...env() } },
     { method: "prompts/list", params: env() },
+    { method: "prompts/get", params: { name: "account_review", arguments: { customerId: "cust_1005", focus: "risk" }, ...env() } },
+    { method: "prompts/get", params: { name: "account_review", arguments: {}, ...env() } },
+    { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "account_review" }, argument: { name: "customerId", value: "cust_10" }, ...env() } },
+    { method: "completion/complete", params: { ref: { type: "ref/resource", uri: "customers://{id}" }, argument: { name: "id", value: "glo" }, ...env() } },
+    ...["draft_email", "account_brief", "list_roots"].map((name) => ({ method: "tools/call", params: { name, arguments: ARGS[name], ...env({}, ASKING_CAPS) } })),
     { method: "tools/list", params: { _meta: { ...modernMeta("1900-01-01") } } },
   ];
 }
@@ -58,6 +70,10 @@ const LEGACY_REQUESTS: Req[] = [
   { method: "resources/read", params: { uri: "ui://missing" } },
   { method: "ping" },
   { method: "prompts/list" },
+  { method: "prompts/get", params: { name: "weekly_digest" } },
+  { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "account_review" }, argument: { name: "focus", value: "r" } } },
+  { method: "resources/read", params: { uri: "customers://cust_1005" } },
+  { method: "logging/setLevel", params: { level: "nonsense" } },
 ];
 
 function assertValid(sent: Sent[], expectLogs = false) {

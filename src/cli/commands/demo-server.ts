@@ -5,25 +5,28 @@ import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 const USAGE =
-  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE]\n" +
-  "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines\n";
+  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n" +
+  "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines;\n" +
+  "  --conformance-fixtures also serves the official conformance suite's named test tools, resources and prompts\n";
 
 const OPTIONS = {
   http: { type: "string" },
   "log-requests": { type: "string" },
+  "conformance-fixtures": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 /** The port of `--http PORT` (undefined: stdio) and the `--log-requests` file; UsageError with one line. */
-export function parseDemoServerArgs(argv: string[]): { port?: number; requestLog?: string } {
+export function parseDemoServerArgs(argv: string[]): { port?: number; requestLog?: string; conformanceFixtures: boolean } {
   const { values } = parseOptions(argv, OPTIONS, false);
+  const conformanceFixtures = values["conformance-fixtures"] === true;
   const http = values.http as string | undefined;
   const requestLog = values["log-requests"] as string | undefined;
   if (requestLog === "") throw new UsageError("--log-requests needs a file path");
-  if (http === undefined) return { requestLog };
+  if (http === undefined) return { requestLog, conformanceFixtures };
   const port = Number(http);
   if (!/^\d+$/.test(http) || port > 65535) throw new UsageError(`--http needs a port number 0..65535, got ${JSON.stringify(http)}`);
-  return { port, requestLog };
+  return { port, requestLog, conformanceFixtures };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -33,14 +36,15 @@ export async function run(argv: string[]): Promise<number> {
   }
   let port: number | undefined;
   let requestLog: string | undefined;
+  let conformanceFixtures = false;
   try {
-    ({ port, requestLog } = parseDemoServerArgs(argv));
+    ({ port, requestLog, conformanceFixtures } = parseDemoServerArgs(argv));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     err(`mcp-prism demo-server: ${e.message}\n${USAGE}`);
     return 2;
   }
-  const server = createDemoServer();
+  const server = createDemoServer({ conformanceFixtures });
   if (requestLog) logRequests(server, requestLog);
   if (port === undefined) {
     await serveStdio(server);

@@ -202,15 +202,20 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       }),
     },
   ],
-  run({ query, cursor, limit }) {
+  async run({ query, cursor, limit }, ctx) {
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
     if (offset === undefined) {
       const message = `The cursor ${JSON.stringify(cursor)} is not one this server issued; start again without a cursor.`;
+      await ctx.log("warning", message, "search");
       return new ToolError(message, {
         "assistant/content": [{ type: "text", text: message }],
         "programmatic/structured": { error: { code: "invalid_cursor", message } },
       });
     }
-    return { page: searchCustomers(query, offset, limit ?? 25), datasetVersion: loadDataset().datasetVersion };
+    // Logs go only to a client that asked for them (a modern logLevel, or logging/setLevel).
+    await ctx.log("debug", { query, offset, limit: limit ?? 25 }, "search");
+    const page = searchCustomers(query, offset, limit ?? 25);
+    await ctx.log("info", `search ${JSON.stringify(query)}: ${page.total} match${page.total === 1 ? "" : "es"}, ${page.items.length} on this page`, "search");
+    return { page, datasetVersion: loadDataset().datasetVersion };
   },
 });
