@@ -88,7 +88,7 @@ export class PromptRegistry {
     const hits = prompts.filter((p) => p.name === wanted);
     if (hits.length === 1) return { ok: true, entry: hits[0] };
     if (hits.length > 1) {
-      return { ok: false, error: promptError("", wanted, "ambiguous-prompt", `servers ${hits.map((h) => h.server).join(", ")} all have a prompt named ${JSON.stringify(wanted)}: name one with --server or SERVER:${wanted}`) };
+      return { ok: false, error: promptError("", wanted, "ambiguous-prompt", `servers ${hits.map((h) => h.server).join(", ")} all list it: name one with --server or SERVER:${wanted}`) };
     }
     const rejected = errors.find((e) => e.prompt === wanted);
     if (rejected) return { ok: false, error: rejected };
