@@ -4,7 +4,8 @@
 // I/O: the CLI prints it, the app puts `text` on the user's turn and shows `notes`.
 import type { ContentBlock } from "../protocol/index.js";
 import { formatBytes } from "./measure.js";
-import type { GotPrompt } from "./prompts.js";
+import type { GotPrompt, PromptEntry } from "./prompts.js";
+import { sanitizeName } from "../protocol/sanitize.js";
 
 export interface PromptPart {
   role: "user" | "assistant";
@@ -51,4 +52,10 @@ export function promptTurn(got: GotPrompt): PromptTurn {
     .map((p) => (p.role === "assistant" ? `(assistant) ${p.text}` : (p.text as string)))
     .join("\n\n");
   return { text, parts };
+}
+
+/** A prompt as a command: `server:name <required> [optional]` (sanitized; the app adds the slash). */
+export function promptUsage(p: PromptEntry): string {
+  const args = p.arguments.map((a) => (a.required ? `<${sanitizeName(a.name)}>` : `[${sanitizeName(a.name)}]`));
+  return [`${sanitizeName(p.server)}:${sanitizeName(p.name)}`, ...args].join(" ");
 }

@@ -121,6 +121,19 @@ export class PendingHost {
       if (!this.host?.requestFor) throw this.notConnected();
       return this.host.requestFor(entry, mode);
     },
+    prompts: {
+      all: async (waitMs) => (this.host?.prompts ? this.host.prompts.all(waitMs) : { prompts: [], errors: [] }),
+      find: async (name, server, waitMs) => {
+        if (!this.host?.prompts) throw this.notConnected();
+        return this.host.prompts.find(name, server, waitMs);
+      },
+      get: async (entry, args, signal) => {
+        if (!this.host?.prompts) throw this.notConnected();
+        return this.host.prompts.get(entry, args, signal);
+      },
+      complete: async (entry, argument, value, context, signal) => (this.host?.prompts ? this.host.prompts.complete(entry, argument, value, context, signal) : { values: [], hasMore: false }),
+      known: () => this.host?.prompts?.known() ?? [],
+    },
     legacyCall: async (tool, args, opts) => {
       const legacy = this.legacy ?? this.host?.legacyCall;
       if (!this.host || !legacy) throw this.notConnected();

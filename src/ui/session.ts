@@ -4,7 +4,9 @@
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/app-only.js";
 import { thrownOutcome } from "../model/failure.js";
-import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
+import { splitCommand } from "./commands/parse.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
@@ -148,11 +150,23 @@ export class ChatSession {
     const ac = new AbortController();
     this.running = ac;
     try {
-      if (line.trimStart().startsWith("/")) await dispatch(line, this.commandContext(ac.signal));
+      if (line.trimStart().startsWith("/")) await this.command(line, ac);
       else await this.turn(line, ac);
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** A slash command, or a server prompt (`/server:prompt args`) whose messages become the user's turn. */
+  private async command(line: string, ac: AbortController): Promise<void> {
+    const ctx = this.commandContext(ac.signal);
+    const [name, args] = splitCommand(line);
+    if (!isPromptCommand(name) || findCommand(name, ctx.commands)) {
+      await dispatch(line, ctx);
+      return;
+    }
+    const text = await promptTurnText(name, args, line, ctx);
+    if (text !== undefined && !ac.signal.aborted) await this.turn(text, ac);
   }
 
   /**

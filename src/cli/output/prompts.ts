@@ -2,17 +2,11 @@
 // could not use (with their rule); a prompt's messages as the user's turn would carry them. The
 // --json documents keep what the server sent; only the human view is sanitized (terminal.ts).
 import type { PromptEntry, PromptError, GotPrompt } from "../../host/prompts.js";
-import { promptTurn } from "../../host/prompt-turn.js";
+import { promptTurn, promptUsage } from "../../host/prompt-turn.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 
 export interface PromptsDocument {
   servers: { name: string; state: string; error?: string; prompts: PromptEntry[]; rejected: PromptError[] }[];
-}
-
-/** The usage of a prompt command: `/server:name <required> [optional]`. */
-export function promptUsage(p: PromptEntry): string {
-  const args = p.arguments.map((a) => (a.required ? `<${sanitizeName(a.name)}>` : `[${sanitizeName(a.name)}]`));
-  return [`${sanitizeName(p.server)}:${sanitizeName(p.name)}`, ...args].join(" ");
 }
 
 export function renderPrompts(doc: PromptsDocument): string {
