@@ -58,6 +58,8 @@ export class PendingHost {
         this.reading = read;
         this.changed(); // the status bar shows each server's own state from now on
         // Servers connect independently: prompts wait for them at most the host's bound.
+        // Each server's prompts are listed as it connects: the completion menu offers them.
+        void host.prompts?.all().catch(() => {});
         await host.settled?.();
         const late = new Set<string>();
         for (const s of host.servers()) {

@@ -7,6 +7,7 @@ import { thrownOutcome } from "../model/failure.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
 import { splitCommand } from "./commands/parse.js";
+import type { CompletionSource } from "./hooks/useCompletion.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
@@ -109,6 +110,17 @@ export class ChatSession {
       commands: this.opts.commands ?? COMMANDS,
       signal,
       autoApprove: this.opts.autoApprove,
+    };
+  }
+
+  /** What the prompt line completes from: the commands, the prompts listed so far, the mode's tools, the servers' suggestions. */
+  completionSource(): CompletionSource {
+    const host = this.opts.host;
+    return {
+      commands: (this.opts.commands ?? COMMANDS).map((c) => c.name),
+      prompts: () => host.prompts?.known() ?? [],
+      tools: async () => (await host.tools(this.store.getState().mode, 0)).map((t) => t.qualifiedName),
+      complete: (entry, argument, value, context, signal) => (host.prompts ? host.prompts.complete(entry, argument, value, context, signal) : Promise.resolve({ values: [], hasMore: false })),
     };
   }
 

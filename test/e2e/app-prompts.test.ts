@@ -62,3 +62,24 @@ test("/help lists the prompt commands; a prompt command with arguments is the us
   assert.ok(users.includes('/everything:args-prompt "New York" state=NY'), users.join(" | "));
   assert.ok(users.includes("What's weather in New York, NY?"), users.join(" | "));
 });
+
+test("Tab completes a prompt command and its argument from the server; on an empty prompt it toggles the pane", async () => {
+  const t = await app();
+  // Servers' prompts are listed as they connect: the menu offers them without /help first.
+  t.keys("-l", "/p:gr");
+  await t.waitFor(/› \/p:gr\s*\n\s*\/p:greet/, "the prompt command in the menu");
+  t.keys("Tab");
+  // Completed with a space after it: the menu now offers the first argument's values.
+  await t.waitFor(/› \/p:greet\s*\n\s*Ada {2}Alan {2}Grace {2}Barbara/, "the command completed");
+  t.keys("-l", "A");
+  await t.waitFor(/Ada {2}Alan/, "the server's suggestions for the argument");
+  t.keys("-l", "l");
+  await t.waitFor(/^\s*Alan\s*$/m, "one suggestion left");
+  t.keys("Tab");
+  await t.waitFor(/› \/p:greet Alan\s*\n\s*formal {2}casual/, "the argument completed, the next one offered");
+  t.keys("Enter");
+  await t.idle(/Hello, Alan! \(era 2026-07-28\)/, "the completed prompt command ran");
+  assert.ok(!t.screen().includes("Programmatic (0)"), "Tab while typing left the pane alone");
+  t.keys("Tab");
+  await t.waitFor(/Programmatic/, "Tab on an empty prompt shows the pane");
+});
