@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import { config, ROOT, tempDir, wireLines } from "../helpers/host-fixtures.js";
-import { everythingStdio } from "../helpers/real-servers.js";
+import { everythingStdio, startEverythingHttp } from "../helpers/real-servers.js";
 import type { ServerConfig } from "../../src/host/config.js";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "prompt-server.mjs");
@@ -130,4 +130,22 @@ test("prompts: server-everything's prompts, one with arguments and completion (s
   const embedded = await host.prompts.get(resource.entry, { resourceType: "Text", resourceId: "1" });
   assert.ok(embedded.ok, JSON.stringify(embedded));
   assert.equal(embedded.prompt.messages[1].content.type, "resource");
+});
+
+test("prompts: server-everything over Streamable HTTP (legacy era): list, get with arguments, complete", async () => {
+  const server = await startEverythingHttp();
+  try {
+    const host = await start({ everything: { kind: "http", url: server.url } });
+    const { prompts } = await host.prompts.all();
+    assert.ok(prompts.some((p) => p.name === "completable-prompt"));
+    const team = await host.prompts.find("completable-prompt");
+    assert.ok(team.ok);
+    assert.deepEqual((await host.prompts.complete(team.entry, "department", "E")).values, ["Engineering"]);
+    const got = await host.prompts.get(team.entry, { department: "Engineering", name: "Alice" });
+    assert.ok(got.ok, JSON.stringify(got));
+    assert.deepEqual(got.prompt.messages[0].content, { type: "text", text: "Please promote Alice to the head of the Engineering team." });
+    await host.close();
+  } finally {
+    await server.stop();
+  }
 });
