@@ -19,18 +19,10 @@ import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mod
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
 import { modeSelection, selectionOf } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+import { within } from "./within.js";
+import { PromptRegistry } from "./prompt-registry.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
-
-/** `p`, or `otherwise` after `ms` (Infinity: no bound). */
-function within<T, U>(ms: number, p: Promise<T>, otherwise: U): Promise<T | U> {
-  if (!Number.isFinite(ms)) return p;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<U>((r) => (timer = setTimeout(() => r(otherwise), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-
 
 export class Host extends EventEmitter implements ToolExecutor {
   readonly mode: Mode;
@@ -41,6 +33,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
   /** Per server, its first connect and listing (Host.open); settles, never rejects. */
   private readonly starts = new Map<string, Promise<void>>();
+  /** The servers' prompts (prompts/list, prompts/get, completion/complete). */
+  readonly prompts: PromptRegistry;
 
   private constructor(readonly opts: HostOptions) {
     super();
@@ -52,6 +46,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
       this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport));
     }
+    this.prompts = new PromptRegistry(this.conns, opts.config.limits);
   }
 
   /**

@@ -1,6 +1,6 @@
 // The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
 // it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
-import React, { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Text, useApp } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";
@@ -11,7 +11,6 @@ import { StatusBar } from "./components/StatusBar.js";
 import type { ServerView } from "./server-view.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useNow } from "./hooks/useNow.js";
-import { COMMANDS } from "./commands/index.js";
 import type { ChatSession } from "./session.js";
 import type { UiState } from "./state.js";
 
@@ -48,6 +47,8 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const { exit } = useApp();
   const [quitArmed, setQuitArmed] = useState(0);
   const lastCtrlC = useRef(0);
+  /** Whether the prompt line is empty (Tab then toggles the pane instead of completing). */
+  const promptEmpty = useRef(true);
   useNow(true, 1000); // refresh server states once a second
 
   useEffect(() => {
@@ -76,11 +77,14 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
     }
     if (key.escape && !state.approval) session.cancel();
     else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
-    else if (key.tab) store.update((s) => ({ paneOpen: !s.paneOpen }));
+    // Tab while typing completes (PromptInput); on an empty prompt it shows / hides the pane.
+    else if (key.tab) promptEmpty.current && store.update((s) => ({ paneOpen: !s.paneOpen }));
     else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? SCROLL_STEP : -SCROLL_STEP, paneHeight));
   });
 
   const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
+  const completion = useMemo(() => session.completionSource(), [session]);
+  const onEmpty = useCallback((empty: boolean) => void (promptEmpty.current = empty), []);
   const sidePane = state.paneOpen ? (
     <Box flexDirection="column" width={side}>
       <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} focused={state.paneFocus === "programmatic"} />
@@ -92,7 +96,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const input = approval ? (
     <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} rows={Math.max(3, Math.min(24, rows - 12))} onAnswer={approval.resolve} />
   ) : (
-    <PromptInput onSubmit={onSubmit} history={session.history} width={main} commands={COMMANDS.map((c) => c.name)} isActive={!approval} />
+    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} isActive={!approval} />
   );
   const mainColumn = (
     <Box flexDirection="column" width={main}>

@@ -58,6 +58,8 @@ export class PendingHost {
         this.reading = read;
         this.changed(); // the status bar shows each server's own state from now on
         // Servers connect independently: prompts wait for them at most the host's bound.
+        // Each server's prompts are listed as it connects: the completion menu offers them.
+        void host.prompts?.all().catch(() => {});
         await host.settled?.();
         const late = new Set<string>();
         for (const s of host.servers()) {
@@ -120,6 +122,19 @@ export class PendingHost {
     requestFor: (entry, mode) => {
       if (!this.host?.requestFor) throw this.notConnected();
       return this.host.requestFor(entry, mode);
+    },
+    prompts: {
+      all: async (waitMs) => (this.host?.prompts ? this.host.prompts.all(waitMs) : { prompts: [], errors: [] }),
+      find: async (name, server, waitMs) => {
+        if (!this.host?.prompts) throw this.notConnected();
+        return this.host.prompts.find(name, server, waitMs);
+      },
+      get: async (entry, args, signal) => {
+        if (!this.host?.prompts) throw this.notConnected();
+        return this.host.prompts.get(entry, args, signal);
+      },
+      complete: async (entry, argument, value, context, signal) => (this.host?.prompts ? this.host.prompts.complete(entry, argument, value, context, signal) : { values: [], hasMore: false }),
+      known: () => this.host?.prompts?.known() ?? [],
     },
     legacyCall: async (tool, args, opts) => {
       const legacy = this.legacy ?? this.host?.legacyCall;

@@ -4,7 +4,10 @@
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/app-only.js";
 import { thrownOutcome } from "../model/failure.js";
-import { COMMANDS, dispatch, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
+import { splitCommand } from "./commands/parse.js";
+import type { CompletionSource } from "./hooks/useCompletion.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
@@ -110,6 +113,17 @@ export class ChatSession {
     };
   }
 
+  /** What the prompt line completes from: the commands, the prompts listed so far, the mode's tools, the servers' suggestions. */
+  completionSource(): CompletionSource {
+    const host = this.opts.host;
+    return {
+      commands: (this.opts.commands ?? COMMANDS).map((c) => c.name),
+      prompts: () => host.prompts?.known() ?? [],
+      tools: async () => (await host.tools(this.store.getState().mode, 0)).map((t) => t.qualifiedName),
+      complete: (entry, argument, value, context, signal) => (host.prompts ? host.prompts.complete(entry, argument, value, context, signal) : Promise.resolve({ values: [], hasMore: false })),
+    };
+  }
+
   /** One submitted input line: a slash command or a prompt for the model. */
   async submit(line: string): Promise<void> {
     if (!line.trim()) return;
@@ -148,11 +162,23 @@ export class ChatSession {
     const ac = new AbortController();
     this.running = ac;
     try {
-      if (line.trimStart().startsWith("/")) await dispatch(line, this.commandContext(ac.signal));
+      if (line.trimStart().startsWith("/")) await this.command(line, ac);
       else await this.turn(line, ac);
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** A slash command, or a server prompt (`/server:prompt args`) whose messages become the user's turn. */
+  private async command(line: string, ac: AbortController): Promise<void> {
+    const ctx = this.commandContext(ac.signal);
+    const [name, args] = splitCommand(line);
+    if (!isPromptCommand(name) || findCommand(name, ctx.commands)) {
+      await dispatch(line, ctx);
+      return;
+    }
+    const text = await promptTurnText(name, args, line, ctx);
+    if (text !== undefined && !ac.signal.aborted) await this.turn(text, ac);
   }
 
   /**

@@ -5,13 +5,30 @@ import React from "react";
 import type { Key } from "ink";
 import { PromptInput, applyKey, EMPTY_EDIT } from "../../src/ui/components/PromptInput.js";
 import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
+import type { CompletionSource } from "../../src/ui/hooks/useCompletion.js";
+import type { PromptEntry } from "../../src/host/prompts.js";
+
+const GREET: PromptEntry = { server: "p", name: "greet", arguments: [{ name: "name", required: true }, { name: "style", required: false }] };
+/** A completion source like the session's: the asks for argument values are recorded. */
+function source(asked: unknown[] = []): CompletionSource {
+  return {
+    commands: ["help", "mode", "save", "save-output"],
+    prompts: () => [GREET],
+    tools: async () => ["search_customers", "get_customer"],
+    complete: async (_e, argument, value, context) => {
+      asked.push({ argument, value, context });
+      const pool = argument === "name" ? ["Ada", "Alan", "Ada Lovelace"] : ["formal", "casual"];
+      return { values: pool.filter((v) => v.startsWith(value)), hasMore: false };
+    },
+  };
+}
 
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
-function setup(history: string[] = []) {
+function setup(history: string[] = [], asked: unknown[] = [], empties: boolean[] = []) {
   const submitted: string[] = [];
-  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} commands={["help", "mode", "save", "save-output"]} />, 80);
+  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} completion={source(asked)} onEmpty={(e) => empties.push(e)} />, 80);
   open.push(h);
   const type = async (s: string) => {
     h.stdin.write(s);
@@ -85,6 +102,56 @@ test("slash completion hint", async () => {
   await type("s");
   assert.match(frame(), /\/save {2}\/save-output/);
   assert.ok(!frame().includes("/help"));
+});
+
+test("Tab completes commands and prompt commands as far as they agree, one candidate whole", async () => {
+  const empties: boolean[] = [];
+  const { type, frame } = setup([], [], empties);
+  await type("/");
+  assert.match(frame(), /\/help {2}\/mode {2}\/save {2}\/save-output {2}\/p:greet/);
+  await type("s");
+  await type("\t");
+  assert.match(frame(), /› \/save /, "both candidates share /save");
+  assert.ok(!frame().includes("/save-output "), "not taken whole");
+  await type("\x15"); // ^U
+  await type("/p");
+  await type("\t");
+  assert.match(frame(), /› \/p:greet /);
+  assert.equal(empties.at(-1), false);
+});
+
+test("Tab completes a prompt argument's value from the server, with the other arguments as context", async () => {
+  const asked: unknown[] = [];
+  const { type, frame } = setup([], asked);
+  for (const c of "/p:greet A") await type(c);
+  await tick(250);
+  assert.match(frame(), /Ada {2}Alan {2}"Ada Lovelace"/);
+  await type("d");
+  await tick(250);
+  await type("\t");
+  assert.match(frame(), /› \/p:greet Ad \n/, "Ada and \"Ada Lovelace\" do not agree further: Tab adds nothing");
+  await type("\x7f");
+  await type("l");
+  await tick(250);
+  await type("\t");
+  assert.match(frame(), /› \/p:greet Alan /);
+  for (const c of "style=c") await type(c);
+  await tick(250);
+  await type("\t");
+  assert.match(frame(), /› \/p:greet Alan style=casual /);
+  assert.deepEqual(asked.at(-1), { argument: "style", value: "c", context: { name: "Alan" } });
+});
+
+test("Tab after /call completes a tool name; Tab on an empty line adds nothing", async () => {
+  const empties: boolean[] = [];
+  const { type, frame } = setup([], [], empties);
+  await type("\t");
+  assert.equal(frame().trim(), "›");
+  assert.equal(empties.at(-1), true);
+  for (const c of "/call sea") await type(c);
+  await tick(50);
+  await type("\t");
+  assert.match(frame(), /› \/call search_customers /);
 });
 
 test("applyKey is pure and ignores app keys", () => {

@@ -1,13 +1,20 @@
 import type { SlashCommand } from "./types.js";
 import { KEY_HINTS } from "../components/StatusBar.js";
+import { promptHelpLines } from "./prompt-command.js";
 
 export const help: SlashCommand = {
   name: "help",
   usage: "/help",
-  description: "list the commands and keys",
-  run(_args, ctx) {
+  description: "list the commands, the servers' prompt commands and the keys",
+  async run(_args, ctx) {
     const w = Math.max(...ctx.commands.map((c) => c.usage.length));
     const lines = ctx.commands.map((c) => `${c.usage.padEnd(w)}  ${c.description}`);
+    // A server still connecting is not waited for long: its prompts show in the next /help.
+    const prompts = promptHelpLines((await ctx.host.prompts?.all(1_000))?.prompts ?? []);
+    if (prompts.length > 0) {
+      const pw = Math.max(...prompts.map(([u]) => u.length));
+      lines.push("", "prompts (their messages become your turn):", ...prompts.map(([u, d]) => `${u.padEnd(pw)}  ${d}`.trimEnd()));
+    }
     ctx.store.notice([...lines, "", `keys: ${KEY_HINTS}`].join("\n"));
   },
 };

@@ -4,6 +4,8 @@ import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
+import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
+import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
@@ -13,6 +15,16 @@ export type RejectedTool = HostError;
  * What the commands need from the host: the real Host satisfies it as it is. `waitMs` bounds the
  * wait for servers not connected yet (default: until they settle).
  */
+/** The servers' prompts as the app uses them (the Host's PromptRegistry satisfies it). */
+export interface PromptSource {
+  all(waitMs?: number): Promise<PromptListing>;
+  find(name: string, server?: string, waitMs?: number): Promise<PromptLookup>;
+  get(entry: PromptEntry, args: Record<string, unknown>, signal?: AbortSignal): Promise<PromptResult>;
+  complete(entry: PromptEntry, argument: string, value: string, context?: Record<string, string>, signal?: AbortSignal): Promise<Completion>;
+  /** The prompts listed so far, without waiting (the completion menu). */
+  known(): PromptEntry[];
+}
+
 export interface CommandHost {
   /** Every listed tool for a mode that was not rejected, App-only and unavailable ones included. */
   tools(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
@@ -29,6 +41,8 @@ export interface CommandHost {
    * profiles read; /compare of a 2026-12-01 tool); optional. Rejects with a one-line reason.
    */
   legacyCall?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+  /** The servers' prompts (`/server:prompt` commands); optional: a host without them has no prompt commands. */
+  prompts?: PromptSource;
 }
 
 export interface CommandContext {

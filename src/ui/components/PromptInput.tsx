@@ -1,13 +1,16 @@
 // The prompt line: editing (←/→, Backspace, ^A ^E ^U ^W), history (↑/↓), multi-line paste kept
-// as one input, Enter submits. Keys the app owns (Tab, Esc, PgUp/PgDn, ^C) are left alone.
+// as one input, Enter submits, Tab completes (useCompletion: the candidates are shown under the line).
+// Keys the app owns (Tab on an empty line, Esc, PgUp/PgDn, ^C) are left alone.
 // Paste: a bracketed paste (ESC[200~ … ESC[201~, see useKeys) is inserted with its newlines and
 // never submits. Without the markers, a chunk ENDING in CR is typed text plus Enter (tmux
 // send-keys, fast typing over ssh) and submits; any other multi-character chunk is a paste.
-import React, { useRef, useState } from "react";
+import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
+import { knownCandidates, useCompletion, type CompletionSource } from "../hooks/useCompletion.js";
+import { tabCompletion } from "../completion.js";
 
 export interface EditState {
   value: string;
@@ -123,19 +126,40 @@ export interface PromptInputProps {
   history?: readonly string[];
   isActive?: boolean;
   width: number;
-  /** Slash command names, for the completion hint. */
-  commands?: readonly string[];
+  /** What Tab completes from (commands, prompt commands, tools, prompt argument values). */
+  completion?: CompletionSource;
+  /** Told whether the line is empty after each change (the app's Tab toggles the pane then). */
+  onEmpty?: (empty: boolean) => void;
   prompt?: string;
 }
 
+/** Candidates shown under the prompt line. */
+const MENU_ITEMS = 8;
+
 const MAX_SHOWN_LINES = 4;
 
-export function PromptInput({ onSubmit, history = [], isActive = true, width, commands = [], prompt = "› " }: PromptInputProps) {
+export function PromptInput({ onSubmit, history = [], isActive = true, width, completion, onEmpty, prompt = "› " }: PromptInputProps) {
   const [state, setState] = useState<EditState>(EMPTY_EDIT);
   const ref = useRef(state);
   ref.current = state;
+  const candidates = useCompletion(state.value, state.cursor, completion, isActive);
+  const latest = useRef(candidates);
+  latest.current = candidates;
+  useEffect(() => {
+    onEmpty?.(state.value === "");
+  }, [state.value, onEmpty]);
   useKeys(
     (input, key) => {
+      if (key.tab && !key.shift && ref.current.value !== "") {
+        // Keys typed since the last draw: the known candidates for the line as it is now.
+        const c = latest.current.line === ref.current.value ? latest.current : knownCandidates(ref.current.value, completion);
+        const next = tabCompletion(ref.current.value, c.from, c.typed, c.items);
+        if (next !== undefined) {
+          ref.current = { ...ref.current, value: next, cursor: next.length, hist: -1 };
+          setState(ref.current);
+        }
+        return;
+      }
       for (const [part, k] of typedLines(input, key)) {
         const [next, submitted] = applyKey(ref.current, part, k, history);
         ref.current = next;
@@ -160,10 +184,8 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   const cCol = beforeCursor[cLine].length;
   const first = Math.max(0, Math.min(cLine - MAX_SHOWN_LINES + 1, lines.length - MAX_SHOWN_LINES));
   const shown = lines.slice(first, first + MAX_SHOWN_LINES);
-  const hint =
-    state.value.startsWith("/") && !state.value.includes(" ")
-      ? commands.filter((c) => c.startsWith(state.value.slice(1))).map((c) => `/${c}`).join("  ")
-      : "";
+  const more = candidates.items.length > MENU_ITEMS ? `  … ${candidates.items.length - MENU_ITEMS} more` : "";
+  const hint = candidates.items.length > 0 && isActive ? `${candidates.items.slice(0, MENU_ITEMS).map((c) => sanitizeText(c)).join("  ")}${more}` : "";
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => {
