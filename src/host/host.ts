@@ -8,6 +8,8 @@ import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
+import { HOST_FEATURES, type ClientSide } from "./client-capabilities.js";
+import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
@@ -42,16 +44,20 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly qualified = new Map<Mode, { from: (ToolListing | undefined)[]; byName: Map<string, ToolEntry> }>();
   /** Per server, its first connect and listing (Host.open); settles, never rejects. */
   private readonly starts = new Map<string, Promise<void>>();
+  /** The roots every server is offered (config `roots`, else the current directory). */
+  private rootList: Root[];
 
   private constructor(readonly opts: HostOptions) {
     super();
+    this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
+    const side: ClientSide = { features: HOST_FEATURES, roots: () => this.rootList };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport, side));
     }
   }
 
@@ -189,6 +195,16 @@ export class Host extends EventEmitter implements ToolExecutor {
     return qualifyNames(this.cached(this.mode), this.serverNames()).filter(offeredToModel);
   }
 
+  roots(): Root[] {
+    return this.rootList;
+  }
+
+  /** New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again. */
+  async setRoots(dirs: string[]): Promise<void> {
+    this.rootList = rootsOf(dirs);
+    await Promise.all([...this.conns.values()].map((c) => c.notifySession("notifications/roots/list_changed")));
+  }
+
   instructions(): { server: string; text: string }[] {
     return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
   }
@@ -217,7 +233,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
         const { plan } = call;
         if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = answerInputRequests(raw);
+        const answer = answerInputRequests(raw, this.rootList);
         if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
         raw = await this.requestListed(call, answer.retry);
       }
