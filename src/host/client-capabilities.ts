@@ -2,9 +2,16 @@
 // implements: in `initialize` (legacy) and in every 2026-07-28+ request's `_meta` envelope.
 // Turn a feature on here only once its handler exists: a server (server-everything does) hides
 // or shows tools by what the client advertises.
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { app } from "./policy/app.js";
 import type { Root } from "./roots.js";
+import type { LogLevel } from "./server-logs.js";
 import type { RpcClient } from "./rpc-client.js";
 
 type Json = Record<string, unknown>;
@@ -46,11 +53,23 @@ export interface ClientSide {
   features: ClientFeatures;
   /** The current roots (read at each roots/list). */
   roots: () => Root[];
+  /** The least severe log message wanted (legacy: logging/setLevel; modern: each request's `_meta`). */
+  logLevel?: LogLevel;
+  /** A server's log message or list change, as the SDK schema parsed it. */
+  onNotification?: (server: string, n: ServerNotice) => void;
 }
+
+export type ServerNotice = { kind: "log"; params: unknown } | { kind: "list-changed"; list: "tools" | "prompts" | "resources" };
 
 export const DEFAULT_CLIENT_SIDE: ClientSide = { features: HOST_FEATURES, roots: () => [] };
 
-/** The requests a (legacy) server may send the host, answered on this client. */
-export function serveClientRequests(client: RpcClient, side: ClientSide): void {
+/** The requests and notifications a server may send the host, handled on this client. */
+export function serveClientRequests(client: RpcClient, side: ClientSide, server: string): void {
   if (side.features.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: side.roots() }));
+  const on = side.onNotification;
+  if (!on) return;
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => on(server, { kind: "log", params: n.params }));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "tools" }));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "prompts" }));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "resources" }));
 }

@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigTrust, contentHash } from "./config-trust.js";
 import { isDirectory, parseRoots } from "./roots.js";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "./server-logs.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { isObject } from "../protocol/is-object.js";
@@ -64,6 +65,8 @@ export interface HostConfig {
   limits: Limits;
   /** The roots offered to servers (absolute directories, from `"roots"`); none: the current directory. */
   roots?: string[];
+  /** The least severe server log message wanted (`"logLevel"`, default info). */
+  logLevel?: LogLevel;
   /** One line each for the user, about how the lookup went (a directory config left out). */
   notices?: string[];
 }
@@ -230,6 +233,10 @@ export function parseConfig(text: string, file: string): HostConfig {
     const roots = parseRoots(raw.roots, dirname(file));
     if ("error" in roots) bad("roots", roots.error);
     else cfg.roots = roots.dirs;
+  }
+  if (raw.logLevel !== undefined) {
+    if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);
+    cfg.logLevel = raw.logLevel as LogLevel;
   }
   if (raw.limits !== undefined) {
     if (!isObject(raw.limits)) bad("limits", "object");

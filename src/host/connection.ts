@@ -209,7 +209,7 @@ export class Connection {
       }
     };
     client.onerror = () => {}; // stray/malformed lines are not fatal; requests fail on their own
-    serveClientRequests(client, this.side);
+    serveClientRequests(client, this.side, this.name);
     return client;
   }
 
@@ -388,6 +388,7 @@ export class Connection {
       [META.protocolVersion]: version,
       [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
       [META.clientCapabilities]: caps,
+      ...(this.side.logLevel ? { [META.logLevel]: this.side.logLevel } : {}),
     };
     this.envelopes.set(extensions, { version, envelope });
     return envelope;

@@ -8,7 +8,8 @@ import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
-import { HOST_FEATURES, type ClientSide } from "./client-capabilities.js";
+import { HOST_FEATURES, type ClientSide, type ServerNotice } from "./client-capabilities.js";
+import { DEFAULT_LOG_LEVEL, logEntryOf, ServerLogs, type LogEntry } from "./server-logs.js";
 import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
@@ -46,11 +47,18 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly starts = new Map<string, Promise<void>>();
   /** The roots every server is offered (config `roots`, else the current directory). */
   private rootList: Root[];
+  /** Every server's log messages (notifications/message), for the user only. */
+  private readonly serverLogs = new ServerLogs();
+  /** Per connection, the capabilities object (one per connect) logging/setLevel was sent for. */
+  private readonly levelSent = new WeakMap<Connection, object>();
+  get logLevel() {
+    return this.opts.config.logLevel ?? DEFAULT_LOG_LEVEL;
+  }
 
   private constructor(readonly opts: HostOptions) {
     super();
     this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
-    const side: ClientSide = { features: HOST_FEATURES, roots: () => this.rootList };
+    const side: ClientSide = { features: HOST_FEATURES, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -131,6 +139,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
+    this.setLevel(conn);
     const key = this.listingKey(conn, mode);
     let byKey = this.listings.get(server);
     if (!byKey) this.listings.set(server, (byKey = new Map()));
@@ -139,6 +148,43 @@ export class Host extends EventEmitter implements ToolExecutor {
     const fresh = await listTools(conn, policyFor(mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth);
     byKey.set(key, fresh);
     return fresh;
+  }
+
+  /**
+   * A legacy session offering logging gets logging/setLevel once per connect (modern requests
+   * carry the level in `_meta`); a refusal is a diagnostic, never a failed connect.
+   */
+  private setLevel(conn: Connection): void {
+    if (conn.era !== "legacy" || !conn.serverCapabilities.logging || this.levelSent.get(conn) === conn.serverCapabilities) return;
+    this.levelSent.set(conn, conn.serverCapabilities);
+    conn.request("logging/setLevel", { level: this.logLevel }).catch(() => {});
+  }
+
+  /** A server's log message (kept, emitted as `log`) or list change (its lists fetched again, emitted as `list-changed`). */
+  private noticed(server: string, n: ServerNotice): void {
+    if (n.kind === "log") {
+      const entry = logEntryOf(server, n.params);
+      if (!entry) return;
+      this.serverLogs.add(entry);
+      this.emit("log", entry);
+      return;
+    }
+    if (n.list !== "tools") return void this.emit("list-changed", { server, list: n.list });
+    const conn = this.conns.get(server);
+    if (!conn || conn.state !== "connected") return;
+    // The fresh listing replaces the old one whole: the tools never vanish in between.
+    listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
+      (fresh) => {
+        this.listings.set(server, new Map([[this.listingKey(conn, this.mode), fresh]]));
+        this.emit("list-changed", { server, list: n.list });
+      },
+      () => this.listings.get(server)?.clear(),
+    );
+  }
+
+  /** One server's log messages, or every server's, oldest first (bounded per server). */
+  logs(server?: string): LogEntry[] {
+    return this.serverLogs.entries(server);
   }
 
   /** A server's cached listing for a mode, if any. */
