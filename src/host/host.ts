@@ -182,6 +182,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     );
   }
 
+  /** Each log message as it comes (the `log` event). */
+  onLog(listener: (e: LogEntry) => void): void {
+    this.on("log", listener);
+  }
+
   /** One server's log messages, or every server's, oldest first (bounded per server). */
   logs(server?: string): LogEntry[] {
     return this.serverLogs.entries(server);

@@ -2,6 +2,7 @@
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
+import type { LogEntry } from "../../host/server-logs.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
 import type { SessionStore } from "../state.js";
@@ -29,6 +30,8 @@ export interface CommandHost {
    * profiles read; /compare of a 2026-12-01 tool); optional. Rejects with a one-line reason.
    */
   legacyCall?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+  /** The servers' log messages (all, or one server's), oldest first (Host.logs); optional. */
+  logs?(server?: string): LogEntry[];
 }
 
 export interface CommandContext {
