@@ -30,8 +30,10 @@ export interface HttpServerConfig {
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 export interface Limits {
-  /** Per-call timeout (sends notifications/cancelled when it fires). */
+  /** Per-call timeout (sends notifications/cancelled when it fires); each progress notification starts it again. */
   callTimeoutMs: number;
+  /** The hard maximum of one call however long its progress keeps coming. */
+  maxCallTimeoutMs: number;
   /** How long the stdio `server/discover` probe waits before assuming a legacy server. */
   discoverTimeoutMs: number;
   /** How long a prompt waits for servers still connecting; later ones join when they connect. */
@@ -45,6 +47,7 @@ export interface Limits {
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
+  maxCallTimeoutMs: 600_000,
   discoverTimeoutMs: 3_000,
   connectWaitMs: 5_000,
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,

@@ -65,6 +65,8 @@ export interface RequestOpts {
   timeout?: number;
   signal?: AbortSignal;
   onprogress?: RequestOptions["onprogress"];
+  /** With `onprogress`: each progress notification restarts the timeout, up to this total (ms). */
+  maxTotalTimeout?: number;
 }
 
 /** How one connection detects its era: the probe's client and time, and the legacy handshake. */
@@ -432,6 +434,7 @@ export class Connection {
       timeout: opts.timeout ?? this.limits.callTimeoutMs,
       signal: opts.signal,
       onprogress: opts.onprogress,
+      ...(opts.maxTotalTimeout ? { resetTimeoutOnProgress: true, maxTotalTimeout: opts.maxTotalTimeout } : {}),
     });
   }
 

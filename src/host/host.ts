@@ -150,10 +150,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     return fresh;
   }
 
-  /**
-   * A legacy session offering logging gets logging/setLevel once per connect (modern requests
-   * carry the level in `_meta`); a refusal is a diagnostic, never a failed connect.
-   */
+  /** logging/setLevel once per connect of a legacy session offering logging (modern: `_meta`); a refusal is ignored. */
   private setLevel(conn: Connection): void {
     if (conn.era !== "legacy" || !conn.serverCapabilities.logging || this.levelSent.get(conn) === conn.serverCapabilities) return;
     this.levelSent.set(conn, conn.serverCapabilities);
@@ -360,8 +357,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     return call.conn.request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
-      // Only when something shows it: a progressToken makes a server send notifications nobody reads.
-      onprogress: opts.onProgress && ((p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message })),
+      // Always: progress keeps a long call alive (the timeout restarts, up to limits.maxCallTimeoutMs).
+      onprogress: (p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
+      maxTotalTimeout: Math.max(this.opts.config.limits.maxCallTimeoutMs, this.opts.config.limits.callTimeoutMs),
     });
   }
 
