@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import { logEntryOf, LOG_RING, LOG_TEXT_MAX, ServerLogs } from "../../src/host/server-logs.js";
 import { META } from "../../src/protocol/index.js";
-import { config, demoTeed, ROOT, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { config, demoStdio, demoTeed, ROOT, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { startHttpServer } from "../helpers/raw-http.js";
 import { everythingStdio } from "../helpers/real-servers.js";
 import { LOG_CANARY } from "../fixtures/session-server.js";
 import type { ServerConfig } from "../../src/host/config.js";
@@ -85,4 +86,22 @@ it("2026-07-28+: each request carries the log level in _meta", async () => {
   await host.close();
   const list = wireLines(log).find((m) => m.method === "tools/list");
   assert.equal(list?.params._meta[META.logLevel], "error");
+});
+
+describe("a 2026-12-01 server's logs (the demo server's wait tool)", () => {
+  it("stdio and Streamable HTTP: the per-request level brings the messages, kept per server", async () => {
+    const http = await startHttpServer();
+    const host = await Host.start({ config: { ...config({ demo: demoStdio(), web: { kind: "http", url: http.url } }), logLevel: "info" }, eraCache: false });
+    try {
+      for (const name of ["demo__wait", "web__wait"]) {
+        const o = await host.call(name, { ms: 150 });
+        assert.ok(o.ok, o.ok ? "" : o.error.message);
+      }
+      await until("both servers' info logs", () => ["demo", "web"].every((s) => host.logs(s).some((e) => e.level === "info" && /done after 150 ms/.test(e.text))));
+      assert.ok(host.logs().every((e) => e.level !== "debug"), "info keeps the debug lines away");
+    } finally {
+      await host.close();
+      await http.close();
+    }
+  });
 });
