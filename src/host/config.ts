@@ -3,11 +3,13 @@
 // the bundled demo server over stdio. Unknown keys are tolerated; wrong ones get one clear line.
 // A directory's ./mcp-prism.json is used only once the user trusted it (config-trust.ts): until
 // then loading it throws UntrustedConfigError, which callers that can ask turn into a question.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigTrust, contentHash } from "./config-trust.js";
+import { isDirectory, parseRoots } from "./roots.js";
+import { isLogLevel, LOG_LEVELS, type LogLevel } from "./server-logs.js";
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { isObject } from "../protocol/is-object.js";
@@ -28,8 +30,10 @@ export interface HttpServerConfig {
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 export interface Limits {
-  /** Per-call timeout (sends notifications/cancelled when it fires). */
+  /** Per-call timeout (sends notifications/cancelled when it fires); each progress notification starts it again. */
   callTimeoutMs: number;
+  /** The hard maximum of one call however long its progress keeps coming. */
+  maxCallTimeoutMs: number;
   /** How long the stdio `server/discover` probe waits before assuming a legacy server. */
   discoverTimeoutMs: number;
   /** How long a prompt waits for servers still connecting; later ones join when they connect. */
@@ -43,6 +47,7 @@ export interface Limits {
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
+  maxCallTimeoutMs: 600_000,
   discoverTimeoutMs: 3_000,
   connectWaitMs: 5_000,
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
@@ -61,6 +66,10 @@ export interface HostConfig {
   profile?: LegacyProfile;
   protocol?: string;
   limits: Limits;
+  /** The roots offered to servers (absolute directories, from `"roots"`); none: the current directory. */
+  roots?: string[];
+  /** The least severe server log message wanted (`"logLevel"`, default info). */
+  logLevel?: LogLevel;
   /** One line each for the user, about how the lookup went (a directory config left out). */
   notices?: string[];
 }
@@ -149,14 +158,6 @@ function lineCol(text: string, pos: number): string {
   return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 export function parseConfig(text: string, file: string): HostConfig {
   const name = basename(file);
   let raw: unknown;
@@ -230,6 +231,15 @@ export function parseConfig(text: string, file: string): HostConfig {
   if (raw.protocol !== undefined) {
     if (typeof raw.protocol !== "string") bad("protocol", "version string");
     cfg.protocol = raw.protocol as string;
+  }
+  if (raw.roots !== undefined) {
+    const roots = parseRoots(raw.roots, dirname(file));
+    if ("error" in roots) bad("roots", roots.error);
+    else cfg.roots = roots.dirs;
+  }
+  if (raw.logLevel !== undefined) {
+    if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);
+    cfg.logLevel = raw.logLevel as LogLevel;
   }
   if (raw.limits !== undefined) {
     if (!isObject(raw.limits)) bad("limits", "object");

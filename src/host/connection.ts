@@ -15,10 +15,12 @@ import {
   MODERN_ERROR_CODES,
   MODERN_VERSIONS,
   type Capabilities,
+  UI_EXTENSION,
   type Era,
 } from "../protocol/index.js";
 import type { Limits, ServerConfig } from "./config.js";
 import type { EraCache, RememberedEra } from "./era-cache.js";
+import { clientCapabilities, DEFAULT_CLIENT_SIDE, serveClientRequests, type ClientSide } from "./client-capabilities.js";
 import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
@@ -63,6 +65,8 @@ export interface RequestOpts {
   timeout?: number;
   signal?: AbortSignal;
   onprogress?: RequestOptions["onprogress"];
+  /** With `onprogress`: each progress notification restarts the timeout, up to this total (ms). */
+  maxTotalTimeout?: number;
 }
 
 /** How one connection detects its era: the probe's client and time, and the legacy handshake. */
@@ -119,6 +123,8 @@ export class Connection {
     private readonly eraCache?: EraCache,
     /** Builds each transport this connection opens (default: the real stdio / HTTP ones). */
     private readonly transports: TransportFactory = defaultTransport,
+    /** What the host advertises and answers (roots, …): client-capabilities.ts. */
+    private readonly side: ClientSide = DEFAULT_CLIENT_SIDE,
   ) {}
 
   private transport(era: TransportContext["era"]) {
@@ -139,6 +145,11 @@ export class Connection {
   /** Host diagnostics about this server (e.g. ignored non-JSON stdout lines), newest last. */
   diagnosticsTail(): string[] {
     return this.diagnostics.lines();
+  }
+
+  /** A notification (roots/list_changed) to a connected legacy server: only a session has someone to tell. */
+  async notifySession(method: string): Promise<void> {
+    if (this.era === "legacy" && this.state === "connected") await this.client?.notification({ method }).catch(() => {});
   }
 
   /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
@@ -200,6 +211,7 @@ export class Connection {
       }
     };
     client.onerror = () => {}; // stray/malformed lines are not fatal; requests fail on their own
+    serveClientRequests(client, this.side, this.name);
     return client;
   }
 
@@ -293,7 +305,6 @@ export class Connection {
   private refused(v: { rule: string; detail: string }): ConnectionError {
     return new ConnectionError(v.rule, this.name, v.detail);
   }
-
   /**
    * Sends `server/discover` and says what came back. On stdio (first probe, no forced version) a
    * probe unanswered after `probeTimeout` sends `initialize` WITHOUT giving up on the probe: a
@@ -329,13 +340,6 @@ export class Connection {
     abort.abort(); // the probe is moot now (sends notifications/cancelled)
     return { outcome: { kind: "timeout", ms: probeTimeout }, initialize };
   }
-  private noCommonVersion(requested: string, supported: string[]): ConnectionError {
-    return new ConnectionError(
-      "unsupported-version",
-      this.name,
-      `does not support protocol ${requested} (it supports ${supported.join(", ") || "nothing we know"})`,
-    );
-  }
 
   private setModern(version: string, d: { capabilities: Capabilities; instructions?: string; _meta?: Json }): void {
     this.era = eraOf(version);
@@ -351,7 +355,7 @@ export class Connection {
     return client.request(
       {
         method: "initialize",
-        params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
+        params: { protocolVersion: requested, capabilities: clientCapabilities(this.side.features, true), clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
       },
       AnyResultSchema,
       { timeout: this.limits.callTimeoutMs },
@@ -367,7 +371,7 @@ export class Connection {
     const r = parsed.data;
     const ok = (LEGACY_VERSIONS as readonly string[]).includes(r.protocolVersion);
     if (!ok || (this.forcedVersion !== undefined && r.protocolVersion !== this.forcedVersion)) {
-      throw this.noCommonVersion(requested, [r.protocolVersion]);
+      throw new ConnectionError("unsupported-version", this.name, `does not support protocol ${requested} (it supports ${r.protocolVersion})`);
     }
     await client.notification({ method: "notifications/initialized" });
     this.era = "legacy";
@@ -381,11 +385,12 @@ export class Connection {
   private envelope(version: string, extensions: Record<string, Record<string, unknown>>): Json {
     const hit = this.envelopes.get(extensions);
     if (hit?.version === version) return hit.envelope;
-    const caps: Json = Object.keys(extensions).length ? { extensions } : {};
+    const caps = clientCapabilities({ ...this.side.features, ui: UI_EXTENSION in extensions });
     const envelope = {
       [META.protocolVersion]: version,
       [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
       [META.clientCapabilities]: caps,
+      ...(this.side.logLevel ? { [META.logLevel]: this.side.logLevel } : {}),
     };
     this.envelopes.set(extensions, { version, envelope });
     return envelope;
@@ -429,6 +434,7 @@ export class Connection {
       timeout: opts.timeout ?? this.limits.callTimeoutMs,
       signal: opts.signal,
       onprogress: opts.onprogress,
+      ...(opts.maxTotalTimeout ? { resetTimeoutOnProgress: true, maxTotalTimeout: opts.maxTotalTimeout } : {}),
     });
   }
 

@@ -8,6 +8,9 @@ import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
+import { HOST_FEATURES, type ClientSide, type ServerNotice } from "./client-capabilities.js";
+import { DEFAULT_LOG_LEVEL, logEntryOf, ServerLogs, type LogEntry } from "./server-logs.js";
+import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
@@ -35,16 +38,27 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly starts = new Map<string, Promise<void>>();
   /** The servers' prompts (prompts/list, prompts/get, completion/complete). */
   readonly prompts: PromptRegistry;
+  /** The roots every server is offered (config `roots`, else the current directory). */
+  private rootList: Root[];
+  /** Every server's log messages (notifications/message), for the user only. */
+  private readonly serverLogs = new ServerLogs();
+  /** Per connection, the capabilities object (one per connect) logging/setLevel was sent for. */
+  private readonly levelSent = new WeakMap<Connection, object>();
+  get logLevel() {
+    return this.opts.config.logLevel ?? DEFAULT_LOG_LEVEL;
+  }
 
   private constructor(readonly opts: HostOptions) {
     super();
+    this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
+    const side: ClientSide = { features: HOST_FEATURES, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport, side));
     }
     this.prompts = new PromptRegistry(this.conns, opts.config.limits);
   }
@@ -119,6 +133,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
+    this.setLevel(conn);
     const key = this.listingKey(conn, mode);
     let byKey = this.listings.get(server);
     if (!byKey) this.listings.set(server, (byKey = new Map()));
@@ -127,6 +142,45 @@ export class Host extends EventEmitter implements ToolExecutor {
     const fresh = await listTools(conn, policyFor(mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth);
     byKey.set(key, fresh);
     return fresh;
+  }
+
+  /** logging/setLevel once per connect of a legacy session offering logging (modern: `_meta`); a refusal is ignored. */
+  private setLevel(conn: Connection): void {
+    if (conn.era !== "legacy" || !conn.serverCapabilities.logging || this.levelSent.get(conn) === conn.serverCapabilities) return;
+    this.levelSent.set(conn, conn.serverCapabilities);
+    conn.request("logging/setLevel", { level: this.logLevel }).catch(() => {});
+  }
+
+  /** A server's log message (kept, emitted as `log`) or list change (its lists fetched again, emitted as `list-changed`). */
+  private noticed(server: string, n: ServerNotice): void {
+    if (n.kind === "log") {
+      const entry = logEntryOf(server, n.params);
+      if (!entry) return;
+      this.serverLogs.add(entry);
+      this.emit("log", entry);
+      return;
+    }
+    if (n.list !== "tools") return void this.emit("list-changed", { server, list: n.list });
+    const conn = this.conns.get(server);
+    if (!conn || conn.state !== "connected") return;
+    // The fresh listing replaces the old one whole: the tools never vanish in between.
+    listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
+      (fresh) => {
+        this.listings.set(server, new Map([[this.listingKey(conn, this.mode), fresh]]));
+        this.emit("list-changed", { server, list: n.list });
+      },
+      () => this.listings.get(server)?.clear(),
+    );
+  }
+
+  /** Each log message as it comes (the `log` event). */
+  onLog(listener: (e: LogEntry) => void): void {
+    this.on("log", listener);
+  }
+
+  /** One server's log messages, or every server's, oldest first (bounded per server). */
+  logs(server?: string): LogEntry[] {
+    return this.serverLogs.entries(server);
   }
 
   /** A server's cached listing for a mode, if any. */
@@ -183,6 +237,16 @@ export class Host extends EventEmitter implements ToolExecutor {
     return qualifyNames(this.cached(this.mode), this.serverNames()).filter(offeredToModel);
   }
 
+  roots(): Root[] {
+    return this.rootList;
+  }
+
+  /** New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again. */
+  async setRoots(dirs: string[]): Promise<void> {
+    this.rootList = rootsOf(dirs);
+    await Promise.all([...this.conns.values()].map((c) => c.notifySession("notifications/roots/list_changed")));
+  }
+
   instructions(): { server: string; text: string }[] {
     return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
   }
@@ -210,7 +274,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
         const { plan } = call;
         if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = answerInputRequests(raw);
+        const answer = answerInputRequests(raw, this.rootList);
         if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
         raw = await this.requestListed(call, answer.retry);
       }
@@ -286,8 +350,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     return call.conn.request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
       signal: opts.signal,
-      // Only when something shows it: a progressToken makes a server send notifications nobody reads.
-      onprogress: opts.onProgress && ((p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message })),
+      // Always: progress keeps a long call alive (the timeout restarts, up to limits.maxCallTimeoutMs).
+      onprogress: (p) => opts.onProgress?.({ progress: p.progress, total: p.total, message: p.message }),
+      maxTotalTimeout: Math.max(this.opts.config.limits.maxCallTimeoutMs, this.opts.config.limits.callTimeoutMs),
     });
   }
 

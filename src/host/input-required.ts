@@ -2,8 +2,9 @@
 // InputRequiredResult is retried with `inputResponses` and, when the server sent one, its
 // `requestState` echoed byte for byte (never parsed or changed). The host cannot ask its user yet,
 // so it answers what it can without inventing data: an elicitation is `cancel`led (no choice was
-// made) and roots/list is an empty list; a sampling request fails the call with a rule.
+// made), roots/list gets the host's roots; a sampling request fails the call with a rule.
 import { isObject } from "../protocol/is-object.js";
+import type { Root } from "./roots.js";
 
 /** Rounds one call may take before the host gives up (a server may keep asking). */
 export const MAX_INPUT_ROUNDS = 8;
@@ -24,7 +25,7 @@ export function isInputRequired(raw: Json): boolean {
 }
 
 /** The retry for one InputRequiredResult, or why the host cannot answer it. */
-export function answerInputRequests(raw: Json): InputAnswer {
+export function answerInputRequests(raw: Json, roots: readonly Root[] = []): InputAnswer {
   const fail = (detail: string): InputAnswer => ({ ok: false, rule: "input-required-unanswerable", detail });
   const requests = raw.inputRequests;
   const state = raw.requestState;
@@ -37,7 +38,7 @@ export function answerInputRequests(raw: Json): InputAnswer {
   for (const [key, req] of entries) {
     const method = isObject(req) ? req.method : undefined;
     if (method === "elicitation/create") inputResponses[key] = { action: "cancel" };
-    else if (method === "roots/list") inputResponses[key] = { roots: [] };
+    else if (method === "roots/list") inputResponses[key] = { roots: [...roots] };
     else {
       const what = typeof method === "string" ? method.replace(/[^\x20-\x7E]/g, "?").slice(0, 60) : "a malformed input request";
       return fail(`the server asked for ${what} input, which mcp-prism does not answer`);

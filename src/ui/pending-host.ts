@@ -5,6 +5,7 @@
 // `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
 // connecting then is a notice, and another when it connects or fails.
 import type { ServerEvent } from "../host/host-types.js";
+import { isNoticeLevel, type LogEntry } from "../host/server-logs.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import type { CommandHost } from "./commands/index.js";
 import { shownState, type ServerView } from "./server-view.js";
@@ -21,6 +22,8 @@ export type StartedHost = CommandHost &
     connectWaitMs?: number;
     /** `server`: a server's first connect settled (Host.open). */
     on?(event: "server", listener: (e: ServerEvent) => void): unknown;
+    /** Each server log message as it comes (Host.logs keeps them). */
+    onLog?(listener: (e: LogEntry) => void): unknown;
   };
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
@@ -70,6 +73,11 @@ export class PendingHost {
             store.notice(`server ${s.name}: still connecting${after}; prompts run without its tools until it connects`);
           }
         }
+        // Every log message goes to the transcript; warning and above also as a one-line notice.
+        host.onLog?.((e) => {
+          store.record({ kind: "log", server: e.server, level: e.level, ...(e.logger ? { logger: e.logger } : {}), text: e.text });
+          if (isNoticeLevel(e.level)) store.notice(`server ${e.server} ${e.level}: ${e.text.slice(0, 300)}`, e.level === "warning" ? "info" : "error");
+        });
         host.on?.("server", ({ name }) => {
           if (!late.delete(name)) return;
           const s = host.servers().find((x) => x.name === name);
@@ -136,6 +144,7 @@ export class PendingHost {
       complete: async (entry, argument, value, context, signal) => (this.host?.prompts ? this.host.prompts.complete(entry, argument, value, context, signal) : { values: [], hasMore: false }),
       known: () => this.host?.prompts?.known() ?? [],
     },
+    logs: (server) => this.host?.logs?.(server) ?? [],
     legacyCall: async (tool, args, opts) => {
       const legacy = this.legacy ?? this.host?.legacyCall;
       if (!this.host || !legacy) throw this.notConnected();

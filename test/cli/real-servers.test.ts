@@ -55,6 +55,8 @@ describe("the built CLI on real servers", () => {
           everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
           web: { url: http.url },
         },
+        // server-filesystem serves the client's roots when it advertises roots: offer it its directory.
+        roots: [files.files],
         limits: { discoverTimeoutMs: 15000 },
       }),
     );
@@ -99,7 +101,7 @@ describe("the built CLI on real servers", () => {
   test("tools (human): the counts and the task-only tool's rule", () => {
     const r = cli(["tools", "--config", configFile, "--server", "everything"]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 12 tools, 1 unavailable$/m);
+    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 13 tools, 1 unavailable$/m);
     assert.match(r.out, /^ {4}✗ unavailable \[task-required\]: execution\.taskSupport is "required"/m);
   });
 

@@ -29,6 +29,7 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
         everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
         edge: { command: process.execPath, args: ["--import", "tsx", SCHEMA_EDGE, "--era", "legacy"], cwd: ROOT },
       },
+      roots: [files.files],
       limits: { discoverTimeoutMs: 15000 },
     }),
   );
@@ -57,7 +58,7 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   assert.doesNotMatch(s, /✗ fs · /, "no filesystem tool set aside");
 
   const serverLines = [
-    /^everything {2}2025-11-25 {2}connected\n {2}tools: 12 usable, 1 unavailable; set aside:$/m,
+    /^everything {2}2025-11-25 {2}connected\n {2}tools: 13 usable, 1 unavailable; set aside:$/m,
     /^fs {2}2025-11-25 {2}connected$/m,
     /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m,
   ];

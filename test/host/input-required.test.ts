@@ -1,6 +1,6 @@
 // Multi round-trip tools/call (InputRequiredResult) against a raw 2026-07-28 HTTP server: the
 // host retries with inputResponses and the requestState echoed exactly, gives up after
-// MAX_INPUT_ROUNDS with a rule, and refuses input it cannot give (sampling) with a rule.
+// MAX_INPUT_ROUNDS with a rule, answers roots/list with the host's roots, and refuses input it cannot give (sampling) with a rule.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -42,17 +42,18 @@ describe("input_required over a real HTTP server", () => {
   });
 
   it("answers, echoes the state exactly, and the final result is routed", async () => {
-    const host = await Host.start({ config: config({ s: { kind: "http", url } }) });
+    const host = await Host.start({ config: { ...config({ s: { kind: "http", url } }), roots: ["/work/space"] } });
     try {
       calls.length = 0;
       const out = await host.call("confirm", {});
       assert.ok(out.ok, out.ok ? "" : out.error.message);
       assert.deepEqual(out.routed.model.map((o) => (o.format === "content" ? o.content : undefined)), [
-        [{ type: "text", text: 'state echoed; {"ok":{"action":"cancel"},"where":{"roots":[]}}' }],
+        [{ type: "text", text: 'state echoed; {"ok":{"action":"cancel"},"where":{"roots":[{"uri":"file:///work/space","name":"space"}]}}' }],
       ]);
       assert.equal(calls.length, 2);
       assert.equal(calls[0].requestState, undefined);
       assert.deepEqual(calls[1].arguments, {});
+      assert.deepEqual((calls[0]._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"], { roots: {} });
 
       calls.length = 0;
       const loop = await host.call("forever", {});

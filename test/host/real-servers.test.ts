@@ -107,7 +107,8 @@ describe("server-filesystem on a temporary directory", () => {
   const files = realServerFiles();
   let host: Host;
   before(async () => {
-    host = await Host.start({ config: config({ fs: filesystemStdio(files.files) }) });
+    // server-filesystem serves the client's roots when it advertises roots: offer it its directory.
+    host = await Host.start({ config: { ...config({ fs: filesystemStdio(files.files) }), roots: [files.files] } });
   });
   after(async () => {
     await host.close();

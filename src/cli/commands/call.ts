@@ -2,17 +2,24 @@
 //   [--config FILE] [--profile P] [--json]
 // Exit 0 on a routed result (even isError), 1 on protocol/validation/connection errors, 2 on usage errors.
 import type { Host } from "../../host/host.js";
-import type { CallOutcome, ToolEntry } from "../../host/types.js";
+import type { CallOutcome, ProgressUpdate, ToolEntry } from "../../host/types.js";
+import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
 import { readAs } from "../../compare/profiles/index.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { startHost, StartError } from "../start-host.js";
-import { out, err, outJson } from "../output/terminal.js";
+import { out, err, errStatus, outJson } from "../output/terminal.js";
 
 /** The qualified name of TOOL, preferring the --server one; waits only until some server lists it. */
 async function awaitToolName(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
   const pick = (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
   return pick(await host.toolsWhen((tools) => pick(tools) !== undefined, mode))?.qualifiedName ?? tool;
+}
+
+/** The server's progress as one stderr line (a terminal only: a pipe gets none). */
+function progressLine(p: ProgressUpdate): string {
+  const done = p.total !== undefined ? `${p.progress}/${p.total}` : String(p.progress);
+  return `progress ${truncateChars(`${done}${p.message ? ` ${sanitizeInline(p.message)}` : ""}`, Math.max(20, (process.stderr.columns ?? 80) - 10))}`;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -36,7 +43,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     try {
       const name = await awaitToolName(host, tool, cli.common.server);
-      const called = await host.call(name, args, { mode: cli.common.mode, select });
+      let shown = false;
+      const onProgress = process.stderr.isTTY ? (p: ProgressUpdate) => void ((shown = true), errStatus(progressLine(p))) : undefined;
+      const called = await host.call(name, args, { mode: cli.common.mode, select, onProgress });
+      if (shown) errStatus("");
       const reading = profile ?? host.opts.config.profile;
       const outcome = reading ? readAs(reading, called) : called;
       write(outcome);

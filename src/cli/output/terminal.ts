@@ -16,6 +16,11 @@ export function err(text: string): void {
   process.stderr.write(sanitizeText(text));
 }
 
+/** A status line on a terminal's stderr, redrawn in place (the text sanitized; only the redraw codes are ours). */
+export function errStatus(text: string): void {
+  process.stderr.write(`\r\x1b[2K${sanitizeText(text).replace(/\n/g, " ")}`);
+}
+
 /** One JSON document (one line) on stdout. */
 export function outJson(value: unknown): void {
   process.stdout.write(terminalSafeJson(value) + "\n");

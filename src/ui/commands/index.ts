@@ -5,6 +5,7 @@ import { call } from "./call.js";
 import { clear } from "./clear.js";
 import { compare } from "./compare.js";
 import { help } from "./help.js";
+import { logs } from "./logs.js";
 import { mode } from "./mode.js";
 import { pane } from "./pane.js";
 import { quit } from "./quit.js";
@@ -19,7 +20,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, call, compare, pane, table, clear, save, saveOutput, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, call, compare, pane, table, clear, save, saveOutput, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

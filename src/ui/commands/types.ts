@@ -2,6 +2,7 @@
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
+import type { LogEntry } from "../../host/server-logs.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
 import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
@@ -43,6 +44,8 @@ export interface CommandHost {
   legacyCall?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** The servers' prompts (`/server:prompt` commands); optional: a host without them has no prompt commands. */
   prompts?: PromptSource;
+  /** The servers' log messages (all, or one server's), oldest first (Host.logs); optional. */
+  logs?(server?: string): LogEntry[];
 }
 
 export interface CommandContext {
