@@ -11,6 +11,8 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   call: () => import("./commands/call.js"),
   compare: () => import("./commands/compare.js"),
   tools: () => import("./commands/tools.js"),
+  resources: () => import("./commands/resources.js"),
+  read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
@@ -19,7 +21,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "check"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "resources", "read", "check"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -29,6 +31,8 @@ Usage:
   mcp-prism call TOOL [--args JSON] [--select a/f]... [--json]
   mcp-prism compare TOOL [--args JSON] [--yes] [--json]
   mcp-prism tools [--json]
+  mcp-prism resources [--json]
+  mcp-prism read URI [--out FILE] [--json]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
 

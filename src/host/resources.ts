@@ -109,7 +109,7 @@ function toTemplate(server: string, raw: unknown): TemplateEntry | string {
 /** The rule and detail of a failed request (a JSON-RPC error, a dropped connection, a timeout). */
 function failure(e: unknown): { rule: string; detail: string } {
   if (e instanceof ConnectionError) return { rule: e.rule, detail: e.detail };
-  if (e instanceof McpError) return { rule: e.code === -32601 ? "method-not-found" : "rpc-error", detail: `error ${e.code}: ${oneLine(e.message)}` };
+  if (e instanceof McpError) return { rule: e.code === -32601 ? "method-not-found" : "rpc-error", detail: `error ${e.code}: ${oneLine(e.message.replace(/^(?:MCP error -?\d+:\s*)+/, ""))}` };
   return { rule: "request-failed", detail: oneLine(e) };
 }
 
