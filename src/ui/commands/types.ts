@@ -2,6 +2,7 @@
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
+import type { ReadOutcome, ResourceListing } from "../../host/resources.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
 import type { SessionStore } from "../state.js";
@@ -29,6 +30,10 @@ export interface CommandHost {
    * profiles read; /compare of a 2026-12-01 tool); optional. Rejects with a one-line reason.
    */
   legacyCall?(tool: ToolEntry, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+  /** Each server's resources and templates (Host.resources), or one server's; optional. */
+  resources?(server?: string): Promise<ResourceListing[]>;
+  /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
+  readResource?(uri: string, server?: string): Promise<ReadOutcome>;
 }
 
 export interface CommandContext {
