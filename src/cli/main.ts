@@ -13,6 +13,8 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   tools: () => import("./commands/tools.js"),
   prompts: () => import("./commands/prompts.js"),
   prompt: () => import("./commands/prompt.js"),
+  resources: () => import("./commands/resources.js"),
+  read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
@@ -21,7 +23,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "check"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -33,6 +35,8 @@ Usage:
   mcp-prism tools [--json]
   mcp-prism prompts [--json]
   mcp-prism prompt NAME [--args JSON] [--json]
+  mcp-prism resources [--json]
+  mcp-prism read URI [--out FILE] [--json]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
 

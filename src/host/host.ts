@@ -17,6 +17,7 @@ import { writeReceipt } from "./receipt.js";
 import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
 import { route, RoutingError, sinkBytes } from "./router.js";
 import { offeredToModel } from "./app-only.js";
+import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
 import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
@@ -432,6 +433,21 @@ export class Host extends EventEmitter implements ToolExecutor {
     const reasons = [...down.map((c) => c.lastError as string), ...slow];
     const why = reasons.length ? ` (${reasons.join("; ")})` : "";
     return callError("", name, "unknown-tool", `no tool named ${JSON.stringify(name)}${why}`);
+  }
+
+  /** Each server's resources and templates (resources.ts), or one server's; never rejects. */
+  async resources(server?: string): Promise<ResourceListing[]> {
+    const conns = [...this.conns.values()].filter((c) => server === undefined || c.name === server);
+    return Promise.all(conns.map((c) => listResources(c, this.opts.config.limits)));
+  }
+
+  /** Reads a resource from `server`, else from the one server that offers or lists it. */
+  async readResource(uri: string, server?: string): Promise<ReadOutcome> {
+    const limits = this.opts.config.limits;
+    const named = server === undefined ? undefined : this.conns.get(server);
+    if (server !== undefined && !named) return { ok: false, error: resourceError("", uri, "unknown-server", `no server named ${JSON.stringify(server)}`) };
+    const conn = named ?? (await serverFor([...this.conns.values()], uri, limits));
+    return conn instanceof Connection ? readFrom(conn, uri, limits) : { ok: false, error: conn };
   }
 
   async close(): Promise<void> {

@@ -5,10 +5,11 @@
 // `_meta` is not part of any of them.
 import type { ContentBlock } from "../protocol/index.js";
 import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
-import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult } from "./conversation.js";
+import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult, type UserAttachment } from "./conversation.js";
 import { imageProblem } from "./media-check.js";
 
-export type ModelTextBlock = { type: "text"; text: string };
+/** `attached`: a resource the user attached (its text is the block's), for adapters that show it. */
+export type ModelTextBlock = { type: "text"; text: string; attached?: { server: string; uri: string } };
 export type ModelImageBlock = { type: "image"; mimeType: string; data: string };
 export type ModelContentBlock = ModelTextBlock | ModelImageBlock;
 export type ModelToolUseBlock = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
@@ -113,6 +114,11 @@ export function modelJsonText(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** An attached resource as the model reads it: where it came from, then its text. */
+export function attachmentText(a: UserAttachment): string {
+  return `The user attached the resource ${a.uri} (from MCP server "${a.server}"${a.mimeType ? `, ${a.mimeType}` : ""}):\n${a.text}`;
+}
+
 /**
  * Builds the provider-neutral messages, valid for a provider whatever the conversation holds:
  * consecutive items of the same role are merged (a failed turn may leave a user prompt without
@@ -128,7 +134,9 @@ export function buildContext(items: readonly ConversationItem[], caps: ModelCapa
   };
   for (const item of items) {
     if (item.role === "user") {
-      push({ role: "user", content: [{ type: "text", text: item.text }] });
+      // Attached resources first: the prompt's own text stays the message's last block.
+      const attached = (item.attachments ?? []).map((a): ModelTextBlock => ({ type: "text", text: attachmentText(a), attached: { server: a.server, uri: a.uri } }));
+      push({ role: "user", content: [...attached, { type: "text", text: item.text }] });
     } else if (item.role === "assistant") {
       const content: (ModelTextBlock | ModelToolUseBlock)[] = [];
       if (/\S/.test(item.text)) content.push({ type: "text", text: item.text });

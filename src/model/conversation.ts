@@ -7,9 +7,19 @@ import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
 /** What a tool call gave the model: the routed model sink, or the host's receipt. */
 export type ModelToolResult = readonly ModelSinkEntry[] | HostReceipt;
 
+/** A resource the user attached to a prompt (`@URI`): the user's own context, on the user's turn. */
+export interface UserAttachment {
+  server: string;
+  uri: string;
+  mimeType?: string;
+  text: string;
+}
+
 export interface UserItem {
   role: "user";
   text: string;
+  /** Resources the user attached, given to the model before the prompt's text. */
+  attachments?: readonly UserAttachment[];
 }
 
 export interface ToolCallRequest {

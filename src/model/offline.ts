@@ -44,6 +44,16 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   // The newest prompt only (an unanswered earlier prompt may be merged into the same message).
   const texts = last.content.filter((b) => b.type === "text");
   const prompt = (texts[texts.length - 1]?.text ?? "").trim();
+  // Resources the user attached: said first, so the reply shows what reached the model.
+  const attached = texts.filter((b) => b.attached).map((b) => `${b.attached!.uri} (${b.text.length} characters)`);
+  if (attached.length) {
+    const d = decideOnPrompt(prompt, tools, messages);
+    return { ...d, text: `I was given the attached ${attached.join(", ")}. ${d.text ?? ""}`.trim() };
+  }
+  return decideOnPrompt(prompt, tools, messages);
+}
+
+function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], messages: readonly ModelMessage[]): Decision {
   const id = `offline_${countToolUses(messages) + 1}`;
 
   const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);

@@ -9,7 +9,7 @@ import type { CallOutcome, HostReceipt, Mode, ToolEntry, ToolExecutor } from "..
 import { ModelError, type ModelAdapter, type ModelToolSpec, type RefusedContent } from "./adapter.js";
 import { boundInstructions, boundTools } from "./bounds.js";
 import { buildContext, rawToolResultBlocks, type ModelCapabilities } from "./context.js";
-import { WHOLE_RESULT, type Conversation, type ModelToolResult, type ToolCallRequest, type ToolResultItem } from "./conversation.js";
+import { WHOLE_RESULT, type Conversation, type UserAttachment, type ModelToolResult, type ToolCallRequest, type ToolResultItem } from "./conversation.js";
 import { failureText, thrownOutcome } from "./failure.js";
 import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
@@ -45,6 +45,8 @@ export interface RunTurnOptions {
   executor: ToolExecutor;
   conversation: Conversation;
   prompt: string;
+  /** Resources the user attached to this prompt (the only way a resource's text reaches the model). */
+  attachments?: readonly UserAttachment[];
   mode: Mode;
   signal?: AbortSignal;
   events?: (e: TurnEvent) => void;
@@ -139,7 +141,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     }
   };
 
-  conversation.append({ role: "user", text: opts.prompt });
+  conversation.append(opts.attachments?.length ? { role: "user", text: opts.prompt, attachments: opts.attachments } : { role: "user", text: opts.prompt });
   for (let round = 0; round < maxRounds; round++) {
     const reply = await ask();
     // A failed request's partial reply is dropped: the conversation ends where the last complete step did.

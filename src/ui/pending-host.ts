@@ -150,6 +150,14 @@ export class PendingHost {
       if (!this.host || !legacy) throw this.notConnected();
       return legacy(tool, args, opts);
     },
+    resources: async (server) => {
+      if (!this.host?.resources) throw this.notConnected();
+      return this.host.resources(server);
+    },
+    readResource: async (uri, server) => {
+      if (!this.host?.readResource) throw this.notConnected();
+      return this.host.readResource(uri, server);
+    },
   };
 
   readonly executor: ToolExecutor = {

@@ -11,6 +11,8 @@ import type { CompletionSource } from "./hooks/useCompletion.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
+import type { UserAttachment } from "../model/conversation.js";
+import { readAttachments } from "./attachments.js";
 
 export interface TurnRunnerOptions {
   mode: Mode;
@@ -20,6 +22,8 @@ export interface TurnRunnerOptions {
   onText: (delta: string) => void;
   /** One line for the user from the turn (a bound cut, refused content replaced). */
   onNotice?: (text: string) => void;
+  /** Resources the user attached with `@URI` (attachments.ts), for the model with the prompt. */
+  attachments?: readonly UserAttachment[];
 }
 /** Runs one model turn; resolves with an error line when the turn failed. */
 export type TurnRunner = (prompt: string, opts: TurnRunnerOptions) => Promise<{ error?: string }>;
@@ -193,8 +197,16 @@ export class ChatSession {
     this.store.startTurn(prompt);
     const mode = this.store.getState().mode;
     try {
+      const attached = await readAttachments(prompt, this.opts.host);
+      if (!attached.ok) {
+        this.store.notice(attached.error, "error");
+        return;
+      }
+      for (const line of attached.lines) this.store.notice(line);
+      if (attached.attachments.length) this.store.record({ kind: "attachments", resources: attached.attachments.map(({ server, uri, mimeType, text }) => ({ server, uri, mimeType, chars: text.length })) });
       const tools = await this.modelToolsFor(mode);
       const r = await this.opts.runTurn(prompt, {
+        ...(attached.attachments.length ? { attachments: attached.attachments } : {}),
         mode,
         signal: ac.signal,
         executor: this.instrumented(mode, tools, ac.signal),

@@ -56,6 +56,8 @@ export interface AppEntry {
 export interface Saveable {
   n: number;
   tool: string;
+  /** The server whose output it is (a resource_link is read from it by /open). */
+  server?: string;
   type: "image" | "audio" | "resource" | "resource_link";
   mimeType?: string;
   /** base64 payload (image, audio, blob resource). */
@@ -302,6 +304,12 @@ export class SessionStore {
     this.progress.set(id, progress);
     this.updateHot();
   }
+  /** A resource the user read (/read, /open) as a numbered output for /save-output; returns its number. */
+  addSaveable(s: Omit<Saveable, "n">): number {
+    const n = this.state.saveables.length + 1;
+    this.update({ saveables: [...this.state.saveables, { ...s, n }] });
+    return n;
+  }
   /** Files the outcome: user blocks get /save-output numbers, side sinks go to their panes. */
   toolEnd(id: string, outcome: CallOutcome): void {
     const s = this.state;
@@ -319,7 +327,7 @@ export class SessionStore {
           for (const block of out.content) {
             if (!SAVEABLE.has(block.type)) continue;
             const n = saveables.length + 1;
-            saveables.push(saveableOf(n, tool, block));
+            saveables.push({ ...saveableOf(n, tool, block), server });
             saveIds.set(block, n);
           }
         } else lastTable = { value: out.structuredContent, offset: 0 };

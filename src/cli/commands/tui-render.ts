@@ -68,6 +68,7 @@ export async function runTui(startHost: () => Promise<Host>, adapter: ModelAdapt
       executor: opts.executor,
       conversation,
       prompt,
+      attachments: opts.attachments,
       mode: opts.mode,
       signal: opts.signal,
       events: (e) => {

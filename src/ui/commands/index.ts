@@ -8,7 +8,10 @@ import { help } from "./help.js";
 import { logs } from "./logs.js";
 import { mode } from "./mode.js";
 import { pane } from "./pane.js";
+import { open } from "./open.js";
 import { quit } from "./quit.js";
+import { read } from "./read.js";
+import { resources } from "./resources.js";
 import { save } from "./save.js";
 import { saveOutput } from "./save-output.js";
 import { servers } from "./servers.js";
@@ -20,7 +23,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, call, compare, pane, table, clear, save, saveOutput, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, compare, pane, table, clear, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

@@ -3,6 +3,7 @@
 import type { PlannedRequest } from "../../host/host.js";
 import type { HostError } from "../../host/host-error.js";
 import type { LogEntry } from "../../host/server-logs.js";
+import type { ReadOutcome, ResourceListing } from "../../host/resources.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
 import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
@@ -46,6 +47,10 @@ export interface CommandHost {
   prompts?: PromptSource;
   /** The servers' log messages (all, or one server's), oldest first (Host.logs); optional. */
   logs?(server?: string): LogEntry[];
+  /** Each server's resources and templates (Host.resources), or one server's; optional. */
+  resources?(server?: string): Promise<ResourceListing[]>;
+  /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
+  readResource?(uri: string, server?: string): Promise<ReadOutcome>;
 }
 
 export interface CommandContext {
