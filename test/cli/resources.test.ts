@@ -86,9 +86,15 @@ describe("server-everything over Streamable HTTP", () => {
   everythingChecks(() => file);
 });
 
-test("the demo server (modern era) lists and reads its ui:// resource", () => {
+test("the demo server (modern era) lists its ui:// resource, its customers and their template, and reads them", () => {
   const doc = JSON.parse(cli(["resources", "--json"]).out);
-  assert.deepEqual(doc.servers[0].resources.map((r: any) => r.uri), ["ui://dashboard/index.html"]);
+  const uris: string[] = doc.servers[0].resources.map((r: any) => r.uri);
+  assert.equal(uris[0], "ui://dashboard/index.html");
+  assert.ok(uris.includes("customers://cust_1005"), uris.slice(0, 5).join(", "));
+  assert.ok(doc.servers[0].templates.some((t: any) => t.uriTemplate === "customers://{id}"), JSON.stringify(doc.servers[0].templates));
+  const customer = JSON.parse(cli(["read", "customers://cust_1005", "--json"]).out);
+  assert.equal(customer.server, "demo");
+  assert.match(customer.contents[0].text, /cust_1005/);
   const read = JSON.parse(cli(["read", "ui://dashboard/index.html", "--json"]).out);
   assert.equal(read.server, "demo");
   assert.match(read.contents[0].text, /<html/i);
