@@ -24,6 +24,7 @@ import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
 import { RpcClient } from "./rpc-client.js";
 import { endSession } from "./session-end.js";
+import { inputCapabilities, installInputHandlers, type InputProvider } from "./input-handlers.js";
 import { TailBuffer } from "./tail-buffer.js";
 import { defaultTransport, httpStatusOf, type TransportContext, type TransportFactory } from "./transport-factory.js";
 
@@ -119,7 +120,11 @@ export class Connection {
     private readonly eraCache?: EraCache,
     /** Builds each transport this connection opens (default: the real stdio / HTTP ones). */
     private readonly transports: TransportFactory = defaultTransport,
+    /** Answers the server's elicitation and sampling requests (none: not advertised, not answered). */
+    readonly input?: InputProvider,
   ) {}
+  /** The client capabilities advertised in `initialize` and in every (cached) modern envelope. */
+  private get capabilities(): Json { return inputCapabilities(this.input); }
 
   private transport(era: TransportContext["era"]) {
     return this.transports(this.config, {
@@ -200,6 +205,7 @@ export class Connection {
       }
     };
     client.onerror = () => {}; // stray/malformed lines are not fatal; requests fail on their own
+    if (this.input) installInputHandlers(client, this.name, this.input);
     return client;
   }
 
@@ -351,7 +357,7 @@ export class Connection {
     return client.request(
       {
         method: "initialize",
-        params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
+        params: { protocolVersion: requested, capabilities: this.capabilities, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
       },
       AnyResultSchema,
       { timeout: this.limits.callTimeoutMs },
@@ -381,7 +387,7 @@ export class Connection {
   private envelope(version: string, extensions: Record<string, Record<string, unknown>>): Json {
     const hit = this.envelopes.get(extensions);
     if (hit?.version === version) return hit.envelope;
-    const caps: Json = Object.keys(extensions).length ? { extensions } : {};
+    const caps: Json = Object.keys(extensions).length ? { ...this.capabilities, extensions } : this.capabilities;
     const envelope = {
       [META.protocolVersion]: version,
       [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },

@@ -51,7 +51,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport, opts.input));
     }
   }
 
@@ -217,7 +217,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
         const { plan } = call;
         if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = answerInputRequests(raw);
+        const answer = await answerInputRequests(raw, plan.server, conn.input, opts.signal);
         if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
         raw = await this.requestListed(call, answer.retry);
       }
