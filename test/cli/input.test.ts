@@ -89,6 +89,10 @@ describe("elicitation and sampling, one-shot", () => {
       assert.match(got, /"name": "Ada Lovelace"/, server);
       assert.match(got, /"integer": 7/);
       assert.match(got, /"firstLine": "It was a dark and stormy night\."/, "defaults applied");
+      const url = await call(server, "trigger-url-elicitation", "--args", '{"url":"https://example.com/consent?x=1","message":"Sign in"}', "--answer", "{}");
+      assert.equal(url.code, 0, url.err);
+      assert.match(url.err, /^mcp-prism: server (everything|web) asks you to open https:\/\/example\.com\/consent\?x=1 \("Sign in"\)$/m, "a URL elicitation is printed, never opened");
+      assert.match(text(JSON.parse(url.out)), /accept/);
       const sample = await call(server, "trigger-sampling-request", "--args", '{"prompt":"tell me"}', "--yes");
       assert.equal(sample.code, 0, sample.err);
       assert.match(text(JSON.parse(sample.out)), /Offline sample \(1 message\): the last user said \\"Resource trigger-sampling-request context: tell me\\"/);
