@@ -97,16 +97,16 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
   };
 }
 
-/** `--args JSON`: an object, or one clear line. */
-export function parseToolArgs(text: string | undefined): Record<string, unknown> {
+/** `--args JSON` (or another flag's JSON object): an object, or one clear line. */
+export function parseToolArgs(text: string | undefined, flag = "--args"): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--args: invalid JSON (${(e as Error).message.split("\n")[0]})`);
+    throw new UsageError(`${flag}: invalid JSON (${(e as Error).message.split("\n")[0]})`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--args: expected a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag}: expected a JSON object`);
   return value as Record<string, unknown>;
 }
 

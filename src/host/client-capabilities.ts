@@ -13,6 +13,7 @@ import { app } from "./policy/app.js";
 import type { Root } from "./roots.js";
 import type { LogLevel } from "./server-logs.js";
 import type { RpcClient } from "./rpc-client.js";
+import { installInputHandlers, type InputProvider } from "./input-handlers.js";
 
 type Json = Record<string, unknown>;
 
@@ -27,8 +28,14 @@ export interface ClientFeatures {
   ui: boolean;
 }
 
-/** What the host implements today (the (input) part turns sampling and elicitation on). */
+/** What the host implements without anyone to ask: roots. Sampling and elicitation come with an InputProvider. */
 export const HOST_FEATURES: ClientFeatures = { roots: true, sampling: false, elicitation: false, ui: false };
+
+/** The features with what an InputProvider answers (none: neither sampling nor elicitation advertised). */
+export function featuresWith(input: InputProvider | undefined, base: ClientFeatures = HOST_FEATURES): ClientFeatures {
+  const el = input?.elicitation;
+  return { ...base, sampling: input?.sampling === true, elicitation: el && (el.form || el.url) ? { form: el.form, url: el.url } : false };
+}
 
 /**
  * ClientCapabilities for these features. `legacy`: a session-bound handshake, where roots can
@@ -53,6 +60,8 @@ export interface ClientSide {
   features: ClientFeatures;
   /** The current roots (read at each roots/list). */
   roots: () => Root[];
+  /** Answers the server's elicitation and sampling requests (none: not advertised, not answered). */
+  input?: InputProvider;
   /** The least severe log message wanted (legacy: logging/setLevel; modern: each request's `_meta`). */
   logLevel?: LogLevel;
   /** A server's log message or list change, as the SDK schema parsed it. */
@@ -66,6 +75,7 @@ export const DEFAULT_CLIENT_SIDE: ClientSide = { features: HOST_FEATURES, roots:
 /** The requests and notifications a server may send the host, handled on this client. */
 export function serveClientRequests(client: RpcClient, side: ClientSide, server: string): void {
   if (side.features.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: side.roots() }));
+  if (side.input) installInputHandlers(client, server, side.input);
   const on = side.onNotification;
   if (!on) return;
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => on(server, { kind: "log", params: n.params }));

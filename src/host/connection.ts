@@ -1,9 +1,6 @@
 // One server connection: its transports (from a TransportFactory: stdio or Streamable HTTP by
 // default, transport-factory.ts), era detection, the modern `_meta`
 // envelope on every request, stderr tail, and restart after an exit.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   AnyResultSchema,
@@ -26,18 +23,13 @@ import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
 import { RpcClient } from "./rpc-client.js";
 import { endSession } from "./session-end.js";
+import type { InputAsker } from "./input-required.js";
 import { TailBuffer } from "./tail-buffer.js";
 import { defaultTransport, httpStatusOf, type TransportContext, type TransportFactory } from "./transport-factory.js";
 
-export const CLIENT_NAME = "mcp-prism";
-export const CLIENT_VERSION: string = (() => {
-  try {
-    const pkg = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "package.json");
-    return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
-  } catch {
-    return "0.0.0";
-  }
-})();
+import { CLIENT_NAME, CLIENT_VERSION } from "./client-info.js";
+
+export { CLIENT_NAME, CLIENT_VERSION };
 
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
@@ -126,6 +118,10 @@ export class Connection {
     /** What the host advertises and answers (roots, …): client-capabilities.ts. */
     private readonly side: ClientSide = DEFAULT_CLIENT_SIDE,
   ) {}
+  /** Who answers this server's MRTR input requests: the host's provider and roots. */
+  inputAsker(signal?: AbortSignal): InputAsker {
+    return { server: this.name, provider: this.side.input, roots: this.side.roots(), signal };
+  }
 
   private transport(era: TransportContext["era"]) {
     return this.transports(this.config, {

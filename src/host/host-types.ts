@@ -4,6 +4,7 @@ import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
+import type { InputProvider } from "./input-provider.js";
 import type { ToolError } from "./tools.js";
 import type { TransportFactory } from "./transport-factory.js";
 import type { Mode } from "./types.js";
@@ -19,6 +20,8 @@ export interface HostOptions {
   eraCache?: EraCache | false;
   /** Builds each server's transports (default: stdio / Streamable HTTP; tests pass an in-memory one). */
   transport?: TransportFactory;
+  /** Answers servers' elicitation and sampling requests (none: those capabilities are not advertised). */
+  input?: InputProvider;
 }
 
 export interface ServerStatus {

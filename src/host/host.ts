@@ -8,8 +8,8 @@ import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
-import { HOST_FEATURES, type ClientSide, type ServerNotice } from "./client-capabilities.js";
-import { DEFAULT_LOG_LEVEL, logEntryOf, ServerLogs, type LogEntry } from "./server-logs.js";
+import { featuresWith, type ClientSide, type ServerNotice } from "./client-capabilities.js";
+import { DEFAULT_LOG_LEVEL, logEntryOf, sendLogLevel, ServerLogs, type LogEntry } from "./server-logs.js";
 import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
@@ -43,8 +43,6 @@ export class Host extends EventEmitter implements ToolExecutor {
   private rootList: Root[];
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
-  /** Per connection, the capabilities object (one per connect) logging/setLevel was sent for. */
-  private readonly levelSent = new WeakMap<Connection, object>();
   get logLevel() {
     return this.opts.config.logLevel ?? DEFAULT_LOG_LEVEL;
   }
@@ -52,7 +50,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   private constructor(readonly opts: HostOptions) {
     super();
     this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
-    const side: ClientSide = { features: HOST_FEATURES, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    const side: ClientSide = { features: featuresWith(opts.input), input: opts.input, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -134,7 +132,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
-    this.setLevel(conn);
+    sendLogLevel(this.logLevel, conn);
     const key = this.listingKey(conn, mode);
     let byKey = this.listings.get(server);
     if (!byKey) this.listings.set(server, (byKey = new Map()));
@@ -143,13 +141,6 @@ export class Host extends EventEmitter implements ToolExecutor {
     const fresh = await listTools(conn, policyFor(mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth);
     byKey.set(key, fresh);
     return fresh;
-  }
-
-  /** logging/setLevel once per connect of a legacy session offering logging (modern: `_meta`); a refusal is ignored. */
-  private setLevel(conn: Connection): void {
-    if (conn.era !== "legacy" || !conn.serverCapabilities.logging || this.levelSent.get(conn) === conn.serverCapabilities) return;
-    this.levelSent.set(conn, conn.serverCapabilities);
-    conn.request("logging/setLevel", { level: this.logLevel }).catch(() => {});
   }
 
   /** A server's log message (kept, emitted as `log`) or list change (its lists fetched again, emitted as `list-changed`). */
@@ -275,7 +266,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
         const { plan } = call;
         if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = answerInputRequests(raw, this.rootList);
+        const answer = await answerInputRequests(raw, conn.inputAsker(opts.signal));
         if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
         raw = await this.requestListed(call, answer.retry);
       }

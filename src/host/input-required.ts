@@ -1,9 +1,11 @@
 // Multi round-trip requests (2026-07-28, SEP-2322): a tools/call answered with an
 // InputRequiredResult is retried with `inputResponses` and, when the server sent one, its
-// `requestState` echoed byte for byte (never parsed or changed). The host cannot ask its user yet,
-// so it answers what it can without inventing data: an elicitation is `cancel`led (no choice was
-// made), roots/list gets the host's roots; a sampling request fails the call with a rule.
+// `requestState` echoed byte for byte (never parsed or changed). Elicitation and sampling are
+// answered through the InputProvider (input-provider.ts), the same answers as the legacy requests;
+// without one an elicitation is `cancel`led (no choice was made) and sampling fails the call with a
+// rule. roots/list gets the host's roots.
 import { isObject } from "../protocol/is-object.js";
+import { answerInput, type InputProvider } from "./input-provider.js";
 import type { Root } from "./roots.js";
 
 /** Rounds one call may take before the host gives up (a server may keep asking). */
@@ -24,9 +26,25 @@ export function isInputRequired(raw: Json): boolean {
   return raw.resultType === "input_required";
 }
 
-/** The retry for one InputRequiredResult, or why the host cannot answer it. */
-export function answerInputRequests(raw: Json, roots: readonly Root[] = []): InputAnswer {
-  const fail = (detail: string): InputAnswer => ({ ok: false, rule: "input-required-unanswerable", detail });
+const NO_INPUT: InputProvider = {
+  elicitation: false,
+  sampling: false,
+  elicit: async () => ({ action: "cancel" }),
+  sample: async () => ({ action: "decline", detail: "no one to ask" }),
+};
+
+/** The retry for one InputRequiredResult, or why the host cannot answer it. Requests are asked one at a time. */
+/** Who answers: the server asking (named in prompts), its provider, the roots, the call's signal. */
+export interface InputAsker {
+  server: string;
+  provider?: InputProvider;
+  roots?: readonly Root[];
+  signal?: AbortSignal;
+}
+
+export async function answerInputRequests(raw: Json, asker: InputAsker = { server: "" }): Promise<InputAnswer> {
+  const { server, provider, roots = [], signal } = asker;
+  const fail = (detail: string, rule = "input-required-unanswerable"): InputAnswer => ({ ok: false, rule, detail });
   const requests = raw.inputRequests;
   const state = raw.requestState;
   if (requests !== undefined && !isObject(requests)) return fail("inputRequests is not an object");
@@ -37,9 +55,14 @@ export function answerInputRequests(raw: Json, roots: readonly Root[] = []): Inp
   const inputResponses: Record<string, Json> = {};
   for (const [key, req] of entries) {
     const method = isObject(req) ? req.method : undefined;
-    if (method === "elicitation/create") inputResponses[key] = { action: "cancel" };
-    else if (method === "roots/list") inputResponses[key] = { roots: [...roots] };
-    else {
+    const params = isObject(req) ? req.params : undefined;
+    if (method === "roots/list") inputResponses[key] = { roots: [...roots] };
+    else if (method === "elicitation/create" && !provider?.elicitation) inputResponses[key] = { action: "cancel" };
+    else if (method === "elicitation/create" || (method === "sampling/createMessage" && provider?.sampling)) {
+      const answer = await answerInput(server, method, params, provider ?? NO_INPUT, signal);
+      if (!answer.ok) return fail(answer.detail, answer.rule);
+      inputResponses[key] = answer.result;
+    } else {
       const what = typeof method === "string" ? method.replace(/[^\x20-\x7E]/g, "?").slice(0, 60) : "a malformed input request";
       return fail(`the server asked for ${what} input, which mcp-prism does not answer`);
     }

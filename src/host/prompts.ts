@@ -211,7 +211,7 @@ export async function getPrompt(conn: Connection, entry: PromptEntry, args: Reco
     let raw = await send();
     for (let round = 1; conn.era !== "legacy" && isInputRequired(raw); round++) {
       if (round > MAX_INPUT_ROUNDS) return fail("input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`);
-      const answer = answerInputRequests(raw);
+      const answer = await answerInputRequests(raw, conn.inputAsker(opts.signal));
       if (!answer.ok) return fail(answer.rule, answer.detail);
       raw = await send(answer.retry);
     }

@@ -216,7 +216,7 @@ export async function readFrom(conn: Connection, uri: string, limits: Limits): P
     let raw = await conn.request("resources/read", { uri });
     for (let round = 1; conn.era !== "legacy" && isInputRequired(raw); round++) {
       if (round > MAX_INPUT_ROUNDS) return fail("input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`);
-      const answer = answerInputRequests(raw);
+      const answer = await answerInputRequests(raw, conn.inputAsker());
       if (!answer.ok) return fail(answer.rule, answer.detail);
       raw = await conn.request("resources/read", { uri, ...answer.retry });
     }

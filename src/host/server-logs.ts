@@ -4,6 +4,7 @@
 import { exceedsJsonDepth } from "../protocol/json-depth.js";
 import { isObject } from "../protocol/is-object.js";
 import { sanitizeInline, sanitizeName, truncateChars } from "../protocol/sanitize.js";
+import type { Connection } from "./connection.js";
 
 /** RFC 5424 severities, least severe first (the MCP LoggingLevel). */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -69,4 +70,14 @@ export class ServerLogs {
     if (server !== undefined) return [...(this.rings.get(server) ?? [])];
     return [...this.rings.values()].flat().sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   }
+}
+
+/** Per connection, the capabilities object (one per connect) logging/setLevel was sent for. */
+const levelSent = new WeakMap<Connection, object>();
+
+/** logging/setLevel once per connect of a legacy session offering logging (modern: `_meta`); a refusal is ignored. */
+export function sendLogLevel(level: LogLevel, conn: Connection): void {
+  if (conn.era !== "legacy" || !conn.serverCapabilities.logging || levelSent.get(conn) === conn.serverCapabilities) return;
+  levelSent.set(conn, conn.serverCapabilities);
+  conn.request("logging/setLevel", { level }).catch(() => {});
 }

@@ -7,6 +7,7 @@ import { FinishedTurns, TurnView } from "./components/Conversation.js";
 import { AppPane, appLines, maxScroll, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
+import { InputDialog } from "./components/InputDialog.js";
 import { StatusBar } from "./components/StatusBar.js";
 import type { ServerView } from "./server-view.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
@@ -75,7 +76,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
       }
       return;
     }
-    if (key.escape && !state.approval) session.cancel();
+    if (key.escape && !state.approval && !state.input) session.cancel();
     else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
     // Tab while typing completes (PromptInput); on an empty prompt it shows / hides the pane.
     else if (key.tab) promptEmpty.current && store.update((s) => ({ paneOpen: !s.paneOpen }));
@@ -93,10 +94,12 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   ) : null;
 
   const approval = state.approval;
-  const input = approval ? (
+  const input = state.input ? (
+    <InputDialog input={state.input} width={main} />
+  ) : approval ? (
     <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} rows={Math.max(3, Math.min(24, rows - 12))} onAnswer={approval.resolve} />
   ) : (
-    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} isActive={!approval} />
+    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} isActive={!approval && !state.input} />
   );
   const mainColumn = (
     <Box flexDirection="column" width={main}>

@@ -1,6 +1,7 @@
 // The UI's session state: an external store (useSyncExternalStore) the turn loop, the slash
 // commands and the keyboard write to, and the components read. It holds what the router put in
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
+import type { PendingInput } from "./input-dialogs.js";
 import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
@@ -93,6 +94,8 @@ export interface UiState {
   /** Lines scrolled up from the bottom of the App pane. */
   appScroll: number;
   approval?: PendingApproval;
+  /** A server's question (elicitation form / URL, sampling approval) shown above the prompt. */
+  input?: PendingInput;
   busy: boolean;
   /** The last user/structured value drawn, for /table paging. */
   lastTable?: { value: unknown; offset: number };

@@ -101,7 +101,8 @@ describe("the built CLI on real servers", () => {
   test("tools (human): the counts and the task-only tool's rule", () => {
     const r = cli(["tools", "--config", configFile, "--server", "everything"]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 13 tools, 1 unavailable$/m);
+    // 16: the one-shot commands advertise roots, elicitation and sampling, so its gated tools are listed.
+    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 16 tools, 1 unavailable$/m);
     assert.match(r.out, /^ {4}✗ unavailable \[task-required\]: execution\.taskSupport is "required"/m);
   });
 

@@ -4,13 +4,17 @@
 // arguments}]}). The driver writes the config file a user would (`{"mcpServers": {NAME: {url}}}`),
 // starts the Host on it (era detection as always: no forced version), lists the tools, and calls
 // the context's tools, or else every usable tool with arguments generated from its inputSchema.
-// One line per step goes to stderr (the suite keeps it with the scenario's results).
+// One line per step goes to stderr (the suite keeps it with the scenario's results). A server's
+// elicitation is accepted as `--answer '{}'` would (the schema's defaults filled in by the host),
+// sampling approved as `--yes` would, answered by the offline model.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/host/config.js";
 import { sampleArguments } from "../../src/conformance/sample-args.js";
 import { Host } from "../../src/host/host.js";
+import { oneShotInput } from "../../src/cli/oneshot-input.js";
+import { OfflineModel } from "../../src/model/offline.js";
 
 const url = process.argv.at(-1);
 if (!url || !/^https?:\/\//.test(url)) {
@@ -25,7 +29,7 @@ const file = join(dir, "mcp-prism.json");
 writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url } } }));
 let host: Host | undefined;
 try {
-  host = await Host.start({ config: loadConfig(file) });
+  host = await Host.start({ config: loadConfig(file), input: oneShotInput({ answer: {}, yes: true, model: () => new OfflineModel() }) });
   const s = host.servers()[0];
   log(`server ${s.state}${s.protocolVersion ? ` at ${s.protocolVersion}` : ""}${s.error ? `: ${s.error}` : ""}`);
   const tools = await host.tools();

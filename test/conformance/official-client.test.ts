@@ -26,6 +26,7 @@ const SCENARIOS: [scenario: string, specVersion: string][] = [
   ["json-schema-ref-no-deref", "2026-07-28"],
   ["sep-2322-client-request-state", "2026-07-28"],
   ["initialize", "2025-11-25"],
+  ["elicitation-sep1034-client-defaults", "2025-11-25"],
 ];
 
 interface BaselineEntry {

@@ -58,7 +58,8 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   assert.doesNotMatch(s, /✗ fs · /, "no filesystem tool set aside");
 
   const serverLines = [
-    /^everything {2}2025-11-25 {2}connected\n {2}tools: 13 usable, 1 unavailable; set aside:$/m,
+    // 16: the app advertises roots, elicitation and sampling, so server-everything lists its gated tools.
+    /^everything {2}2025-11-25 {2}connected\n {2}tools: 16 usable, 1 unavailable; set aside:$/m,
     /^fs {2}2025-11-25 {2}connected$/m,
     /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m,
   ];

@@ -72,12 +72,12 @@ describe("input_required over a real HTTP server", () => {
   });
 });
 
-it("answerInputRequests: malformed InputRequiredResults are refused, not guessed at", () => {
+it("answerInputRequests: malformed InputRequiredResults are refused, not guessed at", async () => {
   for (const raw of [{ resultType: "input_required" }, { resultType: "input_required", inputRequests: [] }, { resultType: "input_required", requestState: 5 }]) {
-    const a = answerInputRequests(raw);
+    const a = await answerInputRequests(raw);
     assert.equal(a.ok, false, JSON.stringify(raw));
   }
   const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, { method: "roots/list" }]));
-  assert.equal(answerInputRequests({ resultType: "input_required", inputRequests: many }).ok, false);
-  assert.deepEqual(answerInputRequests({ resultType: "input_required", requestState: "s" }), { ok: true, retry: { inputResponses: {}, requestState: "s" } });
+  assert.equal((await answerInputRequests({ resultType: "input_required", inputRequests: many })).ok, false);
+  assert.deepEqual(await answerInputRequests({ resultType: "input_required", requestState: "s" }), { ok: true, retry: { inputResponses: {}, requestState: "s" } });
 });

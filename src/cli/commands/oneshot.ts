@@ -1,5 +1,6 @@
 // mcp-prism -p PROMPT [--mode M] [--model offline|anthropic[:ID]] [--config FILE] [--server NAME]
-//   [--protocol V] [--json] [--yes]
+//   [--protocol V] [--json] [--yes] [--answer JSON]
+// A server's elicitation is answered with --answer (else declined), sampling with --yes.
 // One model turn without the app: the answer on stdout (tool activity on stderr), or with --json
 // one document {answer, toolCalls: [{server, tool, requestedOutputs, routed, ...}], modelRequests}.
 // Exit 0 ok, 1 protocol/validation/connection/model error, 2 usage error.
@@ -8,7 +9,8 @@ import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { modelFor } from "../model-for.js";
 import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
-import { parseCli, UsageError, withUsage } from "../args.js";
+import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
+import { oneShotInput } from "../oneshot-input.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
@@ -56,10 +58,11 @@ export async function run(argv: string[]): Promise<number> {
   // SIGTERM/SIGHUP (and a ^C while no turn runs) stop the servers' process groups and exit.
   exitOnSignals();
   return withUsage("-p", async () => {
-    const cli = parseCli(argv, { prompt: { type: "string", short: "p" } }, { positionals: [0, 0] });
+    const cli = parseCli(argv, { prompt: { type: "string", short: "p" }, answer: { type: "string" } }, { positionals: [0, 0] });
     const prompt = cli.values.prompt;
     if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError("-p needs a non-empty prompt");
     const { json } = cli.common;
+    const answer = cli.values.answer === undefined ? undefined : parseToolArgs(cli.values.answer as string, "--answer");
     const fail = (error: NonNullable<OneShotDocument["error"]>, model = ""): number => {
       if (json) {
         const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error };
@@ -88,7 +91,8 @@ export async function run(argv: string[]): Promise<number> {
 
     let host;
     try {
-      host = await startHost(cli.common, { config });
+      // Sampling is its own request to the same model, never a turn of this conversation.
+      host = await startHost(cli.common, { config, input: oneShotInput({ answer, yes: cli.common.yes, model: () => adapter }) });
     } catch (e) {
       if (e instanceof StartError) return fail(startFailed(e), adapter.id);
       throw e;

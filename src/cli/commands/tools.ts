@@ -1,19 +1,22 @@
 // mcp-prism tools [--server NAME] [--mode M] [--json]: tools per server with era, declared
 // variants and schemas, and rejected tools, declined variants, warnings and unavailable tools
 // with their rules. --mode app lists with the Apps extension advertised (so App variants appear).
-// Exit 1 when a server lists tools and none of them is usable.
+// Exit 1 when a server lists tools and none of them is usable. The client capabilities are
+// call's (elicitation, sampling), so a server lists here the tools `call` can call.
 import { parseCli, withUsage } from "../args.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
 import { sanitizeName } from "../../protocol/sanitize.js";
 import { startHost, StartError } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
+import { oneShotInput } from "../oneshot-input.js";
+import { createModel } from "../../model/select.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("tools", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
     let host;
     try {
-      host = await startHost(cli.common);
+      host = await startHost(cli.common, { input: oneShotInput({ yes: false, model: () => createModel({ flag: cli.common.model }) }) });
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       if (cli.common.json) outJson({ servers: [], error: { rule: e.rule, message: e.message } });

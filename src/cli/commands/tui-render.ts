@@ -21,6 +21,8 @@ import type { CommonOptions } from "../args.js";
 import { attachTranscript } from "../../ui/transcript.js";
 import { PendingHost } from "../../ui/pending-host.js";
 import { needsApproval } from "../../host/approval.js";
+import type { InputProvider } from "../../host/input-provider.js";
+import { UiInput } from "../../ui/input-dialogs.js";
 
 /**
  * /compare's second connection (src/compare/legacy-connection.ts), made on first use: its code and
@@ -53,12 +55,14 @@ export interface RunTuiOptions {
  * start is one line in the conversation (the app goes on). Closes the host, once started, when the
  * app exits.
  */
-export async function runTui(startHost: () => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
+export async function runTui(startHost: (input: InputProvider) => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
   // `starting` exists before the first frame (the UI holds it) but the start begins after it.
   let begin!: () => void;
   const began = new Promise<void>((r) => (begin = r));
   let started = false;
-  const starting = began.then(startHost);
+  // Servers' elicitation and sampling become dialogs (the store is attached before the start begins).
+  const input = new UiInput(adapter);
+  const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   let conversation = new Conversation();
   const legacy = legacyCaller(common, o.config);
@@ -79,6 +83,7 @@ export async function runTui(startHost: () => Promise<Host>, adapter: ModelAdapt
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
   };
   const store = new SessionStore({ mode: o.mode });
+  input.attach(store);
   const transcript = attachTranscript(store);
   store.record({
     kind: "session",

@@ -11,6 +11,7 @@
 // the UI and before any of its servers is spawned (src/cli/config-gate.ts).
 import { ConfigError, serverConfig, type HostConfig } from "../../host/config.js";
 import type { Host } from "../../host/host.js";
+import type { InputProvider } from "../../host/input-provider.js";
 import { spawnEarly } from "../../host/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { modelFor } from "../model-for.js";
@@ -59,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     mark("config-loaded");
     const ui = await import("./tui-render.js");
     mark("ui-loaded");
-    const startHost = async (): Promise<Host> => {
+    const startHost = async (input: InputProvider): Promise<Host> => {
       mark("host-start");
       for (const name of serverNames) {
         const s = config.servers[name];
@@ -67,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       mark("servers-spawned");
       // Opened, not awaited: each server connects on its own; the UI waits (bounded) for them.
-      const host = (await import("../start-host.js")).openHost(cli.common, { config });
+      const host = (await import("../start-host.js")).openHost(cli.common, { config, input });
       mark("host-open");
       void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;

@@ -2,6 +2,9 @@ import type { SlashCommand } from "./types.js";
 import { KEY_HINTS } from "../components/StatusBar.js";
 import { promptHelpLines } from "./prompt-command.js";
 
+/** The keys of a server's questions (components/InputDialog.tsx), which show them too. */
+const INPUT_KEYS = "a server's form: ↑/↓ field · type · Space toggle · ←/→ choose · Enter accept · ^D decline · Esc cancel; its URL: o open · y accept · n decline; its sampling request: y approve · n decline";
+
 export const help: SlashCommand = {
   name: "help",
   usage: "/help",
@@ -15,6 +18,6 @@ export const help: SlashCommand = {
       const pw = Math.max(...prompts.map(([u]) => u.length));
       lines.push("", "prompts (their messages become your turn):", ...prompts.map(([u, d]) => `${u.padEnd(pw)}  ${d}`.trimEnd()));
     }
-    ctx.store.notice([...lines, "", `keys: ${KEY_HINTS}`].join("\n"));
+    ctx.store.notice([...lines, "", `keys: ${KEY_HINTS}`, INPUT_KEYS].join("\n"));
   },
 };

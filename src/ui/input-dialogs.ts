@@ -1,0 +1,81 @@
+// The chat app's InputProvider: a server's elicitation (form or URL) or sampling request becomes a
+// dialog above the prompt (components/InputDialog.tsx), one at a time. An approved sampling
+// request is answered by the active model as its own request; its text goes to the server only
+// (the transcript notes its size, never its text).
+import { spawn } from "node:child_process";
+import type { ElicitAnswer, ElicitRequest, InputProvider, SampleAnswer, SampleRequest } from "../host/input-provider.js";
+import type { ModelAdapter } from "../model/adapter.js";
+import { ModelError } from "../model/adapter.js";
+import { sampledModelName, sampleWith } from "../model/sampling.js";
+import type { SessionStore } from "./state.js";
+
+export type PendingInput =
+  | { kind: "elicit"; req: ElicitRequest; resolve: (a: ElicitAnswer) => void }
+  | { kind: "sample"; req: SampleRequest; resolve: (approved: boolean) => void };
+
+export class UiInput implements InputProvider {
+  readonly elicitation = { form: true, url: true };
+  readonly sampling = true;
+  private store: SessionStore | undefined;
+  /** One dialog at a time: each request waits for the one before it. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly model: ModelAdapter) {}
+
+  attach(store: SessionStore): void {
+    this.store = store;
+  }
+
+  private ask<T>(make: (resolve: (v: T) => void) => PendingInput, aborted: T, signal?: AbortSignal): Promise<T> {
+    const turn = this.queue.then(
+      () =>
+        new Promise<T>((resolve) => {
+          const store = this.store;
+          if (!store || signal?.aborted) return resolve(aborted);
+          const done = (v: T) => {
+            signal?.removeEventListener("abort", onAbort);
+            if (store.getState().input === pending) store.update({ input: undefined });
+            resolve(v);
+          };
+          const onAbort = () => done(aborted); // the server gave up: the dialog goes away
+          const pending = make(done);
+          signal?.addEventListener("abort", onAbort);
+          store.update({ input: pending });
+        }),
+    );
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+
+  elicit(req: ElicitRequest, signal?: AbortSignal): Promise<ElicitAnswer> {
+    return this.ask<ElicitAnswer>((resolve) => ({ kind: "elicit", req, resolve }), { action: "cancel" }, signal);
+  }
+
+  async sample(req: SampleRequest, signal?: AbortSignal): Promise<SampleAnswer> {
+    const approved = await this.ask<boolean>((resolve) => ({ kind: "sample", req, resolve }), false, signal);
+    if (!approved) return { action: "decline", detail: "the user declined the sampling request" };
+    try {
+      const text = await sampleWith(this.model, req, signal);
+      this.store?.notice(`sampled ${text.length} characters for server ${req.server} (sent to the server only)`);
+      return { action: "accept", text, model: sampledModelName(this.model) };
+    } catch (e) {
+      const detail = e instanceof ModelError ? e.message : String(e);
+      this.store?.notice(`sampling for server ${req.server} failed: ${detail}`, "error");
+      return { action: "decline", detail: `the model failed: ${detail}` };
+    }
+  }
+}
+
+/** Opens `url` with $BROWSER (no shell); false when none is set. */
+export function openInBrowser(url: string): boolean {
+  const browser = process.env.BROWSER;
+  if (!browser) return false;
+  try {
+    const child = spawn(browser, [url], { detached: true, stdio: "ignore" });
+    child.on("error", () => {});
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
