@@ -58,14 +58,14 @@ test("a connection lost on the server's side is rebuilt through the factory on t
 
 test("the in-memory tier keeps limits.maxResultBytes: a reply over it is refused before validation", async () => {
   const memory = memoryServers({ demo: createDemoServer() });
-  const host = await Host.start({ config: config(memory.servers, { maxResultBytes: 8_000 }), transport: memory.transport, eraCache: false });
+  const host = await Host.start({ config: config(memory.servers, { maxResultBytes: 40_000 }), transport: memory.transport, eraCache: false });
   try {
     const small = await host.call("lookup_order", { orderId: "ord_5001" });
     assert.ok(small.ok, small.ok ? "" : small.error.message);
     const o = await host.call("generate_images", { prompt: "sunrise", count: 4 });
     assert.ok(!o.ok);
     assert.equal(o.error.rule, "result-too-large");
-    assert.match(o.error.message, /over the 8000-byte limit; it was refused before validation/);
+    assert.match(o.error.message, /over the 40000-byte limit; it was refused before validation/);
   } finally {
     await host.close();
   }
