@@ -86,3 +86,25 @@ export function stillConnecting(host: Host): string[] {
   const s = Math.round(host.connectWaitMs / 100) / 10;
   return host.servers().filter((x) => x.state === "connecting").map((x) => `server ${x.name}: still connecting after ${s} s; its tools are left out until it connects`);
 }
+
+/** A failed start as `--json` carries it: the fields and the line. */
+export const startErrorFields = (e: StartError) => ({ server: e.server, rule: e.rule, detail: e.detail, message: e.message });
+
+/**
+ * Runs `body` on a started host and closes the host after it; a failed start (StartError, one
+ * line) goes to `failed` instead. Both return the exit code.
+ */
+export async function withHost(common: CommonOptions, failed: (e: StartError) => number, body: (host: Host) => Promise<number>, extra: Partial<HostOptions> = {}): Promise<number> {
+  let host: Host;
+  try {
+    host = await startHost(common, extra);
+  } catch (e) {
+    if (!(e instanceof StartError)) throw e;
+    return failed(e);
+  }
+  try {
+    return await body(host);
+  } finally {
+    await host.close();
+  }
+}

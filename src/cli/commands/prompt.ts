@@ -3,7 +3,7 @@
 // would carry it. NAME may be SERVER:NAME. --json: {"server","name","description","messages"}.
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { renderPrompt } from "../output/prompts.js";
-import { startHost, StartError } from "../start-host.js";
+import { startErrorFields, withHost } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 import type { PromptError } from "../../host/prompts.js";
 
@@ -17,23 +17,18 @@ export async function run(argv: string[]): Promise<number> {
       else err(`mcp-prism prompt: ${e.message}\n`);
       return 1;
     };
-    let host;
-    try {
-      host = await startHost(cli.common);
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      return fail({ server: e.server, prompt: cli.positionals[0], rule: e.rule, detail: e.detail, message: e.message });
-    }
-    try {
-      const found = await host.prompts.find(cli.positionals[0], cli.common.server, host.connectWaitMs);
-      if (!found.ok) return fail(found.error);
-      const got = await host.prompts.get(found.entry, args);
-      if (!got.ok) return fail(got.error);
-      if (cli.common.json) outJson(got.prompt);
-      else out(renderPrompt(got.prompt));
-      return 0;
-    } finally {
-      await host.close();
-    }
+    return withHost(
+      cli.common,
+      (e) => fail({ ...startErrorFields(e), prompt: cli.positionals[0] }),
+      async (host) => {
+        const found = await host.prompts.find(cli.positionals[0], cli.common.server, host.connectWaitMs);
+        if (!found.ok) return fail(found.error);
+        const got = await host.prompts.get(found.entry, args);
+        if (!got.ok) return fail(got.error);
+        if (cli.common.json) outJson(got.prompt);
+        else out(renderPrompt(got.prompt));
+        return 0;
+      },
+    );
   });
 }

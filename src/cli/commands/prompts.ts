@@ -3,37 +3,34 @@
 // server could be reached.
 import { parseCli, withUsage } from "../args.js";
 import { renderPrompts, type PromptsDocument } from "../output/prompts.js";
-import { startHost, StartError } from "../start-host.js";
+import { startErrorFields, withHost } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("prompts", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
-    let host;
-    try {
-      host = await startHost(cli.common);
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) outJson({ servers: [], error: { rule: e.rule, server: e.server, detail: e.detail, message: e.message } });
-      else err(`mcp-prism prompts: ${e.message}\n`);
-      return 1;
-    }
-    try {
-      const { prompts, errors } = await host.prompts.all(host.connectWaitMs);
-      const doc: PromptsDocument = {
-        servers: host.servers().map((s) => ({
-          name: s.name,
-          state: s.state,
-          ...(s.error ? { error: s.error } : {}),
-          prompts: prompts.filter((p) => p.server === s.name),
-          rejected: errors.filter((e) => e.server === s.name),
-        })),
-      };
-      if (cli.common.json) outJson(doc);
-      else out(renderPrompts(doc));
-      return 0;
-    } finally {
-      await host.close();
-    }
+    return withHost(
+      cli.common,
+      (e) => {
+        if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
+        else err(`mcp-prism prompts: ${e.message}\n`);
+        return 1;
+      },
+      async (host) => {
+        const { prompts, errors } = await host.prompts.all(host.connectWaitMs);
+        const doc: PromptsDocument = {
+          servers: host.servers().map((s) => ({
+            name: s.name,
+            state: s.state,
+            ...(s.error ? { error: s.error } : {}),
+            prompts: prompts.filter((p) => p.server === s.name),
+            rejected: errors.filter((e) => e.server === s.name),
+          })),
+        };
+        if (cli.common.json) outJson(doc);
+        else out(renderPrompts(doc));
+        return 0;
+      },
+    );
   });
 }

@@ -6,7 +6,7 @@ import { formatBytes } from "../../host/measure.js";
 import { writePrivateFile } from "../../ui/commands/save-file.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { contentBytes, renderContents } from "../output/resources.js";
-import { startHost, StartError } from "../start-host.js";
+import { startErrorFields, withHost } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
@@ -20,33 +20,28 @@ export async function run(argv: string[]): Promise<number> {
       else err(`mcp-prism read: ${e.message}\n`);
       return 1;
     };
-    let host;
-    try {
-      host = await startHost(cli.common);
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      return fail(e);
-    }
-    try {
-      const read = await host.readResource(uri, cli.common.server);
-      if (!read.ok) return fail(read.error);
-      if (file !== undefined) {
-        const [first] = read.contents;
-        if (!first) return fail({ rule: "empty-resource", message: `server ${read.server}, resource ${uri}: no contents; nothing was saved` });
-        const bytes = contentBytes(first);
-        try {
-          await writePrivateFile(file, bytes);
-        } catch (e) {
-          return fail({ rule: "write-failed", message: `cannot write ${file}: ${(e as Error).message}; nothing was saved` });
+    return withHost(
+      cli.common,
+      fail,
+      async (host) => {
+        const read = await host.readResource(uri, cli.common.server);
+        if (!read.ok) return fail(read.error);
+        if (file !== undefined) {
+          const [first] = read.contents;
+          if (!first) return fail({ rule: "empty-resource", message: `server ${read.server}, resource ${uri}: no contents; nothing was saved` });
+          const bytes = contentBytes(first);
+          try {
+            await writePrivateFile(file, bytes);
+          } catch (e) {
+            return fail({ rule: "write-failed", message: `cannot write ${file}: ${(e as Error).message}; nothing was saved` });
+          }
+          const more = read.contents.length > 1 ? ` (the first of ${read.contents.length} contents)` : "";
+          err(`mcp-prism read: saved ${formatBytes(bytes.length)}${more} to ${file}\n`);
         }
-        const more = read.contents.length > 1 ? ` (the first of ${read.contents.length} contents)` : "";
-        err(`mcp-prism read: saved ${formatBytes(bytes.length)}${more} to ${file}\n`);
-      }
-      if (cli.common.json) outJson({ server: read.server, uri, contents: read.contents });
-      else if (file === undefined) out(renderContents(read.contents));
-      return 0;
-    } finally {
-      await host.close();
-    }
+        if (cli.common.json) outJson({ server: read.server, uri, contents: read.contents });
+        else if (file === undefined) out(renderContents(read.contents));
+        return 0;
+      },
+    );
   });
 }

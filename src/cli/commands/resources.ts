@@ -2,28 +2,25 @@
 // and what was wrong with a listing. Exit 1 when a server's listing failed.
 import { parseCli, withUsage } from "../args.js";
 import { renderResources } from "../output/resources.js";
-import { startHost, StartError } from "../start-host.js";
+import { startErrorFields, withHost } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("resources", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
-    let host;
-    try {
-      host = await startHost(cli.common);
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) outJson({ servers: [], error: { rule: e.rule, message: e.message } });
-      else err(`mcp-prism resources: ${e.message}\n`);
-      return 1;
-    }
-    try {
-      const listings = await host.resources(cli.common.server);
-      if (cli.common.json) outJson({ servers: listings });
-      else out(renderResources(listings));
-      return listings.some((l) => l.errors.some((e) => e.rule !== "malformed-resource")) ? 1 : 0;
-    } finally {
-      await host.close();
-    }
+    return withHost(
+      cli.common,
+      (e) => {
+        if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
+        else err(`mcp-prism resources: ${e.message}\n`);
+        return 1;
+      },
+      async (host) => {
+        const listings = await host.resources(cli.common.server);
+        if (cli.common.json) outJson({ servers: listings });
+        else out(renderResources(listings));
+        return listings.some((l) => l.errors.some((e) => e.rule !== "malformed-resource")) ? 1 : 0;
+      },
+    );
   });
 }

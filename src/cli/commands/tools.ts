@@ -6,7 +6,7 @@
 import { parseCli, withUsage } from "../args.js";
 import { renderTools, serversWithoutUsableTools, toolsDocument } from "../output/tools.js";
 import { sanitizeName } from "../../protocol/sanitize.js";
-import { startHost, StartError } from "../start-host.js";
+import { startErrorFields, withHost } from "../start-host.js";
 import { out, err, outJson } from "../output/terminal.js";
 import { oneShotInput } from "../oneshot-input.js";
 import { createModel } from "../../model/select.js";
@@ -14,26 +14,24 @@ import { createModel } from "../../model/select.js";
 export async function run(argv: string[]): Promise<number> {
   return withUsage("tools", async () => {
     const cli = parseCli(argv, {}, { positionals: [0, 0] });
-    let host;
-    try {
-      host = await startHost(cli.common, { input: oneShotInput({ yes: false, model: () => createModel({ flag: cli.common.model }) }) });
-    } catch (e) {
-      if (!(e instanceof StartError)) throw e;
-      if (cli.common.json) outJson({ servers: [], error: { rule: e.rule, message: e.message } });
-      else err(`mcp-prism tools: ${e.message}\n`);
-      return 1;
-    }
-    try {
-      const tools = await host.settledTools();
-      await host.toolErrors();
-      const doc = toolsDocument(host.servers(), tools);
-      if (cli.common.json) outJson(doc);
-      else out(renderTools(doc));
-      const none = serversWithoutUsableTools(doc);
-      if (none.length > 0 && !cli.common.json) err(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
-      return none.length > 0 ? 1 : 0;
-    } finally {
-      await host.close();
-    }
+    return withHost(
+      cli.common,
+      (e) => {
+        if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
+        else err(`mcp-prism tools: ${e.message}\n`);
+        return 1;
+      },
+      async (host) => {
+        const tools = await host.settledTools();
+        await host.toolErrors();
+        const doc = toolsDocument(host.servers(), tools);
+        if (cli.common.json) outJson(doc);
+        else out(renderTools(doc));
+        const none = serversWithoutUsableTools(doc);
+        if (none.length > 0 && !cli.common.json) err(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
+        return none.length > 0 ? 1 : 0;
+      },
+      { input: oneShotInput({ yes: false, model: () => createModel({ flag: cli.common.model }) }) },
+    );
   });
 }
