@@ -37,15 +37,19 @@ test("/resources, /read and @ attachment in the app", async () => {
   await t.waitFor((x) => !x.includes("Programmatic (0)"), "the side pane hidden");
   const trimmed = (x: string) => x.replace(/ +$/gm, "");
 
-  t.submit("/resources");
-  const listed = [
-    /^everything · 7 resources, 2 templates$/m,
-    /^ {2}demo:\/\/resource\/dynamic\/text\/\{resourceId\} {2}Dynamic Text Resource \(template\)$/m,
-    /^demo · 1 resources, 0 templates$/m,
-    /^ {2}ui:\/\/dashboard\/index\.html {2}Customer dashboard \(text\/html;profile=mcp-app\)$/m,
-  ];
+  t.submit("/resources everything");
+  const listed = [/^everything · 7 resources, 2 templates$/m, /^ {2}demo:\/\/resource\/dynamic\/text\/\{resourceId\} {2}Dynamic Text Resource \(template\)$/m];
   let s = trimmed(await t.waitFor((x) => listed.every((r) => r.test(trimmed(x))), "the /resources listing", { history: 200 }));
   for (const r of listed) assert.match(s, r);
+  // The demo lists every customer (hundreds of lines): its head and its templates.
+  t.submit("/resources demo");
+  const demo = [
+    /^demo · \d{3} resources, 2 templates$/m,
+    /^ {2}ui:\/\/dashboard\/index\.html {2}Customer dashboard \(text\/html;profile=mcp-app\)$/m,
+    /^ {2}customers:\/\/\{id\} {2}Customer record \(template\)$/m,
+  ];
+  s = trimmed(await t.waitFor((x) => demo.every((r) => r.test(trimmed(x))), "the demo's /resources listing", { history: 1000 }));
+  for (const r of demo) assert.match(s, r);
 
   t.submit("/read demo://resource/dynamic/text/5");
   s = trimmed(await t.waitFor(/Resource 5: This is a plaintext resource created at/, "the resource shown", { history: 200 }));

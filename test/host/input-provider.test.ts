@@ -76,13 +76,13 @@ describe("requests", () => {
   });
 });
 
-it("without a provider nothing is advertised in the 2026-07-28 envelope (the server does not ask)", async () => {
+it("without a provider neither elicitation nor sampling is advertised in the 2026-07-28 envelope (the server does not ask)", async () => {
   const mrtr = await startMrtrServer();
   const host = await Host.start({ config: config({ m: { kind: "http", url: mrtr.url } }), eraCache: false });
   try {
     const out = await host.call("ask", {});
     assert.ok(out.ok);
-    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], {});
+    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], { roots: {} });
     assert.equal(out.isError, true);
   } finally {
     await host.close();

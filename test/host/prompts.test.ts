@@ -85,7 +85,10 @@ test("prompts (modern): an input_required prompts/get is answered and retried wi
   assert.ok(ask.ok);
   const got = await host.prompts.get(ask.entry, {});
   assert.ok(got.ok, JSON.stringify(got));
-  assert.deepEqual(got.prompt.messages[0].content, { type: "text", text: `answered: {"r1":{"roots":[]}}` });
+  // The fixture asks for roots: the host's own (the current directory here, no config roots).
+  const roots = JSON.stringify(host.roots());
+  assert.ok(host.roots().length > 0);
+  assert.deepEqual(got.prompt.messages[0].content, { type: "text", text: `answered: {"r1":{"roots":${roots}}}` });
 });
 
 test("prompts: every content kind is read (text, image, embedded resource); text is kept raw for the sink to sanitize", async () => {
