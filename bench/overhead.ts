@@ -160,13 +160,17 @@ function bareClient(host: import("../src/host/host.js").Host, server: string, ve
   const envelope = {
     [META.protocolVersion]: version,
     [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
-    [META.clientCapabilities]: {},
+    // What the host advertises and asks for on every call: its roots, the log level (the demo logs
+    // during search_customers, to both sides alike), and progress (a progressToken per call).
+    [META.clientCapabilities]: { roots: {} },
+    [META.logLevel]: "info",
   };
+  const progress = { onprogress: () => {}, resetTimeoutOnProgress: true, maxTotalTimeout: 600_000 };
   return {
     call: (tool: string, args: Record<string, unknown>, requestedOutputs: unknown) => async () => {
       const params: Record<string, unknown> = { name: tool, arguments: args, _meta: envelope };
       if (requestedOutputs !== undefined) params.requestedOutputs = requestedOutputs;
-      const r = await client.request({ method: "tools/call", params }, AnyResultSchema);
+      const r = await client.request({ method: "tools/call", params }, AnyResultSchema, progress);
       return r.isError !== true || tool === "lookup_order";
     },
   };
