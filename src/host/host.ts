@@ -14,7 +14,7 @@ import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
-import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
+import { withInputRounds, type Retry } from "./input-required.js";
 import { route, RoutingError, sinkBytes } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
@@ -261,15 +261,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (refused) return this.failed(call, refused);
     let raw: Record<string, unknown>;
     try {
-      raw = await this.requestListed(call);
-      // Multi round-trip (modern eras): answer the input requests and retry, a bounded number of times.
-      for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
-        const { plan } = call;
-        if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = await answerInputRequests(raw, conn.inputAsker(opts.signal));
-        if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
-        raw = await this.requestListed(call, answer.retry);
-      }
+      // Multi round-trip (modern eras): the input requests answered and the call retried, bounded.
+      const got = await withInputRounds((retry) => this.requestListed(call, retry), () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
+      if (!got.ok) return this.failed(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
+      raw = got.raw;
     } catch (e) {
       return this.failed(call, wireError(e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
