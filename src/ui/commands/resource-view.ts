@@ -32,6 +32,8 @@ export function shownText(text: string): { shown: string; more?: string } {
  */
 export function showRead(read: ReadOutcome, ctx: CommandContext, tool: string, numbered?: number): void {
   if (!read.ok) throw new CommandError(read.error.message);
+  // Where the server offers it, a change of what the user looked at is told (one line).
+  void ctx.host.subscribe?.(read.server, read.uri).catch(() => {});
   if (read.contents.length === 0) {
     ctx.store.notice(`${inline(read.server)} · ${inline(read.uri)}: no contents`);
     return;
