@@ -1,7 +1,7 @@
 // The real app in tmux on the demo server, legacy (stdio, resources/subscribe) and 2026-12-01
 // (subscriptions/listen): a resource the user read is subscribed, and its change is one notice
 // line (/read then shows the new content); a changed prompt list adds and removes the
-// /demo:extra_prompt command.
+// /demo:extra_prompt command; an image blob read with /read is drawn here (half-blocks).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +31,11 @@ for (const [era, protocol] of [["2026-12-01", undefined], ["2025-11-25", "2025-1
     await t.waitFor(/server demo: customers:\/\/cust_1005 changed — \/read customers:\/\/cust_1005 demo shows it/, "the change notice", { history: 300 });
     t.submit("/read customers://cust_1005 demo");
     await t.waitFor(/"CANARY-SUB-NOTE"/, "the new content", { history: 300 });
+
+    t.submit("/read customers://cust_1005/badge.png demo");
+    const img = await t.waitFor(/🖼 image\/png [\d.]+ k?B 48×48 — \/save-output 3/, "the badge drawn", { history: 300 });
+    assert.match(img, /\[3\] customers:\/\/cust_1005\/badge\.png · image\/png, [\d.]+ k?B — \/save-output 3 saves it/);
+    assert.match(img, /[▀▄]{40}/, "drawn with half-blocks");
 
     t.submit("/call toggle_extras {}");
     await t.waitFor(/server demo: its prompts changed/, "the prompt list change", { history: 300 });
