@@ -8,6 +8,10 @@ import { sampledModelName, sampleWith } from "../model/sampling.js";
 import { sanitizeInline } from "../protocol/sanitize.js";
 import { checkAnswer } from "../host/input-form.js";
 import { err } from "./output/terminal.js";
+import { parseToolArgs, type ParsedCli } from "./args.js";
+import { createModel } from "../model/select.js";
+import type { Host } from "../host/host.js";
+import { withHost, type StartError } from "./start-host.js";
 
 export interface OneShotAnswers {
   /** `--answer JSON`, parsed. */
@@ -46,6 +50,7 @@ export function oneShotInput(o: OneShotAnswers): InputProvider {
         say(`server ${req.server} asked the model for a sample (${req.messages.length} message${req.messages.length === 1 ? "" : "s"}, at most ${req.maxTokens} tokens); declined (pass --yes to approve)`);
         return { action: "decline", detail: "the user did not approve the sampling request" };
       }
+      if (req.ignored) say(`server ${req.server}'s sampling request: ${req.ignored}`);
       try {
         const model = o.model();
         return { action: "accept", text: await sampleWith(model, req, signal), model: sampledModelName(model) };
@@ -56,4 +61,23 @@ export function oneShotInput(o: OneShotAnswers): InputProvider {
       }
     },
   };
+}
+
+/** The `--answer JSON` option every command that may meet a server's question takes (with the common --yes). */
+export const ANSWER_OPTION = { answer: { type: "string" } } as const;
+
+/**
+ * The one-shot InputProvider of a parsed command line (--answer, --yes, --model); the model is
+ * made only when a server asks for a sample, from the started host's config (`host()`).
+ */
+export function cliInput(cli: ParsedCli, host: () => Host | undefined): InputProvider {
+  const raw = cli.values.answer;
+  const answer = typeof raw === "string" ? parseToolArgs(raw, "--answer") : undefined;
+  return oneShotInput({ answer, yes: cli.common.yes, model: () => createModel({ flag: cli.common.model, config: host()?.opts.config.model }) });
+}
+
+/** withHost with the command line's InputProvider: a server's questions are answered (--answer / --yes) or declined. */
+export function withAnsweringHost(cli: ParsedCli, failed: (e: StartError) => number, body: (host: Host) => Promise<number>): Promise<number> {
+  let started: Host | undefined;
+  return withHost(cli.common, failed, (host) => ((started = host), body(host)), { input: cliInput(cli, () => started) });
 }

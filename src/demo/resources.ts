@@ -9,6 +9,19 @@ export function customerById(id: string): Customer | undefined {
   return loadDataset().customers.find((c) => c.customerId === id);
 }
 
+/** Notes added with add_note, per customer (this process only), shown in customers://{id}. */
+const notes = new Map<string, string[]>();
+const MAX_NOTES = 50;
+
+/** Adds a note (the oldest goes past MAX_NOTES); returns how many the customer has. */
+export function addNote(id: string, note: string): number {
+  const list = notes.get(id) ?? [];
+  list.push(note);
+  if (list.length > MAX_NOTES) list.shift();
+  notes.set(id, list);
+  return list.length;
+}
+
 /** Customer ids whose id or a name word starts with `value` (case-insensitive), ids in dataset order. */
 export function completeCustomerIds(value: string): string[] {
   const v = value.trim().toLowerCase();
@@ -26,7 +39,8 @@ export const customerTemplate = defineResourceTemplate({
   list: () => loadDataset().customers.map((c) => ({ uri: `customers://${c.customerId}`, name: c.displayName, description: `${c.region} · ${c.plan}` })),
   read: ({ id }) => {
     const c = customerById(id);
-    return c && JSON.stringify(c, null, 2);
+    const added = notes.get(id);
+    return c && JSON.stringify(added ? { ...c, notes: added } : c, null, 2);
   },
   complete: { id: completeCustomerIds },
 });

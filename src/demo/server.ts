@@ -14,6 +14,7 @@ import { listRootsTool } from "./tools/list-roots.js";
 import { lookupOrderTool } from "./tools/lookup-order.js";
 import { searchCustomersTool } from "./tools/search-customers.js";
 import { waitTool } from "./tools/wait.js";
+import { changeTools } from "./tools/changes.js";
 
 export const DEMO_SERVER_INFO = { name: "mcp-prism-demo", title: "mcp-prism demo server", version: "0.1.0" };
 
@@ -27,6 +28,8 @@ export const DEMO_INSTRUCTIONS = `Demo CRM and media server for SEP-3279 (tool r
 - draft_email {customerId}: asks the user for a subject and tone (elicitation), then drafts; nothing is sent.
 - account_brief {customerId}: a two-sentence brief written by the client's model (sampling).
 - list_roots {}: the client's roots.
+- add_note {customerId, note}: adds a note to customers://{id} (subscribers are told it changed).
+- toggle_extras {}: adds or removes the extra_echo tool, the extra_prompt prompt and notes://extras (the lists change).
 Resources: customers://{id} (JSON), customers://{id}/badge.png, ui://dashboard/index.html. Prompts: account_review {customerId, focus?}, weekly_digest.`;
 
 export interface DemoOptions {
@@ -36,7 +39,7 @@ export interface DemoOptions {
 
 export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
   const fixtures = opts.conformanceFixtures ? conformanceFixtures() : { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-  return new ToolkitServer({
+  const server: ToolkitServer = new ToolkitServer({
     info: DEMO_SERVER_INFO,
     instructions: DEMO_INSTRUCTIONS,
     extensions: { [UI_EXTENSION]: {} },
@@ -50,10 +53,12 @@ export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
       draftEmailTool,
       accountBriefTool,
       listRootsTool,
+      ...changeTools(() => server),
       ...fixtures.tools,
     ],
     resources: [dashboardResource, ...fixtures.resources],
     resourceTemplates: [customerTemplate, badgeTemplate, ...fixtures.resourceTemplates],
     prompts: [accountReviewPrompt, weeklyDigestPrompt, ...fixtures.prompts],
   });
+  return server;
 }

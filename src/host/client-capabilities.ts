@@ -7,6 +7,7 @@ import {
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { app } from "./policy/app.js";
@@ -68,7 +69,7 @@ export interface ClientSide {
   onNotification?: (server: string, n: ServerNotice) => void;
 }
 
-export type ServerNotice = { kind: "log"; params: unknown } | { kind: "list-changed"; list: "tools" | "prompts" | "resources" };
+export type ServerNotice = { kind: "log"; params: unknown } | { kind: "list-changed"; list: "tools" | "prompts" | "resources" } | { kind: "updated"; uri: string };
 
 export const DEFAULT_CLIENT_SIDE: ClientSide = { features: HOST_FEATURES, roots: () => [] };
 
@@ -82,4 +83,5 @@ export function serveClientRequests(client: RpcClient, side: ClientSide, server:
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "tools" }));
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "prompts" }));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "resources" }));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => on(server, { kind: "updated", uri: n.params.uri }));
 }

@@ -14,7 +14,7 @@ import { rootsOf, type Root } from "./roots.js";
 import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
-import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
+import { withInputRounds, type Retry } from "./input-required.js";
 import { route, RoutingError, sinkBytes } from "./router.js";
 import { offeredToModel } from "./app-only.js";
 import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
@@ -25,6 +25,7 @@ import { modeSelection, selectionOf } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
 import { PromptRegistry } from "./prompt-registry.js";
+import { Subscriptions } from "./subscriptions.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -39,6 +40,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   private readonly starts = new Map<string, Promise<void>>();
   /** The servers' prompts (prompts/list, prompts/get, completion/complete). */
   readonly prompts: PromptRegistry;
+  /** Resource subscriptions and listen streams (subscriptions.ts); a subscribed resource's change is the `resource-updated` event. */
+  readonly subscriptions: Subscriptions;
   /** The roots every server is offered (config `roots`, else the current directory). */
   private rootList: Root[];
   /** Every server's log messages (notifications/message), for the user only. */
@@ -60,6 +63,7 @@ export class Host extends EventEmitter implements ToolExecutor {
       this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport, side));
     }
     this.prompts = new PromptRegistry(this.conns, opts.config.limits);
+    this.subscriptions = new Subscriptions(this.conns, (server, uri) => this.emit("resource-updated", { server, uri }));
   }
 
   /**
@@ -133,6 +137,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
     sendLogLevel(this.logLevel, conn);
+    this.subscriptions.ensure(conn);
     const key = this.listingKey(conn, mode);
     let byKey = this.listings.get(server);
     if (!byKey) this.listings.set(server, (byKey = new Map()));
@@ -143,32 +148,32 @@ export class Host extends EventEmitter implements ToolExecutor {
     return fresh;
   }
 
-  /** A server's log message (kept, emitted as `log`) or list change (its lists fetched again, emitted as `list-changed`). */
+  /**
+   * A server's log message (kept, emitted as `log`), list change (the list fetched again, then
+   * `list-changed`: the model's next request has the new tools) or resource update.
+   */
   private noticed(server: string, n: ServerNotice): void {
-    if (n.kind === "log") {
-      const entry = logEntryOf(server, n.params);
-      if (!entry) return;
-      this.serverLogs.add(entry);
-      this.emit("log", entry);
-      return;
-    }
-    if (n.list !== "tools") return void this.emit("list-changed", { server, list: n.list });
+    if (n.kind === "updated") return this.subscriptions.updated(server, n.uri);
+    const entry = n.kind === "log" ? logEntryOf(server, n.params) : undefined;
+    if (entry) this.serverLogs.add(entry), this.emit("log", entry);
+    if (n.kind === "log") return;
+    const changed = () => void this.emit("list-changed", { server, list: n.list });
+    if (n.list === "resources") return changed(); // resources are listed afresh each time
+    if (n.list === "prompts") return void this.prompts.relist(server).then(changed);
     const conn = this.conns.get(server);
     if (!conn || conn.state !== "connected") return;
     // The fresh listing replaces the old one whole: the tools never vanish in between.
     listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
       (fresh) => {
         this.listings.set(server, new Map([[this.listingKey(conn, this.mode), fresh]]));
-        this.emit("list-changed", { server, list: n.list });
+        changed();
       },
       () => this.listings.get(server)?.clear(),
     );
   }
 
   /** Each log message as it comes (the `log` event). */
-  onLog(listener: (e: LogEntry) => void): void {
-    this.on("log", listener);
-  }
+  onLog = (listener: (e: LogEntry) => void): void => void this.on("log", listener);
 
   /** One server's log messages, or every server's, oldest first (bounded per server). */
   logs(server?: string): LogEntry[] {
@@ -261,15 +266,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (refused) return this.failed(call, refused);
     let raw: Record<string, unknown>;
     try {
-      raw = await this.requestListed(call);
-      // Multi round-trip (modern eras): answer the input requests and retry, a bounded number of times.
-      for (let round = 1; call.plan.era !== "legacy" && isInputRequired(raw); round++) {
-        const { plan } = call;
-        if (round > MAX_INPUT_ROUNDS) return this.failed(call, callError(plan.server, plan.tool, "input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`));
-        const answer = await answerInputRequests(raw, conn.inputAsker(opts.signal));
-        if (!answer.ok) return this.failed(call, callError(plan.server, plan.tool, answer.rule, answer.detail));
-        raw = await this.requestListed(call, answer.retry);
-      }
+      // Multi round-trip (modern eras): the input requests answered and the call retried, bounded.
+      const got = await withInputRounds((retry) => this.requestListed(call, retry), () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
+      if (!got.ok) return this.failed(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
+      raw = got.raw;
     } catch (e) {
       return this.failed(call, wireError(e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
@@ -442,6 +442,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   async close(): Promise<void> {
+    this.subscriptions.close();
     await Promise.all([...this.conns.values()].map((c) => c.close()));
   }
 }

@@ -1,7 +1,9 @@
 // Modern (2026-07-28+) Streamable HTTP client transport: one POST per request with the request
 // metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, and on tools/call the Mcp-Param-*
 // headers of the tool's x-mcp-header parameters, learnt from its tools/list replies; rules in
-// protocol/http-headers.ts); the reply is a JSON body or an SSE stream ending with the response.
+// protocol/http-headers.ts); the reply is a JSON body or an SSE stream ending with the response
+// (a subscriptions/listen stream is one too: it stays open, its notifications delivered, until the
+// server ends it or the host cancels it).
 // Every message read goes through reply-guard.ts: a malformed reply, a batch, a reply for another
 // id or a stream that ends without the response fails the request at once.
 // Cancellation closes the stream (no notification is POSTed on HTTP).

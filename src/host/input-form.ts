@@ -29,7 +29,7 @@ export type FormField = FieldBase &
     | { kind: "multi"; options: FieldOption[]; minItems?: number; maxItems?: number; default?: string[] }
   );
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string; rule?: string };
 
 const text = (v: unknown): string | undefined => (typeof v === "string" ? truncateChars(sanitizeInline(v), MAX_TEXT) : undefined);
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);

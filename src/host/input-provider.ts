@@ -12,6 +12,8 @@ const MAX_MESSAGE = 2_000;
 const MAX_URL = 2_048;
 const MAX_SAMPLE_MESSAGES = 50;
 const MAX_SAMPLE_TEXT = 50_000;
+const MAX_STOP_SEQUENCES = 8;
+const MAX_STOP_LENGTH = 200;
 /** The most tokens a server may ask one sampling request for. */
 export const MAX_SAMPLE_TOKENS = 8_192;
 
@@ -31,6 +33,11 @@ export interface SampleRequest {
   messages: SampleMessage[];
   systemPrompt?: string;
   maxTokens: number;
+  /** 0 to 1 (a larger one is lowered to 1). */
+  temperature?: number;
+  stopSequences?: string[];
+  /** What of the request the host does not honour, as one line ("includeContext thisServer"): shown with the approval. */
+  ignored?: string;
 }
 export type SampleAnswer = { action: "accept"; text: string; model: string } | { action: "decline"; detail: string };
 
@@ -90,8 +97,26 @@ export function parseSample(server: string, params: unknown): Parsed<SampleReque
   }
   const maxTokens = params.maxTokens;
   if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1) return { ok: false, detail: "sampling maxTokens is not a positive integer" };
+  // The host does not advertise sampling.tools: a request with tools MUST get an error.
+  if (params.tools !== undefined || params.toolChoice !== undefined) return { ok: false, detail: "sampling with tools is not supported by mcp-prism (it does not advertise sampling.tools)", rule: "sampling-tools-unsupported" };
   const req: SampleRequest = { server, messages, maxTokens: Math.min(maxTokens, MAX_SAMPLE_TOKENS) };
   if (typeof params.systemPrompt === "string") req.systemPrompt = truncateChars(params.systemPrompt, MAX_SAMPLE_TEXT);
+  const ignored: string[] = [];
+  if (params.includeContext !== undefined && params.includeContext !== "none") ignored.push(`includeContext ${line(params.includeContext, 20) ?? "?"} (no server context is sent)`);
+  if (params.temperature !== undefined) {
+    const t = params.temperature;
+    if (typeof t !== "number" || !Number.isFinite(t) || t < 0) return { ok: false, detail: "sampling temperature is not a number of at least 0" };
+    req.temperature = Math.min(t, 1);
+  }
+  if (params.stopSequences !== undefined) {
+    const stops = params.stopSequences;
+    if (!Array.isArray(stops) || !stops.every((x) => typeof x === "string" && x !== "" && x.length <= MAX_STOP_LENGTH)) return { ok: false, detail: `sampling stopSequences is not a list of non-empty strings (each at most ${MAX_STOP_LENGTH} characters)` };
+    if (stops.length > MAX_STOP_SEQUENCES) return { ok: false, detail: `${stops.length} sampling stopSequences (at most ${MAX_STOP_SEQUENCES})` };
+    req.stopSequences = stops as string[];
+  }
+  if (params.modelPreferences !== undefined) ignored.push("modelPreferences (the active model answers)");
+  if (params.metadata !== undefined) ignored.push("metadata");
+  if (ignored.length) req.ignored = `ignored: ${ignored.join(", ")}`;
   return { ok: true, value: req };
 }
 
@@ -115,7 +140,7 @@ export async function answerInput(server: string, method: string, params: unknow
   if (method === "sampling/createMessage") {
     if (!provider.sampling) return { ok: false, rule: "sampling-unsupported", detail: "sampling is not offered" };
     const req = parseSample(server, params);
-    if (!req.ok) return { ok: false, rule: "sampling-malformed", detail: req.detail };
+    if (!req.ok) return { ok: false, rule: req.rule ?? "sampling-malformed", detail: req.detail };
     const answer = await provider.sample(req.value, signal);
     if (answer.action === "decline") return { ok: false, rule: "sampling-declined", detail: answer.detail };
     return { ok: true, result: { role: "assistant", content: { type: "text", text: answer.text }, model: answer.model, stopReason: "endTurn" } };

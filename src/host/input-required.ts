@@ -3,7 +3,9 @@
 // `requestState` echoed byte for byte (never parsed or changed). Elicitation and sampling are
 // answered through the InputProvider (input-provider.ts), the same answers as the legacy requests;
 // without one an elicitation is `cancel`led (no choice was made) and sampling fails the call with a
-// rule. roots/list gets the host's roots.
+// rule. roots/list gets the host's roots. A sampling request the user declines is left unanswered
+// in the retry (the schema has no decline result for it; SEP-2322: the server then decides, and may
+// ask again): asked again for the same key in the same request, the host gives up with a rule.
 import { isObject } from "../protocol/is-object.js";
 import { answerInput, type InputProvider } from "./input-provider.js";
 import type { Root } from "./roots.js";
@@ -33,17 +35,19 @@ const NO_INPUT: InputProvider = {
   sample: async () => ({ action: "decline", detail: "no one to ask" }),
 };
 
-/** The retry for one InputRequiredResult, or why the host cannot answer it. Requests are asked one at a time. */
 /** Who answers: the server asking (named in prompts), its provider, the roots, the call's signal. */
 export interface InputAsker {
   server: string;
   provider?: InputProvider;
   roots?: readonly Root[];
   signal?: AbortSignal;
+  /** The keys of this request's sampling requests the user declined (kept across its rounds). */
+  declined?: Set<string>;
 }
 
+/** The retry for one InputRequiredResult, or why the host cannot answer it. Requests are asked one at a time. */
 export async function answerInputRequests(raw: Json, asker: InputAsker = { server: "" }): Promise<InputAnswer> {
-  const { server, provider, roots = [], signal } = asker;
+  const { server, provider, roots = [], signal, declined } = asker;
   const fail = (detail: string, rule = "input-required-unanswerable"): InputAnswer => ({ ok: false, rule, detail });
   const requests = raw.inputRequests;
   const state = raw.requestState;
@@ -59,7 +63,12 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
     if (method === "roots/list") inputResponses[key] = { roots: [...roots] };
     else if (method === "elicitation/create" && !provider?.elicitation) inputResponses[key] = { action: "cancel" };
     else if (method === "elicitation/create" || (method === "sampling/createMessage" && provider?.sampling)) {
+      if (method === "sampling/createMessage" && declined?.has(key)) return fail(`server ${server} asked again for the sampling request the user declined`, "sampling-declined");
       const answer = await answerInput(server, method, params, provider ?? NO_INPUT, signal);
+      if (!answer.ok && answer.rule === "sampling-declined" && declined) {
+        declined.add(key);
+        continue;
+      }
       if (!answer.ok) return fail(answer.detail, answer.rule);
       inputResponses[key] = answer.result;
     } else {
@@ -70,4 +79,23 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
   const retry: Retry = { inputResponses };
   if (state !== undefined) retry.requestState = state;
   return { ok: true, retry };
+}
+
+export type Answered = { ok: true; raw: Json } | { ok: false; rule: string; detail: string };
+
+/**
+ * Sends a request and, while a modern server answers input_required, answers it and sends again
+ * (at most MAX_INPUT_ROUNDS rounds): tools/call, prompts/get and resources/read alike. `send`'s
+ * errors propagate; what the host cannot answer is a rule.
+ */
+export async function withInputRounds(send: (retry?: Retry) => Promise<Json>, legacy: () => boolean, asker: InputAsker): Promise<Answered> {
+  const withDeclines: InputAsker = { ...asker, declined: asker.declined ?? new Set() };
+  let raw = await send();
+  for (let round = 1; !legacy() && isInputRequired(raw); round++) {
+    if (round > MAX_INPUT_ROUNDS) return { ok: false, rule: "input-required-rounds", detail: `still input_required after ${MAX_INPUT_ROUNDS} rounds` };
+    const answer = await answerInputRequests(raw, withDeclines);
+    if (!answer.ok) return answer;
+    raw = await send(answer.retry);
+  }
+  return { ok: true, raw };
 }

@@ -56,6 +56,14 @@ export class PromptRegistry {
     else this.settledListings.delete(server);
   }
 
+  /** Lists a server's prompts again (prompts/list_changed); the old listing serves until the new one settles. */
+  async relist(server: string): Promise<void> {
+    const conn = this.conns.get(server);
+    if (!conn) return;
+    this.listings.delete(server);
+    await this.listing(conn);
+  }
+
   /** Every server's prompts and listing errors; `waitMs` bounds the wait for servers still connecting. */
   async all(waitMs = Number.POSITIVE_INFINITY, server?: string): Promise<PromptListing> {
     const conns = [...this.conns.values()].filter((c) => server === undefined || c.name === server);

@@ -7,7 +7,7 @@ import { isObject } from "../protocol/is-object.js";
 import { firstIssueText } from "../protocol/issue-text.js";
 import { wireError } from "./call-errors.js";
 import type { Connection } from "./connection.js";
-import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS, type Retry } from "./input-required.js";
+import { withInputRounds, type Retry } from "./input-required.js";
 
 const MAX_PAGES = 100;
 /** Prompts kept per server; the rest are named in one error. */
@@ -208,14 +208,9 @@ export async function getPrompt(conn: Connection, entry: PromptEntry, args: Reco
   const fail = (rule: string, detail: string): PromptResult => ({ ok: false, error: promptError(conn.name, entry.name, rule, detail) });
   const send = (retry?: Retry) => conn.request("prompts/get", { name: entry.name, arguments: checked, ...retry }, { timeout: opts.timeoutMs, signal: opts.signal });
   try {
-    let raw = await send();
-    for (let round = 1; conn.era !== "legacy" && isInputRequired(raw); round++) {
-      if (round > MAX_INPUT_ROUNDS) return fail("input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`);
-      const answer = await answerInputRequests(raw, conn.inputAsker(opts.signal));
-      if (!answer.ok) return fail(answer.rule, answer.detail);
-      raw = await send(answer.retry);
-    }
-    return readPromptResult(conn.name, entry.name, raw, opts.maxJsonDepth);
+    const got = await withInputRounds(send, () => conn.era === "legacy", conn.inputAsker(opts.signal));
+    if (!got.ok) return fail(got.rule, got.detail);
+    return readPromptResult(conn.name, entry.name, got.raw, opts.maxJsonDepth);
   } catch (e) {
     const w = wireError(e, conn, entry.name, opts.timeoutMs, opts.signal);
     return fail(w.rule, w.detail);

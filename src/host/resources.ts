@@ -8,7 +8,7 @@ import { exceedsJsonDepth, tooDeepDetail } from "../protocol/json-depth.js";
 import { isObject } from "../protocol/is-object.js";
 import type { Limits } from "./config.js";
 import { ConnectionError, type Connection } from "./connection.js";
-import { answerInputRequests, isInputRequired, MAX_INPUT_ROUNDS } from "./input-required.js";
+import { withInputRounds } from "./input-required.js";
 import { oneLine } from "./probe-outcome.js";
 
 /** Pages one listing may take, and entries one server may list (the rest is left out, with a notice). */
@@ -213,14 +213,9 @@ export function contentsOf(raw: Json, limits: Limits): ResourceContents[] | { ru
 export async function readFrom(conn: Connection, uri: string, limits: Limits): Promise<ReadOutcome> {
   const fail = (rule: string, detail: string): ReadOutcome => ({ ok: false, error: resourceError(conn.name, uri, rule, detail) });
   try {
-    let raw = await conn.request("resources/read", { uri });
-    for (let round = 1; conn.era !== "legacy" && isInputRequired(raw); round++) {
-      if (round > MAX_INPUT_ROUNDS) return fail("input-required-rounds", `still input_required after ${MAX_INPUT_ROUNDS} rounds`);
-      const answer = await answerInputRequests(raw, conn.inputAsker());
-      if (!answer.ok) return fail(answer.rule, answer.detail);
-      raw = await conn.request("resources/read", { uri, ...answer.retry });
-    }
-    const contents = contentsOf(raw, limits);
+    const got = await withInputRounds((retry) => conn.request("resources/read", { uri, ...retry }), () => conn.era === "legacy", conn.inputAsker());
+    if (!got.ok) return fail(got.rule, got.detail);
+    const contents = contentsOf(got.raw, limits);
     if (!Array.isArray(contents)) return fail(contents.rule, contents.detail);
     return { ok: true, server: conn.name, uri, contents };
   } catch (e) {

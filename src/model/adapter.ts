@@ -14,6 +14,8 @@ export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolSpec[];
   signal?: AbortSignal;
+  /** A server's sampling settings (model/sampling.ts): a lower token bound, temperature, stop sequences. */
+  sampling?: { maxTokens?: number; temperature?: number; stopSequences?: string[] };
 }
 
 export type ModelStreamEvent =

@@ -103,7 +103,9 @@ export class AnthropicModel implements ModelAdapter {
       const stream = client.messages.stream(
         {
           model: this.model,
-          max_tokens: this.maxTokens,
+          max_tokens: Math.min(this.maxTokens, req.sampling?.maxTokens ?? this.maxTokens),
+          ...(req.sampling?.temperature !== undefined ? { temperature: req.sampling.temperature } : {}),
+          ...(req.sampling?.stopSequences?.length ? { stop_sequences: req.sampling.stopSequences } : {}),
           system: req.system,
           messages: toAnthropicMessages(req.messages),
           ...(tools.length ? { tools } : {}),

@@ -41,6 +41,7 @@ export const META = {
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
   serverInfo: "io.modelcontextprotocol/serverInfo",
   logLevel: "io.modelcontextprotocol/logLevel",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
 
 /** The MCP Apps extension identifier, also its audience identifier under SEP-3279. */

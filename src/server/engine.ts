@@ -17,7 +17,8 @@ import {
   type Capabilities,
   type Implementation,
 } from "../protocol/index.js";
-import { callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
+import { CancelledError, callLegacy, callWithVariants, type CallEnvironment } from "./call.js";
+import { ChangeFeed, MAX_SUBSCRIPTIONS, type ListKind } from "./changes.js";
 import { complete } from "./completion.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
 import { InputRequiredSignal, StateSealer, legacyInput, mrtrInput, type ClientRequester, type InputContext } from "./input.js";
@@ -59,6 +60,10 @@ export interface LegacySession {
   clientCapabilities?: Capabilities;
   /** Set by logging/setLevel; until then no notifications/message is sent. */
   logLevel?: LogLevel;
+  /** The URIs subscribed with resources/subscribe (sessions that can be pushed to). */
+  subscribed?: string[];
+  /** Ends the session's change notifications (its connection closed). */
+  unlisten?: () => void;
 }
 
 export interface Notification {
@@ -74,6 +79,10 @@ export interface RequestContext {
   session?: LegacySession;
   /** Sends a request to the client related to this one (legacy sessions: elicitation, sampling, roots). */
   request?: ClientRequester;
+  /** The request's JSON-RPC id (a listen stream's subscriptionId). */
+  requestId?: string | number;
+  /** Sends a notification outside any request (a legacy session on a connection that can: stdio). */
+  push?: (n: Notification) => void;
 }
 
 export interface Envelope {
@@ -100,6 +109,8 @@ export class ToolkitServer {
   private readonly sealer: StateSealer;
   private readonly modernMethods: Set<string>;
   private readonly legacyMethods: Set<string>;
+  /** Change notifications to listen streams and legacy sessions (changes.ts). */
+  private readonly changes = new ChangeFeed();
 
   constructor(readonly options: ToolkitServerOptions) {
     this.cache = checkCacheHint(options.cache ?? DEFAULT_CACHE_HINT, "server cache hint");
@@ -118,10 +129,11 @@ export class ToolkitServer {
     this.prompts = new PromptCatalog(options.prompts ?? [], pageSize);
     this.sealer = new StateSealer(options.stateSecret);
     // Advertise exactly what is served: prompts and completions only when there are some.
-    const caps: Capabilities = { tools: {}, resources: {}, logging: {} };
+    // listChanged and subscribe: every list may change (addTool, …) and every resource be updated (resourceUpdated).
+    const caps: Capabilities = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} };
     const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
     if (!this.prompts.empty) {
-      caps.prompts = {};
+      caps.prompts = { listChanged: true };
       methods.push("prompts/list", "prompts/get");
     }
     if (this.prompts.completes || this.resources.completes) {
@@ -129,8 +141,47 @@ export class ToolkitServer {
       methods.push("completion/complete");
     }
     this.capabilities = { ...caps, ...(options.extensions ? { extensions: options.extensions } : {}) };
-    this.modernMethods = new Set(["server/discover", ...methods]);
-    this.legacyMethods = new Set(["ping", "logging/setLevel", ...methods]);
+    this.modernMethods = new Set(["server/discover", "subscriptions/listen", ...methods]);
+    this.legacyMethods = new Set(["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", ...methods]);
+  }
+
+  /** Tells every listener that opted in that a list changed. */
+  listChanged(kind: ListKind): void {
+    this.changes.listChanged(kind);
+  }
+
+  /** Tells every listener subscribed to `uri` that the resource changed (read it again). */
+  resourceUpdated(uri: string): void {
+    this.changes.resourceUpdated(uri);
+  }
+
+  /** Adds a tool (or replaces the one of the same name) and says the tool list changed. */
+  addTool(t: DefinedTool<any>): void {
+    this.tools.set(t.name, t);
+    this.listChanged("tools");
+  }
+
+  removeTool(name: string): void {
+    if (this.tools.delete(name)) this.listChanged("tools");
+  }
+
+  /** Adds a prompt (a server that started with none serves no prompts: its methods are fixed at construction). */
+  addPrompt(p: PromptDefinition): void {
+    this.prompts.set(p);
+    this.listChanged("prompts");
+  }
+
+  removePrompt(name: string): void {
+    if (this.prompts.delete(name)) this.listChanged("prompts");
+  }
+
+  addResource(r: ResourceDefinition): void {
+    this.resources.set(r);
+    this.listChanged("resources");
+  }
+
+  removeResource(uri: string): void {
+    if (this.resources.delete(uri)) this.listChanged("resources");
   }
 
   /** True when the params carry the modern per-request envelope (any of its keys). */
@@ -192,7 +243,14 @@ export class ToolkitServer {
     const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
     ctx.session.version = version;
     ctx.session.clientCapabilities = isObject(p.capabilities) ? (p.capabilities as Capabilities) : {};
-    const { extensions: _ext, ...capabilities } = this.capabilities;
+    const { extensions: _ext, ...all } = this.capabilities;
+    // Only a connection that can push (stdio) gets list changes and resource subscriptions.
+    const capabilities: Capabilities = ctx.push ? all : { ...all, tools: {}, resources: {}, ...(all.prompts ? { prompts: {} } : {}) };
+    if (ctx.push) {
+      const subscribed: string[] = (ctx.session.subscribed = []);
+      ctx.session.unlisten?.();
+      ctx.session.unlisten = this.changes.listen({ filter: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: subscribed }, send: ctx.push });
+    }
     const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo: { ...this.options.info } };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
@@ -238,6 +296,8 @@ export class ToolkitServer {
         case "prompts/list":
           body = this.prompts.list(p.cursor);
           break;
+        case "subscriptions/listen":
+          return await this.listen(p, ctx);
         case "prompts/get":
           body = await this.getPrompt(p, (name) => this.mrtr(method, name, p.arguments, p, env));
           cache = undefined;
@@ -275,11 +335,39 @@ export class ToolkitServer {
         return (await this.resources.read(p, -32002)).body; // resource not found, as the initialize era defines it
       case "prompts/list":
         return this.prompts.list(p.cursor);
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        const list = session.subscribed;
+        if (!list) throw methodNotFound(method);
+        if (typeof p.uri !== "string") throw invalidParams(`${method} needs params.uri`);
+        const at = list.indexOf(p.uri);
+        if (method === "resources/unsubscribe" && at >= 0) list.splice(at, 1);
+        if (method === "resources/subscribe" && at < 0) {
+          if (list.length >= MAX_SUBSCRIPTIONS) throw invalidParams(`at most ${MAX_SUBSCRIPTIONS} subscriptions`);
+          list.push(p.uri);
+        }
+        return {};
+      }
       case "prompts/get":
         return this.getPrompt(p, input);
       default: // completion/complete
         return complete(p, this.prompts, this.resources);
     }
+  }
+
+  /**
+   * subscriptions/listen: acknowledges what it agrees to, then sends the changes opted in to until
+   * the client closes the stream (cancellation: no response).
+   */
+  private async listen(p: Params, ctx: RequestContext): Promise<never> {
+    const lists = new Set<ListKind>(["tools", "resources", ...(this.prompts.empty ? [] : (["prompts"] as const))]);
+    const filter = ChangeFeed.agreed(p.notifications, lists, true);
+    const id = ctx.requestId ?? 0;
+    await ctx.notify({ method: "notifications/subscriptions/acknowledged", params: { notifications: filter, _meta: { [META.subscriptionId]: id } } });
+    const off = this.changes.listen({ id, filter, send: (n) => void ctx.notify(n).catch(() => {}) });
+    await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+    off();
+    throw new CancelledError();
   }
 
   private async getPrompt(p: Params, input: (name: string) => InputContext): Promise<Record<string, unknown>> {

@@ -217,6 +217,7 @@ export class ToolkitHttpHandler {
     const ctx: RequestContext = {
       signal: controller.signal,
       session,
+      ...(id !== null ? { requestId: id } : {}),
       notify: async (n) => {
         if (controller.signal.aborted) return;
         openSse();

@@ -59,6 +59,15 @@ export class PromptCatalog {
     return this.prompts.size === 0;
   }
 
+  /** Adds (or replaces) a prompt. */
+  set(p: PromptDefinition): void {
+    this.prompts.set(p.name, p);
+  }
+
+  delete(name: string): boolean {
+    return this.prompts.delete(name);
+  }
+
   get completes(): boolean {
     return [...this.prompts.values()].some((p) => p.complete && Object.keys(p.complete).length > 0);
   }

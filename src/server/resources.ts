@@ -25,6 +25,15 @@ export class ResourceCatalog {
     }
   }
 
+  /** Adds (or replaces) a fixed resource. */
+  set(r: ResourceDefinition): void {
+    this.fixed.set(r.uri, r);
+  }
+
+  delete(uri: string): boolean {
+    return this.fixed.delete(uri);
+  }
+
   get empty(): boolean {
     return this.fixed.size === 0 && this.templates.length === 0;
   }

@@ -28,10 +28,17 @@ export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, Sdk
       (await this.server.handle(request.method, request.params, {
         signal: extra.signal,
         session: this.session,
+        requestId: extra.requestId,
+        push: (n) => void this.notification(n as SdkNotification).catch(() => {}),
         notify: (n) => extra.sendNotification(n as SdkNotification),
         request: (method, params) =>
           extra.sendRequest({ method, params } as SdkRequest, ANY_RESULT, { signal: extra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS }),
       })) as SdkResult;
+  }
+
+  override async close(): Promise<void> {
+    this.session.unlisten?.();
+    await super.close();
   }
 
   protected override assertCapabilityForMethod(): void {}

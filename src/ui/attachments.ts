@@ -35,6 +35,7 @@ export async function readAttachments(prompt: string, host: CommandHost): Promis
   for (const uri of refs) {
     const read = await host.readResource(uri);
     if (!read.ok) return { ok: false, error: `@${inline(uri)}: ${inline(read.error.message)}; not sent` };
+    void host.subscribe?.(read.server, read.uri).catch(() => {}); // a change is then a one-line notice
     const texts = read.contents.filter((c): c is Extract<typeof c, { text: string }> => "text" in c);
     if (texts.length === 0) return { ok: false, error: `@${inline(uri)}: no text to attach (${read.contents.length ? "binary contents: /read shows them" : "no contents"}); not sent` };
     for (const c of texts) {

@@ -10,6 +10,7 @@ import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "..
 import type { CommandHost } from "./commands/index.js";
 import { shownState, type ServerView } from "./server-view.js";
 import type { SessionStore } from "./state.js";
+import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 
 /**
  * What the app needs from a started host: the slash commands' view and the model's executor. The
@@ -20,11 +21,22 @@ export type StartedHost = CommandHost &
     /** Settles when every server's first connect settled, or after the host's bound (connectWaitMs). */
     settled?: () => Promise<unknown>;
     connectWaitMs?: number;
-    /** `server`: a server's first connect settled (Host.open). */
-    on?(event: "server", listener: (e: ServerEvent) => void): unknown;
+    on?<K extends keyof HostEvents>(event: K, listener: (e: HostEvents[K]) => void): unknown;
+    /** Resource subscriptions (Host.subscriptions). */
+    subscriptions?: { subscribe(server: string, uri: string): Promise<boolean> };
     /** Each server log message as it comes (Host.logs keeps them). */
     onLog?(listener: (e: LogEntry) => void): unknown;
   };
+
+/** The Host's events the app listens to. */
+export interface HostEvents {
+  /** A server's first connect settled (Host.open). */
+  server: ServerEvent;
+  /** A server's tools, prompts or resources changed (and were listed again). */
+  "list-changed": { server: string; list: string };
+  /** A subscribed resource changed on its server. */
+  "resource-updated": { server: string; uri: string };
+}
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
@@ -77,6 +89,15 @@ export class PendingHost {
         host.onLog?.((e) => {
           store.record({ kind: "log", server: e.server, level: e.level, ...(e.logger ? { logger: e.logger } : {}), text: e.text });
           if (isNoticeLevel(e.level)) store.notice(`server ${e.server} ${e.level}: ${e.text.slice(0, 300)}`, e.level === "warning" ? "info" : "error");
+        });
+        host.on?.("list-changed", ({ server, list }) => {
+          const what = list === "tools" ? "tool list changed (the model has the new one from the next prompt)" : list === "prompts" ? "prompts changed (/help lists them)" : "resources changed (/resources lists them)";
+          store.notice(`server ${sanitizeInline(server)}: its ${what}`);
+        });
+        // A resource the user read or attached changed: one line (a read shows the new content).
+        host.on?.("resource-updated", ({ server, uri }) => {
+          const u = truncateChars(sanitizeInline(uri), 200);
+          store.notice(`server ${sanitizeInline(server)}: ${u} changed — /read ${u} ${sanitizeInline(server)} shows it`);
         });
         host.on?.("server", ({ name }) => {
           if (!late.delete(name)) return;
@@ -158,6 +179,7 @@ export class PendingHost {
       if (!this.host?.readResource) throw this.notConnected();
       return this.host.readResource(uri, server);
     },
+    subscribe: async (server, uri) => (this.host?.subscriptions ? this.host.subscriptions.subscribe(server, uri) : false),
   };
 
   readonly executor: ToolExecutor = {

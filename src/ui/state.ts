@@ -4,7 +4,8 @@
 import type { PendingInput } from "./input-dialogs.js";
 import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
-import type { ContentBlock } from "../protocol/index.js";
+import type { ContentBlock, ImageContent } from "../protocol/index.js";
+import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
@@ -26,7 +27,9 @@ export type TurnItem =
   | { kind: "assistant"; text: string }
   | { kind: "tool"; call: ToolCallView }
   | { kind: "notice"; level: "info" | "error"; text: string }
-  | { kind: "table"; value: unknown; offset: number };
+  | { kind: "table"; value: unknown; offset: number }
+  /** An image the user read (/read, /open of an image blob), drawn here; `saveId` is its /save-output number. */
+  | { kind: "image"; block: ImageContent; saveId: number };
 
 export interface Turn {
   id: number;
@@ -353,11 +356,25 @@ export class SessionStore {
         app.push({ n: app.length + 1, server, tool, at, audience: "", value: undefined, appMeta: outcome.routed.appMeta });
       }
     }
+    // A resource_link in model-bound content (a legacy result) is numbered too: /open reads it in the
+    // user's place; the model keeps only the link it was given.
+    const links: string[] = [];
+    for (const out of outcome.ok ? outcome.routed.model : []) {
+      if (out.format !== "content") continue;
+      for (const block of out.content) {
+        if (block.type !== "resource_link" || saveIds.has(block)) continue;
+        const n = saveables.length + 1;
+        saveables.push({ ...saveableOf(n, tool, block), server });
+        saveIds.set(block, n);
+        links.push(`[${n}] resource link ${truncateChars(sanitizeInline(block.uri), 200)} — /open ${n} shows it here`);
+      }
+    }
     const progress = this.progress.get(id);
     this.progress.delete(id);
     this.editCall(id, (c) => ({ ...c, ...(progress ? { progress } : {}), outcome, saveIds }));
     this.update({ saveables, programmatic, app, lastTable, progScroll: 0, appScroll: 0 });
     this.record({ kind: "tool", call: id, ...outcomeRecord(outcome) });
+    if (links.length) this.notice(links.join("\n"));
   }
 
   // --- approval -------------------------------------------------------------
@@ -380,6 +397,7 @@ export class SessionStore {
 
 /** An item that never changes again: a tool card with its outcome and every user image drawn. */
 function settledItem(item: TurnItem): boolean {
+  if (item.kind === "image") return imageRendered(item.block);
   if (item.kind !== "tool") return true;
   const o = item.call.outcome;
   if (!o) return false;

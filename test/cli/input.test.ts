@@ -108,9 +108,30 @@ describe("elicitation and sampling, one-shot", () => {
     assert.deepEqual(mrtr.calls[0]._meta[CAPS], { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } });
     assert.deepEqual(mrtr.calls[1].inputResponses, { who: { action: "accept", content: { size: 3, color: "green", name: "Ada" } } });
 
+    // A declined sampling is answered (no response for its key, SEP-2322), not the whole call failed.
+    mrtr.calls.length = 0;
     const declined = await call("mrtr", "ask", "--answer", '{"name":"Ada"}');
-    assert.equal(declined.code, 1);
-    assert.equal(JSON.parse(declined.out).error.rule, "sampling-declined");
+    assert.equal(declined.code, 0, declined.err);
+    assert.match(text(JSON.parse(declined.out)), /name="Ada"; sampled 0 chars from undefined$/);
+    assert.deepEqual(mrtr.calls[2].inputResponses, {}, "the declined request is left unanswered");
     assert.match(declined.err, /declined \(pass --yes to approve\)/);
+  });
+
+  test("prompts, prompt, resources and read answer a server's questions as call does (--answer, else declined)", async () => {
+    const base = ["--server", "mrtr", "--config", config];
+    const got = await cli(["prompt", "greet", ...base, "--json", "--answer", '{"name":"Ada"}']);
+    assert.equal(got.code, 0, got.err);
+    assert.equal(JSON.parse(got.out).messages[0].content.text, 'greet action=accept size=3 color="green" name="Ada"');
+    const read = await cli(["read", "mrtr://note", ...base, "--answer", '{"name":"Bo"}']);
+    assert.equal(read.code, 0, read.err);
+    assert.match(read.out, /note for action=accept size=3 color="green" name="Bo"/);
+    const unanswered = await cli(["read", "mrtr://note", ...base]);
+    assert.match(unanswered.out, /note for action=decline/);
+    assert.match(unanswered.err, /^mcp-prism: server mrtr asked for input \("Who reads\? CANARY-ELICIT-6b1f3d"\); declined/m);
+    for (const cmd of ["prompts", "resources"]) {
+      const r = await cli([cmd, ...base, "--answer", "[1]"]);
+      assert.equal(r.code, 2, `${cmd} takes --answer`);
+      assert.match(r.err, /--answer: expected a JSON object/);
+    }
   });
 });

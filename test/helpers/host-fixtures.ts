@@ -64,8 +64,11 @@ export async function startLoggingProxy(target: string): Promise<{ url: string; 
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
+    // A long-lived stream (subscriptions/listen) ends when the client goes: so does the upstream one.
+    const ac = new AbortController();
+    res.on("close", () => ac.abort());
     try {
-      const up = await fetch(target, { method: req.method, headers, body: body || undefined });
+      const up = await fetch(target, { method: req.method, headers, body: body || undefined, signal: ac.signal });
       const out: Record<string, string> = {};
       up.headers.forEach((v, k) => {
         if (k !== "content-length" && k !== "transfer-encoding" && k !== "content-encoding") out[k] = v;
@@ -74,7 +77,8 @@ export async function startLoggingProxy(target: string): Promise<{ url: string; 
       if (up.body) for await (const c of up.body as unknown as AsyncIterable<Uint8Array>) res.write(c);
       res.end();
     } catch (e) {
-      res.writeHead(502).end(String(e));
+      if (res.headersSent) res.destroy();
+      else res.writeHead(502).end(String(e));
     }
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -8,6 +8,9 @@ import { checkAnswer, formDefaults, parseForm } from "../../src/host/input-form.
 import { clientCapabilities, featuresWith } from "../../src/host/client-capabilities.js";
 import { answerInput, parseElicit, parseSample, type InputProvider } from "../../src/host/input-provider.js";
 import { startMrtrServer } from "../fixtures/input-mrtr-server.js";
+import { sampleWith } from "../../src/model/sampling.js";
+import { OfflineModel } from "../../src/model/offline.js";
+import type { ModelAdapter, ModelRequest } from "../../src/model/adapter.js";
 import { ASK_SCHEMA } from "../fixtures/input-legacy-server.js";
 import { config } from "../helpers/host-fixtures.js";
 
@@ -63,6 +66,28 @@ describe("requests", () => {
     assert.ok(ok.ok);
     assert.equal(ok.value.messages[0].text, "a\n[image]");
     assert.equal(ok.value.maxTokens, 8192);
+  });
+
+  it("sampling settings: includeContext other than none and model hints are named as ignored, temperature and stops kept, tools refused", async () => {
+    const msg = [{ role: "user", content: { type: "text", text: "hi STOP there" } }];
+    const r = parseSample("s", { messages: msg, maxTokens: 20, includeContext: "thisServer", temperature: 1.7, stopSequences: ["STOP"], modelPreferences: { hints: [] } });
+    assert.ok(r.ok);
+    assert.equal(r.value.ignored, "ignored: includeContext thisServer (no server context is sent), modelPreferences (the active model answers)");
+    assert.equal(r.value.temperature, 1, "a temperature above 1 is lowered");
+    assert.deepEqual(r.value.stopSequences, ["STOP"]);
+    const none = parseSample("s", { messages: msg, maxTokens: 20, includeContext: "none" });
+    assert.ok(none.ok && none.value.ignored === undefined, "includeContext none is honoured");
+    for (const bad of [{ temperature: -1 }, { temperature: "hot" }, { stopSequences: [""] }, { stopSequences: Array(9).fill("x") }, { stopSequences: "x" }]) assert.ok(!parseSample("s", { messages: msg, maxTokens: 5, ...bad }).ok, JSON.stringify(bad));
+    const provider: InputProvider = { elicitation: false, sampling: true, elicit: async () => ({ action: "cancel" }), sample: async () => ({ action: "accept", text: "t", model: "m" }) };
+    const tools = await answerInput("s", "sampling/createMessage", { messages: msg, maxTokens: 5, tools: [{ name: "x", inputSchema: { type: "object" } }] }, provider);
+    assert.deepEqual(tools, { ok: false, rule: "sampling-tools-unsupported", detail: "sampling with tools is not supported by mcp-prism (it does not advertise sampling.tools)" });
+    // The adapter gets the settings; the answer is cut at the first stop sequence (the offline model too).
+    const seen: ModelRequest[] = [];
+    const fake: ModelAdapter = { id: "fake:x", capabilities: new OfflineModel().capabilities, async *respond(req) { seen.push(req); yield { type: "text", text: "one two STOP three" }; } };
+    assert.equal(await sampleWith(fake, r.value), "one two ");
+    assert.deepEqual(seen[0].sampling, { maxTokens: 20, temperature: 1, stopSequences: ["STOP"] });
+    assert.deepEqual(seen[0].tools, []);
+    assert.equal(await sampleWith(new OfflineModel(), { ...r.value, stopSequences: ["STOP"] }), 'Offline sample (1 message): the last user said "hi ');
   });
 
   it("an accepted form is checked before it is sent; unoffered kinds are refused", async () => {

@@ -224,3 +224,16 @@ test("the tool-use loop is bounded: a model that never stops calling tools ends 
   assert.equal(exec.calls.length, 3);
   assert.match(r.answer, /Stopped after 3 tool rounds/);
 });
+
+test("a sampling request's maxTokens, temperature and stopSequences go to the Messages API; no tools", async () => {
+  reset();
+  const { sampleWith } = await import("../../src/model/sampling.js");
+  const text = await sampleWith(model(), { server: "crm", messages: [{ role: "user", text: "hi" }], systemPrompt: "Be brief", maxTokens: 20, temperature: 0.5, stopSequences: ["STOP"] });
+  assert.equal(typeof text, "string");
+  const body = fake.requests[0].body;
+  assert.equal(body.max_tokens, 20);
+  assert.equal(body.temperature, 0.5);
+  assert.deepEqual(body.stop_sequences, ["STOP"]);
+  assert.equal(body.tools, undefined);
+  assert.match(JSON.stringify(body.system), /Be brief/);
+});

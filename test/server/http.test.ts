@@ -178,7 +178,7 @@ describe("Streamable HTTP binding", () => {
       assert.match(session, /^[0-9a-f-]{36}$/);
       const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
       const list = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: 2, method: "tools/list" } });
-      assert.equal(list.json.result.tools.length, 9);
+      assert.equal(list.json.result.tools.length, 11);
       const unknown = await rawRequest(srv.url, { headers: { ...headers, "mcp-session-id": "nope" }, body: { jsonrpc: "2.0", id: 3, method: "tools/list" } });
       assert.equal(unknown.status, 404);
       assert.equal((await rawRequest(srv.url, { method: "DELETE", headers })).status, 200);

@@ -21,7 +21,7 @@ async function exercise(makeTransport: () => Transport, mode: (typeof MODES)[num
     assert.equal(client.getServerVersion()?.name, "mcp-prism-demo");
 
     const list = await client.listTools();
-    assert.deepEqual(list.tools.map((t) => t.name), ["search_customers", "generate_images", "refresh_dashboard", "lookup_order", "legacy_weather", "wait", "draft_email", "account_brief", "list_roots"]);
+    assert.deepEqual(list.tools.map((t) => t.name), ["search_customers", "generate_images", "refresh_dashboard", "lookup_order", "legacy_weather", "wait", "draft_email", "account_brief", "list_roots", "add_note", "toggle_extras"]);
     assert.deepEqual([list.ttlMs, list.cacheScope], [300_000, "public"]);
     const search = list.tools.find((t) => t.name === "search_customers")!;
     assert.deepEqual(search.outputSchema?.required, ["query", "total", "mostRecent", "byRegion"]);

@@ -144,7 +144,7 @@ describe("real SDK client on the legacy stdio path", () => {
     try {
       assert.equal(client.getServerVersion()?.name, "mcp-prism-demo");
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), ["account_brief", "draft_email", "generate_images", "legacy_weather", "list_roots", "lookup_order", "refresh_dashboard", "search_customers", "wait"]);
+      assert.deepEqual(tools.map((t) => t.name).sort(), ["account_brief", "add_note", "draft_email", "generate_images", "legacy_weather", "list_roots", "lookup_order", "refresh_dashboard", "search_customers", "toggle_extras", "wait"]);
       const r = await client.callTool({ name: "legacy_weather", arguments: { city: "Seattle" } });
       assert.equal((r.structuredContent as any).city, "Seattle");
       const err = await client.callTool({ name: "lookup_order", arguments: { orderId: "x" } });

@@ -76,6 +76,18 @@ for (const era of ["modern", "legacy"] as const) {
       assert.ok(!seen.join("").includes(CANARY), "an unattached resource never reaches the model");
     });
 
+    test("a resource_link in model-bound (legacy) content is numbered and /open reads it here, not for the model", async () => {
+      const id = store.toolStart("res", "legacy_linker", {});
+      const link = { type: "resource_link", uri: "secret://canary", name: "canary" };
+      store.toolEnd(id, okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "see the link" }, link] as never }] }, { server: "res", tool: "legacy_linker" }));
+      const n = store.getState().saveables.at(-1)!.n;
+      assert.ok(notices(store).includes(`[${n}] resource link secret://canary — /open ${n} shows it here`));
+      const before = seen.length;
+      await dispatch(`/open ${n}`, session.commandContext());
+      assert.equal(seen.length, before, "opening sends nothing to the model");
+      assert.ok(notices(store).filter((t) => t.startsWith("res · secret://canary\n") && t.includes(`the canary is ${CANARY}`)).length >= 1);
+    });
+
     test("an attached resource enters the model's context on the user's turn, shown there", async () => {
       await session.submit("summarise @secret://canary please");
       const request = JSON.parse(seen.at(-1)!) as ModelRequest;

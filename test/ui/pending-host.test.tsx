@@ -161,7 +161,7 @@ test("a server still connecting at the host's bound: queued lines run on the oth
     tools: async () => (lateState === "connected" ? [searchTool, slowTool] : [searchTool]),
     settled: () => settled.promise,
     connectWaitMs: 5000,
-    on: (_event, fn) => void (listener = (name) => fn({ name, state: "connected" })),
+    on: (event: string, fn: (e: any) => void) => void (event === "server" && (listener = (name) => fn({ name, state: "connected" }))),
   };
   const s = setup(["demo", "slow"], Promise.resolve(host));
   await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "the host's own view before the bound");

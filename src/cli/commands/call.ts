@@ -10,8 +10,7 @@ import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage } from
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { startHost, StartError } from "../start-host.js";
 import { out, err, errStatus, outJson } from "../output/terminal.js";
-import { oneShotInput } from "../oneshot-input.js";
-import { createModel } from "../../model/select.js";
+import { ANSWER_OPTION, cliInput } from "../oneshot-input.js";
 
 /** The qualified name of TOOL, preferring the --server one; waits only until some server lists it. */
 async function awaitToolName(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
@@ -27,20 +26,18 @@ function progressLine(p: ProgressUpdate): string {
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("call", async () => {
-    const cli = parseCli(argv, { args: { type: "string" }, select: { type: "string", multiple: true }, profile: { type: "string" }, answer: { type: "string" } }, { positionals: [1, 1] });
+    const cli = parseCli(argv, { args: { type: "string" }, select: { type: "string", multiple: true }, profile: { type: "string" }, ...ANSWER_OPTION }, { positionals: [1, 1] });
     const tool = cli.positionals[0];
     const args = parseToolArgs(cli.values.args as string | undefined);
     const select = parseSelectors(cli.values.select);
     const profile = parseProfile(cli.values.profile);
-    const answer = cli.values.answer === undefined ? undefined : parseToolArgs(cli.values.answer as string, "--answer");
     const write = (outcome: CallOutcome) =>
       cli.common.json ? outJson(callDocument(outcome)) : out(renderCall(outcome, process.stdout.columns ?? 100));
 
     let host: Host;
     try {
       // The model answers sampling, made only when a server asks (its config errors are then one line).
-      const model = () => createModel({ flag: cli.common.model, config: host.opts.config.model });
-      host = await startHost(cli.common, { input: oneShotInput({ answer, yes: cli.common.yes, model }) });
+      host = await startHost(cli.common, { input: cliInput(cli, () => host) });
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       if (cli.common.json) outJson(errorDocument(tool, e, cli.common.server));

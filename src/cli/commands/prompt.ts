@@ -3,13 +3,14 @@
 // would carry it. NAME may be SERVER:NAME. --json: {"server","name","description","messages"}.
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { renderPrompt } from "../output/prompts.js";
-import { startErrorFields, withHost } from "../start-host.js";
+import { startErrorFields } from "../start-host.js";
+import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
 import type { PromptError } from "../../host/prompts.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("prompt", async () => {
-    const cli = parseCli(argv, { args: { type: "string" } }, { positionals: [0, 1] });
+    const cli = parseCli(argv, { args: { type: "string" }, ...ANSWER_OPTION }, { positionals: [0, 1] });
     if (cli.positionals.length === 0) throw new UsageError("missing the prompt name");
     const args = parseToolArgs(cli.values.args as string | undefined);
     const fail = (e: Pick<PromptError, "server" | "prompt" | "rule" | "detail" | "message">) => {
@@ -17,8 +18,8 @@ export async function run(argv: string[]): Promise<number> {
       else err(`mcp-prism prompt: ${e.message}\n`);
       return 1;
     };
-    return withHost(
-      cli.common,
+    return withAnsweringHost(
+      cli,
       (e) => fail({ ...startErrorFields(e), prompt: cli.positionals[0] }),
       async (host) => {
         const found = await host.prompts.find(cli.positionals[0], cli.common.server, host.connectWaitMs);

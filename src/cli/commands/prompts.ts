@@ -3,14 +3,15 @@
 // server could be reached.
 import { parseCli, withUsage } from "../args.js";
 import { renderPrompts, type PromptsDocument } from "../output/prompts.js";
-import { startErrorFields, withHost } from "../start-host.js";
+import { startErrorFields } from "../start-host.js";
+import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("prompts", async () => {
-    const cli = parseCli(argv, {}, { positionals: [0, 0] });
-    return withHost(
-      cli.common,
+    const cli = parseCli(argv, { ...ANSWER_OPTION }, { positionals: [0, 0] });
+    return withAnsweringHost(
+      cli,
       (e) => {
         if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
         else err(`mcp-prism prompts: ${e.message}\n`);

@@ -6,12 +6,13 @@ import { formatBytes } from "../../host/measure.js";
 import { writePrivateFile } from "../../ui/commands/save-file.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { contentBytes, renderContents } from "../output/resources.js";
-import { startErrorFields, withHost } from "../start-host.js";
+import { startErrorFields } from "../start-host.js";
+import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("read", async () => {
-    const cli = parseCli(argv, { out: { type: "string" } }, { positionals: [0, 1] });
+    const cli = parseCli(argv, { out: { type: "string" }, ...ANSWER_OPTION }, { positionals: [0, 1] });
     const uri = cli.positionals[0];
     if (uri === undefined) throw new UsageError("missing the resource URI");
     const file = typeof cli.values.out === "string" ? resolve(cli.values.out) : undefined;
@@ -20,8 +21,8 @@ export async function run(argv: string[]): Promise<number> {
       else err(`mcp-prism read: ${e.message}\n`);
       return 1;
     };
-    return withHost(
-      cli.common,
+    return withAnsweringHost(
+      cli,
       fail,
       async (host) => {
         const read = await host.readResource(uri, cli.common.server);

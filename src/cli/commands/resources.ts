@@ -2,14 +2,15 @@
 // and what was wrong with a listing. Exit 1 when a server's listing failed.
 import { parseCli, withUsage } from "../args.js";
 import { renderResources } from "../output/resources.js";
-import { startErrorFields, withHost } from "../start-host.js";
+import { startErrorFields } from "../start-host.js";
+import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("resources", async () => {
-    const cli = parseCli(argv, {}, { positionals: [0, 0] });
-    return withHost(
-      cli.common,
+    const cli = parseCli(argv, { ...ANSWER_OPTION }, { positionals: [0, 0] });
+    return withAnsweringHost(
+      cli,
       (e) => {
         if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
         else err(`mcp-prism resources: ${e.message}\n`);

@@ -8,7 +8,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const open: SlashCommand = {
   name: "open",
   usage: "/open N",
-  description: "show resource link or embedded resource N here (read from its server; not sent to the model)",
+  description: "show resource link or embedded resource N here, images drawn (read from its server; not sent to the model)",
   async run(args, ctx) {
     const m = /^(\d+)$/.exec(args.trim());
     if (!m) throw new CommandError("usage: /open N (N is the number shown next to the output)");

@@ -32,14 +32,18 @@ export function shownText(text: string): { shown: string; more?: string } {
  */
 export function showRead(read: ReadOutcome, ctx: CommandContext, tool: string, numbered?: number): void {
   if (!read.ok) throw new CommandError(read.error.message);
+  // Where the server offers it, a change of what the user looked at is told (one line).
+  void ctx.host.subscribe?.(read.server, read.uri).catch(() => {});
   if (read.contents.length === 0) {
     ctx.store.notice(`${inline(read.server)} · ${inline(read.uri)}: no contents`);
     return;
   }
+  const images: { n: number; data: string; mimeType: string }[] = [];
   const parts = read.contents.map((c: ResourceContents) => {
     const mime = c.mimeType ? inline(c.mimeType, 80) : undefined;
     if ("blob" in c) {
       const n = numbered ?? ctx.store.addSaveable({ tool, server: read.server, type: "resource", mimeType: c.mimeType, uri: c.uri, data: c.blob });
+      if (c.mimeType && DRAWN.has(c.mimeType.toLowerCase())) images.push({ n, data: c.blob, mimeType: c.mimeType.toLowerCase() });
       return `[${n}] ${inline(c.uri)} · ${mime ?? "binary"}, ${formatBytes(blobBytes(c.blob))} — /save-output ${n} saves it`;
     }
     const n = numbered ?? ctx.store.addSaveable({ tool, server: read.server, type: "resource", mimeType: c.mimeType, uri: c.uri, text: c.text });
@@ -48,7 +52,12 @@ export function showRead(read: ReadOutcome, ctx: CommandContext, tool: string, n
     return [head, sanitizeText(shown), ...(more ? [`${more} — /save-output ${n} saves it all`] : [])].join("\n");
   });
   ctx.store.notice(`${inline(read.server)} · ${inline(read.uri)}\n${parts.join("\n")}`);
+  // Image blobs are drawn below, as a tool's user images are (the terminal image path).
+  for (const img of images) ctx.store.append({ kind: "image", block: { type: "image", data: img.data, mimeType: img.mimeType }, saveId: img.n });
 }
+
+/** The image types the terminal image path decodes. */
+const DRAWN = new Set(["image/png", "image/jpeg", "image/gif"]);
 
 /** The host's resources side, or a clear line when this host has none. */
 export function resourceHost(ctx: CommandContext) {

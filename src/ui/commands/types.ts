@@ -51,6 +51,8 @@ export interface CommandHost {
   resources?(server?: string): Promise<ResourceListing[]>;
   /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
+  /** Subscribes to a resource the user read or attached, where its server offers it (a change is then a notice). */
+  subscribe?(server: string, uri: string): Promise<boolean>;
 }
 
 export interface CommandContext {

@@ -7,7 +7,7 @@ import { Box, Static, Text } from "ink";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
-import { UserContentView } from "./UserContentView.js";
+import { ImageBlock, UserContentView } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
 
 export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
@@ -26,6 +26,8 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
       return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
     case "table":
       return <TableView value={item.value} offset={item.offset} width={width} />;
+    case "image":
+      return <ImageBlock block={item.block} width={width} rows={24} maxPixels={maxPixels} saveId={item.saveId} />;
     case "tool": {
       const o = item.call.outcome;
       return (

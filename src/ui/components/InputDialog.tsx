@@ -172,6 +172,7 @@ function SampleApproval({ input, width }: { input: Extract<PendingInput, { kind:
   return (
     <Frame title={`Server ${sanitizeName(req.server)} asks the model for a sample (at most ${req.maxTokens} tokens)`} width={width}>
       {req.systemPrompt !== undefined ? <Text dimColor>{truncateToWidth(`system: ${sanitizeInline(req.systemPrompt)}`, inner)}</Text> : null}
+      {req.ignored !== undefined ? <Text dimColor>{truncateToWidth(req.ignored, inner)}</Text> : null}
       {req.messages.length > shown.length ? <Text dimColor>… {req.messages.length - shown.length} earlier messages</Text> : null}
       {shown.map((m, i) => (
         <Text key={i}>{truncateToWidth(`${m.role}: ${sanitizeInline(m.text)}`, inner)}</Text>
