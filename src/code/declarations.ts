@@ -1,0 +1,141 @@
+// TypeScript declarations for `tools` inside a script, generated in process from each tool's
+// inputSchema and its programmatic/structured schema (SEP-3279: present the schema of the variant
+// that will be requested), with descriptions as doc comments. `$ref`s resolve only within the
+// same schema document (`#/...`); anything else, a cycle, or nesting past MAX_DEPTH is `unknown`.
+// Bounded: each tool's text is cut at MAX_TOOL_CHARS. Cached per tool entry (a new listing makes
+// new entries) and per tool list.
+import { P_STRUCTURED } from "../host/policy/types.js";
+import type { ToolEntry } from "../host/types.js";
+import { isObject } from "../protocol/is-object.js";
+import { scriptTools } from "./bridge.js";
+
+const MAX_DEPTH = 12;
+const MAX_TOOL_CHARS = 8_000;
+const MAX_DOC_CHARS = 400;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+type Schema = Record<string, unknown>;
+
+const byTool = new WeakMap<ToolEntry, string>();
+let lastList: { entries: ToolEntry[]; text: string } | undefined;
+
+/** The declarations for every tool a script can call (cached while the list holds the same entries). */
+export function declarationsFor(tools: readonly ToolEntry[]): string {
+  const entries = scriptTools(tools);
+  if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i])) return lastList.text;
+  const members = entries.map((t) => toolDeclaration(t));
+  const text = [
+    "/** A failed tool call: the call was refused or the tool reported an error (isError). */",
+    "declare class ToolError extends Error { server: string; tool: string; rule: string; }",
+    "declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };",
+    "declare const tools: {",
+    ...members,
+    "};",
+  ].join("\n");
+  lastList = { entries, text };
+  return text;
+}
+
+/** One member of `tools`: its doc comment and signature. */
+export function toolDeclaration(t: ToolEntry): string {
+  const hit = byTool.get(t);
+  if (hit !== undefined) return hit;
+  const variant = t.variants.find((v) => v.audience === P_STRUCTURED.audience && v.format === "structured");
+  const output = variant && variant.format === "structured" && isObject(variant.schema) ? variant.schema : undefined;
+  const name = IDENT.test(t.qualifiedName) ? t.qualifiedName : JSON.stringify(t.qualifiedName);
+  const input = typeOf(t.inputSchema as Schema, t.inputSchema as Schema, 1, new Set());
+  const out = output ? typeOf(output, output, 1, new Set()) : "unknown";
+  let text = `${doc(t.description ?? t.title, "  ")}  ${name}(args: ${input}): Promise<${out}>;`;
+  if (text.length > MAX_TOOL_CHARS) text = `${doc(t.description ?? t.title, "  ")}  /* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
+  byTool.set(t, text);
+  return text;
+}
+
+function doc(text: unknown, indent: string): string {
+  if (typeof text !== "string" || !text.trim()) return "";
+  const cut = text.length > MAX_DOC_CHARS ? `${text.slice(0, MAX_DOC_CHARS)}…` : text;
+  // A doc comment may not close itself early.
+  return `${indent}/** ${cut.replace(/\*\//g, "*\\/").replace(/\s*\n\s*/g, " ")} */\n`;
+}
+
+/** The local target of a `$ref` (`#/a/b`, JSON Pointer), or undefined. */
+function resolveRef(root: Schema, ref: string): Schema | undefined {
+  if (ref === "#") return root;
+  if (!ref.startsWith("#/")) return undefined;
+  let at: unknown = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
+    at = at[key];
+  }
+  return isObject(at) ? at : undefined;
+}
+
+function literal(v: unknown): string {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null ? JSON.stringify(v) : "unknown";
+}
+
+function typeOf(s: unknown, root: Schema, depth: number, seen: Set<Schema>): string {
+  if (s === true || s === undefined) return "unknown";
+  if (s === false) return "never";
+  if (!isObject(s) || depth > MAX_DEPTH) return "unknown";
+  if (typeof s.$ref === "string") {
+    const target = resolveRef(root, s.$ref);
+    if (!target || seen.has(target)) return "unknown";
+    const next = new Set(seen).add(target);
+    return typeOf(target, root, depth + 1, next);
+  }
+  if ("const" in s) return literal(s.const);
+  if (Array.isArray(s.enum)) return s.enum.slice(0, 50).map(literal).join(" | ") || "never";
+  for (const k of ["anyOf", "oneOf"] as const) {
+    const list = s[k];
+    if (Array.isArray(list) && list.length) return list.slice(0, 20).map((x) => paren(typeOf(x, root, depth + 1, seen))).join(" | ");
+  }
+  if (Array.isArray(s.allOf) && s.allOf.length) return s.allOf.slice(0, 20).map((x) => paren(typeOf(x, root, depth + 1, seen))).join(" & ");
+  const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : s.properties ? ["object"] : s.items ? ["array"] : [];
+  if (!types.length) return "unknown";
+  return types.map((t) => paren(oneType(String(t), s, root, depth, seen))).join(" | ");
+}
+
+function paren(t: string): string {
+  return / [|&] /.test(t) && !t.startsWith("{") ? `(${t})` : t;
+}
+
+function oneType(t: string, s: Schema, root: Schema, depth: number, seen: Set<Schema>): string {
+  switch (t) {
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array": {
+      if (Array.isArray(s.prefixItems)) return `[${s.prefixItems.slice(0, 20).map((x) => typeOf(x, root, depth + 1, seen)).join(", ")}]`;
+      return `${paren(typeOf(s.items, root, depth + 1, seen))}[]`;
+    }
+    case "object":
+      return objectType(s, root, depth, seen);
+    default:
+      return "unknown";
+  }
+}
+
+function objectType(s: Schema, root: Schema, depth: number, seen: Set<Schema>): string {
+  const props = isObject(s.properties) ? s.properties : {};
+  const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
+  const pad = "  ".repeat(depth + 1);
+  const lines: string[] = [];
+  for (const [key, sub] of Object.entries(props).slice(0, 100)) {
+    const k = IDENT.test(key) ? key : JSON.stringify(key);
+    const d = isObject(sub) ? doc(sub.description, pad) : "";
+    lines.push(`${d}${pad}${k}${required.has(key) ? "" : "?"}: ${typeOf(sub, root, depth + 1, seen)};`);
+  }
+  const extra = s.additionalProperties;
+  if (isObject(extra)) lines.push(`${pad}[key: string]: ${typeOf(extra, root, depth + 1, seen)};`);
+  else if (extra !== false && !lines.length) return "Record<string, unknown>";
+  if (!lines.length) return "{}";
+  return `{\n${lines.join("\n")}\n${"  ".repeat(depth)}}`;
+}
