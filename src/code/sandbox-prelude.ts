@@ -58,7 +58,7 @@ export const PRELUDE = String.raw`
   defineProperty(g, "console", { value: console, enumerable: false, writable: false, configurable: false });
   defineProperty(g, "ToolError", { value: ToolError, enumerable: false, writable: false, configurable: false });
   const failure = (e) => {
-    if (e instanceof ToolError) return done(false, "ToolError: " + stringify({ server: e.server, tool: e.tool, rule: e.rule, message: e.message }), "tool-error");
+    if (e instanceof ToolError) return done(false, "uncaught ToolError from " + (e.server ? e.server + "/" : "") + e.tool + " (" + e.rule + "): " + e.message, "tool-error");
     const text = (e && e.name ? e.name + ": " : "") + (e && e.message !== undefined ? e.message : String_(e));
     const rule = e && e.name === "InternalError" ? (e.message === "stack overflow" ? "stack-size" : e.message === "out of memory" ? "memory" : "script-error") : e && e.name === "RangeError" && e.message === "Maximum call stack size exceeded" ? "stack-size" : "script-error";
     done(false, text, rule);

@@ -180,7 +180,7 @@ function hostRunDocument(tool: string, args: Record<string, unknown>, run: HostT
 
 function progressToStderr(e: TurnEvent): void {
   if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
-  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
   else if (e.type === "tool-outcome" && e.hostRun) err(`← ${sanitizeInline(e.call.name)}${e.hostRun.isError ? " (error)" : ""}: model ${e.hostRun.text.length} characters\n`);
   else if (e.type === "tool-outcome" && e.outcome) {
     const o = e.outcome;
