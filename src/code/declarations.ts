@@ -94,6 +94,7 @@ function typeOf(s: unknown, root: Schema, depth: number, seen: Set<Schema>): str
   if (Array.isArray(s.allOf) && s.allOf.length) return s.allOf.slice(0, 20).map((x) => paren(typeOf(x, root, depth + 1, seen))).join(" & ");
   const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : s.properties ? ["object"] : s.items ? ["array"] : [];
   if (!types.length) return "unknown";
+  if (types.length === 1) return oneType(String(types[0]), s, root, depth, seen);
   return types.map((t) => paren(oneType(String(t), s, root, depth, seen))).join(" | ");
 }
 

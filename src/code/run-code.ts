@@ -60,9 +60,14 @@ export function modelText(run: ScriptRun): string {
   if (text.length > MAX_MODEL_CHARS) {
     const valueJson = run.valueJson ?? JSON.stringify(report.value);
     const room = Math.max(0, MAX_MODEL_CHARS - (text.length - valueJson.length) - 200);
+    // The cut JSON is itself a string in the report: escaping (quotes) makes it longer, so shrink to fit.
+    let cut = valueJson.slice(0, room);
+    for (let quoted = JSON.stringify(cut).length; quoted > room && cut.length > 0; quoted = JSON.stringify(cut).length) {
+      cut = cut.slice(0, Math.max(0, Math.floor((cut.length * room) / quoted) - 1));
+    }
     out.value = null;
-    out.valueCut = valueJson.slice(0, room);
-    notices.push(`value cut: the first ${room} of ${valueJson.length} characters of its JSON shown (return less, e.g. counts or the top rows)`);
+    out.valueCut = cut;
+    notices.push(`value cut: the first ${cut.length} of ${valueJson.length} characters of its JSON shown (return less, e.g. counts or the top rows)`);
   }
   if (notices.length) out.notice = notices.join("; ");
   text = JSON.stringify(out);
