@@ -24,14 +24,9 @@ export function declarationsFor(tools: readonly ToolEntry[]): string {
   const entries = scriptTools(tools);
   if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i])) return lastList.text;
   const members = entries.map((t) => toolDeclaration(t));
-  const text = [
-    "/** A failed tool call: the call was refused or the tool reported an error (isError). */",
-    "declare class ToolError extends Error { server: string; tool: string; rule: string; }",
-    "declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };",
-    "declare const tools: {",
-    ...members,
-    "};",
-  ].join("\n");
+  // ToolError and console are named in run_code's description; declaring them here costs the model
+  // tokens on every request and tells it nothing more.
+  const text = ["declare const tools: {", ...members, "};"].join("\n");
   lastList = { entries, text };
   return text;
 }
@@ -45,17 +40,19 @@ export function toolDeclaration(t: ToolEntry): string {
   const name = IDENT.test(t.qualifiedName) ? t.qualifiedName : JSON.stringify(t.qualifiedName);
   const input = typeOf(t.inputSchema as Schema, t.inputSchema as Schema, 1, new Set());
   const out = output ? typeOf(output, output, 1, new Set()) : "unknown";
-  let text = `${doc(t.description ?? t.title, "  ")}  ${name}(args: ${input}): Promise<${out}>;`;
-  if (text.length > MAX_TOOL_CHARS) text = `${doc(t.description ?? t.title, "  ")}  /* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
+  const lead = doc(t.description ?? t.title);
+  let text = `${lead ? `  ${lead.trimEnd()}\n` : ""}  ${name}(args: ${input}): Promise<${out}>;`;
+  if (text.length > MAX_TOOL_CHARS) text = `${lead ? `  ${lead.trimEnd()}\n` : ""}  /* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
   byTool.set(t, text);
   return text;
 }
 
-function doc(text: unknown, indent: string): string {
+/** A doc comment on one line (`/** … *\/ `), or "" without a description. */
+function doc(text: unknown): string {
   if (typeof text !== "string" || !text.trim()) return "";
   const cut = text.length > MAX_DOC_CHARS ? `${text.slice(0, MAX_DOC_CHARS)}…` : text;
   // A doc comment may not close itself early.
-  return `${indent}/** ${cut.replace(/\*\//g, "*\\/").replace(/\s*\n\s*/g, " ")} */\n`;
+  return `/** ${cut.replace(/\*\//g, "*\\/").replace(/\s*\n\s*/g, " ")} */ `;
 }
 
 /** The local target of a `$ref` (`#/a/b`, JSON Pointer), or undefined. */
@@ -124,19 +121,19 @@ function oneType(t: string, s: Schema, root: Schema, depth: number, seen: Set<Sc
   }
 }
 
+/** One line per object (compact: the declarations are read by the model on every request). */
 function objectType(s: Schema, root: Schema, depth: number, seen: Set<Schema>): string {
   const props = isObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
-  const pad = "  ".repeat(depth + 1);
-  const lines: string[] = [];
+  const parts: string[] = [];
   for (const [key, sub] of Object.entries(props).slice(0, 100)) {
     const k = IDENT.test(key) ? key : JSON.stringify(key);
-    const d = isObject(sub) ? doc(sub.description, pad) : "";
-    lines.push(`${d}${pad}${k}${required.has(key) ? "" : "?"}: ${typeOf(sub, root, depth + 1, seen)};`);
+    const d = isObject(sub) ? doc(sub.description) : "";
+    parts.push(`${d}${k}${required.has(key) ? "" : "?"}: ${typeOf(sub, root, depth + 1, seen)};`);
   }
   const extra = s.additionalProperties;
-  if (isObject(extra)) lines.push(`${pad}[key: string]: ${typeOf(extra, root, depth + 1, seen)};`);
-  else if (extra !== false && !lines.length) return "Record<string, unknown>";
-  if (!lines.length) return "{}";
-  return `{\n${lines.join("\n")}\n${"  ".repeat(depth)}}`;
+  if (isObject(extra)) parts.push(`[key: string]: ${typeOf(extra, root, depth + 1, seen)};`);
+  else if (extra !== false && !parts.length) return "Record<string, unknown>";
+  if (!parts.length) return "{}";
+  return `{ ${parts.join(" ")} }`;
 }

@@ -4,7 +4,7 @@
 // outputs the script read and did not return never reach the model: they stay in the script run
 // (and in the user's Programmatic pane).
 import type { ToolEntry } from "../host/types.js";
-import { runScript, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
+import { runScript, scriptTools, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
 import { declarationsFor } from "./declarations.js";
 
 export const RUN_CODE = "run_code";
@@ -74,11 +74,9 @@ export function modelText(run: ScriptRun): string {
   return text;
 }
 
-const DESCRIPTION_LEAD = [
-  "Run JavaScript in a sandbox (QuickJS: no network, files, timers or modules) as the body of an async function.",
-  "`await tools.NAME(args)` calls an MCP tool and resolves to its programmatic output (typed below); a refused call or a tool error throws a ToolError {server, tool, rule, message}.",
-  "Only what the script returns (JSON) and its console output come back to you, with the list of calls it made — page, filter and aggregate in the script and return just the answer.",
-].join(" ");
+// Short: the model reads it on every request (docs/benchmarks.md, "Code mode").
+const DESCRIPTION_LEAD =
+  "Runs JavaScript (an async function body) in a sandbox without network, files or timers. `await tools.NAME(args)` returns the tool's data (types below) or throws a ToolError {server, tool, rule, message}. Only your return value (JSON), console.log lines and the list of calls come back to you: page, filter and aggregate in the script.";
 
 /** run_code for this host; its description is built when first read per tool list. */
 export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> = {}) {
@@ -91,6 +89,10 @@ export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> 
         cached = { tools, text: `${DESCRIPTION_LEAD}\n\n\`\`\`ts\n${declarationsFor(tools)}\n\`\`\`` };
       }
       return cached.text;
+    },
+    /** The tools the declarations type are not listed again (a direct call still gets its receipt). */
+    covers(tool: { server: string; name: string }): boolean {
+      return scriptTools(host.modelTools()).some((t) => t.server === tool.server && t.name === tool.name);
     },
     inputSchema: {
       type: "object" as const,
