@@ -154,7 +154,7 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     notes: [
       `code mode / chat mode on the bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,
       "search_customers' assistant variants carry no cursor (chat: prose with the total and three names; structured: the total, counts per region and three names), and the legacy results show the model no cursor either: direct calls stop after one page, and none of those rows can list five names — the rows say so rather than hiding it. Code mode reads every page's programmatic/structured output (ids, cursor) in the sandbox and returns only the answer.",
-      "In code mode the tools a script can call are described once, as TypeScript declarations in run_code's description (not listed again as tools); a tool without a programmatic/structured variant stays listed as itself.",
+      "In code mode the model gets the servers' tools as in chat mode (a direct call gets the host's receipt) plus run_code, whose description holds the TypeScript declarations of the tools a script can call — their input and programmatic/structured output types. Those declarations are what the single lookup pays for: the tool definitions are the larger part of every request here.",
     ],
   };
 }

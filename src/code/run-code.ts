@@ -4,7 +4,7 @@
 // outputs the script read and did not return never reach the model: they stay in the script run
 // (and in the user's Programmatic pane).
 import type { ToolEntry } from "../host/types.js";
-import { runScript, scriptTools, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
+import { runScript, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
 import { declarationsFor } from "./declarations.js";
 
 export const RUN_CODE = "run_code";
@@ -89,10 +89,6 @@ export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> 
         cached = { tools, text: `${DESCRIPTION_LEAD}\n\n\`\`\`ts\n${declarationsFor(tools)}\n\`\`\`` };
       }
       return cached.text;
-    },
-    /** The tools the declarations type are not listed again (a direct call still gets its receipt). */
-    covers(tool: { server: string; name: string }): boolean {
-      return scriptTools(host.modelTools()).some((t) => t.server === tool.server && t.name === tool.name);
     },
     inputSchema: {
       type: "object" as const,

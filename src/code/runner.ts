@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { CallFailure, FromWorker, SandboxLimits, ToWorker } from "./sandbox-protocol.js";
+import type { CallFailure, FromWorker, RunEnd, SandboxLimits, ToWorker } from "./sandbox-protocol.js";
 
 export type { CallFailure, SandboxLimits } from "./sandbox-protocol.js";
 
@@ -37,19 +37,11 @@ export interface RunOptions {
 }
 
 /** A run's end: its value (JSON) or the error that ended it, and its console output. */
-export interface RunResult {
+export interface RunResult extends RunEnd {
   ok: boolean;
   value?: unknown;
   /** The value's JSON text as the sandbox wrote it. */
   valueJson?: string;
-  logs: string[];
-  logsCut?: number;
-  error?: { rule: string; message: string };
-  /** The worker and its module were dropped after this run. */
-  fault?: boolean;
-  cpuMs?: number;
-  /** The module's WebAssembly.Memory size after the run (never above limits.memoryBytes). */
-  wasmBytes?: number;
   durationMs: number;
 }
 

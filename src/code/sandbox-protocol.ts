@@ -46,19 +46,23 @@ export type ToWorker = RunRequest | { t: "reply"; callId: number; ok: true; json
 
 export type FromWorker =
   | { t: "call"; runId: number; callId: number; tool: string; args: string }
-  | {
+  | ({
       t: "done";
       id: number;
       ok: boolean;
       /** The return value as JSON text (ok only). */
       value?: string;
-      logs: string[];
-      /** Console lines dropped past maxLogBytes. */
-      logsCut?: number;
-      error?: { rule: string; message: string };
-      /** The module is not to be trusted again: the parent drops this worker. */
-      fault?: boolean;
-      cpuMs?: number;
-      /** The module's WebAssembly.Memory size after the run. */
-      wasmBytes?: number;
-    };
+    } & RunEnd);
+
+/** How a run ended, as both sides report it. */
+export interface RunEnd {
+  logs: string[];
+  /** Console lines dropped past maxLogBytes. */
+  logsCut?: number;
+  error?: { rule: string; message: string };
+  /** The module is not to be trusted again: the parent drops this worker (and its module). */
+  fault?: boolean;
+  cpuMs?: number;
+  /** The module's WebAssembly.Memory size after the run (never above limits.memoryBytes). */
+  wasmBytes?: number;
+}

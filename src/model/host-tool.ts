@@ -17,9 +17,4 @@ export interface HostTool {
   readonly description: string;
   inputSchema: { type: "object"; [key: string]: unknown };
   run(args: Record<string, unknown>, ctx: { signal?: AbortSignal }): Promise<HostToolRun>;
-  /**
-   * Server tools this one already describes (run_code: the tools its declarations type): they are
-   * not listed to the model again, but a direct call of one still runs (code mode: a receipt).
-   */
-  covers?(tool: { server: string; name: string; qualifiedName: string }): boolean;
 }

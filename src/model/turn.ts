@@ -96,7 +96,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const bounded = boundTools(names.tools);
   const hostTools = new Map((opts.hostTools ?? []).map((t) => [t.name, t]));
   const tools: ModelToolSpec[] = [
-    ...bounded.tools.filter((t) => !hostTools.has(t.name) && !coveredByHostTool(t.name, names, hostTools)),
+    ...bounded.tools.filter((t) => !hostTools.has(t.name)),
     ...[...hostTools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
   ];
   notices.push(...bounded.notices);
@@ -226,12 +226,6 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
   } finally {
     for (const call of calls) if (!answered.has(call.id)) answer(call, { isError: true, result: receipt(failureText(call, { rule: "not-run" })) });
   }
-}
-
-/** A server tool a host tool already describes to the model (listed once, still callable). */
-function coveredByHostTool(name: string, names: ReturnType<typeof buildToolNameMap>, hostTools: ReadonlyMap<string, HostTool>): boolean {
-  const entry = names.resolve(name);
-  return entry !== undefined && [...hostTools.values()].some((h) => h.covers?.(entry) === true);
 }
 
 /** A host tool's run; one that throws is an error result like any failed call. */
