@@ -11,6 +11,8 @@ import { scriptTools } from "./bridge.js";
 
 const MAX_DEPTH = 12;
 const MAX_TOOL_CHARS = 8_000;
+/** All declarations together (a server listing thousands of tools must not flood the model). */
+const MAX_TOTAL_CHARS = 60_000;
 const MAX_DOC_CHARS = 400;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -23,7 +25,17 @@ let lastList: { entries: ToolEntry[]; text: string } | undefined;
 export function declarationsFor(tools: readonly ToolEntry[]): string {
   const entries = scriptTools(tools);
   if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i])) return lastList.text;
-  const members = entries.map((t) => toolDeclaration(t));
+  const members: string[] = [];
+  let total = 0;
+  for (const [i, t] of entries.entries()) {
+    const d = toolDeclaration(t);
+    if (total + d.length > MAX_TOTAL_CHARS) {
+      members.push(`  /* ${entries.length - i} more tools not declared: the declarations are bounded at ${MAX_TOTAL_CHARS} characters */`);
+      break;
+    }
+    members.push(d);
+    total += d.length;
+  }
   // ToolError and console are named in run_code's description; declaring them here costs the model
   // tokens on every request and tells it nothing more.
   const text = ["declare const tools: {", ...members, "};"].join("\n");

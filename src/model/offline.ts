@@ -78,7 +78,8 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
     return { text: `Calling ${tool.name}.`, toolUse: { id, name: tool.name, input: input as Record<string, unknown> } };
   }
 
-  const tool = pickTool(prompt, tools);
+  // run_code runs only a script the prompt carries (above): its declarations name every tool.
+  const tool = pickTool(prompt, tools.filter((t) => t.name !== RUN_CODE_TOOL));
   if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
   const input = extractArgs(prompt, tool);
   return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };

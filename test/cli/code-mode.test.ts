@@ -142,3 +142,11 @@ test("mcp-prism run FILE and run - : the value on stdout, logs on stderr; --json
   const usage = await cli(["run"]);
   assert.equal(usage.code, 2);
 });
+
+test("offline, code mode without a script: the offline model calls the tool directly (a receipt), never run_code", async () => {
+  const r = await cli(["-p", "search customers Globex", "--mode", "code", "--json"]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const doc = JSON.parse(r.stdout);
+  assert.deepEqual(doc.toolCalls.map((c: { tool: string }) => c.tool), ["search_customers"]);
+  assert.match(doc.answer, /went to program logic/);
+});

@@ -177,3 +177,10 @@ test("run_code's result: the value, logs and calls; bounded with a notice when c
   assert.deepEqual(JSON.parse(failed.text).error, { rule: "script-error", message: "Error: boom" });
   assert.equal(modelText({ ok: true, value: 1, valueJson: "1", logs: [], calls: [], durationMs: 0 }), '{"value":1,"logs":[],"calls":[]}');
 });
+
+test("declarations: bounded in all, the tools left out counted", () => {
+  const many = Array.from({ length: 2000 }, (_, i) => ({ ...entry({ type: "object", properties: { q: { type: "string", description: "x".repeat(100) } } }, { type: "object" }), qualifiedName: `t${i}` }) as ToolEntry);
+  const d = declarationsFor(many);
+  assert.ok(d.length < 62_000, `${d.length}`);
+  assert.match(d, /\/\* \d+ more tools not declared/);
+});
