@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { searchCustomers } from "../../src/demo/customers.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
-import { BIN, ROOT } from "../helpers/host-fixtures.js";
+import { BIN } from "../helpers/host-fixtures.js";
+import { writeCanaryConfig } from "../helpers/canary-config.js";
 import { CANARIES } from "../fixtures/canary-server.js";
 
 let fake: FakeAnthropic;
@@ -22,14 +23,7 @@ let canaryConfig: string;
 before(async () => {
   fake = await new FakeAnthropic().start();
   dir = mkdtempSync(join(tmpdir(), "prism-code-"));
-  canaryConfig = join(dir, "canary.json");
-  writeFileSync(
-    canaryConfig,
-    JSON.stringify({
-      mcpServers: { canary: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "canary-server.ts")], cwd: ROOT } },
-      limits: { connectWaitMs: 60_000 },
-    }),
-  );
+  canaryConfig = writeCanaryConfig(join(dir, "canary.json"));
 });
 after(async () => {
   await fake.stop();
