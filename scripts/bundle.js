@@ -16,7 +16,8 @@
 // (scripts/bundle-patches.js).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { BUNDLE_PATCHES, patchPlugin } from "./bundle-patches.js";
 
@@ -97,11 +98,26 @@ const worker = await build({
   format: "cjs",
 });
 
+// The code sandbox's worker (src/code/runner.ts starts ./sandbox-worker.cjs next to the chunk that
+// asks) with QuickJS's loader, and the QuickJS .wasm beside it as quickjs.wasm (runner.ts looks
+// there first): the worker reads it by path, so the bundle needs node_modules for neither.
+const sandbox = await build({
+  ...COMMON,
+  entryPoints: ["dist/code/sandbox-worker.js"],
+  outfile: join(OUT, "sandbox-worker.cjs"),
+  format: "cjs",
+  // QuickJS's ES module loader asks import.meta.url for its own place (createRequire).
+  define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
+  banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+});
+copyFileSync(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"), join(OUT, "quickjs.wasm"));
+
 const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set([esm, cjs, worker].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
+const current = new Set([esm, cjs, worker, sandbox].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
+current.add("quickjs.wasm");
 for (const f of readdirSync(OUT)) if (!current.has(f)) rmSync(join(OUT, f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
 // first-frame code from it (https://esbuild.github.io/api/#metafile).
-writeFileSync(join(OUT, "..", "bundle-meta.json"), JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile }));
+writeFileSync(join(OUT, "..", "bundle-meta.json"), JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile, sandbox: sandbox.metafile }));

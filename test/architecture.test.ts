@@ -1,5 +1,5 @@
 // The layering rules of docs/architecture.md, checked on the source: imports flow
-// protocol ← server/host ← compare/conformance/model ← ui/cli, and the router is the only code that
+// protocol ← server/host ← compare/conformance/model/code ← ui/cli, and the router is the only code that
 // mints sink entries.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "ui", "cli"] as const;
+const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "ui", "cli"] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -19,8 +19,10 @@ const ALLOWED: Record<Layer, Layer[]> = {
   // The server checker: raw JSON-RPC clients over the shared protocol rules, no host pipeline.
   conformance: ["protocol"],
   model: ["protocol", "host"],
-  ui: ["protocol", "host", "compare", "model"],
-  cli: ["protocol", "server", "demo", "host", "compare", "conformance", "model", "ui"],
+  // Code mode's sandbox and run_code: beside model (the CLI and UI hand run_code to the turn).
+  code: ["protocol", "host"],
+  ui: ["protocol", "host", "compare", "model", "code"],
+  cli: ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "ui"],
 };
 /**
  * Single files a layer may import beyond ALLOWED: the checker's stdio client starts a server the way
@@ -60,6 +62,10 @@ test("the host files the checker may import use no other host file", () => {
       assert.ok(ALSO_ALLOWED.conformance?.includes(target) || target.startsWith("protocol/"), `${file} imports ${m[1]}`);
     }
   }
+});
+
+test("the code sandbox never uses node:vm", () => {
+  for (const file of files(join(SRC, "code"))) assert.doesNotMatch(readFileSync(file, "utf8"), /from "(node:)?vm"/, file);
 });
 
 test("src/protocol does no I/O", () => {

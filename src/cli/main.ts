@@ -16,6 +16,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   resources: () => import("./commands/resources.js"),
   read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
+  run: () => import("./commands/run.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
@@ -23,7 +24,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check", "run"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -37,6 +38,7 @@ Usage:
   mcp-prism prompt NAME [--args JSON] [--json]
   mcp-prism resources [--json]
   mcp-prism read URI [--out FILE] [--json]
+  mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
 

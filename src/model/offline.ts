@@ -56,6 +56,12 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
 function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], messages: readonly ModelMessage[]): Decision {
   const id = `offline_${countToolUses(messages) + 1}`;
 
+  // Code mode: the offline model writes no code, but runs a fenced js block the prompt carries.
+  const script = fencedScript(prompt);
+  if (script !== undefined && tools.some((t) => t.name === RUN_CODE_TOOL)) {
+    return { text: `Running the script through ${RUN_CODE_TOOL}.`, toolUse: { id, name: RUN_CODE_TOOL, input: { code: script } } };
+  }
+
   const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);
   if (explicit) {
     const tool = tools.find((t) => t.name === explicit[1]) ?? tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
@@ -72,10 +78,20 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
     return { text: `Calling ${tool.name}.`, toolUse: { id, name: tool.name, input: input as Record<string, unknown> } };
   }
 
-  const tool = pickTool(prompt, tools);
+  // run_code runs only a script the prompt carries (above): its declarations name every tool.
+  const tool = pickTool(prompt, tools.filter((t) => t.name !== RUN_CODE_TOOL));
   if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
   const input = extractArgs(prompt, tool);
   return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };
+}
+
+/** The host's code-mode tool (src/code/run-code.ts names it the same). */
+const RUN_CODE_TOOL = "run_code";
+
+/** The first ```js / ```javascript (or bare) fenced block's text, if any. */
+export function fencedScript(prompt: string): string | undefined {
+  const m = prompt.match(/```(?:js|javascript)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/);
+  return m ? m[1] : undefined;
 }
 
 function listTools(tools: readonly ModelToolSpec[]): string {

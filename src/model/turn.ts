@@ -13,12 +13,15 @@ import { WHOLE_RESULT, type Conversation, type UserAttachment, type ModelToolRes
 import { failureText, thrownOutcome } from "./failure.js";
 import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
+import type { HostTool, HostToolRun } from "./host-tool.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
 export interface ToolCallRecord {
   call: ToolCallRequest;
   outcome?: CallOutcome;
+  /** A host tool's run (run_code): what the model got and the whole record. */
+  hostRun?: HostToolRun;
 }
 
 export interface TurnResult {
@@ -34,7 +37,7 @@ export interface TurnResult {
 export type TurnEvent =
   | { type: "text"; delta: string }
   | { type: "tool-call"; call: ToolCallRequest }
-  | { type: "tool-outcome"; call: ToolCallRequest; outcome: CallOutcome | undefined; forModel: ModelToolResult }
+  | { type: "tool-outcome"; call: ToolCallRequest; outcome: CallOutcome | undefined; forModel: ModelToolResult; hostRun?: HostToolRun }
   | { type: "turn-end"; result: TurnResult }
   | { type: "error"; error: ModelError }
   /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
@@ -51,6 +54,8 @@ export interface RunTurnOptions {
   signal?: AbortSignal;
   events?: (e: TurnEvent) => void;
   maxRounds?: number;
+  /** Tools the host offers beside the servers' (code mode: run_code); their names win a clash. */
+  hostTools?: readonly HostTool[];
 }
 
 /** The system prompt (each server's instructions bounded) and a notice per server whose instructions were cut. */
@@ -89,7 +94,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const names = buildToolNameMap(executor.modelTools().filter(offeredToModel));
   const notices: string[] = [];
   const bounded = boundTools(names.tools);
-  const tools: ModelToolSpec[] = bounded.tools;
+  const hostTools = new Map((opts.hostTools ?? []).map((t) => [t.name, t]));
+  const tools: ModelToolSpec[] = [
+    ...bounded.tools.filter((t) => !hostTools.has(t.name)),
+    ...[...hostTools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+  ];
   notices.push(...bounded.notices);
   const system = systemPrompt(executor, notices);
   for (const n of notices) {
@@ -150,7 +159,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     answer = text;
     conversation.append({ role: "assistant", text, toolCalls: calls });
     if (!calls.length) return finish({ ok: true, answer, toolCalls, modelRequests });
-    await runCalls(calls, { names, executor, conversation, mode, signal, emit, toolCalls });
+    await runCalls(calls, { names, hostTools, executor, conversation, mode, signal, emit, toolCalls });
     if (signal?.aborted) return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
   }
   return finish({
@@ -164,6 +173,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
 
 interface CallContext {
   names: ReturnType<typeof buildToolNameMap>;
+  hostTools: ReadonlyMap<string, HostTool>;
   executor: ToolExecutor;
   conversation: Conversation;
   mode: Mode;
@@ -186,6 +196,15 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
         continue;
       }
       c.emit({ type: "tool-call", call });
+      const hostTool = c.hostTools.get(call.name);
+      if (hostTool) {
+        const hostRun = await runHostTool(hostTool, call, c.signal);
+        const forModel = { isError: hostRun.isError, result: receipt(hostRun.text) };
+        c.toolCalls.push({ call, hostRun });
+        answer(call, forModel);
+        c.emit({ type: "tool-outcome", call, outcome: undefined, forModel: forModel.result, hostRun });
+        continue;
+      }
       const entry = c.names.resolve(call.name);
       let outcome: CallOutcome | undefined;
       let forModel: { isError: boolean; result: ModelToolResult };
@@ -206,6 +225,16 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
     }
   } finally {
     for (const call of calls) if (!answered.has(call.id)) answer(call, { isError: true, result: receipt(failureText(call, { rule: "not-run" })) });
+  }
+}
+
+/** A host tool's run; one that throws is an error result like any failed call. */
+async function runHostTool(tool: HostTool, call: ToolCallRequest, signal?: AbortSignal): Promise<HostToolRun> {
+  try {
+    return await tool.run(call.args, { signal });
+  } catch (e) {
+    const why = String((e as Error)?.message ?? e).split("\n")[0].slice(0, 200);
+    return { isError: true, text: `The host failed running ${tool.name} (${why}).` };
   }
 }
 

@@ -13,6 +13,8 @@ import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
 import type { UserAttachment } from "../model/conversation.js";
 import { readAttachments } from "./attachments.js";
+import type { HostTool } from "../model/host-tool.js";
+import { appRunCode } from "./code-tool.js";
 
 export interface TurnRunnerOptions {
   mode: Mode;
@@ -24,6 +26,8 @@ export interface TurnRunnerOptions {
   onNotice?: (text: string) => void;
   /** Resources the user attached with `@URI` (attachments.ts), for the model with the prompt. */
   attachments?: readonly UserAttachment[];
+  /** Host tools for the model beside the servers' (code mode: run_code). */
+  hostTools?: readonly HostTool[];
 }
 /** Runs one model turn; resolves with an error line when the turn failed. */
 export type TurnRunner = (prompt: string, opts: TurnRunnerOptions) => Promise<{ error?: string }>;
@@ -205,11 +209,13 @@ export class ChatSession {
       for (const line of attached.lines) this.store.notice(line);
       if (attached.attachments.length) this.store.record({ kind: "attachments", resources: attached.attachments.map(({ server, uri, mimeType, text }) => ({ server, uri, mimeType, chars: text.length })) });
       const tools = await this.modelToolsFor(mode);
+      const executor = this.instrumented(mode, tools, ac.signal);
       const r = await this.opts.runTurn(prompt, {
         ...(attached.attachments.length ? { attachments: attached.attachments } : {}),
+        ...(mode === "code" ? { hostTools: [await appRunCode(this.store, executor)] } : {}),
         mode,
         signal: ac.signal,
-        executor: this.instrumented(mode, tools, ac.signal),
+        executor,
         onText: (d) => this.store.appendText(d),
         onNotice: (text) => this.store.notice(text),
       });

@@ -29,7 +29,11 @@ export type TurnItem =
   | { kind: "notice"; level: "info" | "error"; text: string }
   | { kind: "table"; value: unknown; offset: number }
   /** An image the user read (/read, /open of an image blob), drawn here; `saveId` is its /save-output number. */
-  | { kind: "image"; block: ImageContent; saveId: number };
+  | { kind: "image"; block: ImageContent; saveId: number }
+  /** A script run (run_code or /run): the script; its inner calls' cards follow it. */
+  | { kind: "code"; script: string }
+  /** What a script run gave: to the model (run_code) or to the user (/run). */
+  | { kind: "code-result"; text: string; isError: boolean; forModel: boolean };
 
 export interface Turn {
   id: number;
@@ -275,6 +279,18 @@ export class SessionStore {
     this.record({ kind: "clear" });
     this.reply = [];
     this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
+  }
+
+  // --- script runs (code mode) ------------------------------------------------
+  /** A script starts: its card shows the script; the inner calls' cards follow it. */
+  codeStart(script: string): void {
+    this.editLive((items) => [...items, { kind: "code", script }]);
+    this.record({ kind: "code", event: "start", script });
+  }
+  /** A script ended: what it gave, after its inner calls' cards. */
+  codeEnd(result: { text: string; isError: boolean; forModel: boolean }): void {
+    this.editLive((items) => [...items, { kind: "code-result", ...result }]);
+    this.record({ kind: "code", event: "end", ...result });
   }
 
   // --- tool calls -----------------------------------------------------------

@@ -5,12 +5,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MODES, type Mode } from "../../src/host/types.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
+import { writeCanaryConfig } from "../helpers/canary-config.js";
 import { ASSISTANT_IMAGE, CANARIES, FORBIDDEN, USER_IMAGE } from "../fixtures/canary-server.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -38,15 +39,7 @@ const callBothTools: Responder = (body) => {
 before(async () => {
   fake = await new FakeAnthropic().start();
   dir = mkdtempSync(join(tmpdir(), "prism-oneshot-"));
-  config = join(dir, "config.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: { canary: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "canary-server.ts")], cwd: ROOT } },
-      // -p waits connectWaitMs for its servers: on a loaded machine tsx takes longer than the default 5 s.
-      limits: { connectWaitMs: 60_000 },
-    }),
-  );
+  config = writeCanaryConfig(join(dir, "config.json"));
 });
 after(async () => {
   await fake.stop();

@@ -6,6 +6,7 @@
 // Exit 0 ok, 1 protocol/validation/connection/model error, 2 usage error.
 import type { CallOptions, CallOutcome, ToolEntry, ToolExecutor } from "../../host/types.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
+import type { HostTool, HostToolRun } from "../../model/host-tool.js";
 import { Conversation } from "../../model/conversation.js";
 import { modelFor } from "../model-for.js";
 import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
@@ -43,9 +44,20 @@ export class ApprovingExecutor implements ToolExecutor {
   }
 }
 
+/** A run_code call in -p --json: the script, the report the model got, each inner call. */
+interface HostRunDocument {
+  server: null;
+  tool: string;
+  args: Record<string, unknown>;
+  isError: boolean;
+  /** The text the model received. */
+  forModel: string;
+  calls: CallDocument[];
+}
+
 interface OneShotDocument {
   answer: string;
-  toolCalls: (CallDocument & { args: Record<string, unknown> })[];
+  toolCalls: ((CallDocument & { args: Record<string, unknown> }) | HostRunDocument)[];
   modelRequests: number;
   model: string;
   /** Lines the turn had for the user (a bound cut, refused content replaced). */
@@ -105,8 +117,11 @@ export async function run(argv: string[]): Promise<number> {
     process.once("SIGINT", onSigint);
     let result: TurnResult;
     const notices: string[] = [];
+    // Code mode: the model gets run_code (loaded only here); inner calls ask approval like direct ones.
+    const hostTools = host.mode === "code" ? [await codeTool(host, cli.common.yes, json)] : [];
     try {
       result = await runTurn({
+        hostTools,
         adapter,
         executor: new ApprovingExecutor(host, cli.common.yes),
         conversation: new Conversation(),
@@ -124,10 +139,14 @@ export async function run(argv: string[]): Promise<number> {
     if (json) {
       const doc: OneShotDocument = {
         answer: result.answer,
-        toolCalls: result.toolCalls.map((c) => ({
-          ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`))),
-          args: c.call.args,
-        })),
+        toolCalls: result.toolCalls.map((c) =>
+          c.hostRun
+            ? hostRunDocument(c.call.name, c.call.args, c.hostRun)
+            : {
+                ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`))),
+                args: c.call.args,
+              },
+        ),
         modelRequests: result.modelRequests,
         model: adapter.id,
       };
@@ -142,9 +161,27 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
+async function codeTool(host: import("../../host/host.js").Host, yes: boolean, json: boolean): Promise<HostTool> {
+  const { runCodeTool } = await import("../../code/run-code.js");
+  return runCodeTool(host, {
+    approve: async (entry) => {
+      if (!yes) err(`mcp-prism: ${sanitizeInline(`${entry.server}/${entry.name}`)} is not marked read-only; not run (pass --yes to allow)\n`);
+      return yes;
+    },
+    onCall: json ? undefined : (c) => err(`  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`),
+  });
+}
+
+function hostRunDocument(tool: string, args: Record<string, unknown>, run: HostToolRun): HostRunDocument {
+  const detail = run.detail as { run?: { calls?: { outcome?: CallOutcome }[] } } | undefined;
+  const calls = (detail?.run?.calls ?? []).flatMap((c) => (c.outcome ? [callDocument(c.outcome)] : []));
+  return { server: null, tool, args, isError: run.isError, forModel: run.text, calls };
+}
+
 function progressToStderr(e: TurnEvent): void {
   if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
-  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server}/${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
+  else if (e.type === "tool-outcome" && e.hostRun) err(`← ${sanitizeInline(e.call.name)}${e.hostRun.isError ? " (error)" : ""}: model ${e.hostRun.text.length} characters\n`);
   else if (e.type === "tool-outcome" && e.outcome) {
     const o = e.outcome;
     if (!o.ok) err(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);

@@ -73,6 +73,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
       conversation,
       prompt,
       attachments: opts.attachments,
+      hostTools: opts.hostTools,
       mode: opts.mode,
       signal: opts.signal,
       events: (e) => {

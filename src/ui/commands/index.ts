@@ -12,6 +12,7 @@ import { open } from "./open.js";
 import { quit } from "./quit.js";
 import { read } from "./read.js";
 import { resources } from "./resources.js";
+import { run } from "./run.js";
 import { save } from "./save.js";
 import { saveOutput } from "./save-output.js";
 import { servers } from "./servers.js";
@@ -23,7 +24,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, compare, pane, table, clear, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, run, compare, pane, table, clear, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

@@ -9,6 +9,7 @@ import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
 import { ImageBlock, UserContentView } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
+import { CodeResult, CodeScript } from "./CodeCard.js";
 
 export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
   switch (item.kind) {
@@ -28,6 +29,10 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
       return <TableView value={item.value} offset={item.offset} width={width} />;
     case "image":
       return <ImageBlock block={item.block} width={width} rows={24} maxPixels={maxPixels} saveId={item.saveId} />;
+    case "code":
+      return <CodeScript script={item.script} width={width} />;
+    case "code-result":
+      return <CodeResult text={item.text} isError={item.isError} forModel={item.forModel} />;
     case "tool": {
       const o = item.call.outcome;
       return (

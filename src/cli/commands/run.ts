@@ -1,0 +1,70 @@
+// mcp-prism run FILE|- [--server NAME] [--json] [--yes]: runs a script in the code-mode sandbox
+// against the configured servers (`tools.<name>(args)` → programmatic/structured), and prints its
+// value (stdout, JSON) and console output (stderr); --json prints {"value","logs","calls","error"?}.
+// A tool not marked readOnlyHint runs only with --yes. Exit 0 when the script returned, 1 when it
+// failed or a server could not start, 2 on a usage error.
+import { readFile } from "node:fs/promises";
+import { parseCli, UsageError, withUsage } from "../args.js";
+import { startErrorFields, withHost } from "../start-host.js";
+import { err, out, outJson } from "../output/terminal.js";
+import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
+
+/** A script file is read up to this many bytes (the sandbox bounds the text again). */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+async function readScript(path: string): Promise<string> {
+  if (path === "-") {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    for await (const c of process.stdin) {
+      n += (c as Buffer).length;
+      if (n > MAX_FILE_BYTES) throw new UsageError(`the script on stdin is over ${MAX_FILE_BYTES} bytes`);
+      chunks.push(c as Buffer);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  let text: Buffer;
+  try {
+    text = await readFile(path);
+  } catch (e) {
+    throw new UsageError(`cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (text.length > MAX_FILE_BYTES) throw new UsageError(`${JSON.stringify(path)} is over ${MAX_FILE_BYTES} bytes`);
+  return text.toString("utf8");
+}
+
+export async function run(argv: string[]): Promise<number> {
+  return withUsage("run", async () => {
+    const cli = parseCli(argv, {}, { positionals: [0, 1] });
+    if (cli.positionals.length === 0) throw new UsageError("missing the script: a FILE, or - for stdin");
+    const code = await readScript(cli.positionals[0]);
+    const { json, yes } = cli.common;
+    return withHost(
+      { ...cli.common, mode: cli.common.mode ?? "code" },
+      (e) => {
+        if (json) outJson({ value: null, logs: [], calls: [], error: startErrorFields(e) });
+        else err(`mcp-prism run: ${sanitizeInline(e.message)}\n`);
+        return 1;
+      },
+      async (host) => {
+        const { runScript } = await import("../../code/bridge.js");
+        const { reportOf } = await import("../../code/run-code.js");
+        const result = await runScript(host, code, {
+          approve: async (entry) => {
+            if (!yes) err(`mcp-prism run: ${sanitizeInline(`${entry.server}/${entry.name}`)} is not marked read-only; not run (pass --yes to allow)\n`);
+            return yes;
+          },
+        });
+        const report = reportOf(result);
+        if (json) outJson(report);
+        else {
+          for (const line of report.logs) err(`${sanitizeText(line)}\n`);
+          if (result.logsCut) err(`mcp-prism run: ${result.logsCut} more console line(s) dropped\n`);
+          if (report.error) err(`mcp-prism run: ${sanitizeInline(`${report.error.rule}: ${report.error.message}`)}\n`);
+          else out(`${sanitizeText(JSON.stringify(report.value, null, 2))}\n`);
+        }
+        return report.error ? 1 : 0;
+      },
+    );
+  });
+}

@@ -1,0 +1,198 @@
+// The parent side of the sandbox: one worker thread (sandbox-worker.ts) holding the QuickJS
+// module, one run at a time. It answers the script's tool calls through the caller's `call`,
+// bounds what goes in and out, and ends a run past its wall clock by terminating the worker.
+// A fault (the wall clock, a module that aborted, a worker that died) drops the worker and the
+// module with it; the next run starts a fresh one, so the session goes on.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { CallFailure, FromWorker, RunEnd, SandboxLimits, ToWorker } from "./sandbox-protocol.js";
+
+export type { CallFailure, SandboxLimits } from "./sandbox-protocol.js";
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  cpuMs: 2_000,
+  wallMs: 60_000,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 512 * 1024,
+  maxCalls: 100,
+  maxCodeBytes: 100_000,
+  maxArgsBytes: 100_000,
+  maxInputBytes: 16 * 1024 * 1024,
+  maxValueBytes: 1024 * 1024,
+  maxLogBytes: 64 * 1024,
+};
+
+/** How a script's tool call is answered: the tool's JSON value, or a failure as data. */
+export type CallAnswer = { ok: true; value: unknown } | { ok: false; error: CallFailure };
+export type CallHandler = (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallAnswer>;
+
+export interface RunOptions {
+  /** The names `tools.<name>` offers. */
+  tools: string[];
+  call: CallHandler;
+  limits?: Partial<SandboxLimits>;
+  signal?: AbortSignal;
+}
+
+/** A run's end: its value (JSON) or the error that ended it, and its console output. */
+export interface RunResult extends RunEnd {
+  ok: boolean;
+  value?: unknown;
+  /** The value's JSON text as the sandbox wrote it. */
+  valueJson?: string;
+  durationMs: number;
+}
+
+// Spelled apart: scripts/bundle.js refuses any `import(` text left in tui.cjs.
+const IMPORT = ["im", "port"].join("");
+
+/** The worker's file next to this module: the bundle's sandbox-worker.cjs, tsc's .js, or the source .ts (under tsx). */
+function workerUrl(): URL {
+  for (const name of ["./sandbox-worker.cjs", "./sandbox-worker.js", "./sandbox-worker.ts"]) {
+    const u = new URL(name, import.meta.url);
+    if (existsSync(fileURLToPath(u))) return u;
+  }
+  throw new Error("the code sandbox's worker is missing from this build");
+}
+
+/** The QuickJS .wasm: next to the bundle's chunks (scripts/bundle.js copies it), else the package's own. */
+export function wasmPath(): string {
+  const beside = fileURLToPath(new URL("./quickjs.wasm", import.meta.url));
+  if (existsSync(beside)) return beside;
+  return createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+}
+
+function tsxApi(): string {
+  const req = createRequire(import.meta.url);
+  const pkgPath = req.resolve("tsx/package.json");
+  const pkg = req(pkgPath) as { exports: Record<string, { import: { default: string } }> };
+  return new URL(pkg.exports["./esm/api"].import.default, pathToFileURL(pkgPath)).href;
+}
+
+function spawnWorker(): Worker {
+  const url = workerUrl();
+  const opts = { workerData: { wasm: wasmPath() }, resourceLimits: { maxOldGenerationSizeMb: 96 }, stdout: true, stderr: true };
+  const w = url.pathname.endsWith(".ts")
+    ? new Worker(`${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`, { ...opts, eval: true })
+    : new Worker(url, opts);
+  w.unref();
+  return w;
+}
+
+export class Sandbox {
+  private worker: Worker | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 0;
+  /** Workers started so far (a fault makes the next run start another). */
+  started = 0;
+
+  /** Runs one script; never rejects. Runs queue one after another. */
+  run(code: string, opts: RunOptions): Promise<RunResult> {
+    const next = this.queue.then(() => this.runNow(code, opts));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Ends the worker (an idle one never keeps the process alive anyway). */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate();
+  }
+
+  private drop(w: Worker): void {
+    if (this.worker === w) this.worker = undefined;
+    void w.terminate();
+  }
+
+  private runNow(code: string, opts: RunOptions): Promise<RunResult> {
+    const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+    const started = performance.now();
+    const end = (r: Omit<RunResult, "durationMs" | "logs"> & { logs?: string[] }): RunResult => ({ logs: [], ...r, durationMs: performance.now() - started });
+    if (code.length > limits.maxCodeBytes) return Promise.resolve(end({ ok: false, error: { rule: "code-too-large", message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeBytes}` } }));
+    if (opts.signal?.aborted) return Promise.resolve(end({ ok: false, error: { rule: "cancelled", message: "cancelled before it ran" } }));
+    let w: Worker;
+    try {
+      w = this.worker ??= (this.started++, spawnWorker());
+    } catch (e) {
+      return Promise.resolve(end({ ok: false, error: { rule: "sandbox-unavailable", message: (e as Error).message } }));
+    }
+    const id = ++this.nextId;
+    const calls = new AbortController();
+    let inputBytes = 0;
+    return new Promise<RunResult>((resolve) => {
+      let settled = false;
+      const finish = (r: RunResult, fault: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        calls.abort();
+        w.off("message", onMessage);
+        w.off("error", onError);
+        w.off("exit", onExit);
+        opts.signal?.removeEventListener("abort", onAbort);
+        if (fault) this.drop(w);
+        resolve(fault ? { ...r, fault: true } : r);
+      };
+      const timer = setTimeout(() => finish(end({ ok: false, error: { rule: "wall-time", message: `the script ran longer than ${limits.wallMs} ms` } }), true), limits.wallMs + 250);
+      const onAbort = () => finish(end({ ok: false, error: { rule: "cancelled", message: "cancelled" } }), true);
+      const onError = (e: Error) => finish(end({ ok: false, error: { rule: "sandbox-fault", message: `the sandbox failed: ${e.message.slice(0, 300)}` } }), true);
+      const onExit = () => finish(end({ ok: false, error: { rule: "sandbox-fault", message: "the sandbox's worker stopped" } }), true);
+      const reply = (m: ToWorker) => {
+        if (!settled) w.postMessage(m);
+      };
+      const onMessage = (m: FromWorker) => {
+        if (m.t === "call") {
+          if (m.runId !== id) return;
+          void this.answer(m.tool, m.args, limits, opts.call, calls.signal).then((a) => {
+            if (a.ok) {
+              inputBytes += a.json.length;
+              if (inputBytes > limits.maxInputBytes) {
+                return reply({ t: "reply", callId: m.callId, ok: false, error: { server: "", tool: m.tool, rule: "input-too-large", message: `the tool results of this run passed ${limits.maxInputBytes} characters of JSON` } });
+              }
+              return reply({ t: "reply", callId: m.callId, ok: true, json: a.json });
+            }
+            reply({ t: "reply", callId: m.callId, ok: false, error: a.error });
+          });
+          return;
+        }
+        if (m.id !== id) return;
+        const r: RunResult = end({ ok: m.ok, logs: m.logs, ...(m.logsCut ? { logsCut: m.logsCut } : {}), ...(m.cpuMs !== undefined ? { cpuMs: m.cpuMs } : {}), ...(m.wasmBytes !== undefined ? { wasmBytes: m.wasmBytes } : {}) });
+        if (m.ok && m.value !== undefined) {
+          r.valueJson = m.value;
+          r.value = JSON.parse(m.value);
+        }
+        if (m.error) r.error = m.error;
+        finish(r, m.fault === true);
+      };
+      w.on("message", onMessage);
+      w.once("error", onError);
+      w.once("exit", onExit);
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      w.postMessage({ t: "run", id, code, tools: opts.tools, limits } satisfies ToWorker);
+    });
+  }
+
+  /** One tool call of the script: bounded arguments in, the tool's value as JSON text out. */
+  private async answer(tool: string, argsJson: string, limits: SandboxLimits, call: CallHandler, signal: AbortSignal): Promise<{ ok: true; json: string } | { ok: false; error: CallFailure }> {
+    const fail = (rule: string, message: string) => ({ ok: false as const, error: { server: "", tool, rule, message } });
+    if (argsJson.length > limits.maxArgsBytes) return fail("arguments-too-large", `the arguments are ${argsJson.length} characters of JSON, over the limit of ${limits.maxArgsBytes}`);
+    let args: unknown;
+    try {
+      args = JSON.parse(argsJson);
+    } catch {
+      return fail("invalid-arguments", "the arguments are not JSON");
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return fail("invalid-arguments", "the arguments must be an object");
+    try {
+      const a = await call(tool, args as Record<string, unknown>, signal);
+      if (!a.ok) return a;
+      const json = JSON.stringify(a.value ?? null);
+      return { ok: true, json };
+    } catch (e) {
+      return fail("host-error", (e as Error)?.message?.slice(0, 300) ?? String(e));
+    }
+  }
+}
