@@ -18,6 +18,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   resources: () => import("./commands/resources.js"),
   read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
+  servers: () => import("./commands/servers.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
@@ -41,6 +42,7 @@ Usage:
   mcp-prism read URI [--out FILE] [--json]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
+  mcp-prism servers list|add NAME (-- COMMAND [ARGS...] | --url URL)|remove NAME
   mcp-prism help [COMMAND]                this text, or one command's (also COMMAND --help)
   mcp-prism --version
 
