@@ -40,11 +40,3 @@ export function versionLine(): string {
   }
 }
 
-/** The words before a `--` (what follows is another program's command line, as for `check -- CMD`). */
-export function ownWords(argv: readonly string[]): readonly string[] {
-  const end = argv.indexOf("--");
-  return end < 0 ? argv : argv.slice(0, end);
-}
-
-export const isVersionFlag = (a: string): boolean => a === "--version" || a === "-v";
-export const isHelpFlag = (a: string): boolean => a === "--help" || a === "-h";

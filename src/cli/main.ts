@@ -1,10 +1,8 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
 import { exitOnSignals } from "../host/process-group.js";
 import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
-import { isPromptFlag } from "./dispatch.js";
+import { isHelpFlag, isPromptFlag, isVersionFlag, ownWords } from "./dispatch.js";
 import { out, err } from "./output/terminal.js";
-import { COMMAND_HELP, commandHelp, isHelpFlag, isVersionFlag, ownWords, versionLine } from "./help.js";
-import { didYouMean } from "../protocol/suggest.js";
 
 type Command = { run(argv: string[]): Promise<number> };
 
@@ -76,6 +74,7 @@ async function dispatch(argv: string[]): Promise<number> {
   if (first !== undefined && !first.startsWith("-")) {
     const load = SUBCOMMANDS[first];
     if (!load) {
+      const { didYouMean } = await import("../protocol/suggest.js");
       err(`mcp-prism: unknown command ${JSON.stringify(first)}${didYouMean(first, [...Object.keys(SUBCOMMANDS), "help"])}; see mcp-prism --help\n`);
       return 2;
     }
@@ -89,7 +88,7 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   if (hasFlag(argv, isVersionFlag)) return version();
   if (hasFlag(argv, isHelpFlag)) {
-    out(argv.some(isPromptFlag) ? commandHelp("-p") : USAGE);
+    out(argv.some(isPromptFlag) ? (await import("./help.js")).commandHelp("-p") : USAGE);
     return 0;
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.
@@ -103,8 +102,9 @@ async function dispatch(argv: string[]): Promise<number> {
 /** Commands that print their own, longer usage for --help (`help COMMAND` asks them for it). */
 const OWN_HELP = new Set(["demo-server", "check"]);
 
-function version(): number {
-  out(versionLine());
+/** help.ts (the usage texts) loads only when asked for: every other start skips it. */
+async function version(): Promise<number> {
+  out((await import("./help.js")).versionLine());
   return 0;
 }
 
@@ -114,6 +114,8 @@ async function help(command: string | undefined): Promise<number> {
     out(USAGE);
     return 0;
   }
+  const { COMMAND_HELP, commandHelp } = await import("./help.js");
+  const { didYouMean } = await import("../protocol/suggest.js");
   if (OWN_HELP.has(command)) return (await SUBCOMMANDS[command]()).run(["--help"]);
   if (!(command in COMMAND_HELP)) {
     err(`mcp-prism help: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMAND_HELP))}\n`);
