@@ -7,6 +7,7 @@ import { parseSelector } from "../protocol/selectors.js";
 import type { ToolResultOutputSelector } from "../protocol/schemas.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../host/types.js";
 import { err } from "./output/terminal.js";
+import { didYouMean } from "../protocol/suggest.js";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -44,13 +45,17 @@ export interface ParsedCli {
   positionals: string[];
 }
 
-function oneLine(e: Error): string {
+function oneLine(e: Error, options: OptionSpec): string {
   const m = e.message;
   const unknown = /^Unknown option '([^']+)'/.exec(m);
-  if (unknown) return `unknown option ${unknown[1]}`;
+  if (unknown) {
+    const known = Object.keys(options).map((k) => `--${k}`);
+    return `unknown option ${unknown[1]}${unknown[1].startsWith("--") ? didYouMean(unknown[1], known) : ""}`;
+  }
   // "argument missing" at the end; "ambiguous" when the next word is an option (`--url --json`).
-  const missing = /^Option '(-[^ ']+)[^']*' argument (?:missing|is ambiguous)/.exec(m);
-  if (missing) return `option ${missing[1].replace(/^-\w, /, "")} needs a value`;
+  // node names the option `-p, --prompt <value>` or `--url <value>`: the short form is what was typed most often.
+  const missing = /^Option '(?:(-\w), )?(--[^ ']+)[^']*' argument (?:missing|is ambiguous)/.exec(m);
+  if (missing) return `option ${missing[1] ?? missing[2]} needs a value`;
   const positional = /^Unexpected argument '([^']+)'/.exec(m);
   if (positional) return `unexpected argument ${JSON.stringify(positional[1])}`;
   return m.split("\n")[0].replace(/\. To specify.*$/, "");
@@ -62,7 +67,7 @@ export function parseOptions(argv: string[], options: OptionSpec, allowPositiona
     const parsed = parseArgs({ args: argv, options, allowPositionals, strict: true });
     return { values: parsed.values as ParsedCli["values"], positionals: parsed.positionals };
   } catch (e) {
-    throw new UsageError(oneLine(e as Error));
+    throw new UsageError(oneLine(e as Error, options));
   }
 }
 

@@ -1,7 +1,7 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
 import { exitOnSignals } from "../host/process-group.js";
 import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
-import { isPromptFlag } from "./dispatch.js";
+import { isHelpFlag, isPromptFlag, isVersionFlag, ownWords } from "./dispatch.js";
 import { out, err } from "./output/terminal.js";
 
 type Command = { run(argv: string[]): Promise<number> };
@@ -17,6 +17,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
   run: () => import("./commands/run.js"),
+  servers: () => import("./commands/servers.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
@@ -41,6 +42,9 @@ Usage:
   mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
+  mcp-prism servers list|add NAME (-- COMMAND [ARGS...] | --url URL)|remove NAME
+  mcp-prism help [COMMAND]                this text, or one command's (also COMMAND --help)
+  mcp-prism --version
 
 Common options:
   --config FILE  --server NAME  --mode chat|structured|code|app|minimal
@@ -57,23 +61,37 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Boolean options: a flag after one of these is a flag of its own, not its value. */
+const BOOLEAN_FLAGS = new Set(["--json", "--yes", "-y", "--allow-writes", "--conformance-fixtures"]);
+
+/** Whether `is` matches a word of argv that is not an option's value (nor past `--`). */
+function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {
+  const words = ownWords(argv);
+  return words.some((a, i) => is(a) && (i === 0 || !words[i - 1].startsWith("-") || BOOLEAN_FLAGS.has(words[i - 1])));
+}
+
 async function dispatch(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === "--help" || first === "-h" || first === "help") {
-    out(USAGE);
-    return 0;
-  }
+  if (first === "help") return help(rest[0]);
   if (first !== undefined && !first.startsWith("-")) {
     const load = SUBCOMMANDS[first];
     if (!load) {
-      err(`mcp-prism: unknown command ${JSON.stringify(first)} (see mcp-prism --help)\n`);
+      const { didYouMean } = await import("../protocol/suggest.js");
+      err(`mcp-prism: unknown command ${JSON.stringify(first)}${didYouMean(first, [...Object.keys(SUBCOMMANDS), "help"])}; see mcp-prism --help\n`);
       return 2;
     }
+    if (hasFlag(rest, isVersionFlag)) return version();
+    if (!OWN_HELP.has(first) && hasFlag(rest, isHelpFlag)) return help(first);
     if (STOPS_SERVERS_ON_SIGNAL.has(first)) {
       exitOnSignals();
       exitQuietlyWhenOutputCloses();
     }
     return (await load()).run(rest);
+  }
+  if (hasFlag(argv, isVersionFlag)) return version();
+  if (hasFlag(argv, isHelpFlag)) {
+    out(argv.some(isPromptFlag) ? (await import("./help.js")).commandHelp("-p") : USAGE);
+    return 0;
   }
   // -p/--prompt anywhere (before any subcommand): one turn without the app.
   if (argv.some(isPromptFlag)) {
@@ -81,4 +99,30 @@ async function dispatch(argv: string[]): Promise<number> {
     return (await import("./commands/oneshot.js")).run(argv);
   }
   return (await SUBCOMMANDS.tui()).run(argv);
+}
+
+/** Commands that print their own, longer usage for --help (`help COMMAND` asks them for it). */
+const OWN_HELP = new Set(["demo-server", "check"]);
+
+/** help.ts (the usage texts) loads only when asked for: every other start skips it. */
+async function version(): Promise<number> {
+  out((await import("./help.js")).versionLine());
+  return 0;
+}
+
+/** `help` alone: the overview; `help COMMAND`: that command's usage; an unknown one: exit 2. */
+async function help(command: string | undefined): Promise<number> {
+  if (command === undefined) {
+    out(USAGE);
+    return 0;
+  }
+  const { COMMAND_HELP, commandHelp } = await import("./help.js");
+  const { didYouMean } = await import("../protocol/suggest.js");
+  if (OWN_HELP.has(command)) return (await SUBCOMMANDS[command]()).run(["--help"]);
+  if (!(command in COMMAND_HELP)) {
+    err(`mcp-prism help: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMAND_HELP))}\n`);
+    return 2;
+  }
+  out(commandHelp(command));
+  return 0;
 }

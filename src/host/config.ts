@@ -135,8 +135,7 @@ export function loadConfig(explicit?: string, env = process.env, cwd = process.c
     if (answer === undefined) throw new UntrustedConfigError(local, sha256, config);
     notices.push(`${local} not used: you did not trust it (pass --config ${local} to use it)`);
   }
-  const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), ".config");
-  const user = join(xdg, "mcp-prism", "config.json");
+  const user = userConfigPath(env);
   const config = existsSync(user) ? readConfig(user).config : builtInConfig();
   return notices.length ? { ...config, notices } : config;
 }
@@ -156,6 +155,12 @@ function readConfig(file: string): { config: HostConfig; sha256: string } {
 function lineCol(text: string, pos: number): string {
   const before = text.slice(0, pos).split("\n");
   return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+
+/** `$XDG_CONFIG_HOME/mcp-prism/config.json` (default `~/.config/mcp-prism/config.json`). */
+export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), ".config");
+  return join(xdg, "mcp-prism", "config.json");
 }
 
 export function parseConfig(text: string, file: string): HostConfig {

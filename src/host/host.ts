@@ -1,5 +1,6 @@
 // The Host: connection registry, tool registry and the call pipeline
 // (policy → local selection check → request → validate → route). Implements ToolExecutor.
+import { didYouMean } from "../protocol/suggest.js";
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail } from "../protocol/index.js";
@@ -423,7 +424,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     const slow = [...this.conns.values()].filter((c) => c.state === "connecting").map((c) => `server ${c.name}: still connecting`);
     const reasons = [...down.map((c) => c.lastError as string), ...slow];
     const why = reasons.length ? ` (${reasons.join("; ")})` : "";
-    return callError("", name, "unknown-tool", `no tool named ${JSON.stringify(name)}${why}`);
+    const names = qualifyNames(this.cached(mode), this.serverNames()).flatMap((t) => [t.name, t.qualifiedName]);
+    return callError("", name, "unknown-tool", `no tool named ${JSON.stringify(name)}${why}${didYouMean(name, names)}`);
   }
 
   /** Each server's resources and templates (resources.ts), or one server's; never rejects. */

@@ -71,8 +71,8 @@ export async function run(argv: string[]): Promise<number> {
   exitOnSignals();
   return withUsage("-p", async () => {
     const cli = parseCli(argv, { prompt: { type: "string", short: "p" }, answer: { type: "string" } }, { positionals: [0, 0] });
-    const prompt = cli.values.prompt;
-    if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError("-p needs a non-empty prompt");
+    const prompt = cli.values.prompt === "-" ? await readPromptFromStdin() : cli.values.prompt;
+    if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError(cli.values.prompt === "-" ? "-p -: stdin held no prompt" : "-p needs a non-empty prompt");
     const { json } = cli.common;
     const answer = cli.values.answer === undefined ? undefined : parseToolArgs(cli.values.answer as string, "--answer");
     const fail = (error: NonNullable<OneShotDocument["error"]>, model = ""): number => {
@@ -176,6 +176,21 @@ function hostRunDocument(tool: string, args: Record<string, unknown>, run: HostT
   const detail = run.detail as { run?: { calls?: { outcome?: CallOutcome }[] } } | undefined;
   const calls = (detail?.run?.calls ?? []).flatMap((c) => (c.outcome ? [callDocument(c.outcome)] : []));
   return { server: null, tool, args, isError: run.isError, forModel: run.text, calls };
+}
+
+/** The most of stdin `-p -` takes as a prompt (a pipe of a whole file is refused, not cut). */
+const MAX_STDIN_PROMPT_BYTES = 1_000_000;
+
+/** `-p -`: the prompt is all of stdin (UTF-8, at most 1 MB). */
+async function readPromptFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_STDIN_PROMPT_BYTES) throw new UsageError(`-p -: the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function progressToStderr(e: TurnEvent): void {

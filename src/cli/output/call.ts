@@ -70,9 +70,10 @@ export function shareText(s: Share): string {
 export function renderCall(outcome: CallOutcome, width = 100): string {
   const p = outcome.plan;
   const out: string[] = [];
-  const era = p.protocolVersion ? `protocol ${p.protocolVersion}` : "not connected";
+  // A name no server lists was never sent anywhere: no era to name, and "not connected" would be untrue.
+  const era = p.protocolVersion ? `protocol ${p.protocolVersion}, ` : !outcome.ok && outcome.error.rule === "unknown-tool" ? "" : "not connected, ";
   const profile = p.legacyProfile ? `, legacy profile ${p.legacyProfile}` : "";
-  out.push(`${sanitizeName(p.tool)}${p.server ? ` on ${sanitizeName(p.server)}` : ""} (${era}, mode ${p.mode}${profile}) · ${Math.round(outcome.durationMs)} ms`);
+  out.push(`${sanitizeName(p.tool)}${p.server ? ` on ${sanitizeName(p.server)}` : ""} (${era}mode ${p.mode}${profile}) · ${Math.round(outcome.durationMs)} ms`);
   out.push(`requested: ${p.requested ? p.requested.map(selectorKey).map((k) => sanitizeInline(k)).join(", ") : "(none sent: assistant/content fallback)"}`);
   if (!outcome.ok) {
     out.push(`✗ rejected [${outcome.error.rule}]: ${sanitizeInline(outcome.error.message)}`);

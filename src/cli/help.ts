@@ -1,0 +1,42 @@
+// `mcp-prism help [COMMAND]`, `COMMAND --help` and `--version`: one usage text per command, and
+// the package's version. Node builtins only: main() answers these before loading any command.
+import { readFileSync } from "node:fs";
+
+const COMMON = "Common options: --config FILE  --server NAME  --mode chat|structured|code|app|minimal\n  --model offline|anthropic[:ID]  --protocol VERSION  --yes  --json";
+
+/** Each command's usage, what it does, and its own options. */
+export const COMMAND_HELP: Record<string, string> = {
+  "-p": "mcp-prism -p PROMPT [--json] [--answer JSON]\n  One model turn without the app; -p - reads the prompt from stdin.",
+  tui: "mcp-prism [tui]\n  The chat app (needs a terminal).",
+  call: "mcp-prism call TOOL [--args JSON] [--select audience/format]... [--profile P] [--answer JSON] [--json]\n  One call; shows what the model, the user, program logic and the App view each received.",
+  compare: "mcp-prism compare TOOL [--args JSON] [--yes] [--json]\n  The call under every mode and every legacy client profile, side by side.",
+  tools: "mcp-prism tools [--json]\n  Each tool with its era, declared variants and schemas, and what was set aside with its rule.",
+  prompts: "mcp-prism prompts [--server NAME] [--json]\n  Each server's prompts with their arguments.",
+  prompt: "mcp-prism prompt NAME [--server NAME] [--args JSON] [--json]\n  prompts/get: the messages as the user's turn would carry them.",
+  resources: "mcp-prism resources [--server NAME] [--json]\n  Each server's resources and resource templates.",
+  read: "mcp-prism read URI [--server NAME] [--out FILE] [--json]\n  Reads one resource; --out FILE saves a blob (mode 0600).",
+  check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
+  "demo-server": "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
+  servers:
+    "mcp-prism servers list [--json] | add NAME -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",
+  help: "mcp-prism help [COMMAND]\n  This text, or one command's.",
+};
+
+/** Commands whose help names the common options (demo-server and help take none of them). */
+const TAKES_COMMON = new Set(["-p", "tui", "call", "compare", "tools", "prompts", "prompt", "resources", "read"]);
+
+export function commandHelp(command: string): string {
+  const text = COMMAND_HELP[command];
+  return `${text}\n${TAKES_COMMON.has(command) ? `\n${COMMON}\n` : ""}`;
+}
+
+/** `mcp-prism VERSION`, from the package.json two levels above this file (src/cli, dist/cli and dist/bundle alike). */
+export function versionLine(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+    return `mcp-prism ${typeof pkg.version === "string" ? pkg.version : "unknown"}\n`;
+  } catch {
+    return "mcp-prism unknown\n";
+  }
+}
+

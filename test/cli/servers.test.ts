@@ -1,0 +1,67 @@
+// `mcp-prism servers` edits the user config in place through the built CLI: unknown keys and the
+// order of every key stay, the file stays 0600, and a typo gets "did you mean".
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const bin = join(import.meta.dirname, "..", "..", "bin", "mcp-prism.js");
+
+test("servers list/add/remove edit $XDG_CONFIG_HOME/mcp-prism/config.json, keeping unknown keys and their order", () => {
+  const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
+  try {
+    const file = join(home, "mcp-prism", "config.json");
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    mkdirSync(join(home, "mcp-prism"));
+    writeFileSync(file, JSON.stringify({ mode: "code", mcpServers: { demo: { command: "node", args: ["x.js"], futureKey: 1 } }, myOwnKey: { keep: true } }), { mode: 0o600 });
+
+    const added = run("add", "fs", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", ".");
+    assert.equal(added.status, 0, added.stderr);
+    assert.equal(run("add", "web", "--url", "http://127.0.0.1:9/mcp").status, 0);
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    assert.deepEqual(Object.keys(after), ["mode", "mcpServers", "myOwnKey"]);
+    assert.deepEqual(after.myOwnKey, { keep: true });
+    assert.deepEqual(after.mcpServers, {
+      demo: { command: "node", args: ["x.js"], futureKey: 1 },
+      fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] },
+      web: { url: "http://127.0.0.1:9/mcp" },
+    });
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(run("list").stdout, "demo  node x.js\nfs  npx -y @modelcontextprotocol/server-filesystem .\nweb  http://127.0.0.1:9/mcp\n");
+
+    const twice = run("add", "fs", "--", "node");
+    assert.equal(twice.status, 2);
+    assert.match(twice.stderr, /^mcp-prism servers: a server named "fs" is in .* already \(remove it first\)\n$/);
+    const typo = run("remove", "fz");
+    assert.equal(typo.status, 2);
+    assert.match(typo.stderr, /no server named "fz" in .*config\.json \(did you mean fs\?\)\n$/);
+    assert.equal(run("lst").stderr, 'mcp-prism servers: unknown action "lst" (did you mean list?)\n');
+    assert.equal(run("add", "both").status, 2);
+
+    assert.equal(run("remove", "fs").status, 0);
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, "utf8")).mcpServers), ["demo", "web"]);
+    // A broken file is one line and is left as it was.
+    writeFileSync(file, "{ not json");
+    const broken = run("add", "x", "--", "node");
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /^mcp-prism servers: .*config\.json: not valid JSON/);
+    assert.equal(readFileSync(file, "utf8"), "{ not json");
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("servers add into a missing file creates it 0600 with mcpServers only", () => {
+  const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
+  try {
+    const r = spawnSync(process.execPath, [bin, "servers", "add", "demo", "--", "node", "demo.js"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    assert.equal(r.status, 0, r.stderr);
+    const file = join(home, "mcp-prism", "config.json");
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { mcpServers: { demo: { command: "node", args: ["demo.js"] } } });
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
