@@ -97,6 +97,22 @@ const worker = await build({
   format: "cjs",
 });
 
+// The App View's browser code (src/view/page: the host page with the real MCP Apps AppBridge) and
+// the demo dashboard App (src/demo/app: the App SDK), from their TypeScript sources, into
+// dist/view-assets/ (its own folder: the chunk cleanup below does not see it). Browser-only
+// packages are devDependencies: nothing here is loaded by node.
+await build({
+  entryPoints: { "host-page": "src/view/page/host-page.ts", "dashboard-app": "src/demo/app/dashboard-app.ts" },
+  outdir: process.env.PRISM_VIEW_ASSETS_OUT || "dist/view-assets",
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2022",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+
 const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.

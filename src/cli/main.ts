@@ -15,6 +15,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   prompt: () => import("./commands/prompt.js"),
   resources: () => import("./commands/resources.js"),
   read: () => import("./commands/read.js"),
+  view: () => import("./commands/view.js"),
   check: () => import("./commands/check.js"),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
@@ -37,6 +38,7 @@ Usage:
   mcp-prism prompt NAME [--args JSON] [--json]
   mcp-prism resources [--json]
   mcp-prism read URI [--out FILE] [--json]
+  mcp-prism view TOOL [--args JSON] [--open] [--view-projection result|output]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
 
