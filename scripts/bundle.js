@@ -54,13 +54,16 @@ const esm = await build({
 });
 
 /** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"];
+const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk", "../view/session.js", "../view/open.js"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
+const UI_DIR = /[\\/]dist[\\/]ui$/;
 const esmSide = {
   name: "mcp-prism-esm-side",
   setup(b) {
     b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
+    // The App View host (src/ui/view-link.ts loads it on /view), off the first frame.
+    b.onResolve({ filter: /^\.\.\/view\/(session|open)\.js$/ }, (a) => (UI_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
   },
 };
 const withAppCjs = !WITHOUT.has("tui-cjs");

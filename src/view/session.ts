@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import { UI_EXTENSION } from "../protocol/index.js";
 import { appResourceUri, callableFromApp } from "../host/app-only.js";
-import type { Host } from "../host/host.js";
+import type { ReadOutcome } from "../host/resources.js";
 import { toView } from "../host/router.js";
-import type { CallOutcome, ToolEntry, ViewProjection } from "../host/types.js";
+import type { CallOptions, CallOutcome, Mode, ToolEntry, ViewProjection } from "../host/types.js";
 import { viewPolicy, type ViewPolicy } from "./csp.js";
 import { ViewError, ViewServer } from "./server.js";
 
@@ -28,8 +28,17 @@ export interface ViewNote {
   text: string;
 }
 
+/** What Views need from the host (the Host satisfies it; so does the chat app's command host). */
+export interface ViewHost {
+  tools(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
+  call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
+  readResource(uri: string, server?: string): Promise<ReadOutcome>;
+}
+
 export interface ViewSessionOptions {
   projection?: ViewProjection;
+  /** How long a lookup waits for servers still connecting (default 5 s). */
+  waitMs?: number;
   /** Asks the user in the terminal (ui/message, ui/open-link, approvals); no asker: refused. */
   confirm?: (question: string) => Promise<boolean>;
   /** A confirmed ui/message: the user's next turn. */
@@ -67,7 +76,7 @@ export class ViewSession {
   private readonly modelContext = new Map<string, { server: string; tool: string; text: string }>();
   private readonly projection: ViewProjection;
 
-  constructor(private readonly host: Host, private readonly opts: ViewSessionOptions = {}) {
+  constructor(private readonly host: ViewHost, private readonly opts: ViewSessionOptions = {}) {
     this.projection = opts.projection ?? "result";
     this.server = new ViewServer({
       pageScript: () => pageScript(),
@@ -135,7 +144,7 @@ export class ViewSession {
 
   /** Calls `name` in app mode and shows its View with the result (the CLI's `view` and the app's App calls). */
   async present(name: string, args: Record<string, unknown>): Promise<{ outcome?: CallOutcome; view: PresentOutcome }> {
-    const entry = (await this.host.tools("app", this.host.opts.config.limits.connectWaitMs)).find((t) => t.qualifiedName === name);
+    const entry = (await this.host.tools("app", this.opts.waitMs ?? 5000)).find((t) => t.qualifiedName === name);
     if (!entry) return { view: { ok: false, rule: "unknown-tool", detail: `no tool named ${JSON.stringify(name)}` } };
     const view = await this.open(entry, args);
     const outcome = await this.host.call(name, args, { mode: "app", target: { server: entry.server, tool: entry.name } });
@@ -211,7 +220,7 @@ export class ViewSession {
     const name = typeof params.name === "string" ? params.name : "";
     const args = params.arguments === undefined ? {} : params.arguments;
     if (typeof args !== "object" || args === null || Array.isArray(args)) this.refuse(v, -32602, "tools/call: arguments must be an object");
-    const tools = await this.host.tools("app", this.host.opts.config.limits.connectWaitMs);
+    const tools = await this.host.tools("app", this.opts.waitMs ?? 5000);
     const entry = tools.find((t) => t.server === v.server && t.name === name);
     if (!entry) this.refuse(v, -32602, `tools/call ${name.slice(0, 80)}: no such tool on server ${v.server}`);
     if (!callableFromApp(entry)) this.refuse(v, -32602, `tools/call ${name}: not visible to Apps (_meta.ui.visibility has no "app")`);

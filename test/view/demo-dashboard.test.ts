@@ -33,7 +33,7 @@ test("the demo dashboard renders its ui output and calls refresh_dashboard back"
     await app.getByText("refreshed from the View (ok)").waitFor({ timeout: 20_000 });
     const calls = wireLines(log).filter((m) => m.method === "tools/call");
     assert.equal(calls.length, before + 1, "one tools/call from the View");
-    const last = calls.at(-1);
+    const last = calls[calls.length - 1];
     assert.equal(last.params.name, "refresh_dashboard");
     assert.deepEqual(last.params.requestedOutputs, [{ audience: "io.modelcontextprotocol/ui", format: "structured" }]);
     assert.ok(notes.some((n) => n.kind === "initialized"), "the View's initialized notification reached the host");

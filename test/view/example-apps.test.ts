@@ -29,12 +29,12 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       assert.ok(shown.outcome?.ok, "the call succeeded");
       const app = await appFrame(page);
       const time = app.locator("#server-time");
-      await app.waitForFunction(() => /^\d{4}-\d\d-\d\dT/.test(document.getElementById("server-time")?.textContent ?? ""), undefined, { timeout: 20_000 });
+      await app.waitForFunction(`/^\\d{4}-\\d\\d-\\d\\dT/.test(document.getElementById("server-time")?.textContent ?? "")`, undefined, { timeout: 20_000 });
       const first = await time.textContent();
       await screenshot(page, `basic-vanillajs-${projection}`);
       await new Promise((r) => setTimeout(r, 20));
       await app.locator("#get-time-btn").click();
-      await app.waitForFunction((t) => { const s = document.getElementById("server-time")?.textContent ?? ""; return /^\d{4}-/.test(s) && s !== t; }, first, { timeout: 20_000 });
+      await app.waitForFunction(`(() => { const s = document.getElementById("server-time")?.textContent ?? ""; return /^\\d{4}-/.test(s) && s !== ${JSON.stringify(first)}; })()`, undefined, { timeout: 20_000 });
       assert.ok(notes.some((n) => n.kind === "log" && n.text.startsWith("tools/call get-time from the View: ok")), JSON.stringify(notes));
       await page.close();
     } finally {

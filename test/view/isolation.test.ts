@@ -59,11 +59,7 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
     await session.start();
     const page = await browser.newPage();
     // Every frame records every message it receives.
-    await page.addInitScript(() => {
-      const w = window as unknown as { __msgs: string[] };
-      w.__msgs = [];
-      window.addEventListener("message", (e) => w.__msgs.push(JSON.stringify(e.data)), true);
-    });
+    await page.addInitScript(`window.__msgs = []; window.addEventListener("message", (e) => window.__msgs.push(JSON.stringify(e.data)), true);`);
     await page.goto(session.url);
     const shown = await session.present("canary_view", {});
     assert.ok(shown.view.ok, JSON.stringify(shown.view));
@@ -75,7 +71,7 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
     for (const c of UI) assert.ok(dom.includes(c), `the View got ${c}`);
     for (const c of OTHERS) assert.ok(!dom.includes(c), `the View's DOM holds ${c}`);
 
-    const traffic = (await Promise.all(page.frames().map((f) => f.evaluate(() => (window as unknown as { __msgs?: string[] }).__msgs ?? []).catch(() => [] as string[])))).flat().join("\n");
+    const traffic = (await Promise.all(page.frames().map((f) => (f.evaluate("window.__msgs || []") as Promise<string[]>).catch(() => [] as string[])))).flat().join("\n");
     assert.ok(traffic.includes(VIEW_CANARIES.ui), "postMessage traffic recorded");
     for (const c of OTHERS) assert.ok(!traffic.includes(c), `postMessage traffic holds ${c}`);
     const stream = await streamText(session.url, 1500);
