@@ -2,7 +2,8 @@
 // starts it and says where it is; `open` opens the page with $BROWSER/xdg-open; TOOL calls the tool
 // in app mode and shows its View. Calls in app mode of tools with an App get a View once it runs.
 import { sanitizeInline } from "../../protocol/sanitize.js";
-import { openInBrowser, showInView, viewSession } from "../view-link.js";
+import { openInBrowser, viewSession } from "../view-link.js";
+import { runToolWithCard } from "./run-tool.js";
 import { CommandError, type SlashCommand } from "./types.js";
 
 export const view: SlashCommand = {
@@ -34,8 +35,7 @@ export const view: SlashCommand = {
     }
     const entry = (await host.tools("app", 5000)).find((t) => t.qualifiedName === first);
     if (!entry) throw new CommandError(`no tool named ${JSON.stringify(sanitizeInline(first).slice(0, 80))}`);
-    const outcome = await host.call(entry.qualifiedName, input, { mode: "app", target: { server: entry.server, tool: entry.name } });
-    await showInView(entry, input, outcome);
+    const outcome = await runToolWithCard(ctx, entry, input, { mode: "app" });
     ctx.store.notice(outcome.ok ? `${entry.name}: shown in the App View (${session.url})` : `${entry.name}: ${outcome.error.message}`);
   },
 };
