@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
 import { ViewSession, type ViewNote } from "../../src/view/session.js";
-import { config, demoTeed, tempDir, wireLines } from "../helpers/host-fixtures.js";
+import { config, demoStdio, demoTeed, tempDir, wireLines } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser, screenshot } from "../helpers/browser.js";
 import { join } from "node:path";
 
@@ -41,6 +41,32 @@ test("the demo dashboard renders its ui output and calls refresh_dashboard back"
   } finally {
     await browser.close();
     await session.close();
+    await host.close();
+  }
+});
+
+test("search_customers (the reviewer's Apps call) renders its rows and facets in the dashboard App, under both projections", async () => {
+  const host = await Host.start({ config: config({ demo: demoStdio() }), mode: "app", eraCache: false });
+  const browser = await launchBrowser();
+  try {
+    for (const projection of ["result", "output"] as const) {
+      const session = new ViewSession(host, { projection });
+      await session.start();
+      const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+      await page.goto(session.url);
+      const shown = await session.present("search_customers", { query: "Globex" });
+      assert.ok(shown.view.ok, JSON.stringify(shown.view));
+      const app = await appFrame(page);
+      await app.getByText(/\d+ customers match/).waitFor({ timeout: 20_000 });
+      assert.ok((await app.locator("#rows tr").count()) > 1, "rows under a header");
+      assert.match((await app.locator("#rows").textContent()) ?? "", /Globex/);
+      assert.match((await app.locator("#facets").textContent()) ?? "", /region: /);
+      await screenshot(page, `demo-search-${projection}`);
+      await page.close();
+      await session.close();
+    }
+  } finally {
+    await browser.close();
     await host.close();
   }
 });

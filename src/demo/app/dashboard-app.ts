@@ -4,6 +4,14 @@
 // output (the regions as rows, the plans as facets) and calls refresh_dashboard back.
 import { App } from "@modelcontextprotocol/ext-apps";
 
+/** search_customers' ui/structured output. */
+interface Rows {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  facets?: Record<string, string[]>;
+  total?: number;
+}
+
 interface Snapshot {
   datasetVersion?: string;
   refreshedAt?: string;
@@ -16,7 +24,7 @@ const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const app = new App({ name: "mcp-prism demo dashboard", version: "1.0.0" }, {}, { autoResize: true });
 
 /** The View's data: the reduced result's structuredContent, or (projection "output") the output object's. */
-function snapshotOf(result: { structuredContent?: unknown }): Snapshot | undefined {
+function snapshotOf(result: { structuredContent?: unknown }): (Snapshot & Partial<Rows>) | undefined {
   const s = result.structuredContent;
   return s && typeof s === "object" && !Array.isArray(s) ? (s as Snapshot) : undefined;
 }
@@ -27,7 +35,30 @@ function cell(tag: "th" | "td", text: string): HTMLElement {
   return el;
 }
 
-function draw(s: Snapshot): void {
+/** search_customers: the rows under their columns, and the facets as chips. */
+function drawRows(s: Rows): void {
+  $("version").textContent = `${s.total ?? s.rows.length} customers match (${s.rows.length} shown)`;
+  $("summary").hidden = true;
+  $("search").hidden = false;
+  const head = document.createElement("tr");
+  head.append(...s.columns.map((c) => cell("th", c)));
+  const body = s.rows.map((r) => {
+    const tr = document.createElement("tr");
+    tr.append(...s.columns.map((c) => cell("td", String(r[c] ?? ""))));
+    return tr;
+  });
+  $("rows").replaceChildren(head, ...body);
+  $("facets").replaceChildren(...Object.entries(s.facets ?? {}).map(([name, values]) => {
+    const li = document.createElement("li");
+    li.textContent = `${name}: ${values.join(", ")}`;
+    return li;
+  }));
+}
+
+function draw(s: Snapshot & Partial<Rows>): void {
+  if (Array.isArray(s.rows) && Array.isArray(s.columns)) return drawRows(s as Rows);
+  $("summary").hidden = false;
+  $("search").hidden = true;
   $("version").textContent = `Dataset ${s.datasetVersion ?? "?"}, ${s.customers ?? "?"} customers`;
   $("refreshed").textContent = s.refreshedAt ? `refreshed ${s.refreshedAt}` : "";
   const rows = $("regions");

@@ -88,10 +88,18 @@ li{border:1px solid #8888;border-radius:1rem;padding:.1rem .6rem}button{font:inh
 <h1>Customer dashboard</h1>
 <p id="version">Waiting for data…</p>
 <p id="refreshed"></p>
+<section id="summary" hidden>
 <h2>Customers by region</h2>
 <table id="regions"></table>
 <h2>Plans</h2>
 <ul id="plans"></ul>
+</section>
+<section id="search" hidden>
+<h2>Customers</h2>
+<table id="rows"></table>
+<h2>Facets</h2>
+<ul id="facets"></ul>
+</section>
 <button id="refresh" type="button">Refresh</button> <span id="calls"></span>
 <script type="module">${script}</script>
 </body>
