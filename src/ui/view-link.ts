@@ -2,6 +2,7 @@
 // A call in app mode of a tool with an App then also gets its View; what a View keeps for the model
 // (ui/update-model-context) rides on the next user turn as an attachment; the View's notes go to
 // the App pane. Loaded only when /view is used (src/view is not on the first frame's path).
+import { needsApproval } from "../host/approval.js";
 import type { ToolEntry, CallOutcome } from "../host/types.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ViewHost, ViewSession } from "../view/session.js";
@@ -16,6 +17,8 @@ export async function viewSession(host: ViewHost, store: SessionStore, ask: (q: 
   const { openUrl } = await import("../view/open.js");
   const s = new ViewSession(host, {
     confirm: ask,
+    // A View's tools/call is approved as any call: a tool that is not read-only asks first.
+    approve: async (tool) => !needsApproval(tool) || (await store.askApproval(tool.server, tool.name, {})) !== "no",
     openLink: (url) => void openUrl(url),
     onNote: (n) => store.appNote(`view ${n.view} · ${n.kind}: ${n.text}`),
   });
