@@ -17,6 +17,7 @@ import { eraBench } from "./era.js";
 import { floodsBench } from "./floods.js";
 import { schemasBench } from "./schemas.js";
 import { codeModeBench } from "./code-mode.js";
+import { viewBench } from "./view.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -32,6 +33,7 @@ const MODULES: [string, BenchModule][] = [
   ["floods", floodsBench],
   ["schemas", schemasBench],
   ["code-mode", codeModeBench],
+  ["view", viewBench],
 ];
 
 const loadAtStart = loadavg();

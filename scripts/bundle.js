@@ -55,13 +55,16 @@ const esm = await build({
 });
 
 /** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk"];
+const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk", "../view/session.js", "../view/open.js"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
+const UI_DIR = /[\\/]dist[\\/]ui$/;
 const esmSide = {
   name: "mcp-prism-esm-side",
   setup(b) {
     b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
+    // The App View host (src/ui/view-link.ts loads it on /view), off the first frame.
+    b.onResolve({ filter: /^\.\.\/view\/(session|open)\.js$/ }, (a) => (UI_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
   },
 };
 const withAppCjs = !WITHOUT.has("tui-cjs");
@@ -111,6 +114,21 @@ const sandbox = await build({
   banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
 });
 copyFileSync(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"), join(OUT, "quickjs.wasm"));
+// The App View's browser code (src/view/page: the host page with the real MCP Apps AppBridge) and
+// the demo dashboard App (src/demo/app: the App SDK), from their TypeScript sources, into
+// dist/view-assets/ (its own folder: the chunk cleanup below does not see it). Browser-only
+// packages are devDependencies: nothing here is loaded by node.
+await build({
+  entryPoints: { "host-page": "src/view/page/host-page.ts", "dashboard-app": "src/demo/app/dashboard-app.ts" },
+  outdir: process.env.PRISM_VIEW_ASSETS_OUT || "dist/view-assets",
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2022",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
 
 const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);

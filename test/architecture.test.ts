@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "ui", "cli"] as const;
+const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "view", "ui", "cli"] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -21,8 +21,10 @@ const ALLOWED: Record<Layer, Layer[]> = {
   model: ["protocol", "host"],
   // Code mode's sandbox and run_code: beside model (the CLI and UI hand run_code to the turn).
   code: ["protocol", "host"],
-  ui: ["protocol", "host", "compare", "model", "code"],
-  cli: ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "ui"],
+  // The App View's local web host (Node side; its page code is bundled for the browser).
+  view: ["protocol", "host"],
+  ui: ["protocol", "host", "compare", "model", "code", "view"],
+  cli: ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "view", "ui"],
 };
 /**
  * Single files a layer may import beyond ALLOWED: the checker's stdio client starts a server the way
@@ -75,7 +77,7 @@ test("src/protocol does no I/O", () => {
 });
 
 test("only the router mints sink entries", () => {
-  const minting = files(SRC).filter((f) => /\bas (Model|User|Programmatic|App)SinkEntry\b/.test(readFileSync(f, "utf8")));
+  const minting = files(SRC).filter((f) => /\bas (Model|User|Programmatic|App|View)SinkEntry\b/.test(readFileSync(f, "utf8")));
   assert.deepEqual(minting, [join(SRC, "host", "router.ts")]);
 });
 

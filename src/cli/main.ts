@@ -15,6 +15,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   prompt: () => import("./commands/prompt.js"),
   resources: () => import("./commands/resources.js"),
   read: () => import("./commands/read.js"),
+  view: () => import("./commands/view.js"),
   check: () => import("./commands/check.js"),
   run: () => import("./commands/run.js"),
   servers: () => import("./commands/servers.js"),
@@ -40,6 +41,7 @@ Usage:
   mcp-prism resources [--json]
   mcp-prism read URI [--out FILE] [--json]
   mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
+  mcp-prism view TOOL [--args JSON] [--open] [--view-projection result|output]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
   mcp-prism demo-server [--http PORT]
   mcp-prism servers list|add NAME (-- COMMAND [ARGS...] | --url URL)|remove NAME

@@ -3,7 +3,7 @@
 import { didYouMean } from "../protocol/suggest.js";
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail } from "../protocol/index.js";
+import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail, UI_EXTENSION } from "../protocol/index.js";
 import { wireError } from "./call-errors.js";
 import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
@@ -17,7 +17,7 @@ import { policyFor } from "./policy/index.js";
 import { writeReceipt } from "./receipt.js";
 import { withInputRounds, type Retry } from "./input-required.js";
 import { route, RoutingError, sinkBytes } from "./router.js";
-import { offeredToModel } from "./app-only.js";
+import { appResourceUri, offeredToModel } from "./app-only.js";
 import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
 import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
@@ -54,7 +54,9 @@ export class Host extends EventEmitter implements ToolExecutor {
   private constructor(readonly opts: HostOptions) {
     super();
     this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
-    const side: ClientSide = { features: featuresWith(opts.input), input: opts.input, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
+    const appMode = (opts.mode ?? opts.config.mode) === "app";
+    const side: ClientSide = { features: { ...featuresWith(opts.input), ui: appMode }, input: opts.input, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -380,7 +382,9 @@ export class Host extends EventEmitter implements ToolExecutor {
         outcome = this.success(call, route(v.outputs, { appExtensions: call.appExtensions, meta: v.meta }), v.isError);
       } else {
         const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
-        outcome = this.success(call, route(legacyOutputs(v), { appExtensions: [] }), v.isError);
+        // A legacy App tool in app mode: its structuredContent is the View's data (legacy-outputs.ts).
+        const view = plan.mode === "app" && appResourceUri(entry) !== undefined ? [UI_EXTENSION] : [];
+        outcome = this.success(call, route(legacyOutputs(v, view[0]), { appExtensions: view, meta: v.meta }), v.isError);
         outcome.legacyResult = v;
         if (v.warnings) outcome.warnings = v.warnings.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
         if (v.meta !== undefined && Object.keys(v.meta).length > 0) outcome.resultMeta = v.meta;

@@ -67,7 +67,8 @@ export interface ResourceListing {
   errors: ResourceError[];
 }
 
-export type ResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+/** `_meta` is kept as sent (depth-checked): an MCP Apps View's `ui` entry (csp, permissions) is read from it. */
+export type ResourceContents = ({ uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string }) & { _meta?: Json };
 
 export type ReadOutcome = { ok: true; server: string; uri: string; contents: ResourceContents[] } | { ok: false; error: ResourceError };
 
@@ -199,7 +200,8 @@ export function contentsOf(raw: Json, limits: Limits): ResourceContents[] | { ru
     const uri = str(c.uri, MAX_URI);
     if (uri === undefined) return { rule: "malformed-result", detail: `contents[${i}] has no usable uri` };
     const mimeType = str(c.mimeType, 255);
-    const base = mimeType === undefined ? { uri } : { uri, mimeType };
+    const base: { uri: string; mimeType?: string; _meta?: Json } = mimeType === undefined ? { uri } : { uri, mimeType };
+    if (isObject(c._meta)) base._meta = c._meta;
     if (typeof c.text === "string") out.push({ ...base, text: c.text });
     else if (typeof c.blob === "string") {
       if (c.blob.length % 4 !== 0 || !BASE64.test(c.blob)) return { rule: "malformed-blob", detail: `contents[${i}].blob is not base64` };

@@ -4,7 +4,7 @@
 import { isExtensionAudience } from "../protocol/audience.js";
 import type { ToolResultOutput } from "../protocol/index.js";
 import { jsonBytes } from "./measure.js";
-import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry } from "./types.js";
+import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry, ViewProjection, ViewSinkEntry } from "./types.js";
 
 export class RoutingError extends Error {
   constructor(message: string) {
@@ -62,4 +62,28 @@ export function sinkBytes(routed: Routed): SinkBytes {
     programmatic: size(routed.programmatic),
     app: size(routed.app) + (Object.keys(routed.appMeta).length ? size([routed.appMeta]) : 0),
   };
+}
+
+/**
+ * The View sink: what crosses into an MCP Apps View for one call, built from the App sink of
+ * `audience` alone (never the model, user or programmatic sinks, never other `_meta`). `result`:
+ * a reduced CallToolResult, as App SDKs read one (structuredContent from the structured output,
+ * content from the content output, else `content: []`; the extension's namespaced result `_meta`);
+ * `output`: the first output object of the audience as it came.
+ */
+export function toView(routed: Routed, audience: string, projection: ViewProjection, isError = false): ViewSinkEntry {
+  const mine = routed.app.filter((o) => o.audience === audience);
+  const meta = routed.appMeta[audience];
+  if (projection === "output") {
+    const first = mine[0];
+    return { projection, payload: first ? { ...first } : {} } as ViewSinkEntry;
+  }
+  const payload: Record<string, unknown> = { content: [] };
+  for (const o of mine) {
+    if (o.format === "structured" && payload.structuredContent === undefined) payload.structuredContent = o.structuredContent;
+    else if (o.format === "content" && (payload.content as unknown[]).length === 0) payload.content = o.content;
+  }
+  if (isError) payload.isError = true;
+  if (meta !== undefined) payload._meta = { [audience]: meta };
+  return { projection, payload } as ViewSinkEntry;
 }

@@ -4,6 +4,7 @@
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/app-only.js";
 import { thrownOutcome } from "../model/failure.js";
+import { showInView, viewAttachments } from "./view-link.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
 import { splitCommand } from "./commands/parse.js";
@@ -210,8 +211,10 @@ export class ChatSession {
       if (attached.attachments.length) this.store.record({ kind: "attachments", resources: attached.attachments.map(({ server, uri, mimeType, text }) => ({ server, uri, mimeType, chars: text.length })) });
       const tools = await this.modelToolsFor(mode);
       const executor = this.instrumented(mode, tools, ac.signal);
+      // What the Views asked the model to know (ui/update-model-context) goes with this request.
+      const attachments = [...attached.attachments, ...viewAttachments()];
       const r = await this.opts.runTurn(prompt, {
-        ...(attached.attachments.length ? { attachments: attached.attachments } : {}),
+        ...(attachments.length ? { attachments } : {}),
         ...(mode === "code" ? { hostTools: [await appRunCode(this.store, executor)] } : {}),
         mode,
         signal: ac.signal,
@@ -277,6 +280,8 @@ export class ChatSession {
           outcome = thrownOutcome({ server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode }, e);
         }
         this.store.toolEnd(id, outcome);
+        // Once the App View host runs (/view), an app-mode call of a tool with an App gets its View.
+        void showInView(entry, args, outcome).catch(() => {});
         return outcome;
       },
     };

@@ -332,6 +332,13 @@ export class SessionStore {
     this.update({ saveables: [...this.state.saveables, { ...s, n }] });
     return n;
   }
+  /** A line about the App View (where it is, what a View did) in the App pane. */
+  appNote(text: string): void {
+    const app = [...this.state.app];
+    app.push({ n: app.length + 1, server: "", tool: "view", at: Date.now(), audience: "view", value: text, appMeta: {} });
+    this.update({ app });
+  }
+
   /** Files the outcome: user blocks get /save-output numbers, side sinks go to their panes. */
   toolEnd(id: string, outcome: CallOutcome): void {
     const s = this.state;

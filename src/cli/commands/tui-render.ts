@@ -20,6 +20,7 @@ import { exitOnSignals } from "../../host/process-group.js";
 import type { CommonOptions } from "../args.js";
 import { attachTranscript } from "../../ui/transcript.js";
 import { PendingHost } from "../../ui/pending-host.js";
+import { closeViews } from "../../ui/view-link.js";
 import { needsApproval } from "../../host/approval.js";
 import type { InputProvider } from "../../host/input-provider.js";
 import { UiInput } from "../../ui/input-dialogs.js";
@@ -136,6 +137,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     store.record({ kind: "session", event: "end" });
     transcript.detach();
     await legacy.close();
+    await closeViews();
     // A /quit before the host is up still waits for it, so no server process outlives the app.
     const host = started ? await starting.catch(() => undefined) : undefined;
     await host?.close();

@@ -1,5 +1,6 @@
 // refresh_dashboard: an App-only tool (MCP Apps `_meta.ui.visibility: ["app"]`) that still
 // declares the core assistant/content fallback; its View data goes to io.modelcontextprotocol/ui.
+import { existsSync, readFileSync } from "node:fs";
 import { UI_EXTENSION } from "../../protocol/index.js";
 import { defineResource, defineTool } from "../../server/index.js";
 import { loadDataset } from "../customers.js";
@@ -61,27 +62,50 @@ export const refreshDashboardTool = defineTool<Record<string, never>, Snapshot>(
   },
 });
 
-const HTML = `<!doctype html>
+/** The App's script, bundled at build time (scripts/bundle.js): from src|dist/demo/tools, or from dist/bundle. */
+const APP_SCRIPTS = ["../../../dist/view-assets/dashboard-app.js", "../view-assets/dashboard-app.js"].map((p) => new URL(p, import.meta.url));
+
+function html(): string {
+  let script: string;
+  try {
+    // A "</script" inside the bundle would end the inline script early.
+    const found = APP_SCRIPTS.find((u) => existsSync(u));
+    if (!found) throw new Error("not built");
+    script = readFileSync(found, "utf8").replaceAll("</script", "<\\/script");
+  } catch {
+    script = `document.getElementById("version").textContent = "The dashboard App is not built (npm run build)";`;
+  }
+  return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Customer dashboard</title>
-<style>body{font:14px system-ui;margin:1rem}td,th{padding:.2rem .6rem;text-align:left}</style></head>
+<style>
+body{font:14px system-ui,sans-serif;margin:1rem;color:#1b1f24;background:#fff}
+[data-theme=dark] body{color:#e6e6e6;background:#15171a}
+td,th{padding:.2rem .6rem;text-align:left}ul{display:flex;gap:.5rem;list-style:none;padding:0;flex-wrap:wrap}
+li{border:1px solid #8888;border-radius:1rem;padding:.1rem .6rem}button{font:inherit}
+</style></head>
 <body>
 <h1>Customer dashboard</h1>
 <p id="version">Waiting for data…</p>
+<p id="refreshed"></p>
+<section id="summary" hidden>
+<h2>Customers by region</h2>
 <table id="regions"></table>
-<script>
-// Receives the io.modelcontextprotocol/ui output of refresh_dashboard from the host.
-window.addEventListener("message", (e) => {
-  const data = e.data && e.data.params && (e.data.params.structuredContent || e.data.params);
-  if (!data || !data.datasetVersion) return;
-  document.getElementById("version").textContent = "Dataset " + data.datasetVersion + ", " + (data.customers ?? "?") + " customers";
-  const rows = Object.entries(data.byRegion || {}).map(([r, n]) => "<tr><th>" + r + "</th><td>" + n + "</td></tr>");
-  document.getElementById("regions").innerHTML = rows.join("");
-});
-</script>
+<h2>Plans</h2>
+<ul id="plans"></ul>
+</section>
+<section id="search" hidden>
+<h2>Customers</h2>
+<table id="rows"></table>
+<h2>Facets</h2>
+<ul id="facets"></ul>
+</section>
+<button id="refresh" type="button">Refresh</button> <span id="calls"></span>
+<script type="module">${script}</script>
 </body>
 </html>
 `;
+}
 
 export const dashboardResource = defineResource({
   uri: DASHBOARD_URI,
@@ -89,5 +113,5 @@ export const dashboardResource = defineResource({
   title: "Customer dashboard",
   description: "The App View of refresh_dashboard",
   mimeType: APP_MIME,
-  read: () => HTML,
+  read: () => html(),
 });

@@ -1,5 +1,6 @@
 // search_customers: one search, five audience-specific projections with their OWN schemas.
 import { UI_EXTENSION } from "../../protocol/index.js";
+import { DASHBOARD_URI } from "./dashboard.js";
 import { defineTool, ToolError } from "../../server/index.js";
 import { decodeCursor, encodeCursor, loadDataset, searchCustomers, type Customer, type SearchPage } from "../customers.js";
 
@@ -137,6 +138,8 @@ function byRegion(cs: Customer[]): Record<string, number> {
 
 export const searchCustomersTool = defineTool<{ query: string; cursor?: string; limit?: number }, SearchResult>({
   name: "search_customers",
+  // Its ui/structured rows and facets are drawn by the dashboard App (src/demo/app).
+  _meta: { ui: { resourceUri: DASHBOARD_URI } },
   title: "Search customers",
   description:
     "Search the customer directory by name word prefix, region (NA, EMEA, APAC, LATAM), country code or plan. Results are most recently active first; page with cursor and limit.",

@@ -18,13 +18,14 @@ import { saveOutput } from "./save-output.js";
 import { servers } from "./servers.js";
 import { table } from "./table.js";
 import { tools } from "./tools.js";
+import { view } from "./view.js";
 import { splitCommand } from "./parse.js";
 import { CommandError, type CommandContext, type SlashCommand } from "./types.js";
 
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, run, compare, pane, table, clear, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, run, compare, view, pane, table, clear, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

@@ -1,0 +1,52 @@
+// The chat app's App View host: started by /view (or a View-worthy call once it runs), one per app.
+// A call in app mode of a tool with an App then also gets its View; what a View keeps for the model
+// (ui/update-model-context) rides on the next user turn as an attachment; the View's notes go to
+// the App pane. Loaded only when /view is used (src/view is not on the first frame's path).
+import { needsApproval } from "../host/approval.js";
+import type { ToolEntry, CallOutcome } from "../host/types.js";
+import type { UserAttachment } from "../model/conversation.js";
+import type { ViewHost, ViewSession } from "../view/session.js";
+import type { SessionStore } from "./state.js";
+
+let active: ViewSession | undefined;
+
+/** The running View host, started on first use with the app's host and store. */
+export async function viewSession(host: ViewHost, store: SessionStore, ask: (q: string) => Promise<boolean>): Promise<ViewSession> {
+  if (active) return active;
+  const { ViewSession } = await import("../view/session.js");
+  const { openUrl } = await import("../view/open.js");
+  const s = new ViewSession(host, {
+    confirm: ask,
+    // A View's tools/call is approved as any call: a tool that is not read-only asks first.
+    approve: async (tool) => !needsApproval(tool) || (await store.askApproval(tool.server, tool.name, {})) !== "no",
+    openLink: (url) => void openUrl(url),
+    onNote: (n) => store.appNote(`view ${n.view} · ${n.kind}: ${n.text}`),
+  });
+  await s.start();
+  active = s;
+  store.appNote(`App View host: ${s.url}`);
+  return s;
+}
+
+/** After an app-mode call: its View, when the View host runs and the tool has an App. */
+export async function showInView(entry: ToolEntry | undefined, args: Record<string, unknown>, outcome: CallOutcome): Promise<void> {
+  if (!active || !entry || outcome.plan.mode !== "app") return;
+  const opened = await active.open(entry, args);
+  if (opened.ok) active.deliver(opened.id, outcome);
+}
+
+/** What the Views asked the model to know, as attachments of the next user turn (taken once). */
+export function viewAttachments(): UserAttachment[] {
+  return (active?.takeModelContext() ?? []).map((c) => ({ server: c.server, uri: `ui-context:${c.tool}`, mimeType: "text/plain", text: c.text }));
+}
+
+/** Opens the View page with $BROWSER/xdg-open; false when neither could start. */
+export async function openInBrowser(url: string): Promise<boolean> {
+  return (await import("../view/open.js")).openUrl(url);
+}
+
+export async function closeViews(): Promise<void> {
+  const s = active;
+  active = undefined;
+  await s?.close();
+}

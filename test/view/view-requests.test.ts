@@ -1,0 +1,101 @@
+// What a View may ask the host, at the View host's rpc endpoint (as the page relays it): ui/message
+// only after the user says yes, ui/update-model-context kept for the model's next request,
+// ui/open-link asked first (http(s) only), logs and sizes as notes; and the View sink's two
+// projections and the legacy resourceUri keys, unit by unit.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Host } from "../../src/host/host.js";
+import { appResourceUri, callableFromApp } from "../../src/host/app-only.js";
+import { route, toView } from "../../src/host/router.js";
+import { UI_EXTENSION } from "../../src/protocol/index.js";
+import { ViewSession, type ViewNote } from "../../src/view/session.js";
+import { viewPolicy } from "../../src/view/csp.js";
+import { config, ROOT } from "../helpers/host-fixtures.js";
+
+const SERVER = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")], cwd: ROOT };
+
+test("ui/message, ui/update-model-context, ui/open-link and notes go through the host's rules", async () => {
+  const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
+  const asked: string[] = [];
+  let answer = true;
+  const turns: string[] = [];
+  const opened: string[] = [];
+  const notes: ViewNote[] = [];
+  const session = new ViewSession(host, { confirm: async (q) => (asked.push(q), answer), onUserTurn: (t) => turns.push(t), openLink: (u) => opened.push(u), onNote: (n) => notes.push(n) });
+  try {
+    await session.start();
+    const shown = await session.present("canary_view", {});
+    assert.ok(shown.view.ok);
+    const id = shown.view.ok ? shown.view.id : "";
+    const rpc = async (method: string, params: unknown) => {
+      const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin, "content-type": "application/json" }, body: JSON.stringify({ view: id, method, params }) });
+      return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    };
+    assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "hello from the View" }] }), { result: {} });
+    assert.deepEqual(turns, ["hello from the View"]);
+    assert.match(asked[0], /hello from the View/);
+    answer = false;
+    assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "again" }] }), { result: { isError: true } });
+    assert.deepEqual(turns, ["hello from the View"], "a declined message is no turn");
+
+    await rpc("ui/update-model-context", { content: [{ type: "text", text: "the user picked Q3" }] });
+    assert.deepEqual(session.takeModelContext(), [{ server: "canary", tool: "canary_view", text: "the user picked Q3" }]);
+    assert.deepEqual(session.takeModelContext(), [], "taken once");
+
+    answer = true;
+    asked.length = 0;
+    assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/docs" }), { result: {} });
+    assert.deepEqual(opened, ["https://example.com/docs"]);
+    assert.deepEqual(await rpc("ui/open-link", { url: "javascript:alert(1)" }), { result: { isError: true } });
+    assert.equal(asked.length, 1, "a non-http link is not even asked");
+    assert.deepEqual(opened, ["https://example.com/docs"]);
+
+    await rpc("notifications/message", { level: "info", data: "a log line" });
+    await rpc("ui/notifications/size-changed", { width: 300, height: 200 });
+    assert.ok(notes.some((n) => n.kind === "log" && n.text.includes("a log line")));
+    assert.ok(notes.some((n) => n.kind === "size" && n.text === "300×200"));
+    assert.equal((await rpc("sampling/createMessage", {})).error?.code, -32601);
+    assert.equal((await rpc("tools/call", { name: "no_such_tool" })).error?.code, -32602);
+    const other = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: "v999", method: "tools/call", params: {} }) });
+    assert.match(((await other.json()) as { error: { message: string } }).error.message, /no such View/);
+  } finally {
+    await session.close();
+    await host.close();
+  }
+});
+
+test("the View sink: a reduced CallToolResult or the ui output alone, never another audience", () => {
+  const outputs = [
+    { audience: "assistant", format: "content", content: [{ type: "text", text: "A" }] },
+    { audience: UI_EXTENSION, format: "structured", structuredContent: { rows: [1] } },
+    { audience: UI_EXTENSION, format: "content", content: [{ type: "text", text: "U" }] },
+  ] as never;
+  const routed = route(outputs, { appExtensions: [UI_EXTENSION], meta: { [UI_EXTENSION]: { v: 1 }, other: "x" } });
+  assert.deepEqual(toView(routed, UI_EXTENSION, "result").payload, { content: [{ type: "text", text: "U" }], structuredContent: { rows: [1] }, _meta: { [UI_EXTENSION]: { v: 1 } } });
+  assert.deepEqual(toView(routed, UI_EXTENSION, "output").payload, { audience: UI_EXTENSION, format: "structured", structuredContent: { rows: [1] } });
+  const none = route([{ audience: "assistant", format: "content", content: [] }] as never, { appExtensions: [UI_EXTENSION] });
+  assert.deepEqual(toView(none, UI_EXTENSION, "result", true).payload, { content: [], isError: true });
+});
+
+test("Apps are found under both resourceUri keys; visibility decides what a View may call", () => {
+  assert.equal(appResourceUri({ _meta: { ui: { resourceUri: "ui://a/x.html" } } }), "ui://a/x.html");
+  assert.equal(appResourceUri({ _meta: { "ui/resourceUri": "ui://b/y.html" } }), "ui://b/y.html");
+  assert.equal(appResourceUri({ _meta: { ui: { resourceUri: "https://evil.example/" } } }), undefined);
+  assert.equal(callableFromApp({ _meta: { ui: { visibility: ["app"] } } }), true);
+  assert.equal(callableFromApp({ _meta: { ui: { visibility: ["model"] } } }), false);
+  assert.equal(callableFromApp({}), true);
+});
+
+test("the View's CSP: restrictive by default, widened only by declared origins", () => {
+  const def = viewPolicy(undefined, "http://127.0.0.1:1");
+  assert.match(def.csp, /default-src 'none'/);
+  assert.match(def.csp, /connect-src 'none'/);
+  assert.equal(def.allow, "");
+  const p = viewPolicy({ csp: { connectDomains: ["https://api.example.com", "https://x.example; script-src *"], resourceDomains: ["https://cdn.example.com"] }, permissions: { camera: {}, teleport: {} } }, "http://127.0.0.1:1");
+  assert.match(p.csp, /connect-src 'self' https:\/\/api\.example\.com;/);
+  assert.match(p.csp, /script-src 'self' 'unsafe-inline' https:\/\/cdn\.example\.com;/);
+  assert.doesNotMatch(p.csp, /script-src \*/);
+  assert.equal(p.allow, "camera");
+  assert.equal(p.dropped.length, 2);
+});
