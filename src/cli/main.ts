@@ -16,6 +16,8 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   resources: () => import("./commands/resources.js"),
   read: () => import("./commands/read.js"),
   check: () => import("./commands/check.js"),
+  login: () => import("./commands/login.js"),
+  logout: () => import("./commands/login.js").then((m) => ({ run: m.runLogout })),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
@@ -23,7 +25,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check", "login"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -38,6 +40,8 @@ Usage:
   mcp-prism resources [--json]
   mcp-prism read URI [--out FILE] [--json]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
+  mcp-prism login SERVER                  sign in to an HTTP server (OAuth, in the browser)
+  mcp-prism logout SERVER                 forget its tokens
   mcp-prism demo-server [--http PORT]
 
 Common options:

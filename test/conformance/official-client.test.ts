@@ -17,6 +17,36 @@ const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance",
 const COMPAT = join(ROOT, "test", "helpers", "node20-compat", "register.mjs");
 const DRIVER = `${process.execPath} --import tsx ${join(ROOT, "test", "conformance", "host-client-driver.ts")}`;
 
+const AUTH_SCENARIOS = [
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/authorization-server-migration",
+  "auth/iss-supported",
+  "auth/iss-not-advertised",
+  "auth/iss-supported-missing",
+  "auth/iss-wrong-issuer",
+  "auth/iss-unexpected",
+  "auth/iss-normalized",
+  "auth/metadata-issuer-mismatch",
+];
+/** The "browser" the driver's sign-in opens: it follows the authorization redirect to the loopback listener. */
+const BROWSER = `${process.execPath} ${join(ROOT, "test", "fixtures", "oauth-browser.mjs")}`;
+
 const SCENARIOS: [scenario: string, specVersion: string][] = [
   ["tools_call", "2026-07-28"],
   ["request-metadata", "2026-07-28"],
@@ -27,6 +57,8 @@ const SCENARIOS: [scenario: string, specVersion: string][] = [
   ["sep-2322-client-request-state", "2026-07-28"],
   ["initialize", "2025-11-25"],
   ["elicitation-sep1034-client-defaults", "2025-11-25"],
+  // Every authorization scenario the 2026-07-28 requirements hold (checked against `list` below).
+  ...AUTH_SCENARIOS.map((s) => [s, "2026-07-28"] as [string, string]),
 ];
 
 interface BaselineEntry {
@@ -43,21 +75,33 @@ function run(scenario: string, specVersion: string): Promise<{ stdout: string; c
   const args = ["--import", COMPAT, SUITE, "client", "--command", DRIVER, "--scenario", scenario, "--spec-version", specVersion, "--timeout", "60000", "-o", dir];
   return new Promise((resolve, reject) => {
     // The suite exits 1 when a check failed: the checks file is what is read.
-    execFile(process.execPath, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, BROWSER } }, (error, stdout, stderr) => {
+      // The results are in DIR/<scenario>-<timestamp>/ ("auth/x": DIR/auth/x-<timestamp>/).
+      const parent = join(dir, scenario.split("/").slice(0, -1).join("/"));
       let sub: string[] = [];
       try {
-        sub = readdirSync(dir);
+        sub = readdirSync(parent);
       } catch {
         // no results directory: reported below
       }
       if (sub.length !== 1) return reject(new Error(`no results for ${scenario} (${error?.message ?? ""}):\n${stdout}\n${stderr}`));
-      const checks = JSON.parse(readFileSync(join(dir, sub[0], "checks.json"), "utf8"));
-      resolve({ stdout: `${stdout}\n--- driver stderr ---\n${readFileSync(join(dir, sub[0], "stderr.txt"), "utf8")}`, checks });
+      const checks = JSON.parse(readFileSync(join(parent, sub[0], "checks.json"), "utf8"));
+      resolve({ stdout: `${stdout}\n--- driver stderr ---\n${readFileSync(join(parent, sub[0], "stderr.txt"), "utf8")}`, checks });
     });
   });
 }
 
 describe("official conformance suite: client scenarios against the host", { concurrency: 2 }, () => {
+  it("runs every auth/* client scenario the 2026-07-28 requirements hold", async () => {
+    const listed = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["--import", COMPAT, SUITE, "list", "--client", "--requirements", "2026-07-28"], { cwd: ROOT, timeout: 60_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
+    );
+    // The required list ends where the unscored ones ("Run and reported, but never scored") begin.
+    const required = listed.split(/never scored/)[0];
+    const auth = [...required.matchAll(/^\s+- (auth\/\S+)$/gm)].map((m) => m[1]);
+    assert.equal(auth.length, 25);
+    assert.deepEqual([...auth].sort(), [...AUTH_SCENARIOS].sort());
+  });
   for (const entry of baseline) {
     it(`baseline entry ${entry.scenario} / ${entry.check} names a scenario run here and gives a reason`, () => {
       assert.ok(SCENARIOS.some(([s]) => s === entry.scenario), entry.scenario);

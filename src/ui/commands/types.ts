@@ -51,6 +51,8 @@ export interface CommandHost {
   resources?(server?: string): Promise<ResourceListing[]>;
   /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
+  /** Signs in to an HTTP server now (Host.login: OAuth in the browser, the URL given to `showUrl`); optional. */
+  login?(server: string, showUrl: (url: string) => void): Promise<"signed-in" | "not-needed">;
 }
 
 export interface CommandContext {
