@@ -32,9 +32,24 @@ export interface SignInOptions {
 
 /** Step-ups per server per session: past this, a 403 is the answer. */
 const MAX_STEP_UPS = 3;
-/** Each OAuth HTTP request (metadata, registration, token) gets this long. */
+/** Each OAuth HTTP request (metadata, registration, token) gets this long, and a reply this many bytes. */
 const OAUTH_FETCH_MS = 30_000;
-const boundedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(OAUTH_FETCH_MS) });
+const MAX_OAUTH_REPLY = 1024 * 1024;
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** fetch for the SDK's OAuth requests, bounded in time and reply size (the servers are untrusted). */
+const boundedFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(OAUTH_FETCH_MS) });
+  if (!res.body) return res;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > MAX_OAUTH_REPLY) throw new SignInError(`an OAuth reply from ${new URL(String(input instanceof Request ? input.url : input)).origin} is over ${MAX_OAUTH_REPLY} bytes`);
+    chunks.push(chunk);
+  }
+  return new Response(NULL_BODY.has(res.status) ? null : Buffer.concat(chunks), { status: res.status, statusText: res.statusText, headers: res.headers });
+};
 
 const NEEDED = "sign-in needed";
 const scopeSet = (s: string | undefined) => new Set((s ?? "").split(" ").filter(Boolean));
@@ -118,7 +133,21 @@ export class ServerAuth implements HttpAuth {
 
   /** The browser sign-in for the last challenge (or plain discovery when there was none). */
   signIn(): Promise<void> {
-    return this.share(() => this.authorize({ ...(this.pending ?? {}), interactive: true })).then(() => void (this.pending = undefined));
+    return this.share(() => this.authorize({ ...(this.pending ?? {}), interactive: true })).then(
+      () => void (this.pending = undefined),
+      (e: unknown) => {
+        throw new SignInError(this.redact(oneLine(e)));
+      },
+    );
+  }
+
+  /** A failure's text without any stored token or secret (a server's error body may echo one). */
+  private redact(text: string): string {
+    const secrets = Object.values(this.record.issuers).flatMap((e) => [e.tokens?.access_token, e.tokens?.refresh_token, e.client?.client_secret]);
+    secrets.push(this.config.clientSecret);
+    let out = text;
+    for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join("[redacted]");
+    return out;
   }
 
   private async attempt(run: () => Promise<void>): Promise<{ retry: boolean; why?: string }> {
@@ -126,7 +155,7 @@ export class ServerAuth implements HttpAuth {
       await this.share(run);
       return { retry: true };
     } catch (e) {
-      return { retry: false, why: e instanceof SignInError && e.message === NEEDED ? undefined : oneLine(e) };
+      return { retry: false, why: e instanceof SignInError && e.message === NEEDED ? undefined : this.redact(oneLine(e)) };
     }
   }
 
