@@ -103,7 +103,7 @@ export function authRequired(status: number, wwwAuthenticate: string | undefined
   const what = status === 401 ? "needs authorization" : "refused the credentials";
   const said = challenge(wwwAuthenticate);
   // `signIn`: why signing in failed (host-written, bounded); else how to sign in.
-  const hint = signIn ? `; sign-in failed: ${bounded(signIn, 300)}` : "; sign-in needed: `mcp-prism login SERVER`, or /login SERVER in the app";
+  const hint = signIn ? `; sign-in failed: ${bounded(signIn, 300)}` : status === 401 ? "; sign-in needed: `mcp-prism login SERVER`, or /login SERVER in the app" : "";
   return { kind: "auth-required", rule: "auth-required", detail: `HTTP ${status}: the server ${what}${said ? ` (${said})` : ""}${hint}` };
 }
 

@@ -26,7 +26,6 @@ import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./h
 import { within } from "./within.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { SignIns } from "./auth/sign-ins.js";
-import { defaultTransport } from "./transport-factory.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -59,7 +58,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     this.signIns = new SignIns(opts.config, names, opts.signIn);
-    const transport = this.signIns.transport(opts.transport ?? defaultTransport);
+    const transport = this.signIns.transport(opts.transport);
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);

@@ -52,6 +52,7 @@ const boundedFetch: typeof fetch = async (input, init) => {
 };
 
 const NEEDED = "sign-in needed";
+const REFRESH_BACKOFF_MS = 30_000;
 const scopeSet = (s: string | undefined) => new Set((s ?? "").split(" ").filter(Boolean));
 
 export class ServerAuth implements HttpAuth {
@@ -64,6 +65,8 @@ export class ServerAuth implements HttpAuth {
   private asked: Set<string> | undefined;
   /** Authorizations completed in this process (login checks the server asked for one). */
   completed = 0;
+  /** When a refresh before a request last failed (the next is tried only after REFRESH_BACKOFF_MS). */
+  private refreshFailedAt = 0;
   /** Set by login: sign in even when the options say not to. */
   forceInteractive = false;
   /** Set by login: where the authorization URL is shown instead of options.showUrl. */
@@ -89,8 +92,10 @@ export class ServerAuth implements HttpAuth {
   async headers(): Promise<Record<string, string>> {
     if (this.flow) await this.flow.catch(() => {});
     let now = this.current();
-    if (now && expired(now.tokens, now.savedAt) && now.tokens.refresh_token) {
-      await this.share(() => this.authorize({ interactive: false, refreshOnly: true })).catch(() => this.forgetTokens());
+    if (now && expired(now.tokens, now.savedAt) && now.tokens.refresh_token && Date.now() - this.refreshFailedAt > REFRESH_BACKOFF_MS) {
+      // A failed refresh keeps the tokens (an outage is no reason to forget them; a refused refresh
+      // token was dropped by auth() itself): the server's 401 then says what is needed.
+      await this.share(() => this.authorize({ interactive: false, refreshOnly: true })).catch(() => void (this.refreshFailedAt = Date.now()));
       now = this.current();
     }
     return now ? { authorization: `Bearer ${now.tokens.access_token}` } : {};
@@ -112,9 +117,9 @@ export class ServerAuth implements HttpAuth {
     if (status === 403) {
       if ([...wanted].every((s) => this.asked?.has(s))) return { retry: false, why: "the server refuses the scopes it was granted" };
       if (++this.stepUps > MAX_STEP_UPS) return { retry: false, why: `no more than ${MAX_STEP_UPS} step-up sign-ins per session` };
-      this.forgetTokens(); // a refresh keeps the old scopes: a step-up is a new authorization
       this.pending = pending;
-      if (!this.interactive) return { retry: false, why: "sign-in needed for more scopes" };
+      if (!this.interactive) return { retry: false }; // the tokens stay for what they allow; /login asks for more
+      this.forgetTokens(); // a refresh keeps the old scopes: a step-up is a new authorization
       return this.attempt(() => this.authorize({ ...pending, interactive: true }));
     }
     this.pending = pending;

@@ -5,7 +5,7 @@
 import { ConnectionError, type Connection } from "../connection.js";
 import type { HostConfig } from "../config.js";
 import { HttpStatusError } from "../http-transport.js";
-import type { TransportFactory } from "../transport-factory.js";
+import { defaultTransport, type TransportFactory } from "../transport-factory.js";
 import { openBrowser } from "./browser.js";
 import { ServerAuth, type SignInOptions } from "./server-auth.js";
 import { AuthStore } from "./store.js";
@@ -38,7 +38,7 @@ export class SignIns {
   }
 
   /** The factory with each HTTP server's sign-in in its context. */
-  transport(inner: TransportFactory): TransportFactory {
+  transport(inner: TransportFactory = defaultTransport): TransportFactory {
     return (config, ctx) => inner(config, { ...ctx, auth: this.auths.get(ctx.name) });
   }
 
