@@ -19,6 +19,8 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import("./commands/check.js"),
   run: () => import("./commands/run.js"),
   servers: () => import("./commands/servers.js"),
+  login: () => import("./commands/login.js"),
+  logout: () => import("./commands/login.js").then((m) => ({ run: m.runLogout })),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
@@ -26,7 +28,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check", "run"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check", "run", "login"]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -43,6 +45,8 @@ Usage:
   mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
   mcp-prism view TOOL [--args JSON] [--open] [--view-projection result|output]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
+  mcp-prism login SERVER                  sign in to an HTTP server (OAuth, in the browser)
+  mcp-prism logout SERVER                 forget its tokens
   mcp-prism demo-server [--http PORT]
   mcp-prism servers list|add NAME (-- COMMAND [ARGS...] | --url URL)|remove NAME
   mcp-prism help [COMMAND]                this text, or one command's (also COMMAND --help)

@@ -57,7 +57,8 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
     throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
   }
   try {
-    return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, ...extra, config });
+    // A one-shot command signs in when a server asks (browser, URL on stderr); the app passes its own.
+    return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, signIn: { interactive: true }, ...extra, config });
   } catch (e) {
     if (e instanceof ConnectionError) throw new StartError(e.rule, e.detail, e.server);
     throw e;
@@ -70,7 +71,8 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
  */
 export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
   const host = openHost(common, { ...extra, config: extra.config ?? (await commandConfig(common)) });
-  const all = await host.settled();
+  // A sign-in in the browser may take a person longer than connectWaitMs: it is waited for.
+  const all = (await host.settled()) || (host.signIns.signingIn && (await host.settled(Number.POSITIVE_INFINITY)));
   const servers = host.servers();
   if (all && servers.every((s) => s.state !== "connected")) {
     await host.close();

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseAuthConfig, type AuthConfig } from "./auth/auth-config.js";
 import { ConfigTrust, contentHash } from "./config-trust.js";
 import { isDirectory, parseRoots } from "./roots.js";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "./server-logs.js";
@@ -26,6 +27,8 @@ export interface HttpServerConfig {
   kind: "http";
   url: string;
   headers?: Record<string, string>;
+  /** OAuth sign-in settings (auth/auth-config.ts); without it sign-in still works (registration). */
+  auth?: AuthConfig;
 }
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
@@ -44,6 +47,8 @@ export interface Limits {
   maxImagePixels: number;
   /** Deepest nesting of objects/arrays accepted from a server, the model or the config. */
   maxJsonDepth: number;
+  /** How long a browser sign-in (OAuth) may take before the redirect listener gives up. */
+  signInTimeoutMs: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -53,6 +58,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxImagePixels: 40_000_000,
   maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
+  signInTimeoutMs: 300_000,
 };
 
 export interface HostConfig {
@@ -195,7 +201,9 @@ export function parseConfig(text: string, file: string): HostConfig {
     if (!isObject(s)) return bad(p, 'object with "command" or "url"');
     if (s.url !== undefined) {
       if (typeof s.url !== "string" || !/^https?:\/\//.test(s.url)) bad(`${p}.url`, "http(s) URL string");
-      servers[id] = { kind: "http", url: s.url as string, headers: strRecord(s.headers, `${p}.headers`) };
+      const auth = s.auth === undefined ? undefined : parseAuthConfig(s.auth, `${p}.auth`);
+      if (Array.isArray(auth)) bad(auth[0], auth[1]);
+      servers[id] = { kind: "http", url: s.url as string, headers: strRecord(s.headers, `${p}.headers`), ...(auth ? { auth: auth as AuthConfig } : {}) };
     } else if (s.command !== undefined) {
       if (typeof s.command !== "string" || s.command === "") bad(`${p}.command`, "non-empty string");
       if (s.args !== undefined && (!Array.isArray(s.args) || s.args.some((a) => typeof a !== "string"))) {

@@ -102,8 +102,9 @@ export class Connection {
   private connecting: Promise<void> | undefined;
   /** The era the cache had for this server when the current connect began. */
   private remembered: RememberedEra | undefined;
-  /** The last legacy HTTP 401/403 challenge seen (reset at each legacy connect). */
-  private challenge: string | undefined;
+  /** The last legacy HTTP 401/403 challenge seen and why signing in did not pass it (reset at each legacy connect). */
+  private challenge: { header?: string; signIn?: string } | undefined;
+  private seen = () => this.challenge; // (read through a call: set by the transport meanwhile)
 
   constructor(
     readonly name: string,
@@ -130,7 +131,7 @@ export class Connection {
       era,
       onStderr: (text) => this.stderr.write(text),
       onDiagnostic: (text) => this.diagnostics.push(text),
-      onChallenge: (challenge) => (this.challenge = challenge),
+      onChallenge: (header, signIn) => (this.challenge = { header, signIn }),
     });
   }
 
@@ -244,7 +245,7 @@ export class Connection {
           transport.setProtocolVersion?.(await this.initialize(legacy));
         } catch (e) {
           const status = httpStatusOf(e);
-          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.challenge));
+          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.seen()?.header, this.seen()?.signIn));
           throw e;
         }
       },

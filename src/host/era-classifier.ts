@@ -12,7 +12,7 @@ export type ProbeOutcome =
   /** A JSON-RPC error answer (stdio in-band, or an HTTP body that is a JSON-RPC error for the probe). */
   | { kind: "rpc-error"; code: number; message: string; data?: unknown }
   /** A non-2xx HTTP reply whose body is not a JSON-RPC error for the probe. */
-  | { kind: "http-status"; status: number; body?: string; wwwAuthenticate?: string }
+  | { kind: "http-status"; status: number; body?: string; wwwAuthenticate?: string; signIn?: string }
   /** No answer within the probe's time (on stdio: initialize, sent meanwhile, answered and discover still did not). */
   | { kind: "timeout"; ms: number }
   /** The exchange itself broke: network error, the process exited, a write failed. */
@@ -46,7 +46,7 @@ export function classifyProbe(outcome: ProbeOutcome, ctx: ProbeContext): EraVerd
     case "rpc-error":
       return classifyRpcError(outcome, ctx);
     case "http-status":
-      if (outcome.status === 401 || outcome.status === 403) return authRequired(outcome.status, outcome.wwwAuthenticate);
+      if (outcome.status === 401 || outcome.status === 403) return authRequired(outcome.status, outcome.wwwAuthenticate, outcome.signIn);
       return notModern(`server/discover → HTTP ${outcome.status}`, ctx);
     case "timeout":
       // stdio: a legacy server may ignore what it does not know (initialize already decided).
@@ -99,10 +99,11 @@ function noCommonVersion(requested: string, supported: readonly string[]): EraVe
 }
 
 /** The verdict for an HTTP 401/403, on the probe or on the legacy transport. */
-export function authRequired(status: number, wwwAuthenticate: string | undefined): Extract<EraVerdict, { kind: "auth-required" }> {
+export function authRequired(status: number, wwwAuthenticate: string | undefined, signIn?: string): Extract<EraVerdict, { kind: "auth-required" }> {
   const what = status === 401 ? "needs authorization" : "refused the credentials";
   const said = challenge(wwwAuthenticate);
-  const hint = status === 401 ? `; OAuth is not supported yet: put a token in the server's "headers" in the config` : "";
+  // `signIn`: why signing in failed (host-written, bounded); else how to sign in.
+  const hint = signIn ? `; sign-in failed: ${bounded(signIn, 300)}` : status === 401 ? "; sign-in needed: `mcp-prism login SERVER`, or /login SERVER in the app" : "";
   return { kind: "auth-required", rule: "auth-required", detail: `HTTP ${status}: the server ${what}${said ? ` (${said})` : ""}${hint}` };
 }
 

@@ -1,6 +1,7 @@
 // The Host's public shapes: its options, a server's status, the `server` event it emits, a planned
 // request. Kept apart from host.ts so the pipeline file holds the pipeline.
 import type { ToolResultOutputSelector } from "../protocol/index.js";
+import type { SignInSettings } from "./auth/sign-ins.js";
 import type { HostConfig } from "./config.js";
 import type { Connection } from "./connection.js";
 import type { EraCache } from "./era-cache.js";
@@ -22,6 +23,8 @@ export interface HostOptions {
   transport?: TransportFactory;
   /** Answers servers' elicitation and sampling requests (none: those capabilities are not advertised). */
   input?: InputProvider;
+  /** OAuth sign-in for HTTP servers: interactive (a 401 opens the browser: the CLI) or only on login (the app, the default). */
+  signIn?: SignInSettings;
 }
 
 export interface ServerStatus {

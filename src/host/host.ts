@@ -27,6 +27,7 @@ import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./h
 import { within } from "./within.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { Subscriptions } from "./subscriptions.js";
+import { SignIns } from "./auth/sign-ins.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -45,6 +46,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   readonly subscriptions: Subscriptions;
   /** The roots every server is offered (config `roots`, else the current directory). */
   private rootList: Root[];
+  /** Each HTTP server's OAuth sign-in (login, logout; its transports carry it). */
+  readonly signIns: SignIns;
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
   get logLevel() {
@@ -60,10 +63,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
+    this.signIns = new SignIns(opts.config, names, opts.signIn);
+    const transport = this.signIns.transport(opts.transport);
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, opts.transport, side));
+      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, transport, side));
     }
     this.prompts = new PromptRegistry(this.conns, opts.config.limits);
     this.subscriptions = new Subscriptions(this.conns, (server, uri) => this.emit("resource-updated", { server, uri }));
@@ -134,8 +139,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     return c.era === "legacy" ? "legacy" : JSON.stringify(policyFor(mode).advertiseExtensions);
   }
 
-  /** A server's tools as listed with the mode's extensions advertised (cached per extension set). */
-  private async listing(server: string, mode: Mode): Promise<ToolListing> {
+  /** A server's tools as listed with the mode's extensions advertised (cached per extension set), signing in when it asks. */
+  private listing(server: string, mode: Mode): Promise<ToolListing> {
+    return this.signIns.withSignIn(this.conns.get(server), server, () => this.listingOnce(server, mode));
+  }
+
+  private async listingOnce(server: string, mode: Mode): Promise<ToolListing> {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     await conn.ensureConnected();
@@ -445,6 +454,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (server !== undefined && !named) return { ok: false, error: resourceError("", uri, "unknown-server", `no server named ${JSON.stringify(server)}`) };
     const conn = named ?? (await serverFor([...this.conns.values()], uri, limits));
     return conn instanceof Connection ? readFrom(conn, uri, limits) : { ok: false, error: conn };
+  }
+
+  /** Signs in to HTTP server `name` now (auth/sign-ins.ts) and lists its tools again. */
+  login(name: string, showUrl?: (url: string) => void): Promise<"signed-in" | "not-needed"> {
+    return this.signIns.login(this.conns.get(name), name, showUrl, () => (this.listings.delete(name), this.listing(name, this.mode)));
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,7 @@ import { META, paramHeaderPlan, paramHeaders, standardHeaders, type ParamHeader 
 import { isObject } from "../protocol/is-object.js";
 import { stripBom } from "../protocol/reply-check.js";
 import { splitSseLines, sseField } from "../protocol/sse-lines.js";
+import type { HttpAuth } from "./auth/server-auth.js";
 import { guardIncoming, refusalError } from "./reply-guard.js";
 import { tooLargeError } from "./size-limit.js";
 
@@ -40,6 +41,8 @@ export class HttpStatusError extends Error {
     readonly body: string,
     /** The reply's WWW-Authenticate header (a 401 or 403 names what it wants there). */
     readonly wwwAuthenticate?: string,
+    /** Why signing in (auth/server-auth.ts) did not get past a 401/403, when it was tried. */
+    readonly signIn?: string,
   ) {
     super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ""}`);
     this.name = "HttpStatusError";
@@ -63,6 +66,8 @@ export class ModernHttpTransport implements Transport {
     private readonly headers: Record<string, string> = {},
     /** Largest reply body / SSE event read; a larger one is answered locally as too large. */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    /** The server's sign-in: a bearer token on each request, and a 401/403 answered by signing in. */
+    private readonly auth?: HttpAuth,
   ) {}
 
   async start(): Promise<void> {}
@@ -102,19 +107,30 @@ export class ModernHttpTransport implements Transport {
     const ac = new AbortController();
     this.inflight.set(id, ac);
     try {
-      const res = await post(this.url, headers, JSON.stringify(message), ac.signal);
-      const type = String(res.headers["content-type"] ?? "");
-      if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
+      const body = JSON.stringify(message);
+      let res: IncomingMessage;
+      // At most one more attempt, after signing in on a 401 or 403 (insufficient_scope).
+      for (let attempt = 0; ; attempt++) {
+        res = await post(this.url, this.auth ? { ...headers, ...(await this.auth.headers()) } : headers, body, ac.signal);
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status <= 299) break;
         const text = await this.readBody(res);
+        const challenge = typeof res.headers["www-authenticate"] === "string" ? res.headers["www-authenticate"] : undefined;
+        let signIn: string | undefined;
+        if ((status === 401 || status === 403) && this.auth && attempt === 0) {
+          const answer = await this.auth.challenged(status, challenge);
+          if (answer.retry) continue;
+          signIn = answer.why;
+        }
         const reply = tryJson(stripBom(text));
         // A JSON-RPC error for this request (e.g. -32022 with 400) is delivered as the response.
         if (reply && reply.jsonrpc === "2.0" && reply.id === id && "error" in reply) {
           this.guarded(reply, id); // (an `error` that is no error object is refused)
           return;
         }
-        const challenge = res.headers["www-authenticate"];
-        throw new HttpStatusError(res.statusCode ?? 0, text, typeof challenge === "string" ? challenge : undefined);
+        throw new HttpStatusError(status, text, challenge, signIn);
       }
+      const type = String(res.headers["content-type"] ?? "");
       if (type.includes("text/event-stream")) await this.readSse(res, id);
       else {
         const text = stripBom(await this.readBody(res));

@@ -17,7 +17,7 @@ export function outcomeOf(request: Promise<Json>): Promise<ProbeOutcome> {
         if (e.code === SdkErrorCode.ConnectionClosed && /Connection closed$/.test(e.message)) return { kind: "transport-failure", message: "the connection closed", exited: true };
         return { kind: "rpc-error", code: e.code, message: e.message.replace(/^MCP error -?\d+: /, ""), data: e.data };
       }
-      if (e instanceof HttpStatusError) return { kind: "http-status", status: e.status, body: e.body, wwwAuthenticate: e.wwwAuthenticate };
+      if (e instanceof HttpStatusError) return { kind: "http-status", status: e.status, body: e.body, wwwAuthenticate: e.wwwAuthenticate, signIn: e.signIn };
       return { kind: "transport-failure", message: e instanceof Error ? e.message : String(e) };
     },
   );

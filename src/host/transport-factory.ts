@@ -9,6 +9,8 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Limits, ServerConfig } from "./config.js";
+import { authorizedFetch } from "./auth/auth-fetch.js";
+import type { HttpAuth } from "./auth/server-auth.js";
 import { ModernHttpTransport } from "./http-transport.js";
 import { guardRepliesFetch } from "./reply-guard-fetch.js";
 import { SizeLimitedTransport } from "./size-limited-transport.js";
@@ -28,8 +30,10 @@ export interface TransportContext {
   onStderr: (text: string) => void;
   /** A host diagnostic about the server (an ignored line, a dropped message). */
   onDiagnostic: (text: string) => void;
-  /** A legacy HTTP 401/403 reply's WWW-Authenticate header (the SDK's transport keeps it to itself). */
-  onChallenge: (challenge: string | undefined) => void;
+  /** A legacy HTTP 401/403 reply's WWW-Authenticate header (the SDK's transport keeps it to itself) and why signing in did not pass it. */
+  onChallenge: (challenge: string | undefined, signIn?: string) => void;
+  /** The server's sign-in (HTTP only; the host gives one to every HTTP server). */
+  auth?: HttpAuth;
 }
 
 export type TransportFactory = (config: ServerConfig, ctx: TransportContext) => Transport;
@@ -43,12 +47,15 @@ export const defaultTransport: TransportFactory = (config, ctx) => {
     );
   }
   const url = new URL(config.url);
-  if (ctx.era !== "legacy") return new ModernHttpTransport(url, config.headers, maxBytes);
-  const fetchSeen: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
-    if (res.status === 401 || res.status === 403) ctx.onChallenge(res.headers.get("www-authenticate") ?? undefined);
-    return res;
-  };
+  if (ctx.era !== "legacy") return new ModernHttpTransport(url, config.headers, maxBytes, ctx.auth);
+  const challenged = (res: Response, why?: string) => ctx.onChallenge(res.headers.get("www-authenticate") ?? undefined, why);
+  const fetchSeen: typeof fetch = ctx.auth
+    ? authorizedFetch(fetch, ctx.auth, challenged)
+    : async (input, init) => {
+        const res = await fetch(input, init);
+        if (res.status === 401 || res.status === 403) challenged(res);
+        return res;
+      };
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, fetch: guardRepliesFetch(fetchSeen) });
   // The SDK's transport parses whole bodies: the size rule is applied to what it delivers, and
   // malformed replies are refused before it reads them (reply-guard-fetch.ts).

@@ -124,7 +124,7 @@ export class PendingHost {
   private changed(): void {
     this.store.update({});
     // The transcript records the state, not the stderr and diagnostics (/servers shows those).
-    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error }) => ({ name, protocolVersion, state: shownState(state), error })) });
+    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error, failure }) => ({ name, protocolVersion, state: shownState(state, failure), error })) });
   }
 
   servers = (): ServerView[] => {
@@ -166,6 +166,14 @@ export class PendingHost {
       known: () => this.host?.prompts?.known() ?? [],
     },
     logs: (server) => this.host?.logs?.(server) ?? [],
+    login: async (server, showUrl) => {
+      if (!this.host?.login) throw this.notConnected();
+      try {
+        return await this.host.login(server, showUrl);
+      } finally {
+        this.changed();
+      }
+    },
     legacyCall: async (tool, args, opts) => {
       const legacy = this.legacy ?? this.host?.legacyCall;
       if (!this.host || !legacy) throw this.notConnected();

@@ -6,13 +6,18 @@
 // the context's tools, or else every usable tool with arguments generated from its inputSchema.
 // One line per step goes to stderr (the suite keeps it with the scenario's results). A server's
 // elicitation is accepted as `--answer '{}'` would (the schema's defaults filled in by the host),
-// sampling approved as `--yes` would, answered by the offline model.
+// sampling approved as `--yes` would, answered by the offline model. Sign-in is interactive, as in
+// the CLI: the suite's authorization servers approve at once, and $BROWSER (the test sets it to
+// test/fixtures/oauth-browser.mjs) follows the redirect to the host's loopback listener. The
+// config's "auth" block holds what a user would configure: the scenario's pre-registered client
+// (MCP_CONFORMANCE_CONTEXT client_id / client_secret) and a client ID metadata document URL.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/host/config.js";
 import { sampleArguments } from "../../src/conformance/sample-args.js";
 import { Host } from "../../src/host/host.js";
+import { AuthStore } from "../../src/host/auth/store.js";
 import { oneShotInput } from "../../src/cli/oneshot-input.js";
 import { OfflineModel } from "../../src/model/offline.js";
 
@@ -21,15 +26,26 @@ if (!url || !/^https?:\/\//.test(url)) {
   process.stderr.write("usage: host-client-driver URL (the conformance suite appends the scenario server's URL)\n");
   process.exit(2);
 }
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { toolCalls?: { name: string; arguments?: Record<string, unknown> }[] };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
+  toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
+  client_id?: string;
+  client_secret?: string;
+};
+/** The client ID metadata document the suite's reference client uses (it is never fetched). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 const log = (line: string) => process.stderr.write(`driver: ${line}\n`);
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-prism-conformance-"));
 const file = join(dir, "mcp-prism.json");
-writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url } } }));
+const auth = { clientMetadataUrl: CLIENT_METADATA_URL, ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret } : {}) };
+writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url, auth } } }));
 let host: Host | undefined;
 try {
-  host = await Host.start({ config: loadConfig(file), input: oneShotInput({ answer: {}, yes: true, model: () => new OfflineModel() }) });
+  host = await Host.start({
+    config: loadConfig(file),
+    input: oneShotInput({ answer: {}, yes: true, model: () => new OfflineModel() }),
+    signIn: { interactive: true, store: new AuthStore(join(dir, "auth")), showUrl: (_s, u) => log(`sign in: ${u}`) },
+  });
   const s = host.servers()[0];
   log(`server ${s.state}${s.protocolVersion ? ` at ${s.protocolVersion}` : ""}${s.error ? `: ${s.error}` : ""}`);
   const tools = await host.tools();

@@ -1,81 +1,16 @@
-// The official MCP conformance suite's CLIENT scenarios against the mcp-prism host
-// (@modelcontextprotocol/conformance, run on Node 20 through test/helpers/node20-compat). Each
-// scenario starts its own server, runs test/conformance/host-client-driver.ts on its URL, and
-// writes its checks. A scenario's failures are its FAILURE check ids, "(no checks)" when it
-// recorded none (the client never exercised it) and "(client exit)" when the driver failed.
-// Every failure must be in official-client-baseline.json with a reason, and every baseline entry
-// must still fail: a fixed one is removed from the baseline, never left to hide a regression.
-import { describe, it, after } from "node:test";
+// The official MCP conformance suite's CLIENT scenarios against the mcp-prism host, but for the
+// authorization ones (official-client-auth.test.ts); the runner and the baseline rules (every
+// failure in official-client-baseline.json with a reason, every entry still failing) are in
+// official-client-run.ts.
+import { it } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ROOT } from "../helpers/host-fixtures.js";
+import { AUTH, baseline, clientScenarioTests, SCENARIOS } from "./official-client-run.js";
 
-const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-const COMPAT = join(ROOT, "test", "helpers", "node20-compat", "register.mjs");
-const DRIVER = `${process.execPath} --import tsx ${join(ROOT, "test", "conformance", "host-client-driver.ts")}`;
-
-const SCENARIOS: [scenario: string, specVersion: string][] = [
-  ["tools_call", "2026-07-28"],
-  ["request-metadata", "2026-07-28"],
-  ["http-standard-headers", "2026-07-28"],
-  ["http-custom-headers", "2026-07-28"],
-  ["http-invalid-tool-headers", "2026-07-28"],
-  ["json-schema-ref-no-deref", "2026-07-28"],
-  ["sep-2322-client-request-state", "2026-07-28"],
-  ["initialize", "2025-11-25"],
-  ["elicitation-sep1034-client-defaults", "2025-11-25"],
-];
-
-interface BaselineEntry {
-  scenario: string;
-  check: string;
-  reason: string;
-}
-const baseline = JSON.parse(readFileSync(join(import.meta.dirname, "official-client-baseline.json"), "utf8")) as BaselineEntry[];
-const out = mkdtempSync(join(tmpdir(), "mcp-prism-official-client-"));
-after(() => rmSync(out, { recursive: true, force: true }));
-
-function run(scenario: string, specVersion: string): Promise<{ stdout: string; checks: { id: string; status: string; errorMessage?: string }[] }> {
-  const dir = join(out, scenario);
-  const args = ["--import", COMPAT, SUITE, "client", "--command", DRIVER, "--scenario", scenario, "--spec-version", specVersion, "--timeout", "60000", "-o", dir];
-  return new Promise((resolve, reject) => {
-    // The suite exits 1 when a check failed: the checks file is what is read.
-    execFile(process.execPath, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      let sub: string[] = [];
-      try {
-        sub = readdirSync(dir);
-      } catch {
-        // no results directory: reported below
-      }
-      if (sub.length !== 1) return reject(new Error(`no results for ${scenario} (${error?.message ?? ""}):\n${stdout}\n${stderr}`));
-      const checks = JSON.parse(readFileSync(join(dir, sub[0], "checks.json"), "utf8"));
-      resolve({ stdout: `${stdout}\n--- driver stderr ---\n${readFileSync(join(dir, sub[0], "stderr.txt"), "utf8")}`, checks });
-    });
-  });
-}
-
-describe("official conformance suite: client scenarios against the host", { concurrency: 2 }, () => {
+clientScenarioTests("official conformance suite: client scenarios against the host", SCENARIOS, 2, () => {
   for (const entry of baseline) {
     it(`baseline entry ${entry.scenario} / ${entry.check} names a scenario run here and gives a reason`, () => {
-      assert.ok(SCENARIOS.some(([s]) => s === entry.scenario), entry.scenario);
+      assert.ok([...SCENARIOS, ...AUTH].some(([s]) => s === entry.scenario), entry.scenario);
       assert.ok(entry.reason.length > 20, "each expected failure says why");
-    });
-  }
-  for (const [scenario, specVersion] of SCENARIOS) {
-    it(`${scenario} (${specVersion})`, async () => {
-      const { stdout, checks } = await run(scenario, specVersion);
-      const failed = new Set(checks.filter((c) => c.status === "FAILURE").map((c) => c.id));
-      if (checks.length === 0) failed.add("(no checks)");
-      if (/CLIENT EXITED WITH ERROR|CLIENT TIMED OUT/.test(stdout)) failed.add("(client exit)");
-      const expected = new Set(baseline.filter((b) => b.scenario === scenario).map((b) => b.check));
-      const unexpected = [...failed].filter((f) => !expected.has(f));
-      const nowPassing = [...expected].filter((f) => !failed.has(f));
-      const detail = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`).join("\n");
-      assert.deepEqual(unexpected, [], `unexpected failures:\n${detail}\n${stdout}`);
-      assert.deepEqual(nowPassing, [], "these baseline entries pass now: remove them from official-client-baseline.json");
     });
   }
 });

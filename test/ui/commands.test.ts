@@ -60,7 +60,7 @@ function setup() {
 
 test("every command has its own name, usage and description", () => {
   const names = COMMANDS.map((c) => c.name);
-  assert.deepEqual(names, ["help", "mode", "tools", "servers", "logs", "resources", "read", "call", "run", "compare", "view", "pane", "table", "clear", "save", "save-output", "open", "quit"]);
+  assert.deepEqual(names, ["help", "mode", "tools", "servers", "logs", "login", "resources", "read", "call", "run", "compare", "view", "pane", "table", "clear", "save", "save-output", "open", "quit"]);
   for (const c of COMMANDS) assert.ok(c.usage.startsWith(`/${c.name}`) && c.description.length > 5);
 });
 
@@ -327,5 +327,41 @@ test("/tools with no usable tool still names every rejected one", async () => {
   s.ctx.host = { ...s.ctx.host, tools: async () => [], toolErrors: async () => [{ server: "fs", tool: "read_file", rule: "malformed-tool", detail: "malformed tool: name" }] };
   await dispatch("/tools", s.ctx);
   assert.equal(s.notices().at(-1), "info: no usable tools; set aside:\n  ✗ fs · read_file rejected [malformed-tool]: malformed tool: name");
+  s.cleanup();
+});
+
+test("/servers and /login: a server refused with 401 is 'sign-in needed'; /login signs in beside the conversation", async () => {
+  const s = setup();
+  const asked: string[] = [];
+  let finish: (v: "signed-in") => void = () => {};
+  s.ctx.host = {
+    ...s.ctx.host,
+    servers: () => [
+      { name: "demo", protocolVersion: "2026-12-01", state: "connected" },
+      { name: "remote", state: "failed", error: "server remote: HTTP 401: the server needs authorization", failure: { rule: "auth-required", detail: "HTTP 401" } },
+      { name: "broken", state: "failed", error: "server broken: exited", failure: { rule: "connection-failed", detail: "exited" } },
+    ],
+    login: (server, showUrl) => {
+      asked.push(server);
+      showUrl("http://127.0.0.1:9/authorize?x=1");
+      return new Promise((r) => (finish = r));
+    },
+  };
+  await dispatch("/servers", s.ctx);
+  const lines = s.notices().at(-1)!.split("\n");
+  assert.match(lines[1], /^remote {2}\? {2}sign-in needed — server remote: HTTP 401/);
+  assert.match(lines[2], /^broken {2}\? {2}error — /);
+  await dispatch("/login remote", s.ctx);
+  assert.deepEqual(asked, ["remote"]);
+  assert.match(s.notices().join("\n"), /signing in to remote: a browser opens/);
+  assert.match(s.notices().join("\n"), /sign in to remote in your browser; if it did not open, open:\n {2}http:\/\/127\.0\.0\.1:9\/authorize\?x=1/);
+  assert.doesNotMatch(s.notices().join("\n"), /signed in to remote$/m, "the command returns before the sign-in ends");
+  finish("signed-in");
+  await new Promise((r) => setImmediate(r));
+  assert.match(s.notices().at(-1)!, /signed in to remote$/);
+  await dispatch("/login nobody", s.ctx);
+  assert.match(s.notices().at(-1)!, /^error: \/login: no server named nobody$/);
+  await dispatch("/login", s.ctx);
+  assert.match(s.notices().at(-1)!, /^error: \/login: name the server/);
   s.cleanup();
 });

@@ -182,6 +182,10 @@ test("status bar: servers with version and state, mode, model, key hints", () =>
   );
   assert.match(f, /● demo 2026-12-01 connected/);
   assert.match(f, /● old error/);
+  const signIn = stripAnsi(
+    draw(<StatusBar servers={[{ name: "remote", state: "failed", failure: { rule: "auth-required", detail: "HTTP 401" } }]} mode="chat" model="offline" width={160} />, 160).lastFrame(),
+  );
+  assert.match(signIn, /● remote sign-in needed/);
   assert.match(f, /mode code · model offline/);
   assert.match(f, /Tab pane · .*Esc cancel · \^C\^C quit · \/help/);
 });

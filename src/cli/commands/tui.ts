@@ -68,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       mark("servers-spawned");
       // Opened, not awaited: each server connects on its own; the UI waits (bounded) for them.
-      const host = (await import("../start-host.js")).openHost(cli.common, { config, input });
+      const host = (await import("../start-host.js")).openHost(cli.common, { config, input, signIn: { interactive: false } }); // sign-in: /login
       mark("host-open");
       void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;

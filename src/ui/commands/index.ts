@@ -6,6 +6,7 @@ import { clear } from "./clear.js";
 import { compare } from "./compare.js";
 import { help } from "./help.js";
 import { logs } from "./logs.js";
+import { login } from "./login.js";
 import { mode } from "./mode.js";
 import { pane } from "./pane.js";
 import { open } from "./open.js";
@@ -25,7 +26,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, resources, read, call, run, compare, view, pane, table, clear, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, login, resources, read, call, run, compare, view, pane, table, clear, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

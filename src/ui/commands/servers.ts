@@ -32,7 +32,7 @@ export const servers: SlashCommand = {
         .flatMap((s) => {
           const issues = toolIssueLines(tools, rejected, w, "    ", s.name);
           return [
-            `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
+            `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state, s.failure)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
             ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
             ...tail("diagnostics", s.diagnostics, w),
             ...tail("stderr", s.stderr, w),

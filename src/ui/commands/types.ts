@@ -53,6 +53,8 @@ export interface CommandHost {
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
   /** Subscribes to a resource the user read or attached, where its server offers it (a change is then a notice). */
   subscribe?(server: string, uri: string): Promise<boolean>;
+  /** Signs in to an HTTP server now (Host.login: OAuth in the browser, the URL given to `showUrl`); optional. */
+  login?(server: string, showUrl: (url: string) => void): Promise<"signed-in" | "not-needed">;
 }
 
 export interface CommandContext {

@@ -1,0 +1,19 @@
+// Opens the authorization URL: $BROWSER when set (its first `:`-separated entry, `%s` replaced by
+// the URL or the URL appended), else xdg-open (open on macOS). Never waits for it and never
+// fails the sign-in: the URL is always printed as well, so it works over SSH.
+import { spawn } from "node:child_process";
+
+export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): void {
+  const configured = env.BROWSER?.split(":")[0]?.trim();
+  const words = configured ? configured.split(/\s+/) : [process.platform === "darwin" ? "open" : "xdg-open"];
+  const args = words.slice(1);
+  const hasSlot = args.some((a) => a.includes("%s"));
+  const argv = hasSlot ? args.map((a) => a.replace(/%s/g, url)) : [...args, url];
+  try {
+    const child = spawn(words[0], argv, { stdio: "ignore", detached: true, env });
+    child.on("error", () => {}); // no browser: the printed URL is the way
+    child.unref();
+  } catch {
+    // as above
+  }
+}
