@@ -16,6 +16,7 @@ import { longSessionBench } from "./long-session.js";
 import { eraBench } from "./era.js";
 import { floodsBench } from "./floods.js";
 import { schemasBench } from "./schemas.js";
+import { markdownBench } from "./markdown.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -30,6 +31,7 @@ const MODULES: [string, BenchModule][] = [
   ["era", eraBench],
   ["floods", floodsBench],
   ["schemas", schemasBench],
+  ["markdown", markdownBench],
 ];
 
 const loadAtStart = loadavg();
