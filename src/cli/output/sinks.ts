@@ -18,7 +18,7 @@ export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; widt
   if (o.format === "structured") {
     if (opts.table) {
       try {
-        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100 }), 30);
+        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100, moreHint: "--json prints every row" }), 30);
       } catch {
         // not tabular: fall through to JSON
       }
