@@ -104,6 +104,68 @@ function inline(tokens: readonly Token[] | undefined, style: Style, out: Span[])
   return out;
 }
 
+/**
+ * Spans broken into lines of at most `width` columns at spaces (a word wider than that is cut),
+ * the space at a break dropped: a wrapped line never starts with a space (Ink's own wrapping keeps
+ * it), and the lines are already as wide as Ink will draw them.
+ */
+export function wrapSpans(spans: readonly Span[], width: number): Span[] {
+  const out: Span[] = [];
+  let col = 0;
+  const push = (style: Span, text: string) => {
+    const last = out[out.length - 1];
+    if (last && sameStyle(last, style)) last.text += text;
+    else out.push({ ...style, text });
+  };
+  const breakLine = (style: Span) => {
+    const last = out[out.length - 1];
+    if (last) last.text = last.text.replace(/ +$/, "");
+    push(style, "\n");
+    col = 0;
+  };
+  for (const span of spans) {
+    for (const piece of span.text.split(/(\n| +)/)) {
+      if (piece === "") continue;
+      if (piece === "\n") {
+        breakLine(span);
+        continue;
+      }
+      const w = displayWidth(piece);
+      if (piece[0] === " ") {
+        if (col === 0) continue;
+        if (col + w >= width) breakLine(span);
+        else {
+          push(span, piece);
+          col += w;
+        }
+        continue;
+      }
+      if (col > 0 && col + w > width) breakLine(span);
+      let rest = piece;
+      while (displayWidth(rest) > width) {
+        let cut = "";
+        for (const ch of rest) {
+          if (displayWidth(cut + ch) > width - col) break;
+          cut += ch;
+        }
+        if (cut === "") cut = [...rest][0];
+        push(span, cut);
+        rest = rest.slice(cut.length);
+        breakLine(span);
+      }
+      if (rest) {
+        push(span, rest);
+        col += displayWidth(rest);
+      }
+    }
+  }
+  return out;
+}
+
+function sameStyle(a: Span, b: Span): boolean {
+  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.strike === !!b.strike && !!a.code === !!b.code && !!a.link === !!b.link && !!a.url === !!b.url;
+}
+
 function plainText(tokens: readonly Token[] | undefined): string {
   return inline(tokens, {}, [])
     .map((s) => s.text)
@@ -160,14 +222,14 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
         break;
       }
       case "heading":
-        out.push({ type: "heading", depth: (t as Tokens.Heading).depth, spans: inline((t as Tokens.Heading).tokens, {}, []) });
+        out.push({ type: "heading", depth: (t as Tokens.Heading).depth, spans: wrapSpans(inline((t as Tokens.Heading).tokens, {}, []), width) });
         break;
       case "paragraph":
-        out.push({ type: "paragraph", spans: inline((t as Tokens.Paragraph).tokens, {}, []) });
+        out.push({ type: "paragraph", spans: wrapSpans(inline((t as Tokens.Paragraph).tokens, {}, []), width) });
         break;
       case "text": {
         const tx = t as Tokens.Text;
-        out.push({ type: "paragraph", spans: tx.tokens?.length ? inline(tx.tokens, {}, []) : [{ text: clean(tx.text) }] });
+        out.push({ type: "paragraph", spans: wrapSpans(tx.tokens?.length ? inline(tx.tokens, {}, []) : [{ text: clean(tx.text) }], width) });
         break;
       }
       case "list": {
@@ -178,7 +240,7 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
           indent: top ? Math.min(12, /^ */.exec(l.raw)![0].length) : 0,
           items: l.items.map((it, k) => ({
             marker: `${l.ordered ? `${start + k}.` : "•"}${it.task ? (it.checked ? " ☑" : " ☐") : ""}`,
-            blocks: blocks(it.tokens.filter((x) => x.type !== "checkbox"), Math.max(10, width - 3)),
+            blocks: blocks(it.tokens.filter((x) => x.type !== "checkbox"), Math.max(10, width - (l.ordered ? `${start + k}.`.length : 1) - 1 - (top ? Math.min(12, /^ */.exec(l.raw)![0].length) : 0))),
           })),
         });
         break;

@@ -143,3 +143,15 @@ test("cost linear in the text: lexing and drawing 10× the text is not quadratic
   const ten = markdownBlocks(Array.from({ length: 10 }, () => DOC).join("\n\n"), 80);
   assert.ok(ten.length >= block.length * 10 && ten.length <= block.length * 10 + 20);
 });
+
+test("wrapped lines never start with a space, and long words are cut at the width", () => {
+  const text = "search_customers returned to me: I found 37 Globex customer records. The three most recently active accounts are **Globex Retail**, Globex Energy, and Globex Labs. " + "x".repeat(70);
+  for (const width of [20, 33, 40, 68]) {
+    const lines = plain(frame(text, width)).split("\n");
+    assert.ok(lines.length > 1);
+    for (const l of lines) {
+      assert.ok(!l.startsWith(" "), `width ${width}: ${JSON.stringify(l)}`);
+      assert.ok(l.length <= width, `width ${width}: ${l}`);
+    }
+  }
+});
