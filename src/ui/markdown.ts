@@ -196,6 +196,21 @@ function tableLines(t: Tokens.Table, width: number, continued: boolean): string[
   return rule >= 0 ? lines.slice(rule) : lines;
 }
 
+const JSON_MAX = 64 * 1024;
+
+function jsonBlock(raw: string): MdBlock | undefined {
+  const src = raw.trim();
+  if (src.length < 2 || src.length > JSON_MAX || !/^[[{]/.test(src) || !/[\]}]$/.test(src)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(src);
+  } catch {
+    return undefined;
+  }
+  const lines = JSON.stringify(value, null, 2).split("\n");
+  return { type: "code", lang: "json", label: true, lines: lines.map((l) => highlightLine(clean(l), "json")) };
+}
+
 function codeBlock(t: Tokens.Code, ctx: MdContext | undefined, closedAtOnce: boolean): MdBlock {
   const lang = clean((t.lang ?? "").split(/\s/)[0] ?? "");
   // A fence whose first code line has not arrived yet has none.
@@ -224,9 +239,17 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
       case "heading":
         out.push({ type: "heading", depth: (t as Tokens.Heading).depth, spans: wrapSpans(inline((t as Tokens.Heading).tokens, {}, []), width) });
         break;
-      case "paragraph":
+      case "paragraph": {
+        // A JSON value on its own (a structured-mode reply) is drawn pretty-printed as code, so
+        // wrapping never breaks it mid-token.
+        const json = jsonBlock(t.raw);
+        if (json) {
+          out.push(json);
+          break;
+        }
         out.push({ type: "paragraph", spans: wrapSpans(inline((t as Tokens.Paragraph).tokens, {}, []), width) });
         break;
+      }
       case "text": {
         const tx = t as Tokens.Text;
         out.push({ type: "paragraph", spans: wrapSpans(tx.tokens?.length ? inline(tx.tokens, {}, []) : [{ text: clean(tx.text) }], width) });

@@ -155,3 +155,12 @@ test("wrapped lines never start with a space, and long words are cut at the widt
     }
   }
 });
+
+test("a JSON reply (structured mode) is drawn pretty-printed: no token broken by wrapping", () => {
+  const json = JSON.stringify({ query: "Globex", total: 37, mostRecent: [{ name: "Globex Retail", region: "NA", lastActivity: "2026-08-17T21:10:00Z" }], byRegion: { NA: 16, EMEA: 9 } });
+  const f = plain(frame(`search_customers returned to me:\n\n${json}`, 60));
+  assert.match(f, /┌ json\n│ \{\n│ {3}"query": "Globex",/);
+  assert.match(f, /│ {7}"lastActivity": "2026-08-17T21:10:00Z"/);
+  assert.ok(!/^"/m.test(f));
+  assert.match(plain(frame("{not json", 40)), /^\{not json$/m, "what does not parse stays text");
+});
