@@ -35,9 +35,4 @@ export function writeReceipt(
   return { kind: "receipt", text: parts.length ? `${head}: ${parts.join("; ")}, not to you.` : `${head}: produced no output.` };
 }
 
-const RECEIPT_TEXT = /^[^\n]*: (?:[^\n]* went to (?:the user|program logic|the App view)[^\n]*, not to you\.|produced no output\.)$/;
-
-/** Whether a text in the model's context is a receipt this module wrote (its own wording, not server data). */
-export function isReceiptText(text: string): boolean {
-  return RECEIPT_TEXT.test(text);
-}
+export { isReceiptText } from "./receipt-text.js";

@@ -5,7 +5,7 @@
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type ModelToolResultBlock } from "./context.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
 import { extractArgs, pickTool } from "./offline-args.js";
-import { isReceiptText } from "../host/receipt.js";
+import { isReceiptText } from "../host/receipt-text.js";
 
 export interface OfflineOptions {
   /** Delay between streamed chunks (ms); 0 still yields to the event loop. */
