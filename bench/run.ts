@@ -18,6 +18,7 @@ import { floodsBench } from "./floods.js";
 import { schemasBench } from "./schemas.js";
 import { codeModeBench } from "./code-mode.js";
 import { viewBench } from "./view.js";
+import { markdownBench } from "./markdown.js";
 import { ROOT } from "./lib/demo.js";
 import { markdownTable, targetLine, type BenchModule, type Section } from "./lib/report.js";
 
@@ -34,6 +35,7 @@ const MODULES: [string, BenchModule][] = [
   ["schemas", schemasBench],
   ["code-mode", codeModeBench],
   ["view", viewBench],
+  ["markdown", markdownBench],
 ];
 
 const loadAtStart = loadavg();

@@ -1,10 +1,16 @@
-// Sizes of what reached a sink: bytes of text/JSON (≈ tokens at 4 bytes each) with media counted apart.
+// The one measure of what reached a sink, used by the tool card, `call` (and --json), `compare`,
+// the panes and the receipts: `bytes` is the payload (UTF-8 text, structured content as JSON,
+// decoded media), never the JSON wrapping of the outputs; tokens are estimated from the text only.
 import type { ToolResultOutput } from "../protocol/index.js";
 import type { HostReceipt, Routed, SinkName } from "./types.js";
 
 export interface Share {
+  /** The size: textBytes + mediaBytes. */
+  bytes: number;
   /** Bytes of text and JSON (media payloads excluded). */
   textBytes: number;
+  /** Decoded bytes of images, audio and binary resources. */
+  mediaBytes: number;
   /** Estimated tokens: textBytes / 4, rounded up. */
   tokens: number;
   images: number;
@@ -21,8 +27,14 @@ export function jsonBytes(x: unknown): number {
   return s === undefined ? 0 : bytes(s);
 }
 
-export function measureOutputs(outputs: readonly ToolResultOutput[]): Share {
-  const share: Share = { textBytes: 0, tokens: 0, images: 0, audio: 0, outputs: outputs.length };
+/** Decoded size of base64 data, from its length. */
+export function base64Bytes(data: string): number {
+  return Math.max(0, Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0));
+}
+
+export function measureOutputs(outputs: readonly ToolResultOutput[], meta?: Record<string, unknown>): Share {
+  const share: Share = { bytes: 0, textBytes: 0, mediaBytes: 0, tokens: 0, images: 0, audio: 0, outputs: outputs.length };
+  if (meta && Object.keys(meta).length) share.textBytes += jsonBytes(meta);
   for (const o of outputs) {
     if (o.format === "structured") {
       share.textBytes += bytes(JSON.stringify(o.structuredContent) ?? "");
@@ -30,13 +42,17 @@ export function measureOutputs(outputs: readonly ToolResultOutput[]): Share {
     }
     for (const b of o.content) {
       if (b.type === "text") share.textBytes += bytes(b.text);
-      else if (b.type === "image") share.images++;
-      else if (b.type === "audio") share.audio++;
-      else if (b.type === "resource" && "text" in b.resource) share.textBytes += bytes(String(b.resource.text));
+      else if (b.type === "image" || b.type === "audio") {
+        if (b.type === "image") share.images++;
+        else share.audio++;
+        share.mediaBytes += base64Bytes(b.data);
+      } else if (b.type === "resource" && "text" in b.resource) share.textBytes += bytes(String(b.resource.text));
+      else if (b.type === "resource" && "blob" in b.resource) share.mediaBytes += base64Bytes(String(b.resource.blob));
       else share.textBytes += bytes(JSON.stringify(b));
     }
   }
   share.tokens = Math.ceil(share.textBytes / 4);
+  share.bytes = share.textBytes + share.mediaBytes;
   return share;
 }
 
@@ -45,13 +61,13 @@ export function measureSinks(routed: Routed): Record<SinkName, Share> {
     model: measureOutputs(routed.model),
     user: measureOutputs(routed.user),
     programmatic: measureOutputs(routed.programmatic),
-    app: measureOutputs(routed.app),
+    app: measureOutputs(routed.app, routed.appMeta),
   };
 }
 
 export function measureReceipt(receipt: HostReceipt): Share {
   const textBytes = bytes(receipt.text);
-  return { textBytes, tokens: Math.ceil(textBytes / 4), images: 0, audio: 0, outputs: 0 };
+  return { bytes: textBytes, textBytes, mediaBytes: 0, tokens: Math.ceil(textBytes / 4), images: 0, audio: 0, outputs: 0 };
 }
 
 /** A size for people and the model's receipts: 212 B · 48 kB · 3.1 kB · 1.2 MB (1 kB = 1024 B). */

@@ -3,7 +3,7 @@
 // (image, audio, blob, resource link) is named on one line for the user and not sent. Pure, no
 // I/O: the CLI prints it, the app puts `text` on the user's turn and shows `notes`.
 import type { ContentBlock } from "../protocol/index.js";
-import { formatBytes } from "./measure.js";
+import { base64Bytes, formatBytes } from "./measure.js";
 import type { GotPrompt, PromptEntry } from "./prompts.js";
 import { sanitizeName } from "../protocol/sanitize.js";
 
@@ -15,9 +15,6 @@ export interface PromptPart {
   note?: string;
 }
 
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-}
 
 /** One content block as a part of the user's turn or a line naming it. */
 export function promptPart(role: "user" | "assistant", c: ContentBlock): PromptPart {

@@ -34,3 +34,5 @@ export function writeReceipt(
   const head = `${tool}${isError ? " (error)" : ""}`;
   return { kind: "receipt", text: parts.length ? `${head}: ${parts.join("; ")}, not to you.` : `${head}: produced no output.` };
 }
+
+export { isReceiptText } from "./receipt-text.js";

@@ -3,7 +3,7 @@
 // audience.js, not the index: the router also runs in the first-frame bundle (compare's readAs) without zod.
 import { isExtensionAudience } from "../protocol/audience.js";
 import type { ToolResultOutput } from "../protocol/index.js";
-import { jsonBytes } from "./measure.js";
+import { jsonBytes, measureSinks } from "./measure.js";
 import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry, ViewProjection, ViewSinkEntry } from "./types.js";
 
 export class RoutingError extends Error {
@@ -54,14 +54,10 @@ export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): 
   return { model, user, programmatic, app, appMeta };
 }
 
+/** Each sink's size: the one measure (measure.ts), so card, `call`, `compare` and receipts agree. */
 export function sinkBytes(routed: Routed): SinkBytes {
-  const size = (xs: readonly unknown[]) => xs.reduce<number>((n, x) => n + jsonBytes(x), 0);
-  return {
-    model: size(routed.model),
-    user: size(routed.user),
-    programmatic: size(routed.programmatic),
-    app: size(routed.app) + (Object.keys(routed.appMeta).length ? size([routed.appMeta]) : 0),
-  };
+  const s = measureSinks(routed);
+  return { model: s.model.bytes, user: s.user.bytes, programmatic: s.programmatic.bytes, app: s.app.bytes };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type ModelToolResultBlock } from "./context.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
 import { extractArgs, pickTool } from "./offline-args.js";
+import { isReceiptText } from "../host/receipt-text.js";
 
 export interface OfflineOptions {
   /** Delay between streamed chunks (ms); 0 still yields to the event loop. */
@@ -119,15 +120,22 @@ function describeResults(results: ModelToolResultBlock[], messages: readonly Mod
 function describeOne(result: ModelToolResultBlock, name: string): string {
   const texts = result.content.filter((b): b is Extract<ModelContentBlock, { type: "text" }> => b.type === "text").map((b) => b.text);
   const images = result.content.filter((b) => b.type === "image");
+  // A receipt is the host's, not the tool's: none of the output reached this model, and the
+  // receipt says where it went. Nothing else is claimed (no "image data" sentence).
+  if (texts.length === 1 && images.length === 0 && isReceiptText(texts[0])) {
+    return `None of ${name}'s output reached me. The host's receipt says: ${texts[0]}`;
+  }
   const body = texts.length ? texts.join("\n") : "(no text)";
   const lead = result.isError ? `${name} reported an error to me: ${body}` : `${name} returned to me: ${body}`;
   if (images.length) {
     const types = [...new Set(images.map((i) => (i as { mimeType: string }).mimeType))].join(", ");
     return `${lead}\nI received ${images.length} image${images.length > 1 ? "s" : ""} (${types}).`;
   }
-  // Only worth saying where images (or the whole result) went elsewhere: a receipt, or text about images.
-  const elsewhere = texts.some((t) => /\[mcp-prism receipt\]|\bwent to\b|\bimages?\b/i.test(t));
-  return elsewhere ? `${lead}\nI received no image data.` : lead;
+  const notes: string[] = [];
+  if (texts.some((t) => /\bimages?\b/i.test(t))) notes.push("I received no image data.");
+  // The tool's words about what was displayed are its claim: this model saw only the text.
+  if (texts.some((t) => /\b(displayed|shown|showed|interactive table)\b/i.test(t))) notes.push(`What ${name} says was shown or displayed, I did not see: only its text reached me.`);
+  return [lead, ...notes].join("\n");
 }
 
 /** Splits text into small word groups, as a streaming model would send them. */

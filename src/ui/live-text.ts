@@ -5,6 +5,7 @@
 // live frame as a static part of the turn; the live frame keeps only the unfinished tail, so each
 // redraw costs O(tail) and the reply costs O(n) to draw.
 import type { TurnItem } from "./state.js";
+import { closesFence, fenceMarker, opensFence, type MdContext } from "./markdown.js";
 
 /** A line with no newline yet, longer than this, is cut at its last space (or here) all the same. */
 export const LONG_LINE = 1024;
@@ -15,26 +16,67 @@ export const LONG_LINE = 1024;
  */
 export const LIVE_TAIL_MAX = 512;
 
+/** A pipe table is held in the live tail until it ends, up to this many rows or characters. */
+export const TABLE_HOLD_LINES = 16;
+const TABLE_HOLD_CHARS = 4096;
+const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
 /**
  * Splits streaming text into finished lines and the unfinished tail, so that `done` and `tail`,
  * drawn one under the other, give the lines of `text`: the cut is a newline (a CRLF as a whole),
  * or, in a line over LONG_LINE characters, its last space (a hard cut if it has none, never inside
- * a surrogate pair). Undefined when nothing is finished.
+ * a surrogate pair). Undefined when nothing is finished. Markdown: the rows of a pipe table stay
+ * together (up to TABLE_HOLD_LINES, then the rest continues under the same header), and a cut
+ * inside a code fence says so: `context` is where the tail starts (`ctx`, where `text` starts).
  */
-export function splitFinished(text: string): { done: string; tail: string } | undefined {
+export function splitFinished(text: string, ctx?: MdContext): { done: string; tail: string; context?: MdContext } | undefined {
   const nl = text.lastIndexOf("\n");
-  let done = nl >= 0 ? text.slice(0, nl > 0 && text[nl - 1] === "\r" ? nl - 1 : nl) : undefined;
-  let tail = nl >= 0 ? text.slice(nl + 1) : text;
-  if (tail.length > LONG_LINE) {
+  let fence = ctx?.fence;
+  let tableHead = ctx?.tableHead;
+  let run = 0;
+  let runStart = 0;
+  let prevLine = "";
+  let cut = -1;
+  let cutCtx: MdContext | undefined = ctx;
+  for (let pos = 0; pos <= nl; ) {
+    const end = text.indexOf("\n", pos);
+    const line = text.slice(pos, end > pos && text[end - 1] === "\r" ? end - 1 : end);
+    let safe = true;
+    if (fence !== undefined) {
+      if (closesFence(line, fenceMarker(fence))) fence = undefined;
+    } else if (opensFence(line) !== undefined) {
+      fence = line;
+      tableHead = undefined;
+      run = 0;
+    } else if (line.includes("|")) {
+      if (run++ === 0) runStart = pos;
+      if (tableHead === undefined && run === 2 && DELIMITER_ROW.test(line)) tableHead = `${prevLine}\n${line}`;
+      safe = run >= TABLE_HOLD_LINES || end - runStart > TABLE_HOLD_CHARS;
+      if (safe) run = 0;
+    } else {
+      run = 0;
+      tableHead = undefined;
+    }
+    if (safe) {
+      cut = end;
+      cutCtx = fence !== undefined ? { fence } : tableHead !== undefined ? { tableHead } : undefined;
+    }
+    prevLine = line;
+    pos = end + 1;
+  }
+  let done = cut >= 0 ? text.slice(0, cut > 0 && text[cut - 1] === "\r" ? cut - 1 : cut) : undefined;
+  let tail = cut >= 0 ? text.slice(cut + 1) : text;
+  if (tail.length > LONG_LINE && tail.indexOf("\n") < 0) {
     const space = tail.lastIndexOf(" ");
-    let cut = space > 0 ? space : tail.length;
-    const code = tail.charCodeAt(cut - 1);
-    if (space <= 0 && code >= 0xd800 && code <= 0xdbff) cut -= 1; // keep a high surrogate with its pair
-    const head = tail.slice(0, cut);
-    tail = tail.slice(space > 0 ? cut + 1 : cut);
+    let at = space > 0 ? space : tail.length;
+    const code = tail.charCodeAt(at - 1);
+    if (space <= 0 && code >= 0xd800 && code <= 0xdbff) at -= 1; // keep a high surrogate with its pair
+    const head = tail.slice(0, at);
+    tail = tail.slice(space > 0 ? at + 1 : at);
     done = done === undefined ? head : `${done}\n${head}`;
   }
-  return done === undefined ? undefined : { done, tail };
+  if (done === undefined) return undefined;
+  return cutCtx ? { done, tail, context: cutCtx } : { done, tail };
 }
 
 /**
@@ -45,8 +87,10 @@ export function splitFinished(text: string): { done: string; tail: string } | un
 export function settledPart(items: readonly TurnItem[], settled: (item: TurnItem) => boolean): { part: TurnItem[]; rest: TurnItem[] } | undefined {
   const last = items[items.length - 1];
   if (last?.kind !== "assistant") return undefined;
-  const split = splitFinished(last.text);
+  const split = splitFinished(last.text, last.md);
   if (!split) return undefined;
   for (let i = 0; i < items.length - 1; i++) if (!settled(items[i])) return undefined;
-  return { part: [...items.slice(0, -1), { kind: "assistant", text: split.done }], rest: [{ kind: "assistant", text: split.tail }] };
+  const part: TurnItem = last.md ? { kind: "assistant", text: split.done, md: last.md } : { kind: "assistant", text: split.done };
+  const rest: TurnItem = split.context ? { kind: "assistant", text: split.tail, md: split.context } : { kind: "assistant", text: split.tail };
+  return { part: [...items.slice(0, -1), part], rest: [rest] };
 }

@@ -8,6 +8,7 @@ import type { ContentBlock, ImageContent } from "../protocol/index.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
+import type { MdContext } from "./markdown.js";
 import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
 
 export interface ToolCallView {
@@ -24,7 +25,8 @@ export interface ToolCallView {
 
 export type TurnItem =
   | { kind: "user"; text: string }
-  | { kind: "assistant"; text: string }
+  /** `md`: where this part of a streamed reply starts in its markdown (inside a fence or a table). */
+  | { kind: "assistant"; text: string; md?: MdContext }
   | { kind: "tool"; call: ToolCallView }
   | { kind: "notice"; level: "info" | "error"; text: string }
   | { kind: "table"; value: unknown; offset: number }
@@ -239,7 +241,7 @@ export class SessionStore {
       const last = items[items.length - 1];
       if (last?.kind === "assistant") {
         this.reply[this.reply.length - 1] += delta;
-        return [...items.slice(0, -1), { kind: "assistant", text: last.text + delta }];
+        return [...items.slice(0, -1), { ...last, text: last.text + delta }];
       }
       this.reply.push(delta);
       return [...items, { kind: "assistant", text: delta }];

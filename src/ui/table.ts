@@ -14,6 +14,8 @@ export interface TableOptions {
   pageSize?: number;
   /** Most data columns drawn before "+N cols". */
   maxColumns?: number;
+  /** How to see the rest, after "N more rows —" (the app pages with /table; the CLI has --json). */
+  moreHint?: string;
 }
 export const DEFAULT_PAGE_SIZE = 20;
 const MIN_COL = 3; // content columns a data column may shrink to
@@ -82,19 +84,25 @@ interface Grid {
   total: number;
   hiddenCols: number;
   caption?: string;
+  /** The total the server reported beside the rows (`total`), and whether it holds more (`nextCursor`). */
+  reported?: number;
+  moreOnServer?: boolean;
   /** The row label column (#) for arrays. */
   numbered: boolean;
 }
 
 function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: number): Grid | string {
   let caption: string | undefined;
-  // {items: [...]}: structuredContent must be an object, so a lone array inside is the table.
-  if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && Array.isArray(value[keys[0]])) {
-      caption = sanitizeName(keys[0]);
-      value = value[keys[0]];
-    }
+  let reported: number | undefined;
+  let moreOnServer = false;
+  // {items: [...]}: structuredContent must be an object, so a lone array inside is the table; so is
+  // one beside paging scalars ({items, total, nextCursor}), whose total and cursor the note tells.
+  const inner = rowsKey(value);
+  if (inner !== undefined && isObject(value)) {
+    caption = sanitizeName(inner);
+    if (typeof value.total === "number" && Number.isFinite(value.total)) reported = value.total;
+    moreOnServer = typeof value.nextCursor === "string" && value.nextCursor !== "";
+    value = value[inner];
   }
   if (Array.isArray(value)) {
     const page = value.slice(offset, offset + pageSize);
@@ -104,7 +112,7 @@ function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: nu
       String(offset + i + 1),
       ...cols.map((c) => (isObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
     ]);
-    return { head: ["#", ...cols.map((c) => sanitizeName(c))], rows, total: value.length, hiddenCols: all.length - cols.length, caption, numbered: true };
+    return { head: ["#", ...cols.map((c) => sanitizeName(c))], rows, total: value.length, hiddenCols: all.length - cols.length, caption, reported, moreOnServer, numbered: true };
   }
   if (isObject(value)) {
     const entries = Object.entries(value);
@@ -145,19 +153,32 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   lines.push(table.toString());
   const notes: string[] = [];
   const shownTo = offset + grid.rows.length;
-  if (grid.total > grid.rows.length) notes.push(`rows ${offset + 1}–${shownTo} of ${grid.total}`);
-  if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — /table to page`);
+  if (grid.total > grid.rows.length) notes.push(`rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`);
+  if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — ${opts.moreHint ?? "/table to page"}`);
+  if (grid.reported !== undefined && grid.reported !== grid.total) notes.push(`the server reported ${grid.reported} in all`);
+  if (grid.moreOnServer) notes.push("more on the server (nextCursor)");
   if (grid.hiddenCols > 0) notes.push(`+${grid.hiddenCols} cols`);
-  if (notes.length) lines.push(truncateToWidth(notes.join(" · "), width));
+  if (notes.length) lines.push(notes.join(" · ")); // wrapped by whoever draws it: never cut
   return lines.join("\n");
+}
+
+const PAGING_KEYS = new Set(["total", "nextCursor"]);
+
+/** The key of the one array an object's rows are in: alone, or beside only `total`/`nextCursor`. */
+function rowsKey(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const keys = Object.keys(value);
+  const arrays = keys.filter((k) => Array.isArray(value[k]));
+  if (arrays.length !== 1) return undefined;
+  return keys.every((k) => k === arrays[0] || PAGING_KEYS.has(k)) ? arrays[0] : undefined;
 }
 
 /** Rows a value pages over (array length, object key count, or 1). */
 export function totalRows(value: unknown): number {
   if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && Array.isArray(value[keys[0]])) return (value[keys[0]] as unknown[]).length;
-    return keys.length;
+    const inner = rowsKey(value);
+    if (inner !== undefined) return (value[inner] as unknown[]).length;
+    return Object.keys(value).length;
   }
   if (Array.isArray(value)) return value.length;
   return 1;

@@ -24,7 +24,7 @@ describe("call --json", () => {
     const lines = r.out.trim().split("\n");
     assert.equal(lines.length, 1, "one document on one line");
     const doc = JSON.parse(lines[0]);
-    assert.deepEqual(Object.keys(doc), KEYS);
+    assert.deepEqual(Object.keys(doc), [...KEYS, "sizes"]);
     assert.deepEqual(Object.keys(doc.routed), ["model", "user", "programmatic", "app"]);
     assert.equal(doc.server, "demo");
     assert.equal(doc.protocolVersion, "2026-12-01");
@@ -36,7 +36,7 @@ describe("call --json", () => {
 
   test("app mode adds appMeta; --select overrides the mode", () => {
     const app = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--mode", "app", "--json"]).out);
-    assert.deepEqual(Object.keys(app), [...KEYS, "appMeta"]);
+    assert.deepEqual(Object.keys(app), [...KEYS, "appMeta", "sizes"]);
     assert.ok(app.appMeta["io.modelcontextprotocol/ui"]);
     const sel = cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--select", "programmatic/structured", "--select", "assistant/structured", "--json"]);
     const doc = JSON.parse(sel.out);

@@ -139,7 +139,8 @@ test("offline model through the one-shot command: the answer shows only what rea
     for (const c of FORBIDDEN) assert.ok(!r.stdout.includes(c), `${c} in the offline answer (${mode})`);
     if (mode === "code") {
       assert.match(r.stdout, /canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/);
-      assert.match(r.stdout, /I received no image data/);
+      assert.match(r.stdout, /None of canary_probe's output reached me/);
+      assert.ok(!r.stdout.includes("I received no image data"));
       assert.ok(!r.stdout.includes(CANARIES.assistant));
     } else {
       assert.ok(r.stdout.includes(CANARIES.assistant), r.stdout);

@@ -117,9 +117,10 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
       assert.ok(!o.routed.model.some((e) => e.format === "structured"));
     });
 
-    test("per-sink byte counts: the JSON size of each sink, the same object on every read, and kept in the outcome's JSON", async () => {
+    test("per-sink byte counts: the payload of each sink (text, structured JSON), the same object on every read, and kept in the outcome's JSON", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
-      const size = (xs: readonly unknown[]) => xs.reduce<number>((n, x) => n + Buffer.byteLength(JSON.stringify(x)), 0);
+      const size = (xs: readonly any[]) =>
+        xs.reduce<number>((n, x) => n + Buffer.byteLength(x.format === "structured" ? JSON.stringify(x.structuredContent) : x.content.map((b: any) => b.text).join("")), 0);
       assert.deepEqual(o.bytes, { model: size(o.routed.model), user: size(o.routed.user), programmatic: 0, app: 0 });
       assert.ok(o.bytes.user > o.bytes.model, "the 37-row table is the user's, not the model's");
       assert.equal(o.bytes, o.bytes, "computed once, then kept");

@@ -100,8 +100,9 @@ test("code mode: the offline model reports the host's receipt and no data", asyn
   const { routed, receipt } = codeModeRouted();
   const exec = new FakeExecutor(entries, () => ({ routed, receipt }));
   const { result } = await turn("search customers for Globex", exec, "code");
-  assert.ok(result.answer.includes(receipt.text));
-  assert.match(result.answer, /I received no image data/);
+  assert.ok(result.answer.includes(`The host's receipt says: ${receipt.text}`));
+  assert.match(result.answer, /None of search_customers's output reached me/);
+  assert.ok(!/image/i.test(result.answer), "nothing claimed about images it was never going to get");
   for (const c of Object.values(CANARY)) assert.ok(!result.answer.includes(c), c);
   assert.equal(exec.calls[0].opts?.mode, "code");
 });

@@ -70,7 +70,7 @@ export function canaryRouted(): Routed {
 /** Code mode: the model sink is empty, the host writes a receipt. */
 export function codeModeRouted(): { routed: Routed; receipt: HostReceipt } {
   const r = canaryRouted();
-  return { routed: { ...r, model: [] }, receipt: { kind: "receipt", text: "The result went to program logic (1 programmatic output)." } };
+  return { routed: { ...r, model: [] }, receipt: { kind: "receipt", text: "search_customers: programmatic/structured 1 kB went to program logic, not to you." } };
 }
 
 export interface RecordedCall {

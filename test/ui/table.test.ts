@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { renderTable, summarizeCell, fitWidths } from "../../src/ui/table.js";
+import { renderTable, summarizeCell, fitWidths, totalRows } from "../../src/ui/table.js";
 import { displayWidth } from "../../src/ui/format.js";
 
 const widthOf = (s: string) => Math.max(...s.split("\n").map(displayWidth));
@@ -104,4 +104,16 @@ test("summaries and width fitting", () => {
   assert.equal(f[0], 5);
   assert.ok(f[1] + f[2] <= 35);
   assert.equal(renderTable([], { width: 60 }), "(empty)");
+});
+
+test("a table tells what the server sent and the total it reported, and how to see the rest", () => {
+  const rows = Array.from({ length: 30 }, (_, i) => ({ id: i + 1 }));
+  const out = renderTable({ customers: rows, total: 37, nextCursor: "abc" }, { width: 80 });
+  assert.match(out, /^customers:/);
+  assert.match(out, /rows 1–20 of 30 sent · 10 more rows — \/table to page · the server reported 37 in all · more on the server \(nextCursor\)/);
+  assert.equal(totalRows({ customers: rows, total: 37 }), 30, "/table pages through every row sent");
+  const last = renderTable({ customers: rows, total: 37 }, { width: 80, offset: 20, moreHint: "--json prints every row" });
+  assert.match(last, /│ 30 │/, "the last page reaches the last row");
+  assert.ok(!/more rows/.test(last));
+  assert.match(renderTable({ customers: rows }, { width: 80, moreHint: "--json prints every row" }), /10 more rows — --json prints every row/, "the CLI names its own way");
 });

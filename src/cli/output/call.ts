@@ -19,6 +19,8 @@ export interface CallDocument {
   resultMeta?: Record<string, unknown>;
   /** The error as data (server, tool, rule, detail) with its one line (`message`). */
   error?: CallError;
+  /** Each sink's size, the one measure the card and `compare` show; `receipt` when the model got only the host's. */
+  sizes?: Record<SinkName, Share> & { receipt?: Share };
 }
 
 export function callDocument(outcome: CallOutcome): CallDocument {
@@ -36,6 +38,7 @@ export function callDocument(outcome: CallOutcome): CallDocument {
     if (Object.keys(outcome.routed.appMeta).length > 0) doc.appMeta = outcome.routed.appMeta;
     if (outcome.warnings) doc.warnings = outcome.warnings;
     if (outcome.resultMeta) doc.resultMeta = outcome.resultMeta;
+    doc.sizes = { ...measureSinks(outcome.routed), ...(outcome.receipt ? { receipt: measureReceipt(outcome.receipt) } : {}) };
   } else doc.error = outcome.error;
   return doc;
 }
@@ -61,10 +64,9 @@ export const SINK_TITLES: Record<SinkName, string> = {
 };
 
 export function shareText(s: Share): string {
-  const parts = s.textBytes === 0 && (s.images || s.audio) ? [] : [`${formatBytes(s.textBytes)} ≈ ${s.tokens} tokens`];
-  if (s.images) parts.push(`${s.images} image${s.images > 1 ? "s" : ""}`);
-  if (s.audio) parts.push(`${s.audio} audio`);
-  return parts.join(" + ");
+  const media = [s.images ? `${s.images} image${s.images > 1 ? "s" : ""}` : "", s.audio ? `${s.audio} audio` : ""].filter(Boolean);
+  const tokens = s.textBytes > 0 || media.length === 0 ? ` ≈ ${s.tokens} tokens` : "";
+  return `${formatBytes(s.bytes)}${tokens}${media.length ? ` (${media.join(", ")})` : ""}`;
 }
 
 export function renderCall(outcome: CallOutcome, width = 100): string {

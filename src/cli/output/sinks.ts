@@ -1,7 +1,7 @@
 // Human-readable previews of routed outputs. Every server-controlled string goes through the
 // terminal sanitizer before it is printed.
 import type { ToolResultOutput } from "../../protocol/index.js";
-import { formatBytes } from "../../host/measure.js";
+import { base64Bytes, formatBytes } from "../../host/measure.js";
 import { sanitizeInline, sanitizeJson, sanitizeText } from "../../protocol/sanitize.js";
 import { renderTable } from "../../ui/table.js";
 
@@ -12,16 +12,13 @@ function clip(text: string, maxLines = MAX_LINES): string[] {
   return lines.length > maxLines ? [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`] : lines;
 }
 
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-}
 
 /** Preview lines for one output (unindented). */
 export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; width?: number } = {}): string[] {
   if (o.format === "structured") {
     if (opts.table) {
       try {
-        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100 }), 30);
+        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100, moreHint: "--json prints every row" }), 30);
       } catch {
         // not tabular: fall through to JSON
       }

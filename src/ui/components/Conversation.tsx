@@ -10,6 +10,7 @@ import { ToolCard } from "./ToolCard.js";
 import { ImageBlock, UserContentView } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
 import { CodeResult, CodeScript } from "./CodeCard.js";
+import { Markdown } from "./Markdown.js";
 
 export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
   switch (item.kind) {
@@ -21,8 +22,8 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
         </Text>
       );
     case "assistant":
-      // "" is a line too: the empty line after a newline, once the text was split into lines (live-text.ts).
-      return <Text>{sanitizeText(item.text) || " "}</Text>;
+      // Markdown, drawn part by part as the reply streams ("" is a blank line: live-text.ts).
+      return <Markdown text={item.text} width={width} context={item.md} />;
     case "notice":
       return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
     case "table":

@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName, sanitizeText } from "../../protocol/sanitize.js";
-import { formatBytes } from "../../host/measure.js";
+import { base64Bytes, formatBytes } from "../../host/measure.js";
 import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
 import { TableView } from "./TableView.js";
@@ -19,10 +19,6 @@ export interface UserContentProps {
   imageRows?: number;
 }
 
-function base64Bytes(b64: string): number {
-  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
-  return Math.floor((b64.length * 3) / 4) - pad;
-}
 
 function saveHint(n: number | undefined): string {
   return n === undefined ? "" : ` — /save-output ${n}`;
