@@ -9,6 +9,7 @@ import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
 import { UserContentView } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
+import { CardDetail } from "./CardDetail.js";
 
 export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
   switch (item.kind) {
@@ -26,6 +27,8 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
       return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
     case "table":
       return <TableView value={item.value} offset={item.offset} width={width} />;
+    case "detail":
+      return <CardDetail sections={item.sections} width={width} maxPixels={maxPixels} />;
     case "tool": {
       const o = item.call.outcome;
       return (
