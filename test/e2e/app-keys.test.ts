@@ -13,10 +13,10 @@ test("80×24: completion, the pane beside the conversation with prompt and statu
   open.push(t);
   t.keys("-l", "/mo");
   t.keys("Tab");
-  await t.waitFor(/› \/mode \s*\n[\s\S]*chat {2}structured {2}code/, "/mode completed, the modes offered");
+  await t.waitFor(/› \/mode\s*\n\s*chat {2}structured {2}code/, "/mode completed, the modes offered");
   t.keys("-l", "co");
   t.keys("Tab");
-  await t.waitFor(/› \/mode code /, "the mode completed");
+  await t.waitFor(/› \/mode code\s*\n/, "the mode completed");
   t.keys("Enter");
   await t.idle(/mode code · model offline/, "code mode");
   assert.doesNotMatch(t.screen(), /Programmatic \(/, "hidden while empty");
