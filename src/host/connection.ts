@@ -87,6 +87,8 @@ export class Connection {
   serverCapabilities: Capabilities = {};
   serverInfo: { name: string; version: string } | undefined;
   instructions: string | undefined;
+  /** Turned off for this session (Host.setEnabled): nothing connects it until it is turned on. */
+  disabled = false;
   /** Why the server is not connected (rule, detail with any stderr tail), while it is not. */
   lastFailure: { rule: string; detail: string } | undefined;
   /** lastFailure's line: `server S: detail`. */
@@ -152,6 +154,7 @@ export class Connection {
   /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
   async ensureConnected(): Promise<void> {
     if (this.state === "connected") return;
+    if (this.disabled) throw new ConnectionError("server-disabled", this.name, "disabled for this session");
     // Concurrent callers share one attempt (one backoff, one process).
     this.connecting ??= this.restart().finally(() => (this.connecting = undefined));
     return this.connecting;
@@ -440,6 +443,7 @@ export class Connection {
     this.client = undefined;
     this.remembered = undefined; // a connect cut short by close() is no reason to forget its era
     this.state = "idle";
+    this.restarts = 0; // a reconnect after close starts with a fresh budget
     if (client) await endSession(client);
     await client?.close().catch(() => {});
   }

@@ -37,6 +37,8 @@ export interface ServerStatus {
   /** Why the server is not connected, as data. */
   failure?: { rule: string; detail: string };
   toolErrors: ToolError[];
+  /** Turned off for this session (Host.setEnabled). */
+  disabled?: true;
   stderr: string[];
   /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
   diagnostics: string[];

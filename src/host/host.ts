@@ -129,6 +129,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         error: c.lastError,
         failure: c.lastFailure,
         toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
+        ...(c.disabled ? { disabled: true as const } : {}),
         stderr: c.stderrTail(),
         diagnostics: c.diagnosticsTail(),
       };
@@ -158,6 +159,22 @@ export class Host extends EventEmitter implements ToolExecutor {
     const fresh = await listTools(conn, policyFor(mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth);
     byKey.set(key, fresh);
     return fresh;
+  }
+
+  /**
+   * For this session (the config untouched): `reconnect` closes a server (its process group
+   * stopped) and connects and lists it afresh for `mode`; `disable` closes it and nothing connects
+   * it again (its tools, prompts and resources are gone) until `enable` (a reconnect). Rejects
+   * with the ConnectionError of a connect that fails.
+   */
+  async setServer(server: string, action: "reconnect" | "enable" | "disable", mode: Mode = this.mode): Promise<void> {
+    const conn = this.conns.get(server);
+    if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
+    conn.disabled = action === "disable";
+    this.listings.delete(server);
+    await conn.close();
+    if (conn.disabled) conn.lastFailure = { rule: "server-disabled", detail: "disabled for this session" };
+    else await this.listing(server, mode);
   }
 
   /**

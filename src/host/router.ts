@@ -3,7 +3,7 @@
 // audience.js, not the index: the router also runs in the first-frame bundle (compare's readAs) without zod.
 import { isExtensionAudience } from "../protocol/audience.js";
 import type { ToolResultOutput } from "../protocol/index.js";
-import { jsonBytes, measureSinks } from "./measure.js";
+import { measureSinks } from "./measure.js";
 import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry, ViewProjection, ViewSinkEntry } from "./types.js";
 
 export class RoutingError extends Error {

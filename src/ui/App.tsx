@@ -1,10 +1,10 @@
 // The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
 // it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
-import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { Box, Text, useApp } from "ink";
+import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { Box, Text, useApp, useStdout } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";
-import { AppPane, appLines, maxScroll, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
+import { AppPane, appLines, maxScroll, pageRows, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
 import { InputDialog } from "./components/InputDialog.js";
@@ -13,16 +13,45 @@ import type { ServerView } from "./server-view.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useNow } from "./hooks/useNow.js";
 import type { ChatSession } from "./session.js";
-import type { UiState } from "./state.js";
+import type { PaneName, UiState } from "./state.js";
 
-export const NARROW_COLUMNS = 80;
-const SCROLL_STEP = 5;
+/** At or under this many columns the side pane folds below the conversation. */
+export const NARROW_COLUMNS = 59;
 
-/** PgUp/PgDn: scrolls the focused side pane (lines up from its newest entry), within its content. */
-export function scrollPane(s: UiState, delta: number, paneHeight: number): Partial<UiState> {
-  const clamp = (v: number, count: number) => Math.max(0, Math.min(v + delta, maxScroll(count, paneHeight)));
-  if (s.paneFocus === "app") return { appScroll: clamp(s.appScroll, appLines(s.app).length) };
-  return { progScroll: clamp(s.progScroll, programmaticLines(s.programmatic).length) };
+/** The pane PgUp/PgDn/Home/End move: the focused one, or the other when the focused one is empty. */
+export function scrolledPane(s: UiState): PaneName {
+  if (s.paneFocus === "app") return s.app.length || !s.programmatic.length ? "app" : "programmatic";
+  return s.programmatic.length || !s.app.length ? "programmatic" : "app";
+}
+
+/** The side pane's lines per pane at `width` columns. */
+function paneLines(s: UiState, pane: PaneName, width: number): string[] {
+  return pane === "app" ? appLines(s.app, width) : programmaticLines(s.programmatic, width);
+}
+
+/**
+ * Each shown pane's height: the side pane takes at most half the terminal (the conversation keeps
+ * the rest, the prompt and the status bar stay whole), split between the panes that have entries,
+ * each no taller than its content.
+ */
+export function paneHeights(s: UiState, width: number, rows: number): Record<PaneName, number> {
+  const shown = (["programmatic", "app"] as const).filter((p) => (p === "app" ? s.app.length : s.programmatic.length) > 0);
+  const total = Math.max(6, Math.floor(rows / 2) - 1);
+  const each = Math.max(5, Math.floor(total / Math.max(1, shown.length)));
+  const h: Record<PaneName, number> = { programmatic: 0, app: 0 };
+  for (const p of shown) h[p] = Math.min(each, paneLines(s, p, width).length + 3);
+  return h;
+}
+
+/** PgUp/PgDn (a page), Home/End (the oldest / newest line): scrolls the pane scrolledPane names. */
+export function scrollPane(s: UiState, to: "up" | "down" | "top" | "bottom", width: number, rows: number): Partial<UiState> {
+  const pane = scrolledPane(s);
+  const height = paneHeights(s, width, rows)[pane];
+  const most = maxScroll(paneLines(s, pane, width).length, height);
+  const now = pane === "app" ? s.appScroll : s.progScroll;
+  const page = pageRows(height);
+  const next = to === "top" ? most : to === "bottom" ? 0 : Math.max(0, Math.min(most, now + (to === "up" ? page : -page)));
+  return pane === "app" ? { appScroll: next } : { progScroll: next };
 }
 const QUIT_WINDOW_MS = 1500;
 
@@ -41,6 +70,13 @@ export function layoutFor(columns: number, paneOpen: boolean): { narrow: boolean
   return { narrow, main: columns - side - 1, side };
 }
 
+/** ^T: shows or hides the side pane; while it is empty, says when it will appear. */
+function togglePane(store: ChatSession["store"]): void {
+  const s = store.getState();
+  if (s.programmatic.length === 0 && s.app.length === 0) store.hint("the side pane is empty: it appears with the first programmatic or App output");
+  else store.update({ paneOpen: !s.paneOpen });
+}
+
 export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const { store } = session;
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -48,17 +84,28 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const { exit } = useApp();
   const [quitArmed, setQuitArmed] = useState(0);
   const lastCtrlC = useRef(0);
-  /** Whether the prompt line is empty (Tab then toggles the pane instead of completing). */
+  /** Whether the prompt line is empty (Home/End then scroll the pane instead of moving the cursor). */
   const promptEmpty = useRef(true);
   useNow(true, 1000); // refresh server states once a second
 
   useEffect(() => {
     session.onQuit(() => exit());
   }, [session, exit]);
+  // /clear moves the epoch: the terminal is cleared (screen and scrollback) before anything of the
+  // new epoch is drawn, in the same commit (Ink writes it above its live frame, then redraws it).
+  const { write } = useStdout();
+  const epoch = useRef(state.epoch);
+  useLayoutEffect(() => {
+    if (state.epoch === epoch.current) return;
+    epoch.current = state.epoch;
+    write("\x1b[2J\x1b[3J\x1b[H");
+  }, [state.epoch, write]);
 
-  const { narrow, main, side } = layoutFor(columns, state.paneOpen);
+  // Hidden while empty: the pane appears with the first programmatic or App output.
+  const paneShown = state.paneOpen && (state.programmatic.length > 0 || state.app.length > 0);
+  const { narrow, main, side } = layoutFor(columns, paneShown);
   session.width = main;
-  const paneHeight = narrow ? 10 : Math.max(8, Math.floor((rows - 4) / 2));
+  const heights = paneHeights(state, side, rows);
 
   useKeys((input, key) => {
     // ^C: one press cancels the running turn, a second within QUIT_WINDOW_MS quits. Several
@@ -78,18 +125,21 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
     }
     if (key.escape && !state.approval && !state.input) session.cancel();
     else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
-    // Tab while typing completes (PromptInput); on an empty prompt it shows / hides the pane.
-    else if (key.tab) promptEmpty.current && store.update((s) => ({ paneOpen: !s.paneOpen }));
-    else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? SCROLL_STEP : -SCROLL_STEP, paneHeight));
+    // Tab completes (PromptInput); the pane has its own key.
+    else if (key.ctrl && input === "t") togglePane(store);
+    else if (key.ctrl && input === "o" && !state.approval && !state.input) void session.submit("/show");
+    else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? "up" : "down", side, rows));
+    else if ((key.home || key.end) && promptEmpty.current && paneShown) store.update((s) => scrollPane(s, key.home ? "top" : "bottom", side, rows));
   });
 
   const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
   const completion = useMemo(() => session.completionSource(), [session]);
   const onEmpty = useCallback((empty: boolean) => void (promptEmpty.current = empty), []);
-  const sidePane = state.paneOpen ? (
+  const focus = scrolledPane(state);
+  const sidePane = paneShown ? (
     <Box flexDirection="column" width={side}>
-      <ProgrammaticPane entries={state.programmatic} width={side} height={paneHeight} scroll={state.progScroll} focused={state.paneFocus === "programmatic"} />
-      <AppPane entries={state.app} width={side} height={paneHeight} scroll={state.appScroll} focused={state.paneFocus === "app"} />
+      {state.programmatic.length ? <ProgrammaticPane entries={state.programmatic} width={side} height={heights.programmatic} scroll={state.progScroll} focused={focus === "programmatic"} /> : null}
+      {state.app.length ? <AppPane entries={state.app} width={side} height={heights.app} scroll={state.appScroll} focused={focus === "app"} /> : null}
     </Box>
   ) : null;
 
@@ -99,7 +149,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   ) : approval ? (
     <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} rows={Math.max(3, Math.min(24, rows - 12))} onAnswer={approval.resolve} />
   ) : (
-    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} isActive={!approval && !state.input} />
+    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} busy={state.busy} isActive={!approval && !state.input} />
   );
   const mainColumn = (
     <Box flexDirection="column" width={main}>

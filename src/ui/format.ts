@@ -50,3 +50,29 @@ export function compactJson(value: unknown): string {
     return String(value);
   }
 }
+
+/** Control-free text cut into rows of at most `width` columns: long lines wrap, nothing is hidden. */
+export function wrapToWidth(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (displayWidth(line) <= w) {
+      out.push(line);
+      continue;
+    }
+    let row = "";
+    let used = 0;
+    for (const ch of line) {
+      const cw = charWidth(ch);
+      if (used + cw > w && row) {
+        out.push(row);
+        row = "";
+        used = 0;
+      }
+      row += ch;
+      used += cw;
+    }
+    if (row) out.push(row);
+  }
+  return out;
+}

@@ -183,6 +183,11 @@ export class PendingHost {
       if (!this.host?.resources) throw this.notConnected();
       return this.host.resources(server);
     },
+    setServer: async (server, action, mode) => {
+      if (!this.host?.setServer) throw this.notConnected();
+      await this.host.setServer(server, action, mode);
+      this.changed();
+    },
     readResource: async (uri, server) => {
       if (!this.host?.readResource) throw this.notConnected();
       return this.host.readResource(uri, server);

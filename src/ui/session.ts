@@ -13,9 +13,17 @@ import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import { failedOutcome } from "../host/host-error.js";
 import type { UserAttachment } from "../model/conversation.js";
+import type { ModelCapabilities } from "../model/context.js";
 import { readAttachments } from "./attachments.js";
 import type { HostTool } from "../model/host-tool.js";
 import { appRunCode } from "./code-tool.js";
+import { DEFAULT_PAGE_SIZE, totalRows } from "./table.js";
+
+/** An inputSchema's property names (bounded), for completing a /call's JSON keys. */
+function schemaKeys(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | undefined)?.properties;
+  return props && typeof props === "object" && !Array.isArray(props) ? Object.keys(props).slice(0, 200) : [];
+}
 
 export interface TurnRunnerOptions {
   mode: Mode;
@@ -49,6 +57,8 @@ export interface ChatSessionOptions {
    * live, but lines are queued (they run once it settles), except /quit; /servers and /tools say so.
    */
   hostReady?: Promise<unknown>;
+  /** The model adapter's capabilities (what "what the model saw" is built with). */
+  modelCapabilities?: ModelCapabilities;
 }
 
 /** Commands that answer at once while the host is still connecting. */
@@ -119,16 +129,22 @@ export class ChatSession {
       commands: this.opts.commands ?? COMMANDS,
       signal,
       autoApprove: this.opts.autoApprove,
+      modelCapabilities: this.opts.modelCapabilities,
     };
   }
 
-  /** What the prompt line completes from: the commands, the prompts listed so far, the mode's tools, the servers' suggestions. */
+  /** What the prompt line completes from: the commands, the prompts listed so far, the mode's tools, the servers' resources and suggestions. */
   completionSource(): CompletionSource {
     const host = this.opts.host;
     return {
-      commands: (this.opts.commands ?? COMMANDS).map((c) => c.name),
+      commands: this.opts.commands ?? COMMANDS,
       prompts: () => host.prompts?.known() ?? [],
-      tools: async () => (await host.tools(this.store.getState().mode, 0)).map((t) => t.qualifiedName),
+      tools: async () => (await host.tools(this.store.getState().mode, 0)).map((t) => ({ name: t.qualifiedName, keys: schemaKeys(t.inputSchema) })),
+      resources: async () => ((await host.resources?.()) ?? []).flatMap((l) => l.resources.map((r) => ({ uri: r.uri, name: r.name }))),
+      known: () => {
+        const s = this.store.getState();
+        return { servers: host.servers().map((v) => v.name), cards: this.store.lastCard, outputs: s.saveables.length, tableRows: s.lastTable ? totalRows(s.lastTable.value) : 0, tablePage: DEFAULT_PAGE_SIZE };
+      },
       complete: (entry, argument, value, context, signal) => (host.prompts ? host.prompts.complete(entry, argument, value, context, signal) : Promise.resolve({ values: [], hasMore: false })),
     };
   }

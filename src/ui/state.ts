@@ -2,6 +2,7 @@
 // commands and the keyboard write to, and the components read. It holds what the router put in
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
 import type { PendingInput } from "./input-dialogs.js";
+import type { DetailSection } from "./card-detail.js";
 import { jsonBytes } from "../host/measure.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock, ImageContent } from "../protocol/index.js";
@@ -13,6 +14,8 @@ import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
 
 export interface ToolCallView {
   id: string;
+  /** The card's number (/show N). */
+  n: number;
   server: string;
   tool: string;
   args: Record<string, unknown>;
@@ -35,7 +38,9 @@ export type TurnItem =
   /** A script run (run_code or /run): the script; its inner calls' cards follow it. */
   | { kind: "code"; script: string }
   /** What a script run gave: to the model (run_code) or to the user (/run). */
-  | { kind: "code-result"; text: string; isError: boolean; forModel: boolean };
+  | { kind: "code-result"; text: string; isError: boolean; forModel: boolean }
+  /** A tool card expanded (/show N, Ctrl+O): card-detail.ts. */
+  | { kind: "detail"; sections: DetailSection[] };
 
 export interface Turn {
   id: number;
@@ -124,6 +129,8 @@ export class SessionStore {
   private nextTurn = 1;
   private nextCall = 1;
   private readonly records: TranscriptRecord[] = [];
+  /** Every tool card since the last /clear by number, as last drawn (/show N, Ctrl+O). */
+  private readonly cards = new Map<number, ToolCallView>();
   private readonly recordListeners = new Set<(r: TranscriptRecord) => void>();
   /** The live turn's reply, one string per assistant block (its text may have left the live frame). */
   private reply: string[] = [];
@@ -255,6 +262,12 @@ export class SessionStore {
   notice(text: string, level: "info" | "error" = "info"): void {
     this.append({ kind: "notice", level, text });
   }
+  /** A line about the app itself (how to reach a pane), drawn like a notice but not recorded. */
+  hint(text: string): void {
+    const item: TurnItem = { kind: "notice", level: "info", text };
+    if (this.state.live) this.editLive((items) => [...items, item]);
+    else this.pushFinished([item]);
+  }
   /** Adds an item to the live turn, or as a finished block when no turn is live. */
   append(item: TurnItem): void {
     if (item.kind === "notice") this.record({ kind: "notice", level: item.level, text: item.text });
@@ -280,6 +293,7 @@ export class SessionStore {
   clear(): void {
     this.record({ kind: "clear" });
     this.reply = [];
+    this.cards.clear();
     this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
   }
 
@@ -295,10 +309,21 @@ export class SessionStore {
     this.record({ kind: "code", event: "end", ...result });
   }
 
+  /** Tool card N as last drawn (undefined once cleared or never drawn). */
+  card(n: number): ToolCallView | undefined {
+    return this.cards.get(n);
+  }
+  /** The newest card's number (0: none yet). */
+  get lastCard(): number {
+    return Math.max(0, ...this.cards.keys());
+  }
+
   // --- tool calls -----------------------------------------------------------
   toolStart(server: string, tool: string, args: Record<string, unknown>): string {
-    const id = `c${this.nextCall++}`;
-    const call: ToolCallView = { id, server, tool, args, startedAt: Date.now() };
+    const n = this.nextCall++;
+    const id = `c${n}`;
+    const call: ToolCallView = { id, n, server, tool, args, startedAt: Date.now() };
+    this.cards.set(n, call);
     this.editLive((items) => [...items, { kind: "tool", call }]);
     this.record({ kind: "request", call: id, server, tool, arguments: args });
     return id;
@@ -396,10 +421,18 @@ export class SessionStore {
     }
     const progress = this.progress.get(id);
     this.progress.delete(id);
-    this.editCall(id, (c) => ({ ...c, ...(progress ? { progress } : {}), outcome, saveIds }));
+    this.editCall(id, (c) => {
+      const done = { ...c, ...(progress ? { progress } : {}), outcome, saveIds };
+      this.cards.set(c.n, done);
+      return done;
+    });
     this.update({ saveables, programmatic, app, lastTable, progScroll: 0, appScroll: 0 });
     this.record({ kind: "tool", call: id, ...outcomeRecord(outcome) });
     if (links.length) this.notice(links.join("\n"));
+    // The side pane is hidden while empty: its first output is announced in one line.
+    const hidden = s.paneOpen ? "" : " (hidden now: ^T shows it)";
+    if (s.programmatic.length === 0 && programmatic.length > 0) this.hint(`programmatic output goes to the side pane${hidden}; PgUp/PgDn, Home/End scroll it, ^T hides it`);
+    if (s.app.length === 0 && app.length > 0) this.hint(`App output goes to the side pane's App part${hidden}; ⇧Tab focuses it for PgUp/PgDn`);
   }
 
   // --- approval -------------------------------------------------------------

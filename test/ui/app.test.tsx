@@ -58,8 +58,9 @@ function lineIndex(frame: string, re: RegExp): number {
   return frame.split("\n").findIndex((l) => re.test(l));
 }
 
-test("layout: side pane beside the conversation at 120 columns, folded below at 60", async () => {
-  assert.deepEqual(layoutFor(60, true), { narrow: true, main: 60, side: 60 });
+test("layout: side pane beside the conversation at 120 and 80 columns, folded below under 60", async () => {
+  assert.deepEqual(layoutFor(56, true), { narrow: true, main: 56, side: 56 });
+  assert.equal(layoutFor(80, true).narrow, false);
   assert.equal(layoutFor(120, true).narrow, false);
   const wide = setup(120);
   await wide.type("hi");
@@ -73,7 +74,7 @@ test("layout: side pane beside the conversation at 120 columns, folded below at 
   // Beside: the pane title shares rows with the main column, right of it.
   assert.ok(f.split("\n")[progRow].indexOf("Programmatic") > 60, "pane is on the right");
 
-  const narrow = setup(60);
+  const narrow = setup(56);
   await narrow.type("hi");
   await narrow.type("\r");
   await waitFor(() => narrow.frame().includes("Dashboard refreshed."), "turn end");
@@ -81,7 +82,7 @@ test("layout: side pane beside the conversation at 120 columns, folded below at 
   const titleRow = lineIndex(g, /Programmatic \(1\)/);
   assert.ok(g.split("\n")[titleRow].indexOf("Programmatic") < 5, "pane starts at the left edge");
   assert.ok(titleRow > lineIndex(g, /^› /), "pane is below the prompt");
-  for (const l of g.split("\n")) assert.ok([...l].length <= 60, `line wider than 60: ${l}`);
+  for (const l of g.split("\n")) assert.ok([...l].length <= 56, `line wider than 56: ${l}`);
 });
 
 test("a turn streams text, shows the card and user content in place; sinks stay in their panes", async () => {
@@ -104,16 +105,25 @@ test("a turn streams text, shows the card and user content in place; sinks stay 
   assert.match(s.frame(), /mode chat · model offline/);
 });
 
-test("Tab toggles the side pane; resize refolds the layout", async () => {
+test("the side pane: hidden while empty, announced once, ^T toggles it (Tab does not); resize refolds it", async () => {
   const s = setup(120);
-  assert.match(s.frame(), /Programmatic \(0\)/);
+  assert.ok(!s.frame().includes("Programmatic"), "hidden while empty");
+  await s.type("\x14"); // ^T
+  await waitFor(() => s.frame().includes("the side pane is empty"), "^T on an empty pane says when it appears");
+  await s.type("go");
+  await s.type("\r");
+  await waitFor(() => s.frame().includes("Dashboard refreshed."), "turn end");
+  assert.match(s.frame(), /Programmatic \(1\)/);
+  assert.equal(s.frame().match(/programmatic output goes to the side pane/g)?.length, 1, "its first output announced in one line");
   await s.type("\t");
-  assert.ok(!s.frame().includes("Programmatic ("), "pane hidden");
-  await s.type("\t");
-  assert.match(s.frame(), /Programmatic \(0\)/);
+  assert.match(s.frame(), /Programmatic \(1\)/, "Tab leaves the pane alone");
+  await s.type("\x14");
+  await waitFor(() => !s.frame().includes("Programmatic ("), "^T hides the pane");
+  await s.type("\x14");
+  await waitFor(() => s.frame().includes("Programmatic (1)"), "^T shows it again");
   const wideCol = s.frame().split("\n")[lineIndex(s.frame(), /Programmatic/)].indexOf("Programmatic");
   assert.ok(wideCol > 40);
-  s.h.resize(60);
+  s.h.resize(56);
   const folded = () => {
     const f = s.frame();
     const at = lineIndex(f, /Programmatic/);

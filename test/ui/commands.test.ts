@@ -60,7 +60,7 @@ function setup() {
 
 test("every command has its own name, usage and description", () => {
   const names = COMMANDS.map((c) => c.name);
-  assert.deepEqual(names, ["help", "mode", "tools", "servers", "logs", "login", "resources", "read", "call", "run", "compare", "view", "pane", "table", "clear", "save", "save-output", "open", "quit"]);
+  assert.deepEqual(names, ["help", "mode", "tools", "servers", "mcp", "logs", "login", "resources", "read", "call", "run", "compare", "show", "view", "pane", "table", "clear", "save", "save-output", "open", "quit"]);
   for (const c of COMMANDS) assert.ok(c.usage.startsWith(`/${c.name}`) && c.description.length > 5);
 });
 
@@ -235,7 +235,10 @@ test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
   await dispatch("/pane", s.ctx);
   assert.equal(s.store.getState().paneOpen, !before);
   await dispatch("/clear", s.ctx);
-  assert.equal(s.store.getState().finished.length, 0);
+  // Only the echo is left, on the cleared screen, saying what was cleared.
+  const left = s.store.getState().finished.flatMap((t) => t.items);
+  assert.deepEqual(left.map((i) => i.kind), ["user", "notice"]);
+  assert.match(JSON.stringify(left), /"\/clear".*cleared the screen and the conversation; the model starts afresh/);
   assert.equal(s.store.getState().epoch, 1);
   assert.equal(s.resets(), 1);
   await dispatch("/quit", s.ctx);

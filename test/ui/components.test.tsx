@@ -24,7 +24,7 @@ function draw(el: React.ReactElement, columns = 100): Harness {
 }
 after(() => open.forEach((h) => h.unmount()));
 
-const call = (c: Partial<ToolCallView> = {}): ToolCallView => ({ id: "c1", server: "demo", tool: "generate_images", args: { prompt: "a cat", count: 2 }, startedAt: Date.now(), ...c });
+const call = (c: Partial<ToolCallView> = {}): ToolCallView => ({ id: "c1", n: 1, server: "demo", tool: "generate_images", args: { prompt: "a cat", count: 2 }, startedAt: Date.now(), ...c });
 
 test("ToolCard running: spinner, progress 3/5 with message, elapsed time", () => {
   const h = draw(<ToolCard call={call({ startedAt: Date.now() - 1500, progress: { progress: 3, total: 5, message: "Drawing image…" } })} width={100} />);
@@ -67,7 +67,7 @@ test("ToolCard: fallback, legacy era, isError", () => {
 
 test("ToolCard failed: ONE red line naming server, tool and rule", () => {
   const o = failedOutcome(plan(), "unrequested-output", "server returned programmatic/structured, which was not requested", 5);
-  const h = draw(<ToolCard call={call({ outcome: o })} width={120} />);
+  const h = draw(<ToolCard call={call({ outcome: o })} width={120} />, 120);
   const lines = stripAnsi(h.lastFrame()).split("\n").filter((l) => l.trim());
   assert.equal(lines.length, 1);
   assert.match(lines[0], /✗ demo · search_customers failed \[unrequested-output\]: server returned programmatic\/structured/);
@@ -187,7 +187,7 @@ test("status bar: servers with version and state, mode, model, key hints", () =>
   );
   assert.match(signIn, /● remote sign-in needed/);
   assert.match(f, /mode code · model offline/);
-  assert.match(f, /Tab pane · .*Esc cancel · \^C\^C quit · \/help/);
+  assert.match(f, /Tab complete · \^T pane · \^O expand · .*Esc cancel · \^C\^C quit · \/help/);
 });
 
 test("approval prompt: y / n / a answer", async () => {

@@ -7,14 +7,23 @@ import { PromptInput, applyKey, EMPTY_EDIT } from "../../src/ui/components/Promp
 import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
 import type { CompletionSource } from "../../src/ui/hooks/useCompletion.js";
 import type { PromptEntry } from "../../src/host/prompts.js";
+import { COMMANDS } from "../../src/ui/commands/index.js";
 
 const GREET: PromptEntry = { server: "p", name: "greet", arguments: [{ name: "name", required: true }, { name: "style", required: false }] };
 /** A completion source like the session's: the asks for argument values are recorded. */
-function source(asked: unknown[] = []): CompletionSource {
+function source(asked: unknown[] = [], commands: CompletionSource["commands"] = ["help", "mode", "save", "save-output"]): CompletionSource {
   return {
-    commands: ["help", "mode", "save", "save-output"],
+    commands,
     prompts: () => [GREET],
-    tools: async () => ["search_customers", "get_customer"],
+    tools: async () => [
+      { name: "search_customers", keys: ["query", "limit", "region"] },
+      { name: "get_customer", keys: ["id"] },
+    ],
+    resources: async () => [
+      { uri: "demo://customers/globex", name: "Globex" },
+      { uri: "demo://customers/initech", name: "Initech" },
+    ],
+    known: () => ({ servers: ["demo", "other"], cards: 3, outputs: 0, tableRows: 0 }),
     complete: async (_e, argument, value, context) => {
       asked.push({ argument, value, context });
       const pool = argument === "name" ? ["Ada", "Alan", "Ada Lovelace"] : ["formal", "casual"];
@@ -26,9 +35,9 @@ function source(asked: unknown[] = []): CompletionSource {
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
-function setup(history: string[] = [], asked: unknown[] = [], empties: boolean[] = []) {
+function setup(history: string[] = [], asked: unknown[] = [], empties: boolean[] = [], opts: { commands?: CompletionSource["commands"]; busy?: boolean } = {}) {
   const submitted: string[] = [];
-  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} completion={source(asked)} onEmpty={(e) => empties.push(e)} />, 80);
+  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} completion={source(asked, opts.commands)} onEmpty={(e) => empties.push(e)} busy={opts.busy} />, 80);
   open.push(h);
   const type = async (s: string) => {
     h.stdin.write(s);
@@ -144,7 +153,7 @@ test("Tab completes a prompt argument's value from the server, with the other ar
 
 test("Tab after /call completes a tool name; Tab on an empty line adds nothing", async () => {
   const empties: boolean[] = [];
-  const { type, frame } = setup([], [], empties);
+  const { type, frame } = setup([], [], empties, { commands: COMMANDS });
   await type("\t");
   assert.equal(frame().trim(), "›");
   assert.equal(empties.at(-1), true);
@@ -222,4 +231,89 @@ test("several editing keys in one chunk (key repeat over ssh) edit, they are not
   assert.deepEqual(submitted, [">hello there"]);
   await type("abc\x15xyz\r"); // ^U in the middle
   assert.deepEqual(submitted, [">hello there", "xyz"]);
+});
+
+test("Tab completes a command's words: modes, servers, pane names, card numbers", async () => {
+  const { type, frame } = setup([], [], [], { commands: COMMANDS });
+  for (const c of "/mode st") await type(c);
+  await type("\t");
+  assert.match(frame(), /› \/mode structured /);
+  await type("\x15");
+  for (const c of "/logs ") await type(c);
+  assert.match(frame(), /demo {2}other/, "the servers under the line");
+  await type("o");
+  await type("\t");
+  assert.match(frame(), /› \/logs other /);
+  await type("\x15");
+  for (const c of "/pane p") await type(c);
+  await type("\t");
+  assert.match(frame(), /› \/pane programmatic /);
+  await type("\x15");
+  for (const c of "/show ") await type(c);
+  assert.match(frame(), /3 {2}2 {2}1/, "card numbers, newest first");
+  await type("\x15");
+  for (const c of "/mcp re") await type(c);
+  await type("\t");
+  assert.match(frame(), /› \/mcp reconnect /);
+  await type("d");
+  await type("\t");
+  assert.match(frame(), /› \/mcp reconnect demo /);
+});
+
+test("Tab in /call's JSON completes the tool's argument keys not given yet", async () => {
+  const { type, frame } = setup([], [], [], { commands: COMMANDS });
+  for (const c of "/call search_customers {") await type(c);
+  await tick(50);
+  assert.match(frame(), /"query": {2}"limit": {2}"region":/);
+  for (const c of '"q') await type(c);
+  await type("\t");
+  assert.match(frame(), /› \/call search_customers \{"query": /);
+  for (const c of '"Globex", ') await type(c);
+  await tick(30);
+  assert.doesNotMatch(frame(), /"query": {2}/, "a key given is not offered again");
+  await type("r");
+  await type("\t");
+  assert.match(frame(), /\{"query": "Globex", "region": /);
+});
+
+test("Tab completes an @ resource by name or URI in a prompt", async () => {
+  const { type, frame } = setup();
+  for (const c of "summarize @") await type(c);
+  await tick(50);
+  assert.match(frame(), /@demo:\/\/customers\/globex {2}@demo:\/\/customers\/initech/);
+  await type("I");
+  await type("\t");
+  assert.match(frame(), /› summarize @demo:\/\/customers\/initech /, "by name");
+  await type("\x15");
+  for (const c of "@demo://customers/g") await type(c);
+  await tick(50);
+  await type("\t");
+  assert.match(frame(), /› @demo:\/\/customers\/globex /, "by URI");
+});
+
+test("Esc clears the line when no turn runs, and leaves it while one runs", async () => {
+  const idle = setup();
+  for (const c of "draft") await idle.type(c);
+  await idle.type("\x1b");
+  await tick(30);
+  assert.doesNotMatch(idle.frame(), /draft/);
+  const busy = setup([], [], [], { busy: true });
+  for (const c of "draft") await busy.type(c);
+  await busy.type("\x1b");
+  await tick(30);
+  assert.match(busy.frame(), /› draft/);
+});
+
+test("a new line without paste: ^J, or \\ then Enter (typed key by key or in one chunk)", async () => {
+  const { submitted, type, frame } = setup();
+  await type("one");
+  await type("\n"); // ^J
+  await type("two\\");
+  await type("\r");
+  assert.equal(submitted.length, 0, "neither sends");
+  await type("three\\\r");
+  assert.equal(submitted.length, 0, "\\ Enter in one chunk does not send either");
+  assert.match(frame(), /\[4 lines · Enter sends all\]/);
+  await type("four\r");
+  assert.deepEqual(submitted, ["one\ntwo\nthree\nfour"]);
 });

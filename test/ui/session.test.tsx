@@ -140,7 +140,27 @@ test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmati
   await s.type("\x1b[6~"); // PgDn
   assert.ok(s.store.getState().appScroll > 0);
   await s.type("\x1b[Z");
-  assert.match(s.frame(), /▸ Programmatic \(0\)/);
+  assert.equal(s.store.getState().paneFocus, "programmatic");
+  assert.ok(!s.frame().includes("Programmatic ("), "an empty pane stays hidden");
+  assert.match(s.frame(), /▸ App/, "the keys go on scrolling the pane that has lines");
+});
+
+test("the side pane scrolls by a page (PgUp/PgDn) and to either end (Home/End on an empty prompt); no line is out of reach", async () => {
+  const s = setup(async () => ({}));
+  const rows = Array.from({ length: 300 }, (_, i) => ({ row: `R-${i}`, note: "x".repeat(90) }));
+  const id = s.store.toolStart("demo", "search_customers", {});
+  s.store.toolEnd(id, okOutcome({ programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { rows } }] }));
+  await waitFor(() => /R-299/.test(s.frame()), "the newest lines");
+  assert.doesNotMatch(s.frame(), /more lines/, "no cut entry");
+  assert.doesNotMatch(s.frame(), /x…/, "long lines wrap, never cut");
+  await s.type("\x1b[5~"); // PgUp
+  const page = s.store.getState().progScroll;
+  assert.ok(page >= 5, `one PgUp moves a page (${page} lines)`);
+  await s.type("\x1b[1~"); // Home
+  await waitFor(() => /"R-0"/.test(s.frame()), "Home: the oldest line");
+  assert.doesNotMatch(s.frame(), /↑ \d+ more/);
+  await s.type("\x1b[4~"); // End
+  await waitFor(() => s.store.getState().progScroll === 0 && /R-299/.test(s.frame()), "End: the newest line");
 });
 
 test("lines entered while a turn runs are queued and run after it; Esc drops them with the turn", async () => {

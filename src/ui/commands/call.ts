@@ -7,6 +7,7 @@ const USAGE = "/call <tool> <json> [--select audience/format]...";
 export const call: SlashCommand = {
   name: "call",
   usage: USAGE,
+  args: ["tool", "json"],
   description: "call a tool directly (the mode's selection, or explicit --select)",
   async run(args, ctx) {
     const parsed = parseToolCallArgs(args, USAGE);

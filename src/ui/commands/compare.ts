@@ -42,6 +42,7 @@ export function compareTableRow(call: string, o: CallOutcome): Record<string, st
 export const compare: SlashCommand = {
   name: "compare",
   usage: USAGE,
+  args: ["tool", "json"],
   description: "call a tool once per distinct request of the modes and as each legacy client would; compare requests and sinks",
   async run(args, ctx) {
     const parsed = parseToolCallArgs(args, USAGE, false);

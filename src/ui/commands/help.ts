@@ -5,6 +5,9 @@ import { promptHelpLines } from "./prompt-command.js";
 /** The keys of a server's questions (components/InputDialog.tsx), which show them too. */
 const INPUT_KEYS = "a server's form: ↑/↓ field · type · Space toggle · ←/→ choose · Enter accept · ^D decline · Esc cancel; its URL: o open · y accept · n decline; its sampling request: y approve · n decline";
 
+/** The prompt's own keys (components/PromptInput.tsx) and the pane's (App.tsx). */
+const EDIT_KEYS = "the prompt: ^J or \\ Enter new line · Esc clears it (no turn running) · ↑/↓ history; the pane: ^T show/hide · ⇧Tab focus · PgUp/PgDn page · Home/End ends (empty prompt); ^O expands the last card (/show N any), and an approval's arguments";
+
 export const help: SlashCommand = {
   name: "help",
   usage: "/help",
@@ -18,6 +21,6 @@ export const help: SlashCommand = {
       const pw = Math.max(...prompts.map(([u]) => u.length));
       lines.push("", "prompts (their messages become your turn):", ...prompts.map(([u, d]) => `${u.padEnd(pw)}  ${d}`.trimEnd()));
     }
-    ctx.store.notice([...lines, "", `keys: ${KEY_HINTS}`, INPUT_KEYS].join("\n"));
+    ctx.store.notice([...lines, "", `keys: ${KEY_HINTS}`, EDIT_KEYS, INPUT_KEYS].join("\n"));
   },
 };

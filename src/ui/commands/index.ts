@@ -7,6 +7,7 @@ import { compare } from "./compare.js";
 import { help } from "./help.js";
 import { logs } from "./logs.js";
 import { login } from "./login.js";
+import { mcp } from "./mcp.js";
 import { mode } from "./mode.js";
 import { pane } from "./pane.js";
 import { open } from "./open.js";
@@ -17,6 +18,7 @@ import { run } from "./run.js";
 import { save } from "./save.js";
 import { saveOutput } from "./save-output.js";
 import { servers } from "./servers.js";
+import { show } from "./show.js";
 import { table } from "./table.js";
 import { tools } from "./tools.js";
 import { view } from "./view.js";
@@ -26,28 +28,29 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, logs, login, resources, read, call, run, compare, view, pane, table, clear, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);
 }
 
-/** Commands whose output is drawn in the conversation as a block headed by the typed line. */
-const SILENT = new Set(["pane", "quit", "clear"]);
+/** Commands not framed as a block headed by the typed line: /quit leaves, /clear echoes itself on the cleared screen. */
+const UNFRAMED = new Set(["quit", "clear"]);
 
 /**
- * Runs one typed "/..." line. Errors become one red line; the session always goes on.
- * Returns false when the line names no command.
+ * Runs one typed "/..." line, echoed like a prompt. Errors become one red line; the session always
+ * goes on. Returns false when the line names no command.
  */
 export async function dispatch(line: string, ctx: CommandContext): Promise<boolean> {
   const [name, args] = splitCommand(line);
   const cmd = findCommand(name, ctx.commands);
   if (!cmd) {
-    ctx.store.record({ kind: "user", text: line.trim() });
+    ctx.store.startTurn(line.trim());
     ctx.store.append({ kind: "notice", level: "error", text: `unknown command /${sanitizeInline(name).slice(0, 40)} — type /help for the list` });
+    ctx.store.endTurn();
     return false;
   }
-  const framed = !SILENT.has(cmd.name);
+  const framed = !UNFRAMED.has(cmd.name);
   if (framed) ctx.store.startTurn(line.trim());
   else ctx.store.record({ kind: "user", text: line.trim() });
   try {

@@ -10,6 +10,7 @@ const SHOWN = 50;
 export const logs: SlashCommand = {
   name: "logs",
   usage: "/logs [SERVER]",
+  args: ["server"],
   description: "the log messages servers sent (all servers, or one), newest last; warning and above also come as a notice",
   run(args, ctx) {
     const server = args.trim() || undefined;

@@ -5,6 +5,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const mode: SlashCommand = {
   name: "mode",
   usage: "/mode <chat|structured|code|app|minimal>",
+  args: ["mode"],
   description: "switch the session's mode: the tools the model sees and the requestedOutputs of every call",
   run(args, ctx) {
     const m = args.trim();

@@ -8,6 +8,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const open: SlashCommand = {
   name: "open",
   usage: "/open N",
+  args: ["output"],
   description: "show resource link or embedded resource N here, images drawn (read from its server; not sent to the model)",
   async run(args, ctx) {
     const m = /^(\d+)$/.exec(args.trim());

@@ -5,6 +5,7 @@ const USAGE = "/pane [on|off|programmatic|app]";
 export const pane: SlashCommand = {
   name: "pane",
   usage: USAGE,
+  args: [["on", "off", "programmatic", "app"]],
   description: "show or hide the side pane, or focus one of its panes for PgUp/PgDn (Tab, Shift+Tab)",
   run(args, ctx) {
     const a = args.trim();

@@ -6,6 +6,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const read: SlashCommand = {
   name: "read",
   usage: "/read URI [server]",
+  args: ["resource", "server"],
   description: "read a resource and show it, images drawn; a later change is a notice (not sent to the model; @URI in a prompt attaches it)",
   async run(args, ctx) {
     const [uri, server, extra] = args.trim().split(/\s+/).filter(Boolean);

@@ -9,6 +9,7 @@ const inline = (s: string, max = 200) => truncateChars(sanitizeInline(s), max);
 export const resources: SlashCommand = {
   name: "resources",
   usage: "/resources [server]",
+  args: ["server"],
   description: "list the servers' resources and resource templates (read one with /read, attach one with @URI)",
   async run(args, ctx) {
     const server = args.trim() || undefined;

@@ -37,6 +37,7 @@ export function saveableBytes(s: Saveable): Buffer {
 export const saveOutput: SlashCommand = {
   name: "save-output",
   usage: "/save-output N [file]",
+  args: ["output"],
   description: "save audio, image or resource N from the conversation to a file",
   async run(args, ctx) {
     const m = /^(\d+)(?:\s+([\s\S]+))?$/.exec(args.trim());

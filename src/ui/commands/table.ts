@@ -6,6 +6,7 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const table: SlashCommand = {
   name: "table",
   usage: "/table [next|prev|N]",
+  args: ["table"],
   description: "page through the last table (N = first row to show)",
   run(args, ctx) {
     const last = ctx.store.getState().lastTable;

@@ -9,6 +9,7 @@ import type { ServerView } from "../server-view.js";
 import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
 import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
+import type { ModelCapabilities } from "../../model/context.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
 export type RejectedTool = HostError;
@@ -49,6 +50,8 @@ export interface CommandHost {
   logs?(server?: string): LogEntry[];
   /** Each server's resources and templates (Host.resources), or one server's; optional. */
   resources?(server?: string): Promise<ResourceListing[]>;
+  /** /mcp: reconnect, disable or enable a server for this session (Host.setServer); optional. */
+  setServer?(server: string, action: "reconnect" | "enable" | "disable", mode: Mode): Promise<void>;
   /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
   /** Subscribes to a resource the user read or attached, where its server offers it (a change is then a notice). */
@@ -71,12 +74,23 @@ export interface CommandContext {
   signal?: AbortSignal;
   /** --yes: tools that are not read-only run without asking. */
   autoApprove?: boolean;
+  /** What the model takes in a tool result (its adapter's), for "what the model saw" (/show). */
+  modelCapabilities?: ModelCapabilities;
 }
+
+/**
+ * What one word of a command is, for Tab (completion.ts): fixed words, or a kind whose words come
+ * from the session (modes, servers, tools, resource URIs, card / output numbers, table rows).
+ * "json" is the rest of the line (a tool's arguments: their keys complete from its inputSchema).
+ */
+export type ArgKind = readonly string[] | "mode" | "server" | "tool" | "json" | "resource" | "card" | "output" | "table";
 
 export interface SlashCommand {
   name: string;
   usage: string;
   description: string;
+  /** Its words in order, for completion. */
+  args?: readonly ArgKind[];
   run(args: string, ctx: CommandContext): Promise<void> | void;
 }
 

@@ -2,7 +2,7 @@ import React, { useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
-import { compactJson, displayWidth, truncateToWidth } from "../format.js";
+import { compactJson, displayWidth, truncateToWidth, wrapToWidth } from "../format.js";
 import type { ApprovalAnswer } from "../state.js";
 
 export interface ApprovalPromptProps {
@@ -20,7 +20,7 @@ const DEFAULT_ROWS = 12;
 /**
  * "Run tool X on server S with {args}? [y]es / [n]o / [a]lways for this tool". Arguments too long
  * for the line are cut with "…", and what is cut off could be the part that matters (a second
- * command after a harmless first one), so [v] (or Tab) shows all of them, pretty-printed, wrapped
+ * command after a harmless first one), so [v] (or Tab, or Ctrl+O as on a card) shows all of them, pretty-printed, wrapped
  * and scrollable (↑/↓, PgUp/PgDn), before the user answers.
  */
 export function ApprovalPrompt({ server, tool, args, width, rows = DEFAULT_ROWS, onAnswer }: ApprovalPromptProps) {
@@ -30,11 +30,11 @@ export function ApprovalPrompt({ server, tool, args, width, rows = DEFAULT_ROWS,
   const compact = sanitizeInline(compactJson(args));
   const room = Math.max(20, width * 3 - 40);
   const cut = displayWidth(compact) > room;
-  const lines = useMemo(() => (expanded ? wrapLines(sanitizeJson(args), inner) : []), [expanded, args, inner]);
+  const lines = useMemo(() => (expanded ? wrapToWidth(sanitizeJson(args), inner) : []), [expanded, args, inner]);
   const maxTop = Math.max(0, lines.length - rows);
   useKeys((input, key) => {
     const c = input.toLowerCase();
-    if (c === "v" || key.tab) {
+    if (c === "v" || key.tab || (key.ctrl && input === "o")) {
       setExpanded((e) => !e);
       setTop(0);
     } else if (expanded && key.upArrow) setTop((t) => Math.max(0, t - 1));
@@ -63,33 +63,8 @@ export function ApprovalPrompt({ server, tool, args, width, rows = DEFAULT_ROWS,
       )}
       <Text color="yellow">
         [y]es / [n]o / [a]lways for this tool
-        {expanded ? " / [v] hide arguments" : cut ? " / [v] view all arguments (cut above)" : " / [v] view arguments"}
+        {expanded ? " / [v] hide arguments" : cut ? " / [v] view all arguments (cut above) · ^O" : " / [v] view arguments"}
       </Text>
     </Box>
   );
-}
-
-/** Pretty-printed text cut into rows of at most `width` columns (long values wrap, nothing hidden). */
-function wrapLines(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    if (displayWidth(line) <= width) {
-      out.push(line);
-      continue;
-    }
-    let row = "";
-    let w = 0;
-    for (const ch of line) {
-      const cw = displayWidth(ch);
-      if (w + cw > width) {
-        out.push(row);
-        row = "";
-        w = 0;
-      }
-      row += ch;
-      w += cw;
-    }
-    if (row) out.push(row);
-  }
-  return out;
 }

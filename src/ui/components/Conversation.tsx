@@ -11,6 +11,7 @@ import { ImageBlock, UserContentView } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
 import { CodeResult, CodeScript } from "./CodeCard.js";
 import { Markdown } from "./Markdown.js";
+import { CardDetail } from "./CardDetail.js";
 
 export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width: number; maxPixels?: number }) {
   switch (item.kind) {
@@ -34,6 +35,8 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
       return <CodeScript script={item.script} width={width} />;
     case "code-result":
       return <CodeResult text={item.text} isError={item.isError} forModel={item.forModel} />;
+    case "detail":
+      return <CardDetail sections={item.sections} width={width} maxPixels={maxPixels} />;
     case "tool": {
       const o = item.call.outcome;
       return (

@@ -1,32 +1,43 @@
-// Side panes: the programmatic log and the App pane. Each draws only its own sink's entries.
+// Side panes: the programmatic log and the App pane. Each draws only its own sink's entries,
+// wrapped to the pane's width and scrolled by the page: every line of every entry is reachable.
 import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/measure.js";
-import { truncateToWidth } from "../format.js";
+import { truncateToWidth, wrapToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 
-const MAX_LINES_PER_ENTRY = 200;
+/**
+ * Lines kept of one entry (a bound on memory: an 8 MiB value pretty-printed): what is past it is
+ * named in the last line, and the transcript (/save) holds the whole value.
+ */
+export const MAX_LINES_PER_ENTRY = 50_000;
 
 function clock(at: number): string {
   return new Date(at).toTimeString().slice(0, 8);
 }
 
-/** Pretty, sanitized JSON cut to a bounded number of lines (cached per value). */
-const jsonCache = new WeakMap<object, string[]>();
-export function jsonLines(value: unknown): string[] {
+/** Pretty, sanitized JSON wrapped to `width` columns, at most MAX_LINES_PER_ENTRY lines (cached per value and width). */
+const jsonCache = new WeakMap<object, { width: number; lines: string[] }>();
+export function jsonLines(value: unknown, width = Number.POSITIVE_INFINITY): string[] {
   const key = typeof value === "object" && value !== null ? value : undefined;
   const hit = key && jsonCache.get(key);
-  if (hit) return hit;
-  const all = sanitizeJson(value).split("\n");
-  const lines = all.length > MAX_LINES_PER_ENTRY ? [...all.slice(0, MAX_LINES_PER_ENTRY), `… ${all.length - MAX_LINES_PER_ENTRY} more lines`] : all;
-  if (key) jsonCache.set(key, lines);
+  if (hit && hit.width === width) return hit.lines;
+  const all = Number.isFinite(width) ? wrapToWidth(sanitizeJson(value), width) : sanitizeJson(value).split("\n");
+  const over = all.length - MAX_LINES_PER_ENTRY;
+  const lines = over > 0 ? [...all.slice(0, MAX_LINES_PER_ENTRY), `… ${over} more lines past the pane's bound: /save keeps the whole value`] : all;
+  if (key) jsonCache.set(key, { width, lines });
   return lines;
 }
 
 /** Rows of pane content for a pane `height` rows tall (frame and title excluded). */
 export function paneBodyRows(height: number): number {
   return Math.max(3, height - 3);
+}
+
+/** One PgUp/PgDn: the lines a pane `height` rows tall shows at once between its markers. */
+export function pageRows(height: number): number {
+  return Math.max(1, paneBodyRows(height) - 2);
 }
 
 /** The largest useful scroll for `count` lines in a pane `height` rows tall. */
@@ -67,22 +78,37 @@ export interface ProgrammaticPaneProps {
   focused?: boolean;
 }
 
-export function programmaticLines(entries: readonly ProgrammaticEntry[]): string[] {
+/** The text width inside a pane `width` columns wide, after the entries' two-space indent. */
+const bodyWidth = (width: number) => Math.max(4, width - 4);
+
+/** A pane's lines, kept per entries array (the store replaces it on change) and width. */
+const linesCache = new WeakMap<readonly object[], { width: number; lines: string[] }>();
+function cachedLines<T extends object>(entries: readonly T[], width: number, build: () => string[]): string[] {
+  const hit = linesCache.get(entries);
+  if (hit && hit.width === width) return hit.lines;
+  const lines = build();
+  linesCache.set(entries, { width, lines });
+  return lines;
+}
+
+export function programmaticLines(entries: readonly ProgrammaticEntry[], width = 1_000): string[] {
+  return cachedLines(entries, width, () => buildProgrammaticLines(entries, width));
+}
+function buildProgrammaticLines(entries: readonly ProgrammaticEntry[], width: number): string[] {
   const lines: string[] = [];
   for (const e of entries) {
-    lines.push(`#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`);
-    for (const l of jsonLines(e.value)) lines.push(`  ${l}`);
+    lines.push(...wrapToWidth(`#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`, width - 2));
+    for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
   }
   return lines;
 }
 
 /** A pane's scrolled body: the visible window of its lines with "↑/↓ N more" markers. */
-function PaneBody({ lines, empty, width, height, scroll }: { lines: string[]; empty: boolean; width: number; height: number; scroll: number }) {
+function PaneBody({ lines, width, height, scroll }: { lines: string[]; width: number; height: number; scroll: number }) {
   const inner = Math.max(4, width - 2);
   const { shown, above, below } = windowLines(lines, paneBodyRows(height), scroll);
   return (
     <>
-      {empty ? <Text dimColor>nothing yet</Text> : null}
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate-end">
@@ -97,7 +123,7 @@ function PaneBody({ lines, empty, width, height, scroll }: { lines: string[]; em
 export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
   return (
     <Framed title={`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`} width={width} focused={focused}>
-      <PaneBody lines={programmaticLines(entries)} empty={entries.length === 0} width={width} height={height} scroll={scroll} />
+      <PaneBody lines={programmaticLines(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }
@@ -111,14 +137,17 @@ export interface AppPaneProps {
   focused?: boolean;
 }
 
-export function appLines(entries: readonly AppEntry[]): string[] {
+export function appLines(entries: readonly AppEntry[], width = 1_000): string[] {
+  return cachedLines(entries, width, () => buildAppLines(entries, width));
+}
+function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
   const lines: string[] = [];
   for (const e of entries) {
-    lines.push(`${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`);
-    if (e.value !== undefined) for (const l of jsonLines(e.value)) lines.push(`  ${l}`);
+    lines.push(...wrapToWidth(`${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`, width - 2));
+    if (e.value !== undefined) for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
     if (Object.keys(e.appMeta).length) {
       lines.push("  _meta:");
-      for (const l of jsonLines(e.appMeta)) lines.push(`  ${l}`);
+      for (const l of jsonLines(e.appMeta, bodyWidth(width))) lines.push(`  ${l}`);
     }
   }
   return lines;
@@ -128,7 +157,7 @@ export function AppPane({ entries, width, height, scroll = 0, focused }: AppPane
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
     <Framed title={`${focused ? "▸ " : ""}App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width} focused={focused}>
-      <PaneBody lines={appLines(entries)} empty={entries.length === 0} width={width} height={height} scroll={scroll} />
+      <PaneBody lines={appLines(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }

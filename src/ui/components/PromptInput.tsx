@@ -1,6 +1,7 @@
 // The prompt line: editing (←/→, Backspace, ^A ^E ^U ^W), history (↑/↓), multi-line paste kept
-// as one input, Enter submits, Tab completes (useCompletion: the candidates are shown under the line).
-// Keys the app owns (Tab on an empty line, Esc, PgUp/PgDn, ^C) are left alone.
+// as one input, a new line typed with ^J or `\` then Enter, Enter submits, Tab completes
+// (useCompletion: the candidates are shown under the line), Esc clears the line while no turn runs.
+// Keys the app owns (^T, ^O, Shift+Tab, PgUp/PgDn, ^C; Esc while a turn runs) are left alone.
 // Paste: a bracketed paste (ESC[200~ … ESC[201~, see useKeys) is inserted with its newlines and
 // never submits. Without the markers, a chunk ENDING in CR is typed text plus Enter (tmux
 // send-keys, fast typing over ssh) and submits; any other multi-character chunk is a paste.
@@ -91,6 +92,8 @@ function insert(s: EditState, text: string): EditState {
 /** Pure key handling, so editing is testable without a terminal. Returns [state, submitted?]. */
 export function applyKey(s: EditState, input: string, key: Key, history: readonly string[]): [EditState, string | undefined] {
   if (key.return && input.length <= 1) {
+    // `\` then Enter: a new line instead of sending (the backslash is not kept).
+    if (s.cursor > 0 && s.value[s.cursor - 1] === "\\") return [{ ...s, value: `${s.value.slice(0, s.cursor - 1)}\n${s.value.slice(s.cursor)}`, hist: -1 }, undefined];
     return [EMPTY_EDIT, s.value];
   }
   if (key.tab || key.escape || key.pageUp || key.pageDown || (key.ctrl && input === "c")) return [s, undefined];
@@ -117,7 +120,12 @@ export function applyKey(s: EditState, input: string, key: Key, history: readonl
   }
   if (key.ctrl || key.meta) return [s, undefined];
   if (!input) return [s, undefined];
-  if (input.length > 1 && input.endsWith("\r")) return [EMPTY_EDIT, insert(s, normalizePaste(input.slice(0, -1))).value];
+  if (input.length > 1 && input.endsWith("\r")) {
+    const text = normalizePaste(input.slice(0, -1));
+    // Typed ahead with `\` before the Enter: a new line, as when typed key by key.
+    if (text.endsWith("\\")) return [insert(s, `${text.slice(0, -1)}\n`), undefined];
+    return [EMPTY_EDIT, insert(s, text).value];
+  }
   return [insert(s, input.length > 1 ? normalizePaste(input) : input === "\r" ? "\n" : input), undefined];
 }
 
@@ -128,8 +136,10 @@ export interface PromptInputProps {
   width: number;
   /** What Tab completes from (commands, prompt commands, tools, prompt argument values). */
   completion?: CompletionSource;
-  /** Told whether the line is empty after each change (the app's Tab toggles the pane then). */
+  /** Told whether the line is empty after each change (the app's Home/End scroll the pane then). */
   onEmpty?: (empty: boolean) => void;
+  /** A turn runs: Esc is the app's (cancel), not the line's (clear). */
+  busy?: boolean;
   prompt?: string;
 }
 
@@ -138,7 +148,7 @@ const MENU_ITEMS = 8;
 
 const MAX_SHOWN_LINES = 4;
 
-export function PromptInput({ onSubmit, history = [], isActive = true, width, completion, onEmpty, prompt = "› " }: PromptInputProps) {
+export function PromptInput({ onSubmit, history = [], isActive = true, width, completion, onEmpty, busy = false, prompt = "› " }: PromptInputProps) {
   const [state, setState] = useState<EditState>(EMPTY_EDIT);
   const ref = useRef(state);
   ref.current = state;
@@ -150,7 +160,12 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   }, [state.value, onEmpty]);
   useKeys(
     (input, key) => {
-      if (key.tab && !key.shift && ref.current.value !== "") {
+      if (key.escape && !busy && input === "") {
+        ref.current = EMPTY_EDIT;
+        setState(ref.current);
+        return;
+      }
+      if (key.tab && !key.shift) {
         // Keys typed since the last draw: the known candidates for the line as it is now.
         const c = latest.current.line === ref.current.value ? latest.current : knownCandidates(ref.current.value, completion);
         const next = tabCompletion(ref.current.value, c.from, c.typed, c.items);
@@ -185,7 +200,7 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   const first = Math.max(0, Math.min(cLine - MAX_SHOWN_LINES + 1, lines.length - MAX_SHOWN_LINES));
   const shown = lines.slice(first, first + MAX_SHOWN_LINES);
   const more = candidates.items.length > MENU_ITEMS ? `  … ${candidates.items.length - MENU_ITEMS} more` : "";
-  const hint = candidates.items.length > 0 && isActive ? `${candidates.items.slice(0, MENU_ITEMS).map((c) => sanitizeText(c)).join("  ")}${more}` : "";
+  const hint = candidates.items.length > 0 && isActive ? `${candidates.items.slice(0, MENU_ITEMS).map((c) => sanitizeText(c.trimEnd())).join("  ")}${more}` : "";
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => {

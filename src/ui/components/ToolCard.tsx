@@ -6,11 +6,13 @@ import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/measure.js";
-import { compactJson, formatElapsed, truncateToWidth } from "../format.js";
+import { compactJson, formatElapsed, truncateToWidth, wrapToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
 import { errorLine } from "../../host/host-error.js";
 
+/** Rows of a failed card's error line before it is cut (the whole is /show N's). */
+const ERROR_ROWS = 3;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export function describeRequested(outcome: CallOutcome): string {
@@ -63,16 +65,17 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
 
   if (o && !o.ok) {
     // The card names server and tool once, in its own prefix: the error's detail says the rest.
+    // Up to ERROR_ROWS rows wrapped; a longer one is whole in /show N (Ctrl+O for the last card).
     const { server, tool, detail } = o.error;
     const message = server === o.plan.server && tool === o.plan.tool ? detail : errorLine(o.error);
+    const line = `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(message)}`;
+    const rows = wrapToWidth(line, width);
+    const cut = rows.length > ERROR_ROWS || (o.error.stderr?.length ?? 0) > 0;
+    const shown = rows.length > ERROR_ROWS ? [...rows.slice(0, ERROR_ROWS - 1), truncateToWidth(rows.slice(ERROR_ROWS - 1).join(""), width)] : rows;
     return (
       <Box flexDirection="column" marginY={0}>
-        <Text color="red" wrap="truncate-end">
-          {truncateToWidth(
-            `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(message)}`,
-            width,
-          )}
-        </Text>
+        <Text color="red">{shown.join("\n")}</Text>
+        {cut ? <Text dimColor>{truncateToWidth(`  #${call.n} · the whole error${o.error.stderr?.length ? " and the server's stderr" : ""}: /show ${call.n} (^O: the last card)`, width)}</Text> : null}
       </Box>
     );
   }
@@ -102,8 +105,8 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
   return (
     <Box flexDirection="column">
       {header}
-      <Text dimColor wrap="truncate-end">{truncateToWidth(`  requested: ${describeRequested(o)} · ${formatElapsed(o.durationMs)}`, width)}</Text>
-      <Text wrap="truncate-end">{truncateToWidth(`  → ${sinkSummary(o)}`, width)}</Text>
+      <Text dimColor>{wrapToWidth(`  ${formatElapsed(o.durationMs)} · requested: ${describeRequested(o)} · #${call.n}`, width).join("\n")}</Text>
+      <Text>{wrapToWidth(`  → ${sinkSummary(o)}`, width).join("\n")}</Text>
       {o.isError ? <Text color="red">{"  isError: the tool reported an error"}</Text> : null}
       {(o.warnings ?? []).map((w, i) => (
         <Text key={`w${i}`} color="yellow" wrap="truncate-end">

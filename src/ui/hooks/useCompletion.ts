@@ -1,16 +1,23 @@
-// The prompt line's completion candidates: commands and prompt commands from what is known now,
-// tool names after /call and /compare (listed once per line start), a prompt argument's values
-// from the server (completion/complete, asked after a short pause in typing, the previous request
-// cancelled). Only at the end of the line; a stale answer is dropped.
+// The prompt line's completion candidates: commands and prompt commands from what is known now, a
+// command's words by their declared kinds (servers, card numbers, … read at each key), tool names
+// and their argument keys after /call and /compare and `@` resources (each listed once per
+// line start), a prompt argument's values from the server (completion/complete, asked after a
+// short pause in typing, the previous request cancelled). Only at the end of the line; a stale
+// answer is dropped.
 import { useEffect, useMemo, useState } from "react";
 import type { Completion, PromptEntry } from "../../host/prompts.js";
-import { argumentText, completionAt } from "../completion.js";
+import { argumentText, completionAt, type CommandInfo, type CompletionData, type ResourceInfo, type ToolInfo } from "../completion.js";
+
+/** What the session knows without asking anyone, read at each key. */
+export type KnownNow = Omit<CompletionData, "commands" | "prompts" | "tools" | "resources">;
 
 export interface CompletionSource {
-  commands: readonly string[];
+  commands: readonly (string | CommandInfo)[];
   /** The prompts listed so far (no waiting). */
   prompts(): readonly PromptEntry[];
-  tools?(): Promise<string[]>;
+  tools?(): Promise<ToolInfo[]>;
+  resources?(): Promise<ResourceInfo[]>;
+  known?(): KnownNow;
   complete?(entry: PromptEntry, argument: string, value: string, context: Record<string, string>, signal: AbortSignal): Promise<Completion>;
 }
 
@@ -23,29 +30,41 @@ export interface Candidates {
   items: string[];
 }
 
+const NONE = { line: "", from: 0, typed: "", items: [] };
+
+function dataOf(source: CompletionSource, tools: ToolInfo[] = [], resources: ResourceInfo[] = []): CompletionData {
+  return { commands: source.commands, prompts: source.prompts(), tools, resources, ...source.known?.() };
+}
+
 /** The candidates known without asking anyone (commands, prompt commands): for a key that arrives before the next draw. */
 export function knownCandidates(value: string, source: CompletionSource | undefined): Candidates {
-  const at = source ? completionAt(value, source.commands, source.prompts()) : undefined;
-  return at?.kind === "list" ? { line: value, from: at.from, typed: at.typed, items: at.options } : { line: value, from: 0, typed: "", items: [] };
+  const at = source ? completionAt(value, dataOf(source)) : undefined;
+  return at?.kind === "list" ? { line: value, from: at.from, typed: at.typed, items: at.options } : { ...NONE, line: value };
 }
 /** The pause in typing before a server is asked. */
 const ASK_AFTER_MS = 120;
 
-export function useCompletion(value: string, cursor: number, source: CompletionSource | undefined, active: boolean): Candidates {
-  const [tools, setTools] = useState<string[]>([]);
-  const [asked, setAsked] = useState<{ line: string; items: string[] }>({ line: "", items: [] });
-  const wantsTools = /^\/(call|compare)\s/.test(value);
+/** A list asked for once while `wanted` holds (tools, resources), kept until the next time. */
+function useListed<T>(wanted: boolean, load: (() => Promise<T[]>) | undefined): T[] {
+  const [items, setItems] = useState<T[]>([]);
   useEffect(() => {
-    if (!active || !wantsTools || !source?.tools) return;
+    if (!wanted || !load) return;
     let live = true;
-    source.tools().then((t) => live && setTools(t.slice(0, 5_000)), () => {});
+    load().then((t) => live && setItems(t.slice(0, 5_000)), () => {});
     return () => {
       live = false;
     };
-  }, [active, wantsTools, source]);
+  }, [wanted, load]);
+  return items;
+}
+
+export function useCompletion(value: string, cursor: number, source: CompletionSource | undefined, active: boolean): Candidates {
+  const [asked, setAsked] = useState<{ line: string; items: string[] }>({ line: "", items: [] });
+  const tools = useListed(active && /^\/(call|compare)\s/.test(value), source?.tools);
+  const resources = useListed(active && (/(?:^|\s)@\S*$/.test(value) || /^\/read\s/.test(value)), source?.resources);
   const at = useMemo(
-    () => (active && source && cursor === value.length ? completionAt(value, source.commands, source.prompts(), tools) : ({ kind: "none" } as const)),
-    [active, source, cursor, value, tools],
+    () => (active && source && cursor === value.length ? completionAt(value, dataOf(source, tools, resources)) : ({ kind: "none" } as const)),
+    [active, source, cursor, value, tools, resources],
   );
   useEffect(() => {
     if (at.kind !== "argument" || !source?.complete) return;
@@ -63,5 +82,5 @@ export function useCompletion(value: string, cursor: number, source: CompletionS
   }, [at, source, value]);
   if (at.kind === "list") return { line: value, from: at.from, typed: at.typed, items: at.options };
   if (at.kind === "argument" && asked.line === value) return { line: value, from: at.from, typed: at.typed, items: asked.items };
-  return { line: value, from: 0, typed: "", items: [] };
+  return { ...NONE, line: value };
 }
