@@ -11,10 +11,14 @@ after(() => open.forEach((t) => t.close()));
 test("80×24: completion, the pane beside the conversation with prompt and status bar whole, ^O, /mcp reconnect", async () => {
   const t = await startApp({ columns: 80, rows: 24 });
   open.push(t);
+  // Each Tab waits for the typed text to be drawn: tmux may hand text and Tab to the app as one
+  // chunk, which reads as pasted text, not a key.
   t.keys("-l", "/mo");
+  await t.waitFor(/› \/mo\s*\n/, "typed /mo");
   t.keys("Tab");
   await t.waitFor(/› \/mode\s*\n\s*chat {2}structured {2}code/, "/mode completed, the modes offered");
   t.keys("-l", "co");
+  await t.waitFor(/› \/mode co\s*\n/, "typed co");
   t.keys("Tab");
   await t.waitFor(/› \/mode code\s*\n/, "the mode completed");
   t.keys("Enter");
