@@ -31,7 +31,7 @@ test("approval names the server that runs; the whole arguments can be viewed fir
   const t = await startApp({ args: ["--config", config], columns: 120, rows: 40, ready: /b 2025-06-18 connected/ });
   open.push(t);
   await t.waitFor(/a 2025-06-18 connected/, "server a");
-  const long = `${"harmless ".repeat(30)}; TAIL-ONLY-IN-FULL-VIEW`;
+  const long = `${"harmless ".repeat(60)}; TAIL-ONLY-IN-FULL-VIEW`;
   t.submit(`call a__x {"cmd":"${long}"}`);
   let s = await t.waitFor(/\[y\]es \/ \[n\]o/, "the approval prompt");
   assert.match(s.replace(/[│\s]+/g, " "), /Run tool x on server a with/);

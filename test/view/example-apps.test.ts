@@ -29,12 +29,13 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       assert.ok(shown.outcome?.ok, "the call succeeded");
       const app = await appFrame(page);
       const time = app.locator("#server-time");
-      await app.waitForFunction(`/^\\d{4}-\\d\\d-\\d\\dT/.test(document.getElementById("server-time")?.textContent ?? "")`, undefined, { timeout: 20_000 });
-      const first = await time.textContent();
+      // Polled from here, not with waitForFunction: a string predicate is an eval in the App's
+      // frame, which the App's CSP (no 'unsafe-eval') may refuse.
+      const first = await until(() => time.textContent(), (t) => /^\d{4}-\d\d-\d\dT/.test(t ?? ""));
       await screenshot(page, `basic-vanillajs-${projection}`);
       await new Promise((r) => setTimeout(r, 20));
       await app.locator("#get-time-btn").click();
-      await app.waitForFunction(`(() => { const s = document.getElementById("server-time")?.textContent ?? ""; return /^\\d{4}-/.test(s) && s !== ${JSON.stringify(first)}; })()`, undefined, { timeout: 20_000 });
+      await until(() => time.textContent(), (t) => /^\d{4}-/.test(t ?? "") && t !== first);
       assert.ok(notes.some((n) => n.kind === "log" && n.text.startsWith("tools/call get-time from the View: ok")), JSON.stringify(notes));
       await page.close();
     } finally {
@@ -64,4 +65,15 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       await host.close();
     }
   });
+}
+
+/** Reads `read` every 100 ms until `ok` holds (at most 20 s); returns the value that held. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const end = Date.now() + 20_000;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
