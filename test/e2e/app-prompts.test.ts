@@ -28,8 +28,8 @@ async function app(): Promise<AppTerminal> {
   const t = await startApp({ args: ["--config", cfg, "--model", "offline"], columns: 140, rows: 50, ready: /p 2026-07-28 connected/ });
   open.push(t);
   await t.waitFor(/everything 2025-11-25 connected/, "server-everything connected");
-  t.submit("/pane off");
-  await t.waitFor((x) => !x.includes("Programmatic (0)"), "the side pane hidden");
+  // Wait until the line is taken: the next keys must not share its stdin chunk (that is a paste).
+  await t.send("/pane off");
   return t;
 }
 

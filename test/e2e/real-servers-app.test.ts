@@ -37,8 +37,7 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   open.push(t);
   await t.waitFor(/fs 2025-11-25 connected[\s\S]*everything 2025-11-25 connected/, "every server connected");
   // The conversation only (no side pane), its lines without trailing blanks.
-  t.submit("/pane off");
-  await t.waitFor((x) => !x.includes("Programmatic (0)"), "the side pane hidden");
+  await t.send("/pane off");
 
   // Each listing is taller than the terminal: Ink redraws it with a clear-and-rewrite, so a capture
   // can land mid-redraw. Wait for a capture that holds every expected line, and assert on that one.

@@ -26,6 +26,9 @@ export interface AppTerminal {
   tmux(...args: string[]): string;
   /** Text and Enter in ONE send-keys (one stdin chunk, like fast typing or ssh). */
   submit(text: string): void;
+  /** submit(), then wait until the prompt line is empty again: the app has taken the line. Keys sent
+   * before that may reach the app in the same stdin chunk, which reads as one pasted text. */
+  send(text: string, what?: string): Promise<string>;
   keys(...keys: string[]): void;
   /** The visible screen (or `history` lines of scrollback too). */
   screen(history?: number): string;
@@ -74,6 +77,10 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
     tmux,
     submit: (text) => void tmux("send-keys", "-t", "e2e", "--", text, "Enter"),
     keys: (...keys) => void tmux("send-keys", "-t", "e2e", ...keys),
+    send(text, what = `"${text}" taken`) {
+      term.submit(text);
+      return term.waitFor((x) => promptLine(x) === "", what);
+    },
     screen,
     format: (fmt) => tmux("display-message", "-p", "-t", "e2e", fmt).trim(),
     async waitFor(test, what, o = {}) {
@@ -115,6 +122,12 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
     throw e;
   }
   return term;
+}
+
+/** The prompt's first line (the last `›` line on screen), without the marker; undefined if none. */
+export function promptLine(screen: string): string | undefined {
+  const lines = screen.split("\n").filter((l) => l.startsWith("›"));
+  return lines.length ? lines[lines.length - 1].slice(1).trim() : undefined;
 }
 
 /** Columns 0..width of every line: the conversation column when the side pane is on the right. */
