@@ -26,6 +26,7 @@ import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { PromptCatalog, type PromptDefinition } from "./prompt.js";
 import { checkCacheHint, type CacheHint, type CompiledTemplate, type ResourceDefinition } from "./resource.js";
 import { ResourceCatalog } from "./resources.js";
+import { logSender, progressSender, requestedLogLevel } from "./senders.js";
 import { LOG_LEVELS, type DefinedTool, type LogLevel } from "./tool.js";
 import { isObject } from "../protocol/is-object.js";
 
@@ -417,39 +418,4 @@ export class ToolkitServer {
     if (Object.keys(r.meta).length > 0) result._meta = r.meta;
     return result;
   }
-}
-
-/** notifications/progress for the request's progressToken, strictly increasing; no token → no-op. */
-function progressSender(p: Params, ctx: RequestContext): CallEnvironment["progress"] {
-  const meta = isObject(p._meta) ? p._meta : {};
-  const token = meta.progressToken;
-  let last = -Infinity;
-  return async (progress, total, message) => {
-    if ((typeof token !== "string" && typeof token !== "number") || progress <= last || ctx.signal.aborted) return;
-    last = progress;
-    const params: Record<string, unknown> = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    await ctx.notify({ method: "notifications/progress", params });
-  };
-}
-
-/** The request's minimum log level (modern `_meta` logLevel); undefined = send no logs. */
-export function requestedLogLevel(params: unknown): LogLevel | undefined {
-  const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
-  const level = meta?.[META.logLevel];
-  return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
-}
-
-/**
- * notifications/message at or above `min`: the modern request's `_meta` logLevel, or the legacy
- * session's logging/setLevel. No level → no-op (for a modern request, a MUST NOT).
- */
-function logSender(min: LogLevel | undefined, ctx: RequestContext): CallEnvironment["log"] {
-  return async (level, data, logger) => {
-    if (min === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min) || ctx.signal.aborted) return;
-    const params: Record<string, unknown> = { level, data };
-    if (logger !== undefined) params.logger = logger;
-    await ctx.notify({ method: "notifications/message", params });
-  };
 }

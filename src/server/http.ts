@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { ErrorCode, headerMismatch, paramHeaderPlan, type ParamHeader } from "../protocol/index.js";
 import { CancelledError } from "./call.js";
-import { ToolkitServer, requestedLogLevel, type LegacySession, type RequestContext } from "./engine.js";
+import { ToolkitServer, type LegacySession, type RequestContext } from "./engine.js";
+import { requestedLogLevel } from "./senders.js";
 import { RpcError } from "./errors.js";
 
 export interface HttpServeOptions {
