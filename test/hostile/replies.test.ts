@@ -123,6 +123,14 @@ for (const transport of BOTH) {
         const diag = host.servers()[0].diagnostics;
         assert.ok(diag.some((d) => d.includes("(a reply with id 1000000, which matches no request in flight)")), diag.join("\n"));
       });
+
+      test("a log notification nested 100,000 levels deep is kept as one line naming it; the call's reply is used", async () => {
+        const out = await within(FAST_MS, "deep_notification", host.call("deep_notification", {}));
+        assert.ok(out.ok, out.ok ? "" : out.error.message);
+        const logs = host.logs(S).map((l) => l.text);
+        assert.ok(logs.some((t) => /^⟨data nested deeper than \d+ levels⟩$/.test(t)), logs.join("\n"));
+        await goodCall(host);
+      });
     }
   });
 }
