@@ -39,7 +39,9 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
       return err("result-too-large", `result ${size} the ${mark.limit}-byte limit; ${where}`);
     }
     if (e.code === -32001) return err("timeout", `no result within ${timeoutMs / 1000} s (request cancelled)`);
-    if (e.code === -32000) {
+    // The SDK's own ConnectionClosed (-32000, no data) when the transport closes under a pending
+    // request; a server's -32000 is its own error (the JSON-RPC "server error" range) and says so.
+    if (e.code === -32000 && e.data === undefined && e.message === "MCP error -32000: Connection closed") {
       const restart = conn.state === "disconnected" ? "; it will be restarted on the next call" : "";
       return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrTail().slice(-3));
     }

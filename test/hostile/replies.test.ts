@@ -116,6 +116,16 @@ for (const transport of BOTH) {
       });
     }
 
+    test("a server's own -32000 error is its error, not a closed connection", async () => {
+      const out = await within(FAST_MS, "server_error_32000", host.call("server_error_32000", {}));
+      assert.equal(out.ok, false);
+      if (out.ok) return;
+      assert.equal(out.error.rule, "server-error", out.error.message);
+      assert.match(out.error.message, /upstream rate limit, try again in 30 s/);
+      assert.equal(host.servers()[0].state, "connected");
+      await goodCall(host);
+    });
+
     if (transport === "stdio") {
       test("a reply whose id matches no request is logged and ignored; the real reply after it is used", async () => {
         const out = await within(FAST_MS, "wrong_id", host.call("wrong_id", {}));
