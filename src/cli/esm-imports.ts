@@ -6,7 +6,6 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "./oneshot.js": () => import("./commands/oneshot.js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
   "../view/session.js": () => import("../view/session.js"),
-  "../view/open.js": () => import("../view/open.js"),
 };
 
 export function esmImport(specifier: string): Promise<unknown> {

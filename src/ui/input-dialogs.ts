@@ -4,7 +4,6 @@
 // (the transcript notes its size, never its text). Each question and its answer is a transcript
 // record (`elicitation`, `sampling`): sanitized by the parse (input-provider.ts) and bounded here;
 // records never enter the model's context.
-import { spawn } from "node:child_process";
 import type { ElicitAnswer, ElicitRequest, InputProvider, SampleAnswer, SampleRequest } from "../host/input-provider.js";
 import type { ModelAdapter } from "../model/adapter.js";
 import { ModelError } from "../model/adapter.js";
@@ -92,19 +91,5 @@ export class UiInput implements InputProvider {
       this.store?.notice(`sampling for server ${req.server} failed: ${detail}`, "error");
       return { action: "decline", detail: `the model failed: ${detail}` };
     }
-  }
-}
-
-/** Opens `url` with $BROWSER (no shell); false when none is set. */
-export function openInBrowser(url: string): boolean {
-  const browser = process.env.BROWSER;
-  if (!browser) return false;
-  try {
-    const child = spawn(browser, [url], { detached: true, stdio: "ignore" });
-    child.on("error", () => {});
-    child.unref();
-    return true;
-  } catch {
-    return false;
   }
 }

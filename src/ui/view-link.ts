@@ -3,6 +3,7 @@
 // (ui/update-model-context) rides on the next user turn as an attachment; the View's notes go to
 // the App pane. Loaded only when /view is used (src/view is not on the first frame's path).
 import { needsApproval } from "../host/approval.js";
+import { openBrowser } from "../host/browser.js";
 import type { ToolEntry, CallOutcome } from "../host/types.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ViewHost, ViewSession } from "../view/session.js";
@@ -14,12 +15,11 @@ let active: ViewSession | undefined;
 export async function viewSession(host: ViewHost, store: SessionStore, ask: (q: string) => Promise<boolean>): Promise<ViewSession> {
   if (active) return active;
   const { ViewSession } = await import("../view/session.js");
-  const { openUrl } = await import("../view/open.js");
   const s = new ViewSession(host, {
     confirm: ask,
     // A View's tools/call is approved as any call: a tool that is not read-only asks first.
     approve: async (tool) => !needsApproval(tool) || (await store.askApproval(tool.server, tool.name, {})) !== "no",
-    openLink: (url) => void openUrl(url),
+    openLink: (url) => void openBrowser(url),
     onNote: (n) => store.appNote(`view ${n.view} · ${n.kind}: ${n.text}`),
   });
   await s.start();
@@ -38,11 +38,6 @@ export async function showInView(entry: ToolEntry | undefined, args: Record<stri
 /** What the Views asked the model to know, as attachments of the next user turn (taken once). */
 export function viewAttachments(): UserAttachment[] {
   return (active?.takeModelContext() ?? []).map((c) => ({ server: c.server, uri: `ui-context:${c.tool}`, mimeType: "text/plain", text: c.text }));
-}
-
-/** Opens the View page with $BROWSER/xdg-open; false when neither could start. */
-export async function openInBrowser(url: string): Promise<boolean> {
-  return (await import("../view/open.js")).openUrl(url);
 }
 
 export async function closeViews(): Promise<void> {

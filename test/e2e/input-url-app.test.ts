@@ -29,7 +29,7 @@ test("a URL elicitation is shown, opened with $BROWSER only when asked, or decli
   ask(1);
   const shown = await t.waitFor(/asks you to open a page: Sign in 1/, "the URL dialog");
   assert.match(shown, /https:\/\/example\.com\/consent\?x=1/);
-  assert.match(shown, /\[o\]pen with \$BROWSER · \[y\] done \/ accept · \[n\] decline · Esc cancel/);
+  assert.match(shown, /\[o\]pen in the browser · \[y\] done \/ accept · \[n\] decline · Esc cancel/);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(existsSync(opened), false, "nothing is opened before the user asks");
   t.keys("o");

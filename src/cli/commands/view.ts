@@ -8,7 +8,7 @@ import type { Host } from "../../host/host.js";
 import type { ViewProjection } from "../../host/types.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
 import { ViewSession } from "../../view/session.js";
-import { openUrl } from "../../view/open.js";
+import { openBrowser } from "../../host/browser.js";
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { startHost, StartError } from "../start-host.js";
@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     const session = new ViewSession(host, {
       projection,
       confirm,
-      openLink: (url) => void openUrl(url),
+      openLink: (url) => void openBrowser(url),
       onUserTurn: (text) => err(`view: message from the View (no chat here): ${sanitizeInline(text.slice(0, 500))}\n`),
       onNote: (n) => err(`view ${n.view}: ${n.kind}: ${sanitizeInline(n.text)}\n`),
     });
@@ -57,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (outcome && !outcome.ok) err(`mcp-prism view: the call failed: ${outcome.error.message}\n`);
       else err(`view: ${sanitizeInline(tool)} shown (Ctrl+C stops)\n`);
-      if (cli.values.open && !openUrl(session.url)) err("view: no $BROWSER or xdg-open: open the URL yourself\n");
+      if (cli.values.open && !openBrowser(session.url)) err("view: no $BROWSER or xdg-open: open the URL yourself\n");
       await stopped;
       return 0;
     } finally {

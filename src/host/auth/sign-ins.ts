@@ -6,7 +6,7 @@ import { ConnectionError, type Connection } from "../connection.js";
 import type { HostConfig } from "../config.js";
 import { HttpStatusError } from "../http-transport.js";
 import { defaultTransport, type TransportFactory } from "../transport-factory.js";
-import { openBrowser } from "./browser.js";
+import { openBrowser } from "../browser.js";
 import { ServerAuth, type SignInOptions } from "./server-auth.js";
 import { AuthStore } from "./store.js";
 
@@ -28,7 +28,7 @@ export class SignIns {
     const options: SignInOptions = {
       interactive: settings.interactive ?? false,
       showUrl: settings.showUrl ?? ((server, url) => void process.stderr.write(`mcp-prism: sign in to ${server} in your browser; if it did not open, open:\n  ${url}\n`)),
-      openBrowser: settings.openBrowser ?? ((url) => openBrowser(url)),
+      openBrowser: settings.openBrowser ?? ((url) => void openBrowser(url)),
       timeoutMs: settings.timeoutMs ?? config.limits.signInTimeoutMs,
     };
     for (const name of names) {

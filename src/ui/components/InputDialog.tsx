@@ -8,7 +8,8 @@ import { useKeys } from "../hooks/useKeys.js";
 import { checkAnswer, formDefaults, type FormField } from "../../host/input-form.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
-import { openInBrowser, type PendingInput } from "../input-dialogs.js";
+import { openBrowser } from "../../host/browser.js";
+import type { PendingInput } from "../input-dialogs.js";
 
 type Value = string | boolean | string[];
 const MAX_EDIT = 10_000;
@@ -147,15 +148,15 @@ function UrlPrompt({ input, width }: { input: Extract<PendingInput, { kind: "eli
     else if (c === "n") input.resolve({ action: "decline" });
     else if (c === "y") input.resolve({ action: "accept" });
     else if (c === "o") {
-      if (openInBrowser(req.url)) input.resolve({ action: "accept" });
-      else setNote("no $BROWSER set: open the URL yourself, then press y");
+      if (openBrowser(req.url)) input.resolve({ action: "accept" });
+      else setNote("could not start a browser: open the URL yourself, then press y");
     }
   });
   return (
     <Frame title={`Server ${sanitizeName(req.server)} asks you to open a page: ${sanitizeInline(req.message)}`} width={width}>
       <Text>{sanitizeInline(req.url)}</Text>
       {note ? <Text color="yellow">{note}</Text> : null}
-      <Text color="cyan">[o]pen with $BROWSER · [y] done / accept · [n] decline · Esc cancel</Text>
+      <Text color="cyan">[o]pen in the browser · [y] done / accept · [n] decline · Esc cancel</Text>
     </Frame>
   );
 }

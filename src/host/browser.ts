@@ -1,9 +1,10 @@
-// Opens the authorization URL: $BROWSER when set (its first `:`-separated entry, `%s` replaced by
-// the URL or the URL appended), else xdg-open (open on macOS). Never waits for it and never
-// fails the sign-in: the URL is always printed as well, so it works over SSH.
+// Opens a URL in the user's browser (sign-in, the App View, a URL-mode elicitation): $BROWSER when
+// set (its first `:`-separated entry, `%s` replaced by the URL or the URL appended), else xdg-open
+// (open on macOS). No shell; never waits for it. Callers print the URL as well, so it works over SSH.
 import { spawn } from "node:child_process";
 
-export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): void {
+/** False when the browser command could not be started at all (a missing one may only fail later). */
+export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const configured = env.BROWSER?.split(":")[0]?.trim();
   const words = configured ? configured.split(/\s+/) : [process.platform === "darwin" ? "open" : "xdg-open"];
   const args = words.slice(1);
@@ -13,7 +14,8 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): 
     const child = spawn(words[0], argv, { stdio: "ignore", detached: true, env });
     child.on("error", () => {}); // no browser: the printed URL is the way
     child.unref();
+    return true;
   } catch {
-    // as above
+    return false;
   }
 }
