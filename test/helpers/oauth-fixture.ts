@@ -35,7 +35,7 @@ export interface OAuthFixture {
   /** Runs the CLI (`--config` the default one unless given); browser: a test browser that approves, or one that does nothing. */
   cli(args: string[], opts?: { browser?: boolean; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
   stats(): Promise<OAuthStats>;
-  control(path: "expire" | "revoke-after-list"): Promise<void>;
+  control(path: "expire" | "revoke" | "revoke-after-list"): Promise<void>;
   /** How many URLs the test browser was given. */
   browserOpened(): number;
   authDir: string;
