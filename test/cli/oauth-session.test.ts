@@ -4,10 +4,11 @@
 // more, on the modern and the legacy era; without a browser that answers it is one clear line.
 // A 403 insufficient_scope step-up signs in outside the request's timeout: a person slower than
 // limits.callTimeoutMs still gets the call through. The server echoes a refused token back in its
-// 401 (error_description): that text reaches no output. Needs a build (npm test builds first).
+// 401 (error_description): that text reaches no output. Clients registered beforehand (config
+// "auth") sign in with client_secret_post or none, never registering. Needs a build.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { TOKEN_CANARY } from "../fixtures/oauth-server.js";
+import { PRESET, TOKEN_CANARY } from "../fixtures/oauth-server.js";
 import { startOAuthFixture, type OAuthFixture } from "../helpers/oauth-fixture.js";
 
 let f: OAuthFixture;
@@ -61,7 +62,32 @@ test("a step-up sign-in slower than the call timeout: the browser time is not th
   assert.equal((await f.stats()).authorizations, before.authorizations + 1);
 });
 
-test("no token reaches any output, though the server echoes refused tokens", () => {
+test("a client registered beforehand (config auth: clientId and clientSecret, or clientId alone) signs in without registering", async () => {
+  const before = await f.stats();
+  const preset = f.writeConfig("preset.json", {}, {
+    confidential: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret } }, // client_secret_post
+    public: { auth: { clientId: PRESET.public } }, // none
+  });
+  for (const server of ["confidential", "public"]) {
+    const r = await f.cli(["call", "whoami", "--server", server, "--config", preset]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /hello, signed-in client/);
+    assert.match(r.stderr, new RegExp(`client_id=${server === "public" ? PRESET.public : PRESET.confidential}&`));
+  }
+  const now = await f.stats();
+  assert.equal(now.registrations, before.registrations, "no dynamic registration");
+  assert.equal(now.codeExchanges, before.codeExchanges + 2, "each client's token request was authenticated its way");
+  // A wrong secret is refused by the token endpoint: one line, no secret in it.
+  const wrong = f.writeConfig("wrong.json", { signInTimeoutMs: 20_000 }, { mistyped: { auth: { clientId: PRESET.confidential, clientSecret: "not-the-secret" } } });
+  const r = await f.cli(["call", "whoami", "--config", wrong]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr + r.stdout, /server mistyped: sign-in failed: /);
+});
+
+test("no token or client secret reaches any output, though the server echoes refused tokens", () => {
   assert.ok(f.outputs.length >= 10);
-  for (const o of f.outputs) assert.ok(!o.includes(TOKEN_CANARY), `a token in CLI output: ${o.slice(0, 300)}`);
+  for (const o of f.outputs) {
+    assert.ok(!o.includes(TOKEN_CANARY), `a token in CLI output: ${o.slice(0, 300)}`);
+    assert.ok(!o.includes(PRESET.secret), `the client secret in CLI output: ${o.slice(0, 300)}`);
+  }
 });

@@ -30,8 +30,8 @@ export interface OAuthFixture {
   dir: string;
   /** The config `{"mcpServers": {"secure": {url}}}` with `limits` added. */
   config: string;
-  /** Writes another config beside it (same server) and returns its path. */
-  writeConfig(name: string, limits: Record<string, number>): string;
+  /** Writes another config beside it (the same server, by default as "secure") and returns its path. */
+  writeConfig(name: string, limits: Record<string, number>, servers?: Record<string, Record<string, unknown>>): string;
   /** Runs the CLI (`--config` the default one unless given); browser: a test browser that approves, or one that does nothing. */
   cli(args: string[], opts?: { browser?: boolean; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
   stats(): Promise<OAuthStats>;
@@ -52,9 +52,10 @@ export async function startOAuthFixture(limits: Record<string, number> = { conne
   const browserLog = join(dir, "browser.log");
   const authDir = join(dir, "state", "mcp-prism", "auth");
   const outputs: string[] = [];
-  const writeConfig = (name: string, l: Record<string, number>) => {
+  const writeConfig = (name: string, l: Record<string, number>, servers?: Record<string, Record<string, unknown>>) => {
     const file = join(dir, name);
-    writeFileSync(file, JSON.stringify({ mcpServers: { secure: { url } }, limits: l }));
+    const mcpServers = servers ? Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { url, ...v }])) : { secure: { url } };
+    writeFileSync(file, JSON.stringify({ mcpServers, limits: l }));
     return file;
   };
   const config = writeConfig("config.json", limits);
