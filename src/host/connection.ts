@@ -26,6 +26,7 @@ import { endSession } from "./session-end.js";
 import type { InputAsker } from "./input-required.js";
 import { TailBuffer } from "./tail-buffer.js";
 import { defaultTransport, httpStatusOf, type TransportContext, type TransportFactory } from "./transport-factory.js";
+import { HttpStatusError } from "./http-transport.js";
 
 import { CLIENT_NAME, CLIENT_VERSION } from "./client-info.js";
 
@@ -300,6 +301,25 @@ export class Connection {
       }
     }
     throw new ConnectionError("connection-failed", this.name, "version negotiation did not converge");
+  }
+
+  /**
+   * A request refused with HTTP 401/403 that signing in did not pass (the token expired or was
+   * revoked, a step-up not signed in), as the auth-required ConnectionError it is; after a 401 the
+   * connection is "failed" ("sign-in needed") until a connect signs in. Else undefined.
+   */
+  authRefusal(e: unknown): ConnectionError | undefined {
+    let err: ConnectionError | undefined;
+    const status = e instanceof HttpStatusError ? e.status : httpStatusOf(e);
+    if (e instanceof ConnectionError) err = e.rule === "auth-required" ? e : undefined;
+    else if (status === 401 || status === 403) {
+      const seen = e instanceof HttpStatusError ? { header: e.wwwAuthenticate, signIn: e.signIn } : this.seen();
+      err = this.refused(authRequired(status, seen?.header, seen?.signIn));
+    }
+    if (!err || status === 403) return err; // a step-up refused: the token still serves the rest
+    if (this.state === "connected") this.state = "failed";
+    this.lastFailure = { rule: err.rule, detail: err.detail };
+    return err;
   }
 
   private refused(v: { rule: string; detail: string }): ConnectionError {

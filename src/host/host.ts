@@ -296,11 +296,13 @@ export class Host extends EventEmitter implements ToolExecutor {
     let raw: Record<string, unknown>;
     try {
       // Multi round-trip (modern eras): the input requests answered and the call retried, bounded.
-      const got = await withInputRounds((retry) => this.requestListed(call, retry), () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
+      // A 401/403 (token revoked, step-up): sign in where interactive, outside the request's timeout, and send once more.
+      const send = (retry?: Retry) => this.signIns.withSignIn(conn, conn.name, () => this.requestListed(call, retry));
+      const got = await withInputRounds(send, () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
       if (!got.ok) return this.failed(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
       raw = got.raw;
     } catch (e) {
-      return this.failed(call, wireError(e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
+      return this.failed(call, wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
     return this.finish(call, raw);
   }

@@ -7,56 +7,29 @@
 // Needs a build (npm test builds first).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/host-fixtures.js";
-import { waitForListeningUrl } from "../helpers/listening.js";
+import { startOAuthFixture, type OAuthFixture } from "../helpers/oauth-fixture.js";
 import { TOKEN_CANARY } from "../fixtures/oauth-server.js";
 
 const CLI = join(ROOT, "bin", "mcp-prism.js");
-let server: ChildProcess;
+let f: OAuthFixture;
 let url: string;
 let dir: string;
-let config: string;
-let browserLog: string;
-const outputs: string[] = [];
 
 before(async () => {
-  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "oauth-server.ts")], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  url = (await waitForListeningUrl(server, "oauth fixture", 60_000)).url;
-  dir = mkdtempSync(join(tmpdir(), "prism-oauth-"));
-  config = join(dir, "config.json");
-  browserLog = join(dir, "browser.log");
-  writeFileSync(config, JSON.stringify({ mcpServers: { secure: { url } }, limits: { connectWaitMs: 60_000 } }));
+  f = await startOAuthFixture();
+  ({ url, dir } = f);
 });
-after(() => {
-  server?.kill();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => f?.close());
 
-function cli(args: string[], browser = true): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: join(dir, "state"), OAUTH_BROWSER_LOG: browserLog, NO_COLOR: "1", MCP_PRISM_ERA_CACHE: "0" };
-  if (browser) env.BROWSER = `${process.execPath} ${join(ROOT, "test", "fixtures", "oauth-browser.mjs")}`;
-  else env.BROWSER = "false"; // a browser that does nothing
-  const child = spawn(process.execPath, [CLI, ...args, ...(args.includes("--config") ? [] : ["--config", config])], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-  return new Promise((resolve) =>
-    child.once("close", (code) => {
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
-
-const stats = async () => (await (await fetch(new URL("/control/stats", url))).json()) as { registrations: number; authorizations: number; codeExchanges: number; refreshes: number };
-const browserOpened = () => (existsSync(browserLog) ? readFileSync(browserLog, "utf8").split("\n").filter(Boolean).length : 0);
-const authDir = () => join(dir, "state", "mcp-prism", "auth");
-const tokenFiles = () => (existsSync(authDir()) ? readdirSync(authDir()).filter((f) => f.endsWith(".json")) : []);
+const cli = (args: string[], browser = true) => f.cli(args, { browser });
+const stats = () => f.stats();
+const browserOpened = () => f.browserOpened();
+const authDir = () => f.authDir;
+const tokenFiles = () => f.tokenFiles();
 
 test("the first call signs in through the browser and succeeds; the URL is printed", async () => {
   const r = await cli(["call", "whoami"]);
@@ -64,7 +37,7 @@ test("the first call signs in through the browser and succeeds; the URL is print
   assert.match(r.stdout, /hello, signed-in client/);
   assert.match(r.stderr, /sign in to secure in your browser[^\n]*\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
   assert.equal(browserOpened(), 1);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 0 });
+  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 0, revocations: 0 });
 });
 
 test("the token file is 0600 in a 0700 directory, and holds the tokens", () => {
@@ -85,27 +58,26 @@ test("the second call uses the stored token: no browser, no new authorization", 
 });
 
 test("an expired token is refreshed, on the modern and the legacy era", async () => {
-  await fetch(new URL("/control/expire", url), { method: "POST" });
+  await f.control("expire");
   const modern = await cli(["call", "whoami"], false);
   assert.equal(modern.code, 0, modern.stderr);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 1 });
-  await fetch(new URL("/control/expire", url), { method: "POST" });
+  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 1, revocations: 0 });
+  await f.control("expire");
   const legacy = await cli(["call", "whoami", "--protocol", "2025-11-25"], false);
   assert.equal(legacy.code, 0, legacy.stderr);
   assert.match(legacy.stdout, /hello, signed-in client/);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 2 });
+  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 2, revocations: 0 });
   assert.equal(browserOpened(), 1);
 });
 
 test("without a browser that answers, an expired sign-in is one clear line, not a hang", async () => {
-  await fetch(new URL("/control/expire", url), { method: "POST" });
+  await f.control("expire");
   const file = join(authDir(), tokenFiles()[0]);
   // Drop the refresh token: only a new sign-in can help now.
   const record = JSON.parse(readFileSync(file, "utf8"));
   for (const e of Object.values(record.issuers) as { tokens?: { refresh_token?: string } }[]) delete e.tokens?.refresh_token;
   writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
-  const short = join(dir, "short.json");
-  writeFileSync(short, JSON.stringify({ mcpServers: { secure: { url } }, limits: { signInTimeoutMs: 1500 } }));
+  const short = f.writeConfig("short.json", { signInTimeoutMs: 1500 });
   const r = await cli(["tools", "--config", short], false);
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /sign in to secure in your browser/);
@@ -127,14 +99,14 @@ test("logout forgets the tokens; the next call signs in again; login signs in no
   assert.equal(after1.authorizations, before.authorizations + 1);
   const login = await cli(["login", "secure"]);
   assert.equal(login.code, 0, login.stderr);
-  assert.match(login.stdout, /signed in to secure \(1 tools\)/);
+  assert.match(login.stdout, /signed in to secure \(2 tools\)/);
   assert.equal((await stats()).authorizations, after1.authorizations + 1);
 });
 
 test("the token canary is in no output and no state file but the token store (no transcript, log or model context)", async () => {
   const p = await cli(["-p", "call whoami", "--model", "offline", "--json"], false);
   assert.equal(p.code, 0, p.stderr);
-  for (const o of outputs) assert.ok(!o.includes(TOKEN_CANARY), `a token in CLI output: ${o.slice(0, 300)}`);
+  for (const o of f.outputs) assert.ok(!o.includes(TOKEN_CANARY), `a token in CLI output: ${o.slice(0, 300)}`);
   const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
   for (const f of walk(join(dir, "state"))) {
     if (f.startsWith(authDir())) continue;

@@ -1,8 +1,9 @@
 // The real app in tmux with the demo server and an OAuth-protected HTTP server
 // (test/fixtures/oauth-server.ts). The app does not open a browser by itself: the protected server
 // shows "sign-in needed" in the status bar while a prompt runs on the demo server; `/login secure`
-// signs in ($BROWSER: the test script that follows the redirect), the server connects, and no
-// token reaches the screen or the transcript.
+// signs in ($BROWSER: the test script that follows the redirect), the server connects; a token
+// revoked mid-session makes the next call fail as "sign-in needed" until /login; no token (the
+// server echoes refused ones in its 401) reaches the screen or the transcript.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -39,6 +40,16 @@ test("a server that needs sign-in is 'sign-in needed'; the demo server works mea
   await t.waitFor(/signed in to secure/, "the sign-in's notice", { timeoutMs: 60_000 });
   const after = await t.waitFor(/● secure 2026-12-01 connected/, "the protected server connected", { timeoutMs: 30_000 });
   assert.match(after, /sign in to secure in your browser; if it did not open, open:/);
+  // The token revoked mid-session: the call fails with "sign-in needed" (the app opens no
+  // browser by itself), /login signs in again, and the call goes through.
+  await (await fetch(new URL("/control/revoke", url), { method: "POST" })).body?.cancel();
+  t.submit("call whoami");
+  await t.waitFor(/● secure 2026-12-01 sign-in needed/, "the revoked server's state", { timeoutMs: 60_000 });
+  await t.idle(/HTTP 401: the server needs authorization/, "the call's auth-required line", { timeoutMs: 60_000 });
+  t.submit("/login secure");
+  await t.waitFor(/● secure 2026-12-01 connected/, "the server connected again", { timeoutMs: 60_000 });
+  t.submit("call whoami");
+  await t.idle(/hello, signed-in client/, "the call after signing in again", { timeoutMs: 60_000 });
   assert.ok(!t.screen(500).includes(TOKEN_CANARY), "no token on screen");
   t.submit("/quit");
   assert.equal(await t.exitCode(20_000), 0);

@@ -59,7 +59,7 @@ export class ServerAuth implements HttpAuth {
   private record: AuthRecord;
   private flow: Promise<void> | undefined;
   /** The last challenge not yet answered by a sign-in. */
-  private pending: { resourceMetadataUrl?: URL; scope?: string } | undefined;
+  private pending: { resourceMetadataUrl?: URL; scope?: string; stepUp?: boolean } | undefined;
   private stepUps = 0;
   /** The scope of the last authorization asked for (a 403 for no more than this is final). */
   private asked: Set<string> | undefined;
@@ -102,29 +102,34 @@ export class ServerAuth implements HttpAuth {
   }
 
   /**
-   * A 401 is answered inline only by a refresh; the browser sign-in it needs runs from the host
-   * (`signIn`, when the server's connect failed), outside any request's timeout. A 403 step-up
-   * runs inline where sign-in is interactive (a browser that approves at once finishes it within
-   * the request's time; a person gets the call's timeout).
+   * Answered inline only by a refresh (quick, no person involved). A browser sign-in — after a 401
+   * without a usable refresh token, or a 403 `insufficient_scope` step-up — is left pending: the
+   * host runs it (`signIn`, see sign-ins.ts) after the request failed, outside the request's
+   * timeout (a person may take minutes; limits.signInTimeoutMs bounds them), then sends it again.
    */
   async challenged(status: number, wwwAuthenticate: string | undefined): Promise<{ retry: boolean; why?: string }> {
     const params = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { "www-authenticate": wwwAuthenticate } : {} }));
-    if (status === 403 && params.error !== "insufficient_scope") return { retry: false };
+    if (status === 403 && params.error !== "insufficient_scope") return this.final();
     const prior = scopeSet(this.current()?.tokens.scope);
     for (const s of this.asked ?? []) prior.add(s);
+    for (const s of scopeSet(this.pending?.scope)) prior.add(s); // a step-up not signed in yet
     const wanted = new Set([...prior, ...scopeSet(params.scope)]);
     const pending = { resourceMetadataUrl: params.resourceMetadataUrl, scope: wanted.size > 0 ? [...wanted].join(" ") : undefined };
     if (status === 403) {
-      if ([...wanted].every((s) => this.asked?.has(s))) return { retry: false, why: "the server refuses the scopes it was granted" };
-      if (++this.stepUps > MAX_STEP_UPS) return { retry: false, why: `no more than ${MAX_STEP_UPS} step-up sign-ins per session` };
-      this.pending = pending;
-      if (!this.interactive) return { retry: false }; // the tokens stay for what they allow; /login asks for more
-      this.forgetTokens(); // a refresh keeps the old scopes: a step-up is a new authorization
-      return this.attempt(() => this.authorize({ ...pending, interactive: true }));
+      if ([...wanted].every((s) => this.asked?.has(s))) return this.final("the server refuses the scopes it was granted");
+      if (++this.stepUps > MAX_STEP_UPS) return this.final(`no more than ${MAX_STEP_UPS} step-up sign-ins per session`);
+      this.pending = { ...pending, stepUp: true }; // the tokens stay for what they allow meanwhile
+      return { retry: false };
     }
     this.pending = pending;
     if (!this.current()?.tokens.refresh_token) return { retry: false };
     return this.attempt(() => this.authorize({ ...pending, interactive: false }));
+  }
+
+  /** A refusal no sign-in can pass: nothing pending. */
+  private final(why?: string): { retry: false; why?: string } {
+    this.pending = undefined;
+    return { retry: false, why };
   }
 
   private get interactive(): boolean {
@@ -138,7 +143,9 @@ export class ServerAuth implements HttpAuth {
 
   /** The browser sign-in for the last challenge (or plain discovery when there was none). */
   signIn(): Promise<void> {
-    return this.share(() => this.authorize({ ...(this.pending ?? {}), interactive: true })).then(
+    const { stepUp, ...pending } = this.pending ?? {};
+    if (stepUp) this.forgetTokens(); // a refresh keeps the old scopes: a step-up is a new authorization
+    return this.share(() => this.authorize({ ...pending, interactive: true })).then(
       () => void (this.pending = undefined),
       (e: unknown) => {
         throw new SignInError(this.redact(oneLine(e)));

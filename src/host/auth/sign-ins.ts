@@ -1,11 +1,11 @@
 // The host's sign-ins: one ServerAuth per HTTP server (given to its transports through the
-// TransportContext), the connect that signs in when a server's first answer was a 401/403 and
+// TransportContext), the connect or call that signs in when the server answered 401/403 and
 // sign-in is interactive (outside any request's timeout: a person may take minutes), and the
 // login / logout commands.
 import { ConnectionError, type Connection } from "../connection.js";
 import type { HostConfig } from "../config.js";
 import { HttpStatusError } from "../http-transport.js";
-import { defaultTransport, type TransportFactory } from "../transport-factory.js";
+import { defaultTransport, httpStatusOf, type TransportFactory } from "../transport-factory.js";
 import { openBrowser } from "../browser.js";
 import { ServerAuth, type SignInOptions } from "./server-auth.js";
 import { AuthStore } from "./store.js";
@@ -43,9 +43,9 @@ export class SignIns {
   }
 
   /**
-   * Runs `run` (a connect and listing), and once more after signing in when it failed on the
-   * server's 401/403 and sign-in is interactive: outside any request's timeout, as a person may
-   * take minutes in the browser.
+   * Runs `run` (a connect and listing, or a tool call), and once more after signing in when it
+   * failed on the server's 401/403 and sign-in is interactive: outside any request's timeout, as a
+   * person may take minutes in the browser (limits.signInTimeoutMs bounds the wait).
    */
   async withSignIn<T>(conn: Connection | undefined, name: string, run: () => Promise<T>): Promise<T> {
     try {
@@ -98,5 +98,9 @@ export class SignIns {
 }
 
 /** A connect refused with 401/403, or a request answered so. */
-const isAuthFailure = (e: unknown) => (e instanceof ConnectionError && e.rule === "auth-required") || (e instanceof HttpStatusError && (e.status === 401 || e.status === 403));
+const isAuthFailure = (e: unknown) => {
+  if (e instanceof ConnectionError) return e.rule === "auth-required";
+  const status = e instanceof HttpStatusError ? e.status : httpStatusOf(e); // modern, legacy
+  return status === 401 || status === 403;
+};
 const line = (e: unknown) => (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").slice(0, 300);
