@@ -41,7 +41,7 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
     if (e.code === -32001) return err("timeout", `no result within ${timeoutMs / 1000} s (request cancelled)`);
     if (e.code === -32000) {
       const restart = conn.state === "disconnected" ? "; it will be restarted on the next call" : "";
-      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrTail().slice(-3));
+      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrExplaining());
     }
     const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
     const error = err("server-error", text);
