@@ -8,7 +8,7 @@ const COMMON = "Common options: --config FILE  --server NAME  --mode chat|struct
 export const COMMAND_HELP: Record<string, string> = {
   "-p": "mcp-prism -p PROMPT [--json] [--answer JSON]\n  One model turn without the app; -p - reads the prompt from stdin.",
   tui: "mcp-prism [tui]\n  The chat app (needs a terminal).",
-  call: "mcp-prism call TOOL [--args JSON] [--select audience/format]... [--profile P] [--answer JSON] [--json]\n  One call; shows what the model, the user, program logic and the App view each received.",
+  call: "mcp-prism call TOOL [--args JSON] [--select audience/format]... [--rows N] [--profile P] [--answer JSON] [--json]\n  One call; shows what the model, the user, program logic and the App view each received (--rows N: table rows shown).",
   compare: "mcp-prism compare TOOL [--args JSON] [--yes] [--json]\n  The call under every mode and every legacy client profile, side by side.",
   tools: "mcp-prism tools [--json]\n  Each tool with its era, declared variants and schemas, and what was set aside with its rule.",
   prompts: "mcp-prism prompts [--server NAME] [--json]\n  Each server's prompts with their arguments.",

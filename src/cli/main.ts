@@ -35,7 +35,7 @@ export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-32
 Usage:
   mcp-prism                               the chat app
   mcp-prism -p PROMPT [--json]            one turn without the app
-  mcp-prism call TOOL [--args JSON] [--select a/f]... [--json]
+  mcp-prism call TOOL [--args JSON] [--select a/f]... [--rows N] [--json]
   mcp-prism compare TOOL [--args JSON] [--yes] [--json]
   mcp-prism tools [--json]
   mcp-prism prompts [--json]

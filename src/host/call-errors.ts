@@ -43,7 +43,7 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
     // request; a server's -32000 is its own error (the JSON-RPC "server error" range) and says so.
     if (e.code === -32000 && e.data === undefined && e.message === "MCP error -32000: Connection closed") {
       const restart = conn.state === "disconnected" ? "; it will be restarted on the next call" : "";
-      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrTail().slice(-3));
+      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrExplaining());
     }
     const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
     const error = err("server-error", text);

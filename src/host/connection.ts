@@ -142,6 +142,16 @@ export class Connection {
     return this.stderr.lines();
   }
 
+  /** The stderr lines that explain a failure (tail-buffer.ts explainingLines). */
+  stderrExplaining(): string[] {
+    return this.stderr.explaining();
+  }
+
+  /** The server process's first error line this run, if any. */
+  stderrFirstError(): string | undefined {
+    return this.stderr.firstError();
+  }
+
   /** Host diagnostics about this server (e.g. ignored non-JSON stdout lines), newest last. */
   diagnosticsTail(): string[] {
     return this.diagnostics.lines();
@@ -195,7 +205,8 @@ export class Connection {
         e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.name, `refused the reply to initialize: ${refused.detail}`) : new ConnectionError("connection-failed", this.name, oneLine(e));
       // The stderr tail travels beside the message: the user sees it (status, /servers), a
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
-      const last = this.stderr.lines().slice(-3);
+      // The lines that explain it: the first error line (a crash's cause) and the last ones.
+      const last = this.stderr.explaining();
       if (last.length) err.stderr ??= last;
       this.lastFailure = { rule: err.rule, detail: err.stderr ? `${err.detail} (server stderr: ${err.stderr.join(" | ")})` : err.detail };
       throw err;

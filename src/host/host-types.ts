@@ -40,6 +40,8 @@ export interface ServerStatus {
   /** Turned off for this session (Host.setEnabled). */
   disabled?: true;
   stderr: string[];
+  /** The first error line of the server process's stderr (its cause when it crashed), kept after the tail dropped it. */
+  stderrFirstError?: string;
   /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
   diagnostics: string[];
 }

@@ -131,6 +131,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         toolErrors: this.listings.get(c.name)?.get(key)?.errors ?? [],
         ...(c.disabled ? { disabled: true as const } : {}),
         stderr: c.stderrTail(),
+        ...(c.stderrFirstError() !== undefined ? { stderrFirstError: c.stderrFirstError() } : {}),
         diagnostics: c.diagnosticsTail(),
       };
     });

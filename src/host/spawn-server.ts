@@ -52,6 +52,43 @@ export interface EarlyServer {
   spawned: boolean;
   /** Exited with its pipes closed (nothing left to read). */
   closed: boolean;
+  /**
+   * What it wrote on stderr before adoption (node discards an unread pipe when the process exits,
+   * and a server that dies at start says why there): the first and the last bytes, bounded.
+   */
+  stderr: Buffer[];
+  /** Stops collecting stderr (the adopter reads it from then on). */
+  stopCollecting(): void;
+}
+
+const EARLY_HEAD = 8 * 1024;
+const EARLY_TAIL = 56 * 1024;
+
+/** Collects a pipe's chunks: the first EARLY_HEAD bytes whole, then the last EARLY_TAIL (a newline marks a gap). */
+function collect(early: EarlyServer): void {
+  const head: Buffer[] = [];
+  const tail: Buffer[] = [];
+  let headBytes = 0;
+  let tailBytes = 0;
+  let dropped = false;
+  const onData = (c: Buffer) => {
+    if (headBytes < EARLY_HEAD) {
+      head.push(c);
+      headBytes += c.length;
+      return;
+    }
+    tail.push(c);
+    tailBytes += c.length;
+    while (tailBytes > EARLY_TAIL && tail.length > 1) {
+      tailBytes -= tail.shift()!.length;
+      dropped = true;
+    }
+  };
+  early.child.stderr?.on("data", onData);
+  early.stopCollecting = () => {
+    early.child.stderr?.off("data", onData);
+    early.stderr = [...head, ...(dropped ? [Buffer.from("\n")] : []), ...tail];
+  };
 }
 
 // One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs)
@@ -65,7 +102,8 @@ const keyOf = (p: StdioParams) => JSON.stringify([p.command, p.args, p.env ?? nu
 export function spawnEarly(params: StdioParams): void {
   const key = keyOf(params);
   if (waiting.has(key)) return;
-  const early: EarlyServer = { child: spawnServer(params), spawned: false, closed: false };
+  const early: EarlyServer = { child: spawnServer(params), spawned: false, closed: false, stderr: [], stopCollecting: () => {} };
+  collect(early);
   // Listening also keeps a failed spawn from being an unhandled 'error' before adoption.
   early.child.once("error", (e) => (early.error = e));
   early.child.once("spawn", () => (early.spawned = true));

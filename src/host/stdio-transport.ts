@@ -45,6 +45,8 @@ export class LimitedStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
+  /** The process has exited (a request now fails saying so). */
+  private exited = false;
   private pieces: Buffer[] = [];
   private size = 0;
   /** Set while skipping the rest of an oversized line. */
@@ -72,12 +74,18 @@ export class LimitedStdioTransport implements Transport {
       };
       const closed = () => {
         this.child = undefined;
+        this.exited = true;
         this.onclose?.();
       };
       if (early?.error) failed(early.error);
       else child.once("error", failed);
       if (early?.spawned) resolve();
       else child.once("spawn", () => resolve());
+      // What it wrote on stderr before adoption (why it died, maybe), before anything can fail.
+      if (early) {
+        early.stopCollecting();
+        for (const c of early.stderr) this.limits.onStderr?.(c);
+      }
       if (early?.closed) queueMicrotask(closed);
       else child.once("close", closed);
       child.stdin?.on("error", (e) => this.onerror?.(e));
@@ -159,7 +167,7 @@ export class LimitedStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed) return reject(new Error("Not connected"));
+      if (!stdin || stdin.destroyed) return reject(new Error(this.exited ? "the server exited before answering" : "Not connected"));
       const m = message as { id?: Id; method?: string; params?: { requestId?: Id } };
       if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
       // A cancelled request's reply may never come: stop expecting it.

@@ -11,6 +11,7 @@ import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 import type { MdContext } from "./markdown.js";
 import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
+import type { TableSource } from "./table.js";
 
 export interface ToolCallView {
   id: string;
@@ -112,7 +113,8 @@ export interface UiState {
   input?: PendingInput;
   busy: boolean;
   /** The last user/structured value drawn, for /table paging. */
-  lastTable?: { value: unknown; offset: number };
+  /** The last table; `source`: the call it came from (/table next calls it again with its nextCursor). */
+  lastTable?: { value: unknown; offset: number; source?: TableSource };
 }
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
@@ -386,7 +388,7 @@ export class SessionStore {
             saveables.push({ ...saveableOf(n, tool, block), server });
             saveIds.set(block, n);
           }
-        } else lastTable = { value: out.structuredContent, offset: 0 };
+        } else lastTable = { value: out.structuredContent, offset: 0, source: { server, tool, args: outcome.plan.args, requested: outcome.plan.requested, before: 0 } };
       }
       for (const out of outcome.routed.programmatic) {
         programmatic.push({ n: programmatic.length + 1, server, tool, at, bytes: paneBytes(out.structuredContent), value: out.structuredContent });

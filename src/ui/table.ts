@@ -16,8 +16,20 @@ export interface TableOptions {
   maxColumns?: number;
   /** How to see the rest, after "N more rows —" (the app pages with /table; the CLI has --json). */
   moreHint?: string;
+  /** How to get the server's further pages, after "more on the server (nextCursor)". */
+  serverHint?: string;
 }
 export const DEFAULT_PAGE_SIZE = 20;
+
+/** Where a table came from, to fetch the server's next page: the call, and the rows on earlier pages. */
+export interface TableSource {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  requested: import("../protocol/index.js").ToolResultOutputSelector[] | undefined;
+  before: number;
+}
+
 const MIN_COL = 3; // content columns a data column may shrink to
 const CELL_MAX = 60; // a single cell is never wider than this, whatever the space
 
@@ -156,7 +168,7 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   if (grid.total > grid.rows.length) notes.push(`rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`);
   if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — ${opts.moreHint ?? "/table to page"}`);
   if (grid.reported !== undefined && grid.reported !== grid.total) notes.push(`the server reported ${grid.reported} in all`);
-  if (grid.moreOnServer) notes.push("more on the server (nextCursor)");
+  if (grid.moreOnServer) notes.push(`more on the server (nextCursor) — ${opts.serverHint ?? "/table next fetches them"}`);
   if (grid.hiddenCols > 0) notes.push(`+${grid.hiddenCols} cols`);
   if (notes.length) lines.push(notes.join(" · ")); // wrapped by whoever draws it: never cut
   return lines.join("\n");
@@ -171,6 +183,18 @@ function rowsKey(value: unknown): string | undefined {
   const arrays = keys.filter((k) => Array.isArray(value[k]));
   if (arrays.length !== 1) return undefined;
   return keys.every((k) => k === arrays[0] || PAGING_KEYS.has(k)) ? arrays[0] : undefined;
+}
+
+/** The `nextCursor` beside a table's rows ({items, total, nextCursor}): the server has more. */
+export function nextCursorOf(value: unknown): string | undefined {
+  if (rowsKey(value) === undefined || !isObject(value)) return undefined;
+  return typeof value.nextCursor === "string" && value.nextCursor !== "" ? value.nextCursor : undefined;
+}
+
+/** The total the server reported beside a table's rows, if any. */
+export function reportedTotalOf(value: unknown): number | undefined {
+  if (rowsKey(value) === undefined || !isObject(value)) return undefined;
+  return typeof value.total === "number" && Number.isFinite(value.total) ? value.total : undefined;
 }
 
 /** Rows a value pages over (array length, object key count, or 1). */

@@ -52,6 +52,8 @@ export interface StartOptions {
   cwd?: string;
   /** Shell commands run before the app in its shell (e.g. `ulimit -f 8`). */
   prelude?: string;
+  /** The launcher to run (default: this checkout's bin/mcp-prism.js; the install test runs an installed one). */
+  bin?: string;
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
@@ -65,7 +67,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
   const exitFile = join(dir, "exit-code");
   // The wrapper records the exit code and keeps the pane open, so the screen can be read after exit.
   // SIGINT ignored by the wrapper: a ^C that reaches the tty after the app exits must not close the pane.
-  const cmd = `trap '' INT; ${opts.prelude ? `${opts.prelude}; ` : ""}cd ${sh(opts.cwd ?? ROOT)} && node ${sh(BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
+  const cmd = `trap '' INT; ${opts.prelude ? `${opts.prelude}; ` : ""}cd ${sh(opts.cwd ?? ROOT)} && node ${sh(opts.bin ?? BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
   tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.columns ?? 120), "-y", String(opts.rows ?? 50), cmd);
   // kill-server leaves the socket file behind: close() removes it (one per test otherwise piles up).

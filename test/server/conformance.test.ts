@@ -108,7 +108,7 @@ for (const make of [stdioWire, httpWire]) {
         // Each structured variant has its own contract.
         const schemas = ["assistant/structured", "programmatic/structured", "user/structured", `${UI}/structured`].map((k) => JSON.stringify(variantSchema("search_customers", k)));
         assert.equal(new Set(schemas).size, 4);
-        assert.equal(variantSchema("search_customers", "user/structured").type, "array");
+        assert.equal(variantSchema("search_customers", "user/structured").properties.items.type, "array");
       });
       it("2026-07-28 returns the legacy Tool shape: no outputVariants, outputSchema only from assistant/structured", async () => {
         const r = (await w.modern("tools/list", {}, { version: "2026-07-28", caps: APPS_CAPS })).result;
@@ -148,11 +148,13 @@ for (const make of [stdioWire, httpWire]) {
         assert.ok(valid(variantSchema("search_customers", "assistant/structured"), data));
         assert.equal(valid(variantSchema("search_customers", "programmatic/structured"), data), false);
       });
-      it("host-native presentation: user/structured is an array of rows", async () => {
+      it("host-native presentation: user/structured is the page's rows, the total and the next page's cursor", async () => {
         const r = (await call("search_customers", { query: "Globex", limit: 2 }, [sel("user", "structured")])).result;
-        const rows = r.outputs[0].structuredContent;
-        assert.deepEqual(rows.map((x: any) => [x.displayName, x.region]), [["Globex Retail", "NA"], ["Globex Energy", "EMEA"]]);
-        assert.ok(valid(variantSchema("search_customers", "user/structured"), rows));
+        const page = r.outputs[0].structuredContent;
+        assert.deepEqual(page.items.map((x: any) => [x.displayName, x.region]), [["Globex Retail", "NA"], ["Globex Energy", "EMEA"]]);
+        assert.equal(page.total, 37);
+        assert.equal(typeof page.nextCursor, "string");
+        assert.ok(valid(variantSchema("search_customers", "user/structured"), page));
       });
       it("user-visible media: user/content carries real PNG and JPEG images; assistant/content does not", async () => {
         const r = (await call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 }, [sel("user", "content")])).result;

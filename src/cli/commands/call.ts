@@ -1,4 +1,4 @@
-// mcp-prism call TOOL [--server NAME] [--args JSON] [--select a/f]... [--mode M] [--protocol V]
+// mcp-prism call TOOL [--server NAME] [--args JSON] [--select a/f]... [--rows N] [--mode M] [--protocol V]
 //   [--config FILE] [--profile P] [--answer JSON] [--yes] [--model M] [--json]
 // A server's elicitation is answered with --answer (else declined), sampling with --yes (oneshot-input.ts).
 // Exit 0 on a routed result (even isError), 1 on protocol/validation/connection errors, 2 on usage errors.
@@ -6,7 +6,7 @@ import type { Host } from "../../host/host.js";
 import type { CallOutcome, ProgressUpdate, ToolEntry } from "../../host/types.js";
 import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
 import { readAs } from "../../compare/profiles/index.js";
-import { parseCli, parseProfile, parseSelectors, parseToolArgs, withUsage } from "../args.js";
+import { parseCli, parseProfile, parseSelectors, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { startHost, StartError } from "../start-host.js";
 import { out, err, errStatus, outJson } from "../output/terminal.js";
@@ -24,15 +24,23 @@ function progressLine(p: ProgressUpdate): string {
   return `progress ${truncateChars(`${done}${p.message ? ` ${sanitizeInline(p.message)}` : ""}`, Math.max(20, (process.stderr.columns ?? 80) - 10))}`;
 }
 
+/** --rows N: how many table rows a user/structured output prints (1..100000). */
+function parseRows(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new UsageError(`--rows: expected a number of rows 1..100000 (got ${JSON.stringify(text.slice(0, 20))})`);
+  return Math.min(Number(text), 100_000);
+}
+
 export async function run(argv: string[]): Promise<number> {
   return withUsage("call", async () => {
-    const cli = parseCli(argv, { args: { type: "string" }, select: { type: "string", multiple: true }, profile: { type: "string" }, ...ANSWER_OPTION }, { positionals: [1, 1] });
+    const cli = parseCli(argv, { args: { type: "string" }, select: { type: "string", multiple: true }, profile: { type: "string" }, rows: { type: "string" }, ...ANSWER_OPTION }, { positionals: [1, 1] });
     const tool = cli.positionals[0];
     const args = parseToolArgs(cli.values.args as string | undefined);
     const select = parseSelectors(cli.values.select);
     const profile = parseProfile(cli.values.profile);
+    const rows = parseRows(cli.values.rows as string | undefined);
     const write = (outcome: CallOutcome) =>
-      cli.common.json ? outJson(callDocument(outcome)) : out(renderCall(outcome, process.stdout.columns ?? 100));
+      cli.common.json ? outJson(callDocument(outcome)) : out(renderCall(outcome, process.stdout.columns ?? 100, rows));
 
     let host: Host;
     try {

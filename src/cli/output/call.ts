@@ -69,7 +69,8 @@ export function shareText(s: Share): string {
   return `${formatBytes(s.bytes)}${tokens}${media.length ? ` (${media.join(", ")})` : ""}`;
 }
 
-export function renderCall(outcome: CallOutcome, width = 100): string {
+/** `rows`: the table rows a user/structured output shows (call --rows N; default one page). */
+export function renderCall(outcome: CallOutcome, width = 100, rows?: number): string {
   const p = outcome.plan;
   const out: string[] = [];
   // A name no server lists was never sent anywhere: no era to name, and "not connected" would be untrue.
@@ -99,7 +100,7 @@ export function renderCall(outcome: CallOutcome, width = 100): string {
     out.push(`\n── ${SINK_TITLES[sink]} · ${shareText(shares[sink])}`);
     for (const e of entries) {
       out.push(`   ${sanitizeInline(selectorKey(e))}:`);
-      for (const line of previewOutput(e, { table: sink === "user", width: width - 5 })) out.push(`     ${line}`);
+      for (const line of previewOutput(e, { table: sink === "user", width: width - 5, rows })) out.push(`     ${line}`);
     }
   }
   const meta = Object.keys(outcome.routed.appMeta);

@@ -3,7 +3,7 @@
 import type { ToolResultOutput } from "../../protocol/index.js";
 import { base64Bytes, formatBytes } from "../../host/measure.js";
 import { sanitizeInline, sanitizeJson, sanitizeText } from "../../protocol/sanitize.js";
-import { renderTable } from "../../ui/table.js";
+import { DEFAULT_PAGE_SIZE, renderTable, totalRows } from "../../ui/table.js";
 
 const MAX_LINES = 12;
 
@@ -14,11 +14,20 @@ function clip(text: string, maxLines = MAX_LINES): string[] {
 
 
 /** Preview lines for one output (unindented). */
-export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; width?: number } = {}): string[] {
+export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; width?: number; rows?: number } = {}): string[] {
   if (o.format === "structured") {
     if (opts.table) {
       try {
-        return clip(renderTable(o.structuredContent, { width: opts.width ?? 100, moreHint: "--json prints every row" }), 30);
+        const rows = opts.rows ?? DEFAULT_PAGE_SIZE;
+        const total = totalRows(o.structuredContent);
+        const text = renderTable(o.structuredContent, {
+          width: opts.width ?? 100,
+          pageSize: rows,
+          moreHint: `--rows ${total} shows them all, --json prints every row`,
+          serverHint: "--json shows it; call again with it as the cursor argument",
+        });
+        // The table is whole (its notes included): clipping it would hide rows --rows asked for.
+        return text.split("\n");
       } catch {
         // not tabular: fall through to JSON
       }

@@ -66,14 +66,23 @@ export const programmaticSchema = {
 
 export const userRowsSchema = {
   $schema: DRAFT,
-  type: "array",
-  description: "Rows for a host-rendered table.",
-  items: {
-    type: "object",
-    properties: { displayName: { type: "string" }, region: { enum: REGIONS }, plan: { type: "string" }, lastActivity: iso },
-    required: ["displayName", "region", "lastActivity"],
-    additionalProperties: false,
+  type: "object",
+  description: "Rows for a host-rendered table: this page's rows, the total matching, and the cursor of the next page.",
+  properties: {
+    items: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { displayName: { type: "string" }, region: { enum: REGIONS }, plan: { type: "string" }, lastActivity: iso },
+        required: ["displayName", "region", "lastActivity"],
+        additionalProperties: false,
+      },
+    },
+    total: { type: "integer", minimum: 0 },
+    nextCursor: { type: "string" },
   },
+  required: ["items", "total"],
+  additionalProperties: false,
 };
 
 export const uiViewSchema = {
@@ -182,7 +191,11 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       audience: "user",
       format: "structured",
       schema: userRowsSchema,
-      project: (r) => r.page.items.map((c) => ({ displayName: c.displayName, region: c.region, plan: c.plan, lastActivity: c.lastActivity })),
+      project: (r) => ({
+        items: r.page.items.map((c) => ({ displayName: c.displayName, region: c.region, plan: c.plan, lastActivity: c.lastActivity })),
+        total: r.page.total,
+        ...(r.page.nextOffset !== undefined ? { nextCursor: encodeCursor(r.page.nextOffset) } : {}),
+      }),
     },
     {
       audience: UI_EXTENSION,

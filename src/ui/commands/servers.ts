@@ -3,14 +3,17 @@ import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { toolCounts, toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 import { shownState } from "../server-view.js";
+import { explainingLines } from "../../host/tail-buffer.js";
 
 /** Lines of each server's stderr and of the host's diagnostics shown (the newest). */
 const SHOWN = 3;
 
-function tail(label: string, lines: readonly string[] | undefined, width: number): string[] {
+function tail(label: string, lines: readonly string[] | undefined, width: number, firstError?: string): string[] {
   if (!lines || lines.length === 0) return [];
-  const shown = lines.slice(-SHOWN);
-  const head = lines.length > shown.length ? `  ${label} (last ${shown.length} of ${lines.length} kept):` : `  ${label}:`;
+  // stderr: the lines that explain a failure (the first error line, then the last ones that are not stack frames).
+  const shown = label === "stderr" ? explainingLines(lines, firstError, SHOWN) : lines.slice(-SHOWN);
+  const cause = label === "stderr" && firstError !== undefined && shown[0] === firstError && !lines.slice(-SHOWN).includes(firstError);
+  const head = cause ? `  ${label} (its first error, then the last lines):` : lines.length > shown.length ? `  ${label} (last ${shown.length} of ${lines.length} kept):` : `  ${label}:`;
   return [head, ...shown.map((l) => truncateToWidth(`    ${sanitizeInline(l)}`, width))];
 }
 
@@ -35,7 +38,7 @@ export const servers: SlashCommand = {
             `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state, s.failure)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
             ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
             ...tail("diagnostics", s.diagnostics, w),
-            ...tail("stderr", s.stderr, w),
+            ...tail("stderr", s.stderr, w, s.stderrFirstError),
           ];
         })
         .join("\n"),
