@@ -80,6 +80,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
       events: (e) => {
         if (e.type === "text") opts.onText(e.delta);
         else if (e.type === "notice") opts.onNotice?.(e.text);
+        else if (e.type === "usage") opts.onUsage?.(e.usage);
       },
     });
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
