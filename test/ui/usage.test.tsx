@@ -10,7 +10,8 @@ import { Conversation } from "../../src/model/conversation.js";
 import { runTurn, type TurnEvent } from "../../src/model/turn.js";
 import { fromAnthropicUsage, formatTokens, usageSummary } from "../../src/model/usage.js";
 import type { ModelAdapter } from "../../src/model/adapter.js";
-import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
+import { ChatSession } from "../../src/ui/session.js";
+import { modelTurnRunner } from "../../src/cli/commands/tui-render.js";
 import { SessionStore } from "../../src/ui/state.js";
 import type { CommandHost } from "../../src/ui/commands/index.js";
 import { usageStatus } from "../../src/ui/components/StatusBar.js";
@@ -65,21 +66,7 @@ function appWith(adapter: ModelAdapter) {
   const executor = new FakeExecutor(entries);
   const host: CommandHost = { tools: async () => entries, servers: () => [{ name: "crm", protocolVersion: "2026-12-01", state: "connected" }], call: (n, a, o) => executor.call(n, a, o) };
   const conversation = new Conversation();
-  const runner: TurnRunner = async (prompt, opts) => {
-    const r = await runTurn({
-      adapter,
-      executor: opts.executor,
-      conversation,
-      prompt,
-      mode: opts.mode,
-      signal: opts.signal,
-      events: (e) => {
-        if (e.type === "text") opts.onText(e.delta);
-        else if (e.type === "usage") opts.onUsage?.(e.usage);
-      },
-    });
-    return r.error ? { error: r.error.message } : {};
-  };
+  const runner = modelTurnRunner(adapter, () => conversation);
   const session = new ChatSession({ store: new SessionStore(), executor, host, runTurn: runner, autoApprove: true });
   return { session, ...mountApp(session, host.servers, open) };
 }
