@@ -1,6 +1,7 @@
 // What every model (offline, Anthropic) implements: take the provider-neutral messages that
 // context.ts built, stream back text and tool calls.
 import type { ModelCapabilities, ModelMessage } from "./context.js";
+import type { TokenUsage } from "./usage.js";
 
 export interface ModelToolSpec {
   /** Provider-valid unique name (tool-names.ts). */
@@ -20,7 +21,9 @@ export interface ModelRequest {
 
 export type ModelStreamEvent =
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  /** What the request cost, once, after its reply (the API's count, or the offline model's estimate). */
+  | { type: "usage"; usage: TokenUsage };
 
 export interface ModelAdapter {
   /** e.g. "offline", "anthropic:claude-sonnet-4-5". */

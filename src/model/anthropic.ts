@@ -13,6 +13,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage } from "./context.js";
+import { fromAnthropicUsage } from "./usage.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
 
 // claude-sonnet-4-5 is on the SDK's deprecation list (it prints a warning), so 4-6.
@@ -120,6 +121,8 @@ export class AnthropicModel implements ModelAdapter {
       // A stream that closes cleanly but early still "ends": only message_stop means complete.
       if (!stopped) throw new ModelError("stream", "the model's reply was cut off mid-stream (no message_stop); nothing of it was kept");
       const message = await stream.finalMessage();
+      // The SDK's snapshot: message_start's usage, updated by message_delta's (cumulative) counts.
+      yield { type: "usage", usage: fromAnthropicUsage(message.usage) };
       for (const block of message.content) {
         if (block.type !== "tool_use") continue;
         const input = block.input && typeof block.input === "object" && !Array.isArray(block.input) ? block.input : {};

@@ -6,6 +6,7 @@ import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
 import { extractArgs, pickTool } from "./offline-args.js";
 import { isReceiptText } from "../host/receipt-text.js";
+import { estimateTokens, IMAGE_TOKENS_ESTIMATE, NO_USAGE, type TokenUsage } from "./usage.js";
 
 export interface OfflineOptions {
   /** Delay between streamed chunks (ms); 0 still yields to the event loop. */
@@ -32,7 +33,23 @@ export class OfflineModel implements ModelAdapter {
       }
     }
     if (decision.toolUse) yield { type: "tool_use", ...decision.toolUse };
+    yield { type: "usage", usage: estimateUsage(req, decision) };
   }
+}
+
+/** What a provider would roughly count for this request and reply: characters / 4, images at their largest. */
+export function estimateUsage(req: ModelRequest, decision: Decision): TokenUsage {
+  let chars = req.system.length + JSON.stringify(req.tools).length;
+  let images = 0;
+  const block = (b: ModelContentBlock) => (b.type === "text" ? (chars += b.text.length) : images++);
+  for (const m of req.messages)
+    for (const b of m.content) {
+      if (b.type === "tool_result") b.content.forEach(block);
+      else if (b.type === "tool_use") chars += b.name.length + JSON.stringify(b.input).length;
+      else block(b);
+    }
+  const out = (decision.text?.length ?? 0) + (decision.toolUse ? decision.toolUse.name.length + JSON.stringify(decision.toolUse.input).length : 0);
+  return { ...NO_USAGE, input: estimateTokens(chars) + images * IMAGE_TOKENS_ESTIMATE, output: estimateTokens(out), estimated: true };
 }
 
 type Decision = { text?: string; toolUse?: { id: string; name: string; input: Record<string, unknown> } };

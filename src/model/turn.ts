@@ -14,6 +14,7 @@ import { failureText, thrownOutcome } from "./failure.js";
 import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
 import type { HostTool, HostToolRun } from "./host-tool.js";
+import { addUsage, NO_USAGE, type TokenUsage } from "./usage.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
@@ -32,6 +33,8 @@ export interface TurnResult {
   error?: ModelError;
   /** True when the model still wanted tools after maxRounds rounds. */
   roundLimitHit?: boolean;
+  /** The tokens of every request of the turn that reported them (a failed request reports none). */
+  usage: TokenUsage;
 }
 
 export type TurnEvent =
@@ -39,6 +42,8 @@ export type TurnEvent =
   | { type: "tool-call"; call: ToolCallRequest }
   | { type: "tool-outcome"; call: ToolCallRequest; outcome: CallOutcome | undefined; forModel: ModelToolResult; hostRun?: HostToolRun }
   | { type: "turn-end"; result: TurnResult }
+  /** One model request's tokens, as soon as it is answered. */
+  | { type: "usage"; usage: TokenUsage }
   | { type: "error"; error: ModelError }
   /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
   | { type: "notice"; text: string };
@@ -109,8 +114,10 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const toolCalls: ToolCallRecord[] = [];
   let modelRequests = 0;
   let answer = "";
+  let usage = NO_USAGE;
 
-  const finish = (result: TurnResult): TurnResult => {
+  const finish = (partial: Omit<TurnResult, "usage">): TurnResult => {
+    const result: TurnResult = { ...partial, usage };
     if (result.error) emit({ type: "error", error: result.error });
     emit({ type: "turn-end", result });
     return result;
@@ -133,6 +140,9 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
           if (ev.type === "text") {
             text += ev.text;
             emit({ type: "text", delta: ev.text });
+          } else if (ev.type === "usage") {
+            usage = addUsage(usage, ev.usage);
+            emit({ type: "usage", usage: ev.usage });
           } else {
             const entry = names.resolve(ev.name);
             calls.push({ id: ev.id, name: ev.name, server: entry?.server ?? "", tool: entry?.name ?? ev.name, args: ev.input });

@@ -80,6 +80,7 @@ function togglePane(store: ChatSession["store"]): void {
 export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const { store } = session;
   const state = useSyncExternalStore(store.subscribe, store.getState);
+  const usage = useSyncExternalStore(session.usage.subscribe, session.usage.snapshot);
   const { columns, rows } = useTerminalSize();
   const { exit } = useApp();
   const [quitArmed, setQuitArmed] = useState(0);
@@ -173,7 +174,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
         </Box>
       )}
       {Date.now() - quitArmed < QUIT_WINDOW_MS ? <Text color="yellow">Press ^C again to quit</Text> : null}
-      <StatusBar servers={servers()} mode={state.mode} model={modelName} width={columns} busy={state.busy} />
+      <StatusBar servers={servers()} mode={state.mode} model={modelName} width={columns} busy={state.busy} usage={usage} />
     </Box>
   );
 }

@@ -57,8 +57,29 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
 
 const LOWER_HALF = "\u2584";
 
+/** Dark to bright, one character a cell when there is no colour (NO_COLOR). */
+const RAMP = " .:-=+*#%@";
+
+/** Without colour: each cell (two pixels) as a character of the brightness ramp; no escape code. */
+function luminanceCells({ width, height, rgba }: Bitmap): string {
+  const lines: string[] = [];
+  const lum = (i: number) => (rgba[i + 3] < 8 ? 0 : (0.2126 * rgba[i] + 0.7152 * rgba[i + 1] + 0.0722 * rgba[i + 2]) / 255);
+  for (let y = 0; y + 1 < height; y += 2) {
+    let line = "";
+    for (let x = 0; x < width; x++) {
+      const t = (y * width + x) * 4;
+      const v = (lum(t) + lum(t + width * 4)) / 2;
+      line += RAMP[Math.min(RAMP.length - 1, Math.floor(v * RAMP.length))];
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
 /** Half-block rows: `▄` with bg = top pixel, fg = bottom pixel (chalk picks the colour depth). */
-function halfBlocks({ width, height, rgba }: Bitmap): string {
+function halfBlocks(bitmap: Bitmap): string {
+  if (chalk.level === 0) return luminanceCells(bitmap);
+  const { width, height, rgba } = bitmap;
   const lines: string[] = [];
   for (let y = 0; y + 1 < height; y += 2) {
     let line = "";

@@ -8,7 +8,7 @@
 import Table from "cli-table3";
 import { Lexer, type Token, type Tokens } from "marked";
 import { sanitizeText } from "../protocol/sanitize.js";
-import { displayWidth } from "./format.js";
+import { cutWord, displayWidth } from "./format.js";
 import { highlightLine, type CodePiece } from "./markdown-code.js";
 import { fitWidths } from "./table.js";
 
@@ -105,7 +105,8 @@ function inline(tokens: readonly Token[] | undefined, style: Style, out: Span[])
 }
 
 /**
- * Spans broken into lines of at most `width` columns at spaces (a word wider than that is cut),
+ * Spans broken into lines of at most `width` columns at spaces (a word wider than that is cut,
+ * after JSON punctuation where it has some),
  * the space at a break dropped: a wrapped line never starts with a space (Ink's own wrapping keeps
  * it), and the lines are already as wide as Ink will draw them.
  */
@@ -143,14 +144,10 @@ export function wrapSpans(spans: readonly Span[], width: number): Span[] {
       if (col > 0 && col + w > width) breakLine(span);
       let rest = piece;
       while (displayWidth(rest) > width) {
-        let cut = "";
-        for (const ch of rest) {
-          if (displayWidth(cut + ch) > width - col) break;
-          cut += ch;
-        }
-        if (cut === "") cut = [...rest][0];
+        // Cut after JSON punctuation where the word has some: a JSON reply is not broken mid-token.
+        const [cut, tail] = cutWord(rest, width - col);
         push(span, cut);
-        rest = rest.slice(cut.length);
+        rest = tail;
         breakLine(span);
       }
       if (rest) {

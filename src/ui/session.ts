@@ -18,6 +18,8 @@ import { readAttachments } from "./attachments.js";
 import type { HostTool } from "../model/host-tool.js";
 import { appRunCode } from "./code-tool.js";
 import { DEFAULT_PAGE_SIZE, totalRows } from "./table.js";
+import { UsageMeter } from "./usage-meter.js";
+import type { TokenUsage } from "../model/usage.js";
 
 /** An inputSchema's property names (bounded), for completing a /call's JSON keys. */
 function schemaKeys(schema: unknown): string[] {
@@ -33,6 +35,8 @@ export interface TurnRunnerOptions {
   onText: (delta: string) => void;
   /** One line for the user from the turn (a bound cut, refused content replaced). */
   onNotice?: (text: string) => void;
+  /** One model request's tokens (the API's count, or the offline model's estimate). */
+  onUsage?: (usage: TokenUsage) => void;
   /** Resources the user attached with `@URI` (attachments.ts), for the model with the prompt. */
   attachments?: readonly UserAttachment[];
   /** Host tools for the model beside the servers' (code mode: run_code). */
@@ -67,6 +71,8 @@ const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", se
 export class ChatSession {
   readonly store: SessionStore;
   readonly history: string[] = [];
+  /** The tokens each model turn and the whole session took (status bar, /usage). */
+  readonly usage = new UsageMeter();
   width = 80;
   private running?: AbortController;
   private readonly always = new Set<string>();
@@ -130,6 +136,7 @@ export class ChatSession {
       signal,
       autoApprove: this.opts.autoApprove,
       modelCapabilities: this.opts.modelCapabilities,
+      usage: this.usage.snapshot,
     };
   }
 
@@ -216,6 +223,7 @@ export class ChatSession {
 
   private async turn(prompt: string, ac: AbortController): Promise<void> {
     this.store.startTurn(prompt);
+    this.usage.startTurn(prompt);
     const mode = this.store.getState().mode;
     try {
       const attached = await readAttachments(prompt, this.opts.host);
@@ -237,6 +245,7 @@ export class ChatSession {
         executor,
         onText: (d) => this.store.appendText(d),
         onNotice: (text) => this.store.notice(text),
+        onUsage: (u) => this.usage.add(u),
       });
       if (r.error) this.store.notice(r.error, "error");
     } catch (e) {

@@ -19,7 +19,7 @@ export type ScriptedBlock =
 
 export type Scripted =
   /** `deltaChars`: text streamed in deltas of that many characters (default: 3 deltas a block), `paceMs` apart. */
-  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens"; deltaChars?: number; paceMs?: number }
+  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens"; deltaChars?: number; paceMs?: number; usage?: ScriptedUsage }
   | { kind: "status"; status: number; errorType: string; message: string; headers?: Record<string, string> }
   /** Sends message_start and part of a text block, then ends (clean=true) or destroys the socket. */
   | { kind: "cut"; textBeforeCut: string; clean?: boolean }
@@ -27,6 +27,14 @@ export type Scripted =
   | { kind: "sse-error"; errorType: string; message: string }
   /** Starts a message, then sends an event whose data is not JSON. */
   | { kind: "garbage" };
+
+/** The counts the API reports for a reply (default: input from the request's size, output from the reply's). */
+export interface ScriptedUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
 
 /**
  * A reply computed from the request (e.g. "call the first tool offered"). Returning undefined
@@ -163,7 +171,13 @@ function messageFor(body: any, s: Extract<Scripted, { kind: "reply" }>, index: n
     content,
     stop_reason: stop,
     stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: null, cache_read_input_tokens: null },
+    usage: {
+      input_tokens: s.usage?.input_tokens ?? Math.max(1, Math.ceil(JSON.stringify(body?.messages ?? []).length / 4)),
+      output_tokens: s.usage?.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
+      cache_creation_input_tokens: s.usage?.cache_creation_input_tokens ?? null,
+      cache_read_input_tokens: s.usage?.cache_read_input_tokens ?? null,
+      service_tier: "standard",
+    },
   };
 }
 
@@ -193,7 +207,17 @@ function sseEvents(message: ReturnType<typeof messageFor>, deltaChars?: number):
   out.push(["ping", { type: "ping" }]);
   out.push([
     "message_delta",
-    { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
+    // As the API does now: message_delta carries the whole message's cumulative counts.
+    {
+      type: "message_delta",
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: {
+        input_tokens: message.usage.input_tokens,
+        output_tokens: message.usage.output_tokens,
+        cache_creation_input_tokens: message.usage.cache_creation_input_tokens,
+        cache_read_input_tokens: message.usage.cache_read_input_tokens,
+      },
+    },
   ]);
   out.push(["message_stop", { type: "message_stop" }]);
   return out;

@@ -41,6 +41,28 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
   return { call, close: async () => legacy?.close() };
 }
 
+/** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
+export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation): TurnRunner {
+  return async (prompt, opts) => {
+    const r = await runTurn({
+      adapter,
+      executor: opts.executor,
+      conversation: conversation(),
+      prompt,
+      attachments: opts.attachments,
+      hostTools: opts.hostTools,
+      mode: opts.mode,
+      signal: opts.signal,
+      events: (e) => {
+        if (e.type === "text") opts.onText(e.delta);
+        else if (e.type === "notice") opts.onNotice?.(e.text);
+        else if (e.type === "usage") opts.onUsage?.(e.usage);
+      },
+    });
+    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
+  };
+}
+
 export interface RunTuiOptions {
   /** The config the app runs with (trusted, or asked about, before this was called). */
   config: HostConfig;
@@ -67,23 +89,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   let conversation = new Conversation();
   const legacy = legacyCaller(common, o.config);
-  const runner: TurnRunner = async (prompt, opts) => {
-    const r = await runTurn({
-      adapter,
-      executor: opts.executor,
-      conversation,
-      prompt,
-      attachments: opts.attachments,
-      hostTools: opts.hostTools,
-      mode: opts.mode,
-      signal: opts.signal,
-      events: (e) => {
-        if (e.type === "text") opts.onText(e.delta);
-        else if (e.type === "notice") opts.onNotice?.(e.text);
-      },
-    });
-    return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
-  };
+  const runner = modelTurnRunner(adapter, () => conversation);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const transcript = attachTranscript(store);

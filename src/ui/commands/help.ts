@@ -13,8 +13,9 @@ export const help: SlashCommand = {
   usage: "/help",
   description: "list the commands, the servers' prompt commands and the keys",
   async run(_args, ctx) {
-    const w = Math.max(...ctx.commands.map((c) => c.usage.length));
-    const lines = ctx.commands.map((c) => `${c.usage.padEnd(w)}  ${c.description}`);
+    // The description column: at most 40% of the width; a longer usage has its own row above its description.
+    const w = Math.min(Math.max(...ctx.commands.map((c) => c.usage.length)), Math.max(12, Math.floor(ctx.width() * 0.4)));
+    const lines = ctx.commands.flatMap((c) => (c.usage.length <= w ? [`${c.usage.padEnd(w)}  ${c.description}`] : [c.usage, `${" ".repeat(w + 2)}${c.description}`]));
     // A server still connecting is not waited for long: its prompts show in the next /help.
     const prompts = promptHelpLines((await ctx.host.prompts?.all(1_000))?.prompts ?? []);
     if (prompts.length > 0) {

@@ -21,6 +21,7 @@ import { servers } from "./servers.js";
 import { show } from "./show.js";
 import { table } from "./table.js";
 import { tools } from "./tools.js";
+import { usage } from "./usage.js";
 import { view } from "./view.js";
 import { splitCommand } from "./parse.js";
 import { CommandError, type CommandContext, type SlashCommand } from "./types.js";
@@ -28,7 +29,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

@@ -1,5 +1,5 @@
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
-import { truncateToWidth } from "../format.js";
+import { wrapText } from "../format.js";
 import { toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 
@@ -17,8 +17,9 @@ export const tools: SlashCommand = {
     for (const t of list) {
       const variants = t.variants.map((v) => `${sanitizeName(v.audience)}/${v.format}`).join(", ");
       const flag = t.unavailable ? `  [unavailable: ${sanitizeName(t.unavailable.rule)}]` : "";
-      lines.push(truncateToWidth(`${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}${flag}`, w));
-      if (t.description) lines.push(truncateToWidth(`  ${sanitizeInline(t.description)}`, w));
+      // Wrapped, never cut: every variant and the whole description can be read.
+      lines.push(...wrapText(`${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}${flag}`, w, 4));
+      if (t.description) lines.push(...wrapText(`  ${sanitizeInline(t.description)}`, w, 2));
     }
     const issues = toolIssueLines(list, rejected, w, "  ");
     if (issues.length > 0) lines.push(list.length > 0 ? "set aside:" : "no usable tools; set aside:", ...issues);

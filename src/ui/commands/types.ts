@@ -10,6 +10,7 @@ import type { Completion, PromptEntry, PromptListing, PromptResult } from "../..
 import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
 import type { ModelCapabilities } from "../../model/context.js";
+import type { UsageSnapshot } from "../usage-meter.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
 export type RejectedTool = HostError;
@@ -76,6 +77,8 @@ export interface CommandContext {
   autoApprove?: boolean;
   /** What the model takes in a tool result (its adapter's), for "what the model saw" (/show). */
   modelCapabilities?: ModelCapabilities;
+  /** The tokens of each model turn and of the session so far (/usage). */
+  usage?: () => UsageSnapshot;
 }
 
 /**

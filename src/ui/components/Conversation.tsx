@@ -4,6 +4,7 @@
 // the rest of the turn follows), so the live frame holds only the unfinished tail (live-text.ts).
 import React from "react";
 import { Box, Static, Text } from "ink";
+import { wrapText } from "../format.js";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
@@ -18,15 +19,18 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
     case "user":
       return (
         <Text color="cyan" bold>
-          {"› "}
-          {sanitizeText(item.text)}
+          {wrapText(`› ${sanitizeText(item.text)}`, width, 2).join("\n")}
         </Text>
       );
     case "assistant":
       // Markdown, drawn part by part as the reply streams ("" is a blank line: live-text.ts).
       return <Markdown text={item.text} width={width} context={item.md} />;
     case "notice":
-      return item.level === "error" ? <Text color="red">{sanitizeText(item.text)}</Text> : <Text dimColor>{sanitizeText(item.text)}</Text>;
+    {
+      // Wrapped here, not by Ink: no row starts with a space, and continuation rows stay indented.
+      const text = wrapText(sanitizeText(item.text), width).join("\n");
+      return item.level === "error" ? <Text color="red">{text}</Text> : <Text dimColor>{text}</Text>;
+    }
     case "table":
       return <TableView value={item.value} offset={item.offset} width={width} />;
     case "image":

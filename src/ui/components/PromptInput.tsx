@@ -7,6 +7,7 @@
 // send-keys, fast typing over ssh) and submits; any other multi-character chunk is a paste.
 import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
+import chalk from "chalk";
 import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
@@ -146,6 +147,14 @@ export interface PromptInputProps {
 /** Candidates shown under the prompt line. */
 const MENU_ITEMS = 8;
 
+/**
+ * The cursor cell without colour or styles (NO_COLOR: chalk draws no inverse video): a block at
+ * the end of the line, else the character under it underlined by a combining low line.
+ */
+export function cursorWithoutStyle(at: string): string {
+  return at ? `${sanitizeText(at)}\u0332` : "█";
+}
+
 const MAX_SHOWN_LINES = 4;
 
 export function PromptInput({ onSubmit, history = [], isActive = true, width, completion, onEmpty, busy = false, prompt = "› " }: PromptInputProps) {
@@ -215,7 +224,7 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
           <Text key={ln}>
             {pre}
             {left}
-            <Text inverse>{at ? sanitizeText(at) : " "}</Text>
+            {chalk.level === 0 ? cursorWithoutStyle(at) : <Text inverse>{at ? sanitizeText(at) : " "}</Text>}
             {sanitizeText(right)}
           </Text>
         );

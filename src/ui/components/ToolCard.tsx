@@ -6,7 +6,7 @@ import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/measure.js";
-import { compactJson, formatElapsed, truncateToWidth, wrapToWidth } from "../format.js";
+import { compactJson, formatElapsed, truncateToWidth, wrapText, wrapToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
 import { errorLine } from "../../host/host-error.js";
@@ -105,8 +105,8 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
   return (
     <Box flexDirection="column">
       {header}
-      <Text dimColor>{wrapToWidth(`  ${formatElapsed(o.durationMs)} · requested: ${describeRequested(o)} · #${call.n}`, width).join("\n")}</Text>
-      <Text>{wrapToWidth(`  → ${sinkSummary(o)}`, width).join("\n")}</Text>
+      <Text dimColor>{wrapText(`  ${formatElapsed(o.durationMs)} · requested: ${describeRequested(o)} · #${call.n}`, width, 4).join("\n")}</Text>
+      <Text>{wrapText(`  → ${sinkSummary(o)}`, width, 4).join("\n")}</Text>
       {o.isError ? <Text color="red">{"  isError: the tool reported an error"}</Text> : null}
       {(o.warnings ?? []).map((w, i) => (
         <Text key={`w${i}`} color="yellow" wrap="truncate-end">
