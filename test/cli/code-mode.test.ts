@@ -137,10 +137,15 @@ test("mcp-prism run FILE and run - : the value on stdout, logs on stderr; --json
   assert.equal(usage.code, 2);
 });
 
-test("offline, code mode without a script: the offline model calls the tool directly (a receipt), never run_code", async () => {
+test("offline, code mode without a script: a typed tool is listed only in run_code, so the offline model says how to reach it", async () => {
   const r = await cli(["-p", "search customers Globex", "--mode", "code", "--json"]);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const doc = JSON.parse(r.stdout);
-  assert.deepEqual(doc.toolCalls.map((c: { tool: string }) => c.tool), ["search_customers"]);
-  assert.match(doc.answer, /went to program logic/);
+  assert.deepEqual(doc.toolCalls, []);
+  assert.match(doc.answer, /search_customers is one of run_code's typed tools \(code mode lists it only there\)/);
+  assert.match(doc.answer, /put a ```js block in your prompt/);
+  // A tool without a programmatic/structured variant is still listed: called directly as before.
+  const direct = await cli(["-p", "call legacy_weather {\"city\":\"Paris\"}", "--mode", "code", "--json"]);
+  assert.equal(direct.code, 0, direct.stderr + direct.stdout);
+  assert.deepEqual(JSON.parse(direct.stdout).toolCalls.map((c: { tool: string }) => c.tool), ["legacy_weather"]);
 });
