@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { searchCustomers } from "../../src/demo/customers.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
-import { BIN } from "../helpers/host-fixtures.js";
+import { BIN, ROOT } from "../helpers/host-fixtures.js";
 import { writeCanaryConfig } from "../helpers/canary-config.js";
 import { CANARIES } from "../fixtures/canary-server.js";
 
@@ -148,4 +148,28 @@ test("offline, code mode without a script: a typed tool is listed only in run_co
   const direct = await cli(["-p", "call legacy_weather {\"city\":\"Paris\"}", "--mode", "code", "--json"]);
   assert.equal(direct.code, 0, direct.stderr + direct.stdout);
   assert.deepEqual(JSON.parse(direct.stdout).toolCalls.map((c: { tool: string }) => c.tool), ["legacy_weather"]);
+});
+
+test("mcp-prism run --server NAME: only that server's tools; a tool not marked read-only runs only with --yes", async () => {
+  const file = join(dir, "notes.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        demo: { command: process.execPath, args: [BIN, "demo-server"], cwd: ROOT },
+        notes: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "notes-server.ts")], cwd: ROOT },
+      },
+      limits: { connectWaitMs: 60_000 },
+    }),
+  );
+  const script = "const seen = [typeof tools.search_customers, typeof tools.save_note]; try { return [seen, await tools.save_note({ text: 'hi' })]; } catch (e) { return [seen, e.rule]; }";
+  const declined = await cli(["run", "-", "--server", "notes", "--config", file, "--json"], { stdin: script });
+  assert.equal(declined.code, 0, declined.stderr);
+  assert.deepEqual(JSON.parse(declined.stdout).value, [["undefined", "function"], "declined"]);
+  assert.match(declined.stderr, /notes\/save_note is not marked read-only; not run \(pass --yes to allow\)/);
+  const yes = await cli(["run", "-", "--server", "notes", "--config", file, "--json", "--yes"], { stdin: script });
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.deepEqual(JSON.parse(yes.stdout).value, [["undefined", "function"], { saved: "hi" }]);
+  const both = await cli(["run", "-", "--config", file, "--json", "--yes"], { stdin: "return [typeof tools.search_customers, typeof tools.save_note]" });
+  assert.deepEqual(JSON.parse(both.stdout).value, ["function", "function"]);
 });
