@@ -4,14 +4,13 @@
 // structured results). Built with fromLegacyTool and `programmatic: true`, so the same tool and
 // data serve every approach: a direct call in chat mode reads the page's JSON and its cursor, a
 // legacy client profile reads content and structuredContent its own way, code mode's script reads
-// programmatic/structured. In process, over the SDK's InMemoryTransport behind the host's
-// transport seam (as bench/lib/memory-host.ts, here with the source modules the bench's Host uses).
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// programmatic/structured. In process (bench/lib/memory-host.ts).
 import type { ServerConfig } from "../../src/host/config.js";
-import { SizeLimitedTransport } from "../../src/host/size-limited-transport.js";
-import { defaultTransport, type TransportFactory } from "../../src/host/transport-factory.js";
+import type { TransportFactory } from "../../src/host/transport-factory.js";
 import { decodeCursor, encodeCursor, searchCustomers } from "../../src/demo/customers.js";
-import { fromLegacyTool, ToolkitConnection, ToolkitServer } from "../../src/server/index.js";
+import { searchCustomersTool } from "../../src/demo/tools/search-customers.js";
+import { fromLegacyTool, ToolkitServer } from "../../src/server/index.js";
+import { memoryServer } from "./memory-host.js";
 
 const REGIONS = ["NA", "EMEA", "APAC", "LATAM"];
 
@@ -34,17 +33,9 @@ const pageSchema = {
 
 const search = fromLegacyTool<{ query: string; cursor?: string; limit?: number }>({
   name: "search_customers",
-  description: "Search the customer directory by name word prefix, region (NA, EMEA, APAC, LATAM), country code or plan. Results are most recently active first; page with cursor and limit.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      query: { type: "string", minLength: 1, description: "e.g. Globex, NA, enterprise" },
-      cursor: { type: "string", description: "nextCursor from a previous page" },
-      limit: { type: "integer", minimum: 1, maximum: 500, default: 25 },
-    },
-    required: ["query"],
-    additionalProperties: false,
-  },
+  // The demo tool's own description and input schema: only the result shape differs.
+  description: searchCustomersTool.description,
+  inputSchema: searchCustomersTool.inputSchema,
   outputSchema: pageSchema,
   programmatic: true,
   annotations: { readOnlyHint: true },
@@ -61,16 +52,7 @@ const search = fromLegacyTool<{ query: string; cursor?: string; limit?: number }
   },
 });
 
-const MEMORY = "mcp-prism:bench-directory";
-
 /** A config for the directory server in process, and the HostOptions.transport that connects it. */
 export function directoryServer(): { config: ServerConfig; transport: TransportFactory } {
-  const server = new ToolkitServer({ info: { name: "directory", version: "0.0.1" }, tools: [search] });
-  const transport: TransportFactory = (config, ctx) => {
-    if (config.kind !== "stdio" || config.command !== MEMORY) return defaultTransport(config, ctx);
-    const [client, serverSide] = InMemoryTransport.createLinkedPair();
-    void new ToolkitConnection(server).connect(serverSide);
-    return new SizeLimitedTransport(client, ctx.limits.maxResultBytes, ctx.onDiagnostic);
-  };
-  return { config: { kind: "stdio", command: MEMORY, args: [] }, transport };
+  return memoryServer(new ToolkitServer({ info: { name: "directory", version: "0.0.1" }, tools: [search] }));
 }

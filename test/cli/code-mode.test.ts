@@ -76,6 +76,9 @@ for (const returned of [false, true]) {
     // The first request offers run_code, with the typed declarations in its description.
     const runCode = requests[0].body.tools.find((t: { name: string }) => t.name === "run_code");
     assert.match(runCode.description, /canary_probe\(args: \{/);
+    // Typed there, so not listed a second time; a tool without programmatic/structured still is.
+    const names = requests[0].body.tools.map((t: { name: string }) => t.name);
+    assert.ok(!names.includes("canary_probe") && names.includes("canary_plain"), names.join(", "));
     const result = requests[1].body.messages.at(-1).content[0];
     assert.equal(result.type, "tool_result");
     const seen = JSON.parse(result.content[0].text);
