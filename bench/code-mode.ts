@@ -1,15 +1,20 @@
-// Code mode against direct calls. A bulk task on the demo server — "for all customers of plan
-// enterprise, count per region and list the five most recently active" (several pages) — and a
-// single lookup, each through the REAL Anthropic adapter (runTurn → @anthropic-ai/sdk → the fake
-// Messages API) against the spawned demo server:
-// (a) chat mode, direct calls: the fake model pages search_customers while the results it reads
-//     show a nextCursor, then answers;
+// Code mode against direct calls, each through the REAL Anthropic adapter (runTurn →
+// @anthropic-ai/sdk → the fake Messages API), measured at the fake over every request of the turn:
+// the tool definitions and the tool results the model read (characters, tokens ≈ characters / 4),
+// and the model round trips. "Complete" says whether what reached the model holds the answer
+// (every region's count and the five names, or every record to count them from).
+// The bulk task — "for all customers of plan enterprise, count per region and list the five most
+// recently active" (several pages) — is done in full by every approach, on the demo's customer
+// directory served the way a server written before SEP-3279 serves it (bench/lib/directory-server.ts:
+// the page as structuredContent, its JSON as content), so a direct call shows the model the page
+// and its nextCursor:
+// (a) chat and structured mode, direct calls: the fake model pages while the newest result shows
+//     a nextCursor, one round trip per page, then answers;
 // (b) code mode: one run_code call with the paging script;
-// (c) the legacy client profiles on a 2026-07-28 connection, paging like (a).
-// Measured at the fake, over every request of the turn: the tool definitions and the tool results
-// the model read (characters, tokens ≈ characters / 4), and the model round trips. "Complete"
-// says whether what reached the model holds the answer (every region's count and the five names,
-// or every record to count them from).
+// (c) the legacy client profiles on a 2026-07-28 connection, each reading the result its own way,
+//     paging like (a).
+// The same task on the SEP demo server (whose model-facing variants are summaries without a
+// cursor: direct calls cannot page) and a single lookup there, where code mode must stay ≤ 1.2×.
 import { readAs } from "../src/compare/profiles/index.js";
 import { Host } from "../src/host/host.js";
 import type { LegacyProfile, Mode, ToolExecutor } from "../src/host/types.js";
@@ -21,6 +26,7 @@ import { runCodeTool } from "../src/code/run-code.js";
 import { searchCustomers } from "../src/demo/customers.js";
 import { FakeAnthropic, type Responder } from "../test/helpers/fake-anthropic.js";
 import { demoConfig } from "./lib/demo.js";
+import { directoryServer } from "./lib/directory-server.js";
 import { int, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 const PROFILES: readonly LegacyProfile[] = ["content-only", "structured-replaces-content", "both", "annotation-audience", "sep"];
@@ -100,44 +106,55 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
   const bulkComplete = (seen: string) =>
     (answer.ids.every((id) => seen.includes(id)) || Object.entries(answer.counts).every(([r, n]) => seen.includes(`"${r}":${n}`))) && answer.recent.every((n) => seen.includes(n));
   const lookupComplete = (seen: string) => seen.includes(LOOKUP_ARGS.orderId);
+  const paging = pagingModel(pages + 2);
   const bulk: Run[] = [];
+  const onDemo: Run[] = [];
   const single: Run[] = [];
-  const chat = await Host.start({ config: demoConfig(), mode: "chat" });
+  const dir = directoryServer();
+  const dirConfig = demoConfig({ directory: dir.config });
+  const at = (protocol?: string) => ({ config: dirConfig, transport: dir.transport, eraCache: false as const, ...(protocol ? { protocol } : {}) });
+
+  const chat = await Host.start({ ...at(), mode: "chat" });
   try {
-    log("code-mode: chat, direct calls");
-    bulk.push(await measure("chat mode, direct calls", chat, "chat", pagingModel(pages + 2), [], bulkComplete));
-    single.push(await measure("chat mode, one call", chat, "chat", oneCall("lookup_order", LOOKUP_ARGS), [], lookupComplete));
-    log("code-mode: structured mode, direct calls");
-    bulk.push(await measure("structured mode, direct calls", chat, "structured", pagingModel(pages + 2), [], bulkComplete));
+    log("code-mode: bulk, chat and structured mode, direct calls");
+    bulk.push(await measure("chat mode, direct calls", chat, "chat", paging, [], bulkComplete));
+    bulk.push(await measure("structured mode, direct calls", chat, "structured", paging, [], bulkComplete));
+    log("code-mode: bulk, code mode");
+    bulk.push(await measure("code mode, run_code script", chat, "code", oneCall("run_code", { code: BULK_SCRIPT }), [runCodeTool(chat)], bulkComplete));
   } finally {
     await chat.close();
   }
-  const code = await Host.start({ config: demoConfig(), mode: "code" });
-  try {
-    log("code-mode: code mode, one script");
-    const tool = runCodeTool(code);
-    bulk.push(await measure("code mode, run_code script", code, "code", oneCall("run_code", { code: BULK_SCRIPT }), [tool], bulkComplete));
-    single.push(await measure("code mode, run_code script", code, "code", oneCall("run_code", { code: LOOKUP_SCRIPT }), [tool], lookupComplete));
-  } finally {
-    await code.close();
-  }
-  const legacy = await Host.start({ config: demoConfig(), mode: "chat", protocol: "2026-07-28" });
+  const legacy = await Host.start({ ...at("2026-07-28"), mode: "chat" });
   try {
     for (const profile of PROFILES) {
-      log(`code-mode: legacy ${profile}`);
+      log(`code-mode: bulk, legacy ${profile}`);
       const executor: ToolExecutor = { modelTools: () => legacy.modelTools(), instructions: () => legacy.instructions(), call: async (n, a, o) => readAs(profile, await legacy.call(n, a, o)) };
-      bulk.push(await measure(`legacy ${profile}, direct calls`, executor, "chat", pagingModel(pages + 2), [], bulkComplete));
+      bulk.push(await measure(`legacy ${profile}, direct calls`, executor, "chat", paging, [], bulkComplete));
     }
   } finally {
     await legacy.close();
+  }
+
+  const demo = await Host.start({ config: demoConfig(), mode: "chat" });
+  try {
+    log("code-mode: demo server, direct calls");
+    onDemo.push(await measure("chat mode, direct calls", demo, "chat", paging, [], bulkComplete));
+    onDemo.push(await measure("structured mode, direct calls", demo, "structured", paging, [], bulkComplete));
+    log("code-mode: demo server, code mode");
+    const tool = runCodeTool(demo);
+    onDemo.push(await measure("code mode, run_code script", demo, "code", oneCall("run_code", { code: BULK_SCRIPT }), [tool], bulkComplete));
+    log("code-mode: single lookup");
+    single.push(await measure("chat mode, one call", demo, "chat", oneCall("lookup_order", LOOKUP_ARGS), [], lookupComplete));
+    single.push(await measure("code mode, run_code script", demo, "code", oneCall("run_code", { code: LOOKUP_SCRIPT }), [tool], lookupComplete));
+  } finally {
+    await demo.close();
   }
   const table = (runs: Run[], base: Run, caption: string): Table => ({
     caption,
     head: ["how", "model round trips", "tool calls", "tool definitions (chars)", "tool results read (chars)", "tokens ≈", "vs chat", "complete"],
     rows: runs.map((r) => [r.name, r.requests, r.calls, int(r.defChars), int(r.resultChars), int(tokens(r)), ratio(tokens(r) / tokens(base)), r.complete ? "yes" : "no"]),
   });
-  const chatBulk = bulk[0];
-  const codeBulk = bulk.find((r) => r.name.startsWith("code mode"))!;
+  const [chatBulk, , codeBulk] = bulk;
   const [chatOne, codeOne] = single;
   const targets: Target[] = [
     { name: "code mode, single lookup", target: "≤ 1.2× chat mode's tokens", figure: ratio(tokens(codeOne) / tokens(chatOne)), met: tokens(codeOne) <= 1.2 * tokens(chatOne) },
@@ -146,15 +163,15 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     id: "code-mode",
     title: "Code mode: a script against direct calls",
     intro: [
-      `The bulk task: all ${answer.ids.length} customers of plan enterprise (${pages} pages of ${PAGE}), counts per region and the five most recently active. Direct calls page while the model can see a nextCursor; code mode runs one script (bench/code-mode.ts). Tokens ≈ (tool definitions + tool results, summed over every request of the turn, as each request re-sends them) / 4.`,
-      "The single lookup: lookup_order once, directly in chat mode or through a one-line script in code mode.",
+      `The bulk task: all ${answer.ids.length} customers of plan enterprise (${pages} pages of ${PAGE}), counts per region and the five most recently active. Tokens ≈ (tool definitions + tool results, summed over every request of the turn, as each request re-sends them) / 4 (bench/code-mode.ts).`,
+      "First on the demo's directory served as a server written before SEP-3279 would (the page as structuredContent, its JSON as content): every approach does the whole task. Direct calls page while the newest result shows a nextCursor, one model round trip per page; the legacy profiles read the same results on a 2026-07-28 connection; code mode runs one script.",
+      "Then on the SEP demo server, whose model-facing variants are summaries (chat: prose with the total and three names; structured: the total, counts per region and three names) without a cursor: a direct call cannot page there and none can name five, which the rows say. The single lookup: lookup_order once, directly in chat mode or through a one-line script in code mode.",
     ],
-    tables: [table(bulk, chatBulk, "bulk task"), table(single, chatOne, "single lookup")],
+    tables: [table(bulk, chatBulk, "bulk task, every approach paging in full"), table(onDemo, onDemo[0], "bulk task on the SEP demo server"), table(single, chatOne, "single lookup (SEP demo server)")],
     targets,
     notes: [
-      `code mode / chat mode on the bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,
-      "search_customers' assistant variants carry no cursor (chat: prose with the total and three names; structured: the total, counts per region and three names), and the legacy results show the model no cursor either: direct calls stop after one page, and none of those rows can list five names — the rows say so rather than hiding it. Code mode reads every page's programmatic/structured output (ids, cursor) in the sandbox and returns only the answer.",
-      "In code mode the model gets the servers' tools as in chat mode (a direct call gets the host's receipt) plus run_code, whose description holds the TypeScript declarations of the tools a script can call — their input and programmatic/structured output types. Those declarations are what the single lookup pays for: the tool definitions are the larger part of every request here.",
+      `code mode / chat mode on the full bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,
+      "In code mode the model gets run_code, whose description holds the TypeScript declarations of the tools a script can call (their input and programmatic/structured output types); those tools are not listed to it a second time (a direct call of one still runs and gets the host's receipt). Tools without a programmatic/structured variant stay listed as in chat mode. What the single lookup pays for is the declarations and run_code's description over the tool definitions they replace, plus the run's report around the value.",
     ],
   };
 }

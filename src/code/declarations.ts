@@ -133,7 +133,7 @@ function oneType(t: string, s: Schema, root: Schema, depth: number, seen: Set<Sc
   }
 }
 
-/** One line per object (compact: the declarations are read by the model on every request). */
+/** One line per object, no spare spaces (the declarations are read by the model on every request). */
 function objectType(s: Schema, root: Schema, depth: number, seen: Set<Schema>): string {
   const props = isObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
@@ -141,11 +141,12 @@ function objectType(s: Schema, root: Schema, depth: number, seen: Set<Schema>): 
   for (const [key, sub] of Object.entries(props).slice(0, 100)) {
     const k = IDENT.test(key) ? key : JSON.stringify(key);
     const d = isObject(sub) ? doc(sub.description) : "";
-    parts.push(`${d}${k}${required.has(key) ? "" : "?"}: ${typeOf(sub, root, depth + 1, seen)};`);
+    parts.push(`${d}${k}${required.has(key) ? "" : "?"}: ${typeOf(sub, root, depth + 1, seen)}`);
   }
   const extra = s.additionalProperties;
-  if (isObject(extra)) parts.push(`[key: string]: ${typeOf(extra, root, depth + 1, seen)};`);
+  if (isObject(extra)) parts.push(`[key: string]: ${typeOf(extra, root, depth + 1, seen)}`);
   else if (extra !== false && !parts.length) return "Record<string, unknown>";
   if (!parts.length) return "{}";
-  return `{ ${parts.join(" ")} }`;
+  // `{a: T; b?: U}`: every character here is read by the model on every request.
+  return `{${parts.join("; ")}}`;
 }

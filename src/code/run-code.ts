@@ -4,7 +4,7 @@
 // outputs the script read and did not return never reach the model: they stay in the script run
 // (and in the user's Programmatic pane).
 import type { ToolEntry } from "../host/types.js";
-import { runScript, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
+import { runScript, scriptTools, type CodeHost, type ScriptOptions, type ScriptRun } from "./bridge.js";
 import { declarationsFor } from "./declarations.js";
 
 export const RUN_CODE = "run_code";
@@ -54,7 +54,8 @@ export function modelText(run: ScriptRun): string {
     notices.push(`calls cut: the first ${MAX_CALLS_LISTED} of ${calls.length} listed`);
     calls = calls.slice(0, MAX_CALLS_LISTED);
   }
-  const out: Record<string, unknown> = { value: report.value, logs, calls };
+  // No console output: no `logs` key (the model reads every character of this on every request).
+  const out: Record<string, unknown> = { value: report.value, ...(logs.length || run.logsCut ? { logs } : {}), calls };
   if (report.error) out.error = report.error;
   let text = JSON.stringify(out);
   if (text.length > MAX_MODEL_CHARS) {
@@ -76,7 +77,7 @@ export function modelText(run: ScriptRun): string {
 
 // Short: the model reads it on every request (docs/benchmarks.md, "Code mode").
 const DESCRIPTION_LEAD =
-  "Runs JavaScript (an async function body) in a sandbox without network, files or timers. `await tools.NAME(args)` returns the tool's data (types below) or throws a ToolError {server, tool, rule, message}. Only your return value (JSON), console.log lines and the list of calls come back to you: page, filter and aggregate in the script.";
+  "Runs JavaScript (an async function body) in a sandbox: no network, files or timers. `await tools.NAME(args)` gives the tool's data (types below) or throws ToolError {server, tool, rule, message}. You get back only the return value (JSON), console.log lines and the calls made: page, filter and aggregate in the script.";
 
 /** run_code for this host; its description is built when first read per tool list. */
 export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> = {}) {
@@ -90,9 +91,13 @@ export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> 
       }
       return cached.text;
     },
+    /** The tools the declarations type: listed to the model once, here (a direct call still gets its receipt). */
+    covers(tool: { server: string; name: string }): boolean {
+      return scriptTools(host.modelTools()).some((t) => t.server === tool.server && t.name === tool.name);
+    },
     inputSchema: {
       type: "object" as const,
-      properties: { code: { type: "string", description: "The body of an async function; `return` the result." } },
+      properties: { code: { type: "string", description: "Async function body; `return` the result." } },
       required: ["code"],
       additionalProperties: false,
     },

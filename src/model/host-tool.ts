@@ -17,4 +17,10 @@ export interface HostTool {
   readonly description: string;
   inputSchema: { type: "object"; [key: string]: unknown };
   run(args: Record<string, unknown>, ctx: { signal?: AbortSignal }): Promise<HostToolRun>;
+  /**
+   * The server tools this one already describes to the model (run_code: the tools its
+   * declarations type). They are not listed again, so the model does not read each twice; a
+   * direct call of one still resolves and runs (code mode: the host's receipt).
+   */
+  covers?(tool: { server: string; name: string }): boolean;
 }

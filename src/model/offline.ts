@@ -83,6 +83,8 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
   const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);
   if (explicit) {
     const tool = tools.find((t) => t.name === explicit[1]) ?? tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
+    const typed = tool ? undefined : declaredIn(tools).find((t) => t.name === explicit[1]);
+    if (typed) return onlyInRunCode(typed.name);
     if (!tool) return { text: `There is no tool called ${explicit[1]}. ${listTools(tools)}` };
     let input: unknown = {};
     if (explicit[2]) {
@@ -96,8 +98,11 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
     return { text: `Calling ${tool.name}.`, toolUse: { id, name: tool.name, input: input as Record<string, unknown> } };
   }
 
-  // run_code runs only a script the prompt carries (above): its declarations name every tool.
-  const tool = pickTool(prompt, tools.filter((t) => t.name !== RUN_CODE_TOOL));
+  // run_code runs only a script the prompt carries (above). The tools its declarations type are
+  // not listed on their own (code mode): when one of them fits best, say how to reach it.
+  const declared = declaredIn(tools);
+  const tool = pickTool(prompt, [...tools.filter((t) => t.name !== RUN_CODE_TOOL), ...declared]);
+  if (tool && declared.includes(tool)) return onlyInRunCode(tool.name);
   if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
   const input = extractArgs(prompt, tool);
   return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };
@@ -105,6 +110,20 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
 
 /** The host's code-mode tool (src/code/run-code.ts names it the same). */
 const RUN_CODE_TOOL = "run_code";
+
+function onlyInRunCode(name: string): Decision {
+  return {
+    text: `${name} is one of ${RUN_CODE_TOOL}'s typed tools (code mode lists it only there). I (the offline model) write no code: put a \`\`\`js block in your prompt and I run it through ${RUN_CODE_TOOL}, e.g. \`return await tools.${name}({ ... })\`.`,
+  };
+}
+
+/** The members run_code's description declares (`  /** doc *\/ name(args: …`), as tools to score words against. */
+function declaredIn(tools: readonly ModelToolSpec[]): ModelToolSpec[] {
+  const description = tools.find((t) => t.name === RUN_CODE_TOOL)?.description ?? "";
+  const out: ModelToolSpec[] = [];
+  for (const m of description.matchAll(/^ {2}(?:\/\*\*(.*?)\*\/\s*)?([A-Za-z_$][\w$]*)\(args:/gm)) out.push({ name: m[2], description: m[1]?.trim() ?? "", inputSchema: { type: "object" } });
+  return out;
+}
 
 /** The first ```js / ```javascript (or bare) fenced block's text, if any. */
 export function fencedScript(prompt: string): string | undefined {

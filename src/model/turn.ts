@@ -100,8 +100,12 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const notices: string[] = [];
   const bounded = boundTools(names.tools);
   const hostTools = new Map((opts.hostTools ?? []).map((t) => [t.name, t]));
+  const covered = (name: string) => {
+    const entry = names.resolve(name);
+    return entry !== undefined && [...hostTools.values()].some((h) => h.covers?.(entry) === true);
+  };
   const tools: ModelToolSpec[] = [
-    ...bounded.tools.filter((t) => !hostTools.has(t.name)),
+    ...bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name)),
     ...[...hostTools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
   ];
   notices.push(...bounded.notices);

@@ -17,6 +17,7 @@ export async function appRunCode(store: SessionStore, executor: ToolExecutor): P
       return tool.description;
     },
     inputSchema: tool.inputSchema,
+    covers: (t) => tool.covers(t),
     async run(args, ctx) {
       store.codeStart(typeof args.code === "string" ? args.code : JSON.stringify(args));
       const r = await tool.run(args, ctx);

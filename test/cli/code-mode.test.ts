@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { searchCustomers } from "../../src/demo/customers.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
-import { BIN } from "../helpers/host-fixtures.js";
+import { BIN, ROOT } from "../helpers/host-fixtures.js";
 import { writeCanaryConfig } from "../helpers/canary-config.js";
 import { CANARIES } from "../fixtures/canary-server.js";
 
@@ -76,6 +76,9 @@ for (const returned of [false, true]) {
     // The first request offers run_code, with the typed declarations in its description.
     const runCode = requests[0].body.tools.find((t: { name: string }) => t.name === "run_code");
     assert.match(runCode.description, /canary_probe\(args: \{/);
+    // Typed there, so not listed a second time; a tool without programmatic/structured still is.
+    const names = requests[0].body.tools.map((t: { name: string }) => t.name);
+    assert.ok(!names.includes("canary_probe") && names.includes("canary_plain"), names.join(", "));
     const result = requests[1].body.messages.at(-1).content[0];
     assert.equal(result.type, "tool_result");
     const seen = JSON.parse(result.content[0].text);
@@ -137,10 +140,39 @@ test("mcp-prism run FILE and run - : the value on stdout, logs on stderr; --json
   assert.equal(usage.code, 2);
 });
 
-test("offline, code mode without a script: the offline model calls the tool directly (a receipt), never run_code", async () => {
+test("offline, code mode without a script: a typed tool is listed only in run_code, so the offline model says how to reach it", async () => {
   const r = await cli(["-p", "search customers Globex", "--mode", "code", "--json"]);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const doc = JSON.parse(r.stdout);
-  assert.deepEqual(doc.toolCalls.map((c: { tool: string }) => c.tool), ["search_customers"]);
-  assert.match(doc.answer, /went to program logic/);
+  assert.deepEqual(doc.toolCalls, []);
+  assert.match(doc.answer, /search_customers is one of run_code's typed tools \(code mode lists it only there\)/);
+  assert.match(doc.answer, /put a ```js block in your prompt/);
+  // A tool without a programmatic/structured variant is still listed: called directly as before.
+  const direct = await cli(["-p", "call legacy_weather {\"city\":\"Paris\"}", "--mode", "code", "--json"]);
+  assert.equal(direct.code, 0, direct.stderr + direct.stdout);
+  assert.deepEqual(JSON.parse(direct.stdout).toolCalls.map((c: { tool: string }) => c.tool), ["legacy_weather"]);
+});
+
+test("mcp-prism run --server NAME: only that server's tools; a tool not marked read-only runs only with --yes", async () => {
+  const file = join(dir, "notes.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        demo: { command: process.execPath, args: [BIN, "demo-server"], cwd: ROOT },
+        notes: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "notes-server.ts")], cwd: ROOT },
+      },
+      limits: { connectWaitMs: 60_000 },
+    }),
+  );
+  const script = "const seen = [typeof tools.search_customers, typeof tools.save_note]; try { return [seen, await tools.save_note({ text: 'hi' })]; } catch (e) { return [seen, e.rule]; }";
+  const declined = await cli(["run", "-", "--server", "notes", "--config", file, "--json"], { stdin: script });
+  assert.equal(declined.code, 0, declined.stderr);
+  assert.deepEqual(JSON.parse(declined.stdout).value, [["undefined", "function"], "declined"]);
+  assert.match(declined.stderr, /notes\/save_note is not marked read-only; not run \(pass --yes to allow\)/);
+  const yes = await cli(["run", "-", "--server", "notes", "--config", file, "--json", "--yes"], { stdin: script });
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.deepEqual(JSON.parse(yes.stdout).value, [["undefined", "function"], { saved: "hi" }]);
+  const both = await cli(["run", "-", "--config", file, "--json", "--yes"], { stdin: "return [typeof tools.search_customers, typeof tools.save_note]" });
+  assert.deepEqual(JSON.parse(both.stdout).value, ["function", "function"]);
 });

@@ -138,14 +138,14 @@ test("offline model through the one-shot command: the answer shows only what rea
     assert.equal(r.code, 0, r.stderr);
     for (const c of FORBIDDEN) assert.ok(!r.stdout.includes(c), `${c} in the offline answer (${mode})`);
     if (mode === "code") {
-      assert.match(r.stdout, /canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/);
-      assert.match(r.stdout, /None of canary_probe's output reached me/);
-      assert.ok(!r.stdout.includes("I received no image data"));
+      // canary_probe has a programmatic/structured variant: code mode lists it only in run_code's
+      // declarations (the receipt of a direct call is checked through the Anthropic adapter above).
+      assert.match(r.stdout, /canary_probe is one of run_code's typed tools/);
       assert.ok(!r.stdout.includes(CANARIES.assistant));
-    } else {
-      assert.ok(r.stdout.includes(CANARIES.assistant), r.stdout);
-      if (mode !== "structured") assert.match(r.stdout, /I received 1 image \(image\/png\)/);
+      continue;
     }
+    assert.ok(r.stdout.includes(CANARIES.assistant), r.stdout);
+    if (mode !== "structured") assert.match(r.stdout, /I received 1 image \(image\/png\)/);
     assert.match(r.stderr, /→ canary\/canary_probe \{\}/);
   }
 });

@@ -148,12 +148,12 @@ test("declarations: $refs only within the document; cycles and remote refs are u
   };
   const d = toolDeclaration(entry({ type: "object", properties: { q: { anyOf: [{ type: "string" }, { type: "number" }] } } }, out));
   assert.match(d, /"t-x"\(args: \{/);
-  assert.match(d, /q\?: string \| number;/);
+  assert.match(d, /q\?: string \| number\}/);
   assert.match(d, /value: number;/);
-  assert.match(d, /next\?: unknown;/);
+  assert.match(d, /next\?: unknown\}/);
   assert.match(d, /remote\?: unknown;/);
   assert.match(d, /tags\?: \(string \| null\)\[\];/);
-  assert.match(d, /"odd-key"\?: 3;/);
+  assert.match(d, /"odd-key"\?: 3\}/);
   assert.match(d, /\/\*\* end \*\\\/ here \*\//, "a description cannot close its comment");
   assert.deepEqual(typeErrors(`declare const tools: {\n${d}\n};`, "const r = await tools['t-x']({ q: 1 }); return r.head?.value;"), []);
 });
@@ -163,7 +163,8 @@ test("run_code's result: the value, logs and calls; bounded with a notice when c
   assert.match(tool.description, /```ts\n[\s\S]*search_customers\(args/);
   const small = await tool.run({ code: PAGER }, {});
   const doc = JSON.parse(small.text);
-  assert.deepEqual(Object.keys(doc), ["value", "logs", "calls"]);
+  // No console output, no `logs` key: the model reads every character of it on every request.
+  assert.deepEqual(Object.keys(doc), ["value", "calls"]);
   assert.ok(doc.calls.every((c: { tool: string; bytes: number }) => c.tool === "search_customers" && c.bytes > 0));
   // The pages the script read are not in what the model gets, only the return value.
   assert.ok(!small.text.includes("provenance"));
@@ -175,7 +176,8 @@ test("run_code's result: the value, logs and calls; bounded with a notice when c
   const failed = await tool.run({ code: "throw new Error('boom')" }, {});
   assert.equal(failed.isError, true);
   assert.deepEqual(JSON.parse(failed.text).error, { rule: "script-error", message: "Error: boom" });
-  assert.equal(modelText({ ok: true, value: 1, valueJson: "1", logs: [], calls: [], durationMs: 0 }), '{"value":1,"logs":[],"calls":[]}');
+  assert.equal(modelText({ ok: true, value: 1, valueJson: "1", logs: [], calls: [], durationMs: 0 }), '{"value":1,"calls":[]}');
+  assert.equal(modelText({ ok: true, value: 1, valueJson: "1", logs: ["hi"], calls: [], durationMs: 0 }), '{"value":1,"logs":["hi"],"calls":[]}');
 });
 
 test("declarations: bounded in all, the tools left out counted", () => {
@@ -183,4 +185,32 @@ test("declarations: bounded in all, the tools left out counted", () => {
   const d = declarationsFor(many);
   assert.ok(d.length < 62_000, `${d.length}`);
   assert.match(d, /\/\* \d+ more tools not declared/);
+});
+
+test("code mode offers the typed tools once, in run_code; the others directly; a direct call of a typed one still gets its receipt", async () => {
+  const { runTurn } = await import("../../src/model/turn.js");
+  const { Conversation } = await import("../../src/model/conversation.js");
+  const seen: { name: string; description?: string }[][] = [];
+  let round = 0;
+  const adapter = {
+    id: "recording",
+    capabilities: (await import("../../src/model/context.js")).ANTHROPIC_CAPABILITIES,
+    async *respond(req: { tools: { name: string; description?: string }[] }) {
+      seen.push(req.tools);
+      // A model that calls a typed tool directly anyway (the name resolves): the host's receipt.
+      if (round++ === 0) yield { type: "tool_use" as const, id: "t1", name: "search_customers", input: { query: "Globex" } };
+      else yield { type: "text" as const, text: "ok" };
+    },
+  };
+  const turn = await runTurn({ adapter, executor: host, conversation: new Conversation(), prompt: "p", mode: "code", hostTools: [runCodeTool(host)] });
+  const names = seen[0].map((t) => t.name);
+  const typed = scriptTools(host.modelTools()).map((t) => t.qualifiedName);
+  assert.ok(typed.includes("search_customers"));
+  for (const t of typed) assert.ok(!names.includes(t), `${t} is listed again beside run_code`);
+  for (const t of host.modelTools()) if (!typed.includes(t.qualifiedName)) assert.ok(names.includes(t.qualifiedName), `${t.qualifiedName} (no programmatic/structured variant) is listed`);
+  assert.match(seen[0].find((t) => t.name === "run_code")!.description!, /search_customers\(args: \{/);
+  const direct = turn.toolCalls[0].outcome;
+  assert.ok(direct?.ok);
+  assert.equal(direct.routed.model.length, 0);
+  assert.match(direct.receipt!.text, /went to program logic/);
 });

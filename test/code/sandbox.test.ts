@@ -42,6 +42,14 @@ test("only tools, console and the language inside: no process, require, fetch, t
   assert.match(esc.error!.message, /ReferenceError/);
   const imp = await run("return await import('node:fs')");
   assert.equal(imp.ok, false);
+  // The global object holds the language's own built-ins plus tools, console and ToolError: the
+  // host functions the prelude captured are gone, and no name reaches out of the sandbox.
+  const names = await run("return Object.getOwnPropertyNames(globalThis)");
+  const own = names.value as string[];
+  for (const n of ["tools", "console", "ToolError", "JSON", "Promise"]) assert.ok(own.includes(n), n);
+  for (const n of own) assert.doesNotMatch(n, /^__prism|^(process|require|module|fetch|setTimeout|Buffer|WebAssembly|std|os|global)$/, n);
+  const hidden = await run("return [typeof globalThis.__prismCall, typeof Reflect.get(globalThis, '__prismLog')]");
+  assert.deepEqual(hidden.value, ["undefined", "undefined"]);
 });
 
 test("prototype tricks on tools are refused or stay inside the sandbox", async () => {
