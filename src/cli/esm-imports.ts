@@ -7,6 +7,7 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
   "../view/session.js": () => import("../view/session.js"),
   "../view/open.js": () => import("../view/open.js"),
+  "../../ui/session-restore.js": () => import("../ui/session-restore.js"),
 };
 
 export function esmImport(specifier: string): Promise<unknown> {
