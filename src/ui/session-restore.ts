@@ -32,6 +32,8 @@ export interface RestoredSession {
   cwd?: string;
   /** One line per refused line or record. */
   refused: string[];
+  /** Prompts to the model (not slash commands) since the last /clear. */
+  prompts: number;
   /** Prompts in the file with no context records (an older mcp-prism wrote it): the model starts afresh. */
   noContext: boolean;
 }
@@ -49,7 +51,7 @@ function toolLine(r: TranscriptRecord): string {
 
 /** Reads the session file at `path` back. Throws only when it cannot be opened. */
 export function restoreSession(path: string): RestoredSession {
-  const out: RestoredSession = { id: sessionId(path), path, turns: [], hiddenTurns: 0, items: [], refused: [], noContext: false };
+  const out: RestoredSession = { id: sessionId(path), path, turns: [], hiddenTurns: 0, items: [], refused: [], prompts: 0, noContext: false };
   let turn: TurnItem[] | undefined;
   let prompts = 0;
   let contexts = 0;
@@ -72,11 +74,15 @@ export function restoreSession(path: string): RestoredSession {
       case "clear":
         out.turns = [];
         out.items = [];
+        out.prompts = 0;
         turn = undefined;
         return;
       case "user":
         if (typeof r.text !== "string") return void out.refused.push(`line ${line}: a user record without text; skipped`);
-        if (isPromptRecord(r)) prompts++;
+        if (isPromptRecord(r)) {
+          prompts++;
+          out.prompts++;
+        }
         out.turns.push((turn = [{ kind: "user", text: shown(r.text) }]));
         return;
       case "assistant":

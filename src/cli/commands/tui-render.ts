@@ -197,7 +197,7 @@ function showRestored(store: SessionStore, r: RestoredSession, connected: readon
   for (const t of r.turns) store.pushFinished(t);
   for (const line of r.refused) store.notice(`session ${r.id}: ${line}`, "error");
   const context = r.noContext ? "its transcript has no model-context records (an older mcp-prism wrote it): the model starts afresh" : `the model's context holds its ${r.items.length} items`;
-  store.notice(`resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.turns.length + r.hiddenTurns} turns; ${context}; mode ${store.getState().mode}`);
+  store.notice(`resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.prompts} prompt${r.prompts === 1 ? "" : "s"}; ${context}; mode ${store.getState().mode}`);
   const missing = (r.servers ?? []).filter((n) => !connected.includes(n));
   if (missing.length) store.notice(`this session used ${missing.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect its servers)`);
 }
