@@ -6,7 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, startApp, type AppTerminal } from "../helpers/tmux.js";
 import { FakeAnthropic } from "../helpers/fake-anthropic.js";
@@ -84,7 +84,7 @@ test("--continue in a second process: the conversation is shown and the model's 
   assert.equal(again[0].turns, 2);
 });
 
-test("the prompt history is recalled with ↑ after a restart", async () => {
+test("the prompt history is recalled with ↑ after a restart; /resume lists the saved sessions and goes on with one", async () => {
   const first = await startApp({ columns: 100, rows: 30 });
   open.push(first);
   first.submit("remember this prompt 42");
@@ -98,6 +98,24 @@ test("the prompt history is recalled with ↑ after a restart", async () => {
   await second.waitFor("› /quit", "the last line recalled");
   second.keys("Up");
   await second.waitFor("› remember this prompt 42", "the earlier prompt recalled");
+  second.keys("C-u");
+  await second.waitFor((x) => !x.includes("› remember"), "the prompt cleared");
+
+  second.submit("/resume");
+  const list = await second.waitFor(/ 1\. \S+ .* 1 turn +remember/, "the session list");
+  assert.match(list, /\/resume N \(or an id\) goes on with one/);
+  second.submit("/resume 1");
+  const flat = (x: string) => x.replace(/\s+/g, " ");
+  const s = await second.waitFor((x) => /resumed session \S+ \(.*\): 1 prompt; the model's context holds its \d+ items; mode chat/.test(flat(x)), "the resumed session", { history: 100 });
+  assert.match(s, /─ \/resume \S+ ─[\s\S]*› remember this prompt 42/);
+  // It goes on in the first session's file.
+  second.submit("and one more");
+  await second.idle(/and one more[\s\S]*mode chat/, "the next turn");
+  const dir = join(first.stateDir, "mcp-prism");
+  const files = readdirSync(dir).filter((n) => n.startsWith("session-")).map((n) => readFileSync(join(dir, n), "utf8"));
+  const holder = files.filter((f) => f.includes("remember this prompt 42"));
+  assert.equal(holder.length, 1);
+  assert.ok(holder[0].includes('"kind":"context","item":{"role":"user","text":"and one more"}'), "the new prompt's context record in the resumed file");
 });
 
 test("--resume with an unknown id says so in one line and exits 1", async () => {

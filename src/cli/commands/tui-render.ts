@@ -129,13 +129,16 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
       store.record({ kind: "session", event: "end" });
       transcript.detach();
       unrecord();
-      store.update((st) => ({ finished: [], live: undefined, epoch: st.epoch + 1, lastTable: undefined }));
+      // Drawn below what is on screen (the terminal keeps this session's lines above a rule).
+      store.update({ lastTable: undefined });
+      store.hint(`${"─".repeat(20)} /resume ${r.id} ${"─".repeat(20)}`);
       transcript = attachTranscript(store, dir, () => TranscriptFile.reopen(r.path));
       if (r.mode) store.update({ mode: r.mode });
       recordStart("resume");
       conversation = Conversation.from(r.items);
       unrecord = recordContext(conversation, store);
       showRestored(store, r, o.serverNames);
+      if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
     },
   };
   const pending = new PendingHost(o.serverNames, starting, store, legacy.call, profileReading(o.config));

@@ -35,8 +35,8 @@ export function findCommand(name: string, commands: readonly SlashCommand[] = CO
   return commands.find((c) => c.name === name);
 }
 
-/** Commands not framed as a block headed by the typed line: /quit leaves, /clear echoes itself on the cleared screen. */
-const UNFRAMED = new Set(["quit", "clear"]);
+/** Commands not framed as a block headed by the typed line: /quit leaves, /clear and /resume echo themselves on the cleared screen. */
+const UNFRAMED = new Set(["quit", "clear", "resume"]);
 
 /**
  * Runs one typed "/..." line, echoed like a prompt. Errors become one red line; the session always

@@ -10,22 +10,29 @@ export const resume: SlashCommand = {
   name: "resume",
   usage: "/resume [N|ID]",
   description: "list the saved sessions, or go on with one (its conversation, mode and model context)",
+  // Unframed (commands/index.ts): resuming draws its session as finished turns, not inside this line's block.
   async run(args, ctx) {
+    const echo = `/resume${args.trim() ? ` ${args.trim()}` : ""}`;
+    const say = (text: string) => ctx.store.pushFinished([{ kind: "user", text: echo }, { kind: "notice", level: "info", text }]);
     const hook = ctx.sessions;
-    if (!hook) throw new CommandError("/resume: sessions are not saved in this app (no transcript)");
+    if (!hook) return say("sessions are not saved in this app");
     const all = hook.list();
     const want = args.trim();
     if (!want) {
-      if (!all.length) return ctx.store.notice("no saved sessions yet (a session is saved once it has a prompt)");
+      if (!all.length) return say("no saved sessions yet (a session is saved once it has a prompt)");
       const lines = all.slice(0, LISTED).map((s, i) => `${String(i + 1).padStart(2)}. ${summaryLine(s, ctx.width() - 4)}${s.id === hook.current() ? " (this session)" : ""}`);
       const more = all.length > LISTED ? `\n(${all.length - LISTED} older: mcp-prism sessions lists them all)` : "";
-      ctx.store.notice(`${lines.join("\n")}${more}\n/resume N (or an id) goes on with one`);
+      say(`${lines.join("\n")}${more}\n/resume N (or an id) goes on with one`);
       return;
     }
     const n = /^\d+$/.test(want) ? Number(want) : undefined;
     const picked = n !== undefined && n >= 1 && n <= Math.min(LISTED, all.length) ? all[n - 1] : findSession(all, want);
-    if (typeof picked === "string") throw new CommandError(`/resume: ${sanitizeInline(picked)}`);
-    if (picked.id === hook.current()) return ctx.store.notice("that is this session");
+    if (typeof picked === "string") {
+      ctx.store.pushFinished([{ kind: "user", text: echo }]);
+      throw new CommandError(`/resume: ${sanitizeInline(picked)}`);
+    }
+    if (picked.id === hook.current()) return say("that is this session");
+    ctx.store.pushFinished([{ kind: "user", text: echo }]);
     await hook.resume(picked);
   },
 };
