@@ -196,3 +196,12 @@ test("sessions: listed most recent first with directory, first prompt and turns;
   assert.equal(again[0].path, a.path);
   assert.equal(lastSessionIn(again, "/work/c")?.mode, "code");
 });
+
+test("--resume takes an id when the next word is not an option; alone it asks for the list", async () => {
+  const { resumeWanted } = await import("../../src/cli/commands/tui.js");
+  assert.deepEqual(resumeWanted(["--resume", "abc", "--mode", "code"]), { argv: ["--mode", "code"], id: "abc", pick: false });
+  assert.deepEqual(resumeWanted(["--resume=abc"]), { argv: [], id: "abc", pick: false });
+  assert.deepEqual(resumeWanted(["--resume", "--yes"]), { argv: ["--yes"], id: undefined, pick: true });
+  assert.deepEqual(resumeWanted(["--resume"]), { argv: [], id: undefined, pick: true });
+  assert.deepEqual(resumeWanted(["--continue"]), { argv: ["--continue"], id: undefined, pick: false });
+});
