@@ -6,6 +6,7 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "./oneshot.js": () => import("./commands/oneshot.js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
   "../view/session.js": () => import("../view/session.js"),
+  "../../ui/session-restore.js": () => import("../ui/session-restore.js"),
 };
 
 export function esmImport(specifier: string): Promise<unknown> {

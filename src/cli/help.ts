@@ -7,7 +7,8 @@ const COMMON = "Common options: --config FILE  --server NAME  --mode chat|struct
 /** Each command's usage, what it does, and its own options. */
 export const COMMAND_HELP: Record<string, string> = {
   "-p": "mcp-prism -p PROMPT [--json] [--answer JSON]\n  One model turn without the app; -p - reads the prompt from stdin.",
-  tui: "mcp-prism [tui]\n  The chat app (needs a terminal).",
+  tui: "mcp-prism [tui] [--continue | --resume [ID]]\n  The chat app (needs a terminal). --continue goes on with the last session of this directory, --resume ID with a saved one (--resume alone lists them).",
+  sessions: "mcp-prism sessions [--json]\n  The saved sessions, the most recently used first: id, time, directory, turns, first prompt.",
   call: "mcp-prism call TOOL [--args JSON] [--select audience/format]... [--rows N] [--profile P] [--answer JSON] [--json]\n  One call; shows what the model, the user, program logic and the App view each received (--rows N: table rows shown).",
   compare: "mcp-prism compare TOOL [--args JSON] [--yes] [--json]\n  The call under every mode and every legacy client profile, side by side.",
   tools: "mcp-prism tools [--json]\n  Each tool with its era, declared variants and schemas, and what was set aside with its rule.",

@@ -19,6 +19,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import("./commands/check.js"),
   run: () => import("./commands/run.js"),
   servers: () => import("./commands/servers.js"),
+  sessions: () => import("./commands/sessions.js"),
   login: () => import("./commands/login.js"),
   logout: () => import("./commands/login.js").then((m) => ({ run: m.runLogout })),
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
@@ -34,6 +35,8 @@ export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-32
 
 Usage:
   mcp-prism                               the chat app
+  mcp-prism --continue | --resume [ID]    go on with the last session here, or a saved one
+  mcp-prism sessions [--json]             the saved sessions (id, time, directory, first prompt)
   mcp-prism -p PROMPT [--json]            one turn without the app
   mcp-prism call TOOL [--args JSON] [--select a/f]... [--rows N] [--json]
   mcp-prism compare TOOL [--args JSON] [--yes] [--json]

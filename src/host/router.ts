@@ -54,6 +54,17 @@ export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): 
   return { model, user, programmatic, app, appMeta };
 }
 
+/**
+ * The model sink of an earlier run, read back from its session transcript (a resumed session):
+ * assistant-audience outputs only, branded again as the router branded them then.
+ */
+export function restoreModelSink(outputs: readonly ToolResultOutput[]): ModelSinkEntry[] {
+  return outputs.map((out) => {
+    if (out.audience !== "assistant") throw new RoutingError(`no model sink for ${out.audience}/${out.format}`);
+    return out as ModelSinkEntry;
+  });
+}
+
 /** Each sink's size: the one measure (measure.ts), so card, `call`, `compare` and receipts agree. */
 export function sinkBytes(routed: Routed): SinkBytes {
   const s = measureSinks(routed);

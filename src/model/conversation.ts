@@ -57,6 +57,9 @@ export const WHOLE_RESULT = -1;
 
 export type ConversationItem = UserItem | AssistantItem | ToolResultItem;
 
+/** What changed in a conversation (the app records each change in the session transcript). */
+export type ConversationChange = { type: "append"; item: ConversationItem } | { type: "replaced"; item: ToolResultItem } | { type: "rollback"; length: number };
+
 /** A conversation is an append-only list; a failed turn rolls back to its start (see turn.ts). */
 export class Conversation {
   readonly items: ConversationItem[] = [];
@@ -65,8 +68,31 @@ export class Conversation {
   /** Notices already given in this conversation (a bound cut is told once, not every turn). */
   readonly noticed = new Set<string>();
 
+  private readonly observers = new Set<(c: ConversationChange) => void>();
+
+  /** A conversation that goes on from `items` (a resumed session's, read back from its transcript). */
+  static from(items: readonly ConversationItem[]): Conversation {
+    const c = new Conversation();
+    c.items.push(...items);
+    return c;
+  }
+
+  /** Calls `fn` on every change from now on. */
+  observe(fn: (c: ConversationChange) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
+  }
+  private tell(c: ConversationChange): void {
+    for (const fn of this.observers) fn(c);
+  }
+
   append(item: ConversationItem): void {
     this.items.push(item);
+    this.tell({ type: "append", item });
+  }
+  /** Says that `item.replaced` changed (turn.ts, after the provider refused some of its content). */
+  replaced(item: ToolResultItem): void {
+    this.tell({ type: "replaced", item });
   }
   /** Index to roll back to if a turn fails half-way. */
   mark(): number {
@@ -75,6 +101,7 @@ export class Conversation {
   rollback(mark: number): void {
     this.items.length = Math.min(mark, this.items.length);
     this.accepted = Math.min(this.accepted, this.items.length);
+    this.tell({ type: "rollback", length: this.items.length });
   }
 }
 

@@ -279,6 +279,7 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
         images++;
         from.add(toolOf(item.callId));
       });
+      if (item.replaced?.size) conversation.replaced(item);
     }
     if (images) return `${images} image${images > 1 ? "s" : ""} from ${[...from].join(", ")}`;
   }
@@ -286,6 +287,7 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
   for (const item of fresh) {
     if (item.replaced?.has(WHOLE_RESULT)) continue;
     (item.replaced ??= new Map()).set(WHOLE_RESULT, `[result not sent: the model API refused the request that carried it${why}]`);
+    conversation.replaced(item);
     results++;
     from.add(toolOf(item.callId));
   }

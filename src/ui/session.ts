@@ -6,6 +6,8 @@ import { offeredToModel } from "../host/app-only.js";
 import { thrownOutcome } from "../model/failure.js";
 import { showInView, viewAttachments } from "./view-link.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import type { SessionsHook } from "./commands/types.js";
+import type { PromptHistory } from "./prompt-history.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
 import { splitCommand } from "./commands/parse.js";
 import type { CompletionSource } from "./hooks/useCompletion.js";
@@ -63,14 +65,19 @@ export interface ChatSessionOptions {
   hostReady?: Promise<unknown>;
   /** The model adapter's capabilities (what "what the model saw" is built with). */
   modelCapabilities?: ModelCapabilities;
+  /** The saved sessions, for /resume. */
+  sessions?: SessionsHook;
+  /** The prompt history saved across runs (else it lives for this run only). */
+  promptHistory?: PromptHistory;
 }
 
 /** Commands that answer at once while the host is still connecting. */
-const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", servers: "connecting", tools: "connecting" };
+const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "connecting", tools: "connecting" };
 
 export class ChatSession {
   readonly store: SessionStore;
-  readonly history: string[] = [];
+  /** Submitted lines, oldest first (↑/↓): the saved history's entries when there is one. */
+  readonly history: string[];
   /** The tokens each model turn and the whole session took (status bar, /usage). */
   readonly usage = new UsageMeter();
   width = 80;
@@ -82,6 +89,7 @@ export class ChatSession {
 
   constructor(private readonly opts: ChatSessionOptions) {
     this.store = opts.store;
+    this.history = opts.promptHistory?.entries ?? [];
     if (opts.hostReady) {
       this.connecting = true;
       const settled = () => {
@@ -137,6 +145,7 @@ export class ChatSession {
       autoApprove: this.opts.autoApprove,
       modelCapabilities: this.opts.modelCapabilities,
       usage: this.usage.snapshot,
+      sessions: this.opts.sessions,
     };
   }
 
@@ -159,7 +168,8 @@ export class ChatSession {
   /** One submitted input line: a slash command or a prompt for the model. */
   async submit(line: string): Promise<void> {
     if (!line.trim()) return;
-    if (this.history[this.history.length - 1] !== line) this.history.push(line);
+    if (this.opts.promptHistory) this.opts.promptHistory.add(line);
+    else if (this.history[this.history.length - 1] !== line) this.history.push(line);
     const short = line.length > 60 ? line.slice(0, 59) + "…" : line;
     if (this.connecting && !this.running) {
       const name = line.trimStart().startsWith("/") ? line.trimStart().slice(1).split(/\s/, 1)[0] : "";

@@ -7,6 +7,8 @@ import { dirname, join } from "node:path";
 import { stateDir } from "../host/state-dir.js";
 import type { SessionStore } from "./state.js";
 import type { TranscriptRecord } from "./transcript-record.js";
+import type { Conversation } from "../model/conversation.js";
+import { contextItemRecord, replacedRecord } from "../model/context-record.js";
 
 /** `$XDG_STATE_HOME/mcp-prism`; a relative or empty XDG_STATE_HOME is ignored, as the spec says. */
 export const transcriptDir = stateDir;
@@ -69,6 +71,11 @@ export class TranscriptFile {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stamp = now.toISOString().replace(/[:.]/g, "-");
     const path = join(dir, `session-${stamp}-${process.pid}.jsonl`);
+    return new TranscriptFile(path, openSync(path, "a", 0o600));
+  }
+
+  /** An earlier session's file, appended to (a resumed session goes on in its own file). */
+  static reopen(path: string): TranscriptFile {
     return new TranscriptFile(path, openSync(path, "a", 0o600));
   }
 
@@ -155,4 +162,13 @@ export function attachTranscript(store: SessionStore, dir = transcriptDir(), ope
       f.close();
     },
   };
+}
+
+/** Writes every change of `conversation` to the store's transcript as a `context` record, from now on. */
+export function recordContext(conversation: Conversation, store: SessionStore): () => void {
+  return conversation.observe((c) => {
+    if (c.type === "append") store.record({ kind: "context", ...contextItemRecord(c.item) });
+    else if (c.type === "replaced") store.record({ kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) });
+    else store.record({ kind: "context", rollback: c.length });
+  });
 }

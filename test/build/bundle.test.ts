@@ -40,7 +40,7 @@ test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
   assert.ok(inputs.includes("dist/cli/commands/tui-render.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-  assert.deepEqual(external, ["../start-host.js", "../view/session.js", "./oneshot.js", "@anthropic-ai/sdk"]);
+  assert.deepEqual(external, ["../../ui/session-restore.js", "../start-host.js", "../view/session.js", "./oneshot.js", "@anthropic-ai/sdk"]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });

@@ -18,7 +18,11 @@ import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
 import { exitOnSignals } from "../../host/process-group.js";
 import type { CommonOptions } from "../args.js";
-import { attachTranscript } from "../../ui/transcript.js";
+import { attachTranscript, recordContext, transcriptDir, TranscriptFile, fsProblem } from "../../ui/transcript.js";
+import { listSessions, sessionId } from "../../ui/sessions.js";
+import type { RestoredSession } from "../../ui/session-restore.js";
+import type { SessionsHook } from "../../ui/commands/types.js";
+import { PromptHistory } from "../../ui/prompt-history.js";
 import { PendingHost } from "../../ui/pending-host.js";
 import { closeViews } from "../../ui/view-link.js";
 import { needsApproval } from "../../host/approval.js";
@@ -70,6 +74,10 @@ export interface RunTuiOptions {
   serverNames: readonly string[];
   mode: Mode;
   onFirstRender?: () => void;
+  /** A saved session to go on with (--continue, --resume ID): shown, its context given to the model, its file appended to. */
+  resume?: RestoredSession;
+  /** --resume without an id: the app opens on the list of saved sessions. */
+  pickSession?: boolean;
 }
 
 /**
@@ -87,23 +95,58 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   const input = new UiInput(adapter);
   const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
-  let conversation = new Conversation();
   const legacy = legacyCaller(common, o.config);
   const runner = modelTurnRunner(adapter, () => conversation);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
-  const transcript = attachTranscript(store);
-  store.record({
-    kind: "session",
-    event: "start",
-    pid: process.pid,
-    cwd: process.cwd(),
-    mode: o.mode,
-    model: adapter.id,
-    servers: o.serverNames.map((name) => ({ name, state: "connecting", era: null, protocolVersion: null, error: null })),
-  });
+  const dir = transcriptDir();
+  const resumed = o.resume;
+  let transcript = attachTranscript(store, dir, resumed ? () => TranscriptFile.reopen(resumed.path) : undefined);
+  const recordStart = (event: "start" | "resume") =>
+    store.record({
+      kind: "session",
+      event,
+      pid: process.pid,
+      cwd: process.cwd(),
+      mode: store.getState().mode,
+      model: adapter.id,
+      servers: o.serverNames.map((name) => ({ name, state: "connecting", era: null, protocolVersion: null, error: null })),
+    });
+  recordStart(resumed ? "resume" : "start");
+  // The model's context: every change is recorded (a `context` record), so a resume rebuilds it exactly.
+  let conversation = resumed ? Conversation.from(resumed.items) : new Conversation();
+  let unrecord = recordContext(conversation, store);
   for (const n of o.config.notices ?? []) store.notice(n);
+  if (resumed) showRestored(store, resumed, o.serverNames);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
+  const sessions: SessionsHook = {
+    list: () => listSessions(dir),
+    current: () => (transcript.file ? sessionId(transcript.file.path) : undefined),
+    resume: async (s) => {
+      const { restoreSession } = await import("../../ui/session-restore.js");
+      let r: RestoredSession;
+      try {
+        r = restoreSession(s.path);
+      } catch (e) {
+        store.notice(`/resume: cannot read ${s.path}: ${fsProblem(e)}`, "error");
+        return;
+      }
+      // This session's file ends here (not with a clear: resuming it later shows it whole).
+      store.record({ kind: "session", event: "end" });
+      transcript.detach();
+      unrecord();
+      // Drawn below what is on screen (the terminal keeps this session's lines above a rule).
+      store.update({ lastTable: undefined });
+      store.hint(`${"─".repeat(20)} /resume ${r.id} ${"─".repeat(20)}`);
+      transcript = attachTranscript(store, dir, () => TranscriptFile.reopen(r.path));
+      if (r.mode) store.update({ mode: r.mode });
+      recordStart("resume");
+      conversation = Conversation.from(r.items);
+      unrecord = recordContext(conversation, store);
+      showRestored(store, r, o.serverNames);
+      if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
+    },
+  };
   const pending = new PendingHost(o.serverNames, starting, store, legacy.call, profileReading(o.config));
 
   const session = new ChatSession({
@@ -114,8 +157,12 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     needsApproval,
     autoApprove: common.yes,
     resetConversation: () => {
+      unrecord();
       conversation = new Conversation();
+      unrecord = recordContext(conversation, store);
     },
+    sessions,
+    promptHistory: PromptHistory.load(dir),
     hostReady: pending.ready,
     modelCapabilities: adapter.capabilities,
   });
@@ -136,6 +183,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   try {
     const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: adapter.id }), { exitOnCtrlC: false });
     o.onFirstRender?.();
+    if (o.pickSession) void session.submit("/resume");
     started = true;
     begin();
     await ink.waitUntilExit();
@@ -150,6 +198,17 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     await host?.close();
     if (signalExit !== undefined) process.exit(signalExit);
   }
+}
+
+/** A resumed session drawn as it was, then one line on what was restored (and each line refused). */
+function showRestored(store: SessionStore, r: RestoredSession, connected: readonly string[]): void {
+  if (r.hiddenTurns) store.hint(`${r.hiddenTurns} earlier turns of this session are not drawn (the model's context keeps them)`);
+  for (const t of r.turns) store.pushFinished(t);
+  for (const line of r.refused) store.notice(`session ${r.id}: ${line}`, "error");
+  const context = r.noContext ? "its transcript has no model-context records (an older mcp-prism wrote it): the model starts afresh" : `the model's context holds its ${r.items.length} items`;
+  store.notice(`resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.prompts} prompt${r.prompts === 1 ? "" : "s"}; ${context}; mode ${store.getState().mode}`);
+  const missing = (r.servers ?? []).filter((n) => !connected.includes(n));
+  if (missing.length) store.notice(`this session used ${missing.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect its servers)`);
 }
 
 /** The config's legacy profile as a reading of every outcome (none for mcp-prism's own, `sep`). */

@@ -19,6 +19,7 @@ import { parseCli, withUsage } from "../args.js";
 import { resolveConfig } from "../config-gate.js";
 import { isPromptFlag } from "../dispatch.js";
 import { mark } from "../timings.js";
+import type { RestoredSession } from "../../ui/session-restore.js";
 import { err } from "../output/terminal.js";
 
 let firstFrameDrawn!: () => void;
@@ -30,7 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   mark("app-run");
   if (argv.some(isPromptFlag)) return (await import("./oneshot.js")).run(argv);
   return withUsage("tui", async () => {
-    const cli = parseCli(argv, {}, { positionals: [0, 0] });
+    const wanted = resumeWanted(argv);
+    const cli = parseCli(wanted.argv, { continue: { type: "boolean" } }, { positionals: [0, 0] });
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       err("mcp-prism: the chat app needs a terminal (use -p PROMPT for one turn without it)\n");
       return 2;
@@ -56,7 +58,19 @@ export async function run(argv: string[]): Promise<number> {
       err(`mcp-prism: ${e.message}\n`);
       return 1;
     }
-    const serverNames = server !== undefined ? [server] : Object.keys(config.servers);
+    let serverNames = server !== undefined ? [server] : Object.keys(config.servers);
+    let resume: RestoredSession | undefined;
+    if (cli.values.continue === true || wanted.id !== undefined) {
+      const found = await savedSession(wanted.id);
+      if (typeof found === "string") {
+        err(`mcp-prism: ${found}\n`);
+        return 1;
+      }
+      resume = found;
+      // Its servers (those the config still has), unless --server names one.
+      const recorded = (found.servers ?? []).filter((n) => n in config.servers);
+      if (server === undefined && recorded.length) serverNames = recorded;
+    }
     mark("config-loaded");
     const ui = await import("./tui-render.js");
     mark("ui-loaded");
@@ -76,7 +90,9 @@ export async function run(argv: string[]): Promise<number> {
     await ui.runTui(startHost, adapter, cli.common, {
       config,
       serverNames,
-      mode: cli.common.mode ?? config.mode ?? "chat",
+      mode: cli.common.mode ?? resume?.mode ?? config.mode ?? "chat",
+      resume,
+      pickSession: wanted.pick,
       onFirstRender: () => {
         mark("first-render");
         firstFrameDrawn();
@@ -86,3 +102,41 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
+/**
+ * `--resume [ID]`: node's parseArgs has no option with an optional value, so it is taken out of
+ * argv here (an ID is the next word when it is not an option).
+ */
+export function resumeWanted(argv: readonly string[]): { argv: string[]; id?: string; pick: boolean } {
+  const rest: string[] = [];
+  let id: string | undefined;
+  let pick = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (a.startsWith("--resume=")) id = a.slice("--resume=".length);
+    else if (a !== "--resume") rest.push(a);
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith("-")) id = argv[++i];
+    else pick = true;
+  }
+  return { argv: rest, id, pick: pick && id === undefined };
+}
+
+/** The session --continue (id undefined: the last one in this directory) or --resume ID names, read back; else why not. */
+async function savedSession(id: string | undefined): Promise<RestoredSession | string> {
+  const { listSessions, findSession, lastSessionIn } = await import("../../ui/sessions.js");
+  const { restoreSession } = await import("../../ui/session-restore.js");
+  const { stateDir } = await import("../../host/state-dir.js");
+  const dir = stateDir();
+  const all = listSessions(dir);
+  const s = id === undefined ? lastSessionIn(all, process.cwd()) : findSession(all, id);
+  if (s === undefined) return `no saved session in ${process.cwd()} to continue (mcp-prism sessions lists them all; --resume ID picks one)`;
+  if (typeof s === "string") return `--resume: ${s}`;
+  try {
+    return restoreSession(s.path);
+  } catch (e) {
+    return `cannot read the session ${s.path}: ${(e as Error).message}`;
+  }
+}

@@ -13,6 +13,7 @@ import { pane } from "./pane.js";
 import { open } from "./open.js";
 import { quit } from "./quit.js";
 import { read } from "./read.js";
+import { resume } from "./resume.js";
 import { resources } from "./resources.js";
 import { run } from "./run.js";
 import { save } from "./save.js";
@@ -29,14 +30,14 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);
 }
 
-/** Commands not framed as a block headed by the typed line: /quit leaves, /clear echoes itself on the cleared screen. */
-const UNFRAMED = new Set(["quit", "clear"]);
+/** Commands not framed as a block headed by the typed line: /quit leaves, /clear and /resume echo themselves on the cleared screen. */
+const UNFRAMED = new Set(["quit", "clear", "resume"]);
 
 /**
  * Runs one typed "/..." line, echoed like a prompt. Errors become one red line; the session always

@@ -1,6 +1,7 @@
 // The slash command contract. `ctx` is everything a command may touch, so commands are testable
 // against a fake host without a terminal.
 import type { PlannedRequest } from "../../host/host.js";
+import type { SessionSummary } from "../sessions.js";
 import type { HostError } from "../../host/host-error.js";
 import type { LogEntry } from "../../host/server-logs.js";
 import type { ReadOutcome, ResourceListing } from "../../host/resources.js";
@@ -79,6 +80,16 @@ export interface CommandContext {
   modelCapabilities?: ModelCapabilities;
   /** The tokens of each model turn and of the session so far (/usage). */
   usage?: () => UsageSnapshot;
+  /** The saved sessions (/resume); absent where nothing is saved. */
+  sessions?: SessionsHook;
+}
+
+/** The saved sessions: the list (most recent first), and going on with one in this app. */
+export interface SessionsHook {
+  list(): SessionSummary[];
+  /** The id of the session this app writes to. */
+  current(): string | undefined;
+  resume(s: SessionSummary): Promise<void>;
 }
 
 /**
