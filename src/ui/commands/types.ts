@@ -10,6 +10,7 @@ import type { Completion, PromptEntry, PromptListing, PromptResult } from "../..
 import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
 import type { ModelCapabilities } from "../../model/context.js";
+import type { ViewQuestion } from "../../view/session.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
 export type RejectedTool = HostError;
@@ -76,6 +77,10 @@ export interface CommandContext {
   autoApprove?: boolean;
   /** What the model takes in a tool result (its adapter's), for "what the model saw" (/show). */
   modelCapabilities?: ModelCapabilities;
+  /** Asks an App View's question (ui/message, ui/open-link) in its own dialog; absent: declined. */
+  askView?: (q: ViewQuestion) => Promise<boolean>;
+  /** A confirmed ui/message: the user's next turn, as written. */
+  viewTurn?: (text: string) => void;
 }
 
 /**
