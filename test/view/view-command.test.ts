@@ -1,5 +1,5 @@
 // `mcp-prism view TOOL` (the built CLI): `view: URL` is the first stdout line, the page shows the
-// tool's View with its data, and SIGINT tears the View down (ui/resource-teardown: the page removes
+// tool's View with its data, and SIGINT or SIGTERM tears the View down (ui/resource-teardown: the page removes
 // it) and exits 0. A bad --view-projection is a usage error.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,8 @@ import { BIN, tempDir } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser } from "../helpers/browser.js";
 import { runCli } from "../helpers/processes.js";
 
-test("mcp-prism view prints the URL first, serves the View, and exits 0 on SIGINT after teardown", async () => {
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+test(`mcp-prism view prints the URL first, serves the View, and exits 0 on ${signal} after teardown`, async () => {
   const dir = tempDir();
   const child = spawn(process.execPath, [BIN, "view", "refresh_dashboard", "--view-projection", "output"], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -27,7 +28,7 @@ test("mcp-prism view prints the URL first, serves the View, and exits 0 on SIGIN
     const app = await appFrame(page);
     await app.getByText(/Dataset \S+, \d+ customers/).waitFor({ timeout: 30_000 });
     assert.equal(await page.locator("section[data-view]").count(), 1);
-    child.kill("SIGINT");
+    child.kill(signal);
     await page.locator("section[data-view]").waitFor({ state: "detached", timeout: 10_000 });
     assert.equal(await exited, 0, stderr);
     assert.match(stderr, /torn down/);
