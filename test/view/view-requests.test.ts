@@ -105,3 +105,29 @@ test("the View's CSP: restrictive by default, widened only by declared origins",
   assert.equal(p.allow, "camera");
   assert.equal(p.dropped.length, 2);
 });
+
+test("a View's tools/call is approved as any call: declined, the View gets an error; approved, the ui output", async () => {
+  const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
+  const approvals: string[] = [];
+  let yes = false;
+  const session = new ViewSession(host, { approve: async (tool) => (approvals.push(`${tool.server}/${tool.name}`), yes) });
+  try {
+    await session.start();
+    const shown = await session.present("canary_view", {});
+    const id = shown.view.ok ? shown.view.id : "";
+    const rpc = async () => {
+      const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: id, method: "tools/call", params: { name: "canary_view", arguments: {} } }) });
+      return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    };
+    const no = await rpc();
+    assert.match(no.error?.message ?? "", /tools\/call canary_view: not approved/);
+    yes = true;
+    const ok = await rpc();
+    assert.equal(ok.error, undefined);
+    assert.ok(JSON.stringify(ok.result).includes("VCANARY-UI-OUTPUT"), "the ui output of the approved call");
+    assert.deepEqual(approvals, ["canary/canary_view", "canary/canary_view"]);
+  } finally {
+    await session.close();
+    await host.close();
+  }
+});
