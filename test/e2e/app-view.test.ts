@@ -6,7 +6,8 @@
 // the user's next turn, and what the App kept with ui/update-model-context reaches the model with it.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { appFrame, ARTIFACTS, launchBrowser, screenshot } from "../helpers/browser.js";
@@ -17,8 +18,8 @@ after(() => open.forEach((t) => t.close()));
 
 const URL_RE = /App View: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/)/;
 
-async function appWithView(columns: number, rows: number) {
-  const t = await startApp({ columns, rows });
+async function appWithView(columns: number, rows: number, env?: Record<string, string>) {
+  const t = await startApp({ columns, rows, env });
   open.push(t);
   t.submit("/mode app");
   await t.waitFor("mode app · model offline", "app mode in the status bar");
@@ -28,10 +29,21 @@ async function appWithView(columns: number, rows: number) {
 }
 
 test("/view in the chat app: the App pane says where the View is, and the call's View renders", async () => {
-  const { t, s, url } = await appWithView(150, 42);
+  // $BROWSER: a script that only writes down what it was asked to open.
+  const dir = mkdtempSync(join(tmpdir(), "prism-browser-"));
+  const opened = join(dir, "opened");
+  const fake = join(dir, "browser.sh");
+  writeFileSync(fake, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+  chmodSync(fake, 0o755);
+  const { t, s, url } = await appWithView(150, 42, { BROWSER: fake });
   const browser = await launchBrowser();
   try {
     assert.match(s, /App View host: http/, "the App pane says where the View is");
+    t.submit("/view open");
+    await t.idle(/opening http:\/\/127\.0\.0\.1/, "/view open");
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(readFileSync(opened, "utf8"), url, "/view open gave $BROWSER the View's URL");
     const page = await browser.newPage({ viewport: { width: 760, height: 640 } });
     await page.goto(url);
     t.submit("/call refresh_dashboard {}");
@@ -56,6 +68,7 @@ test("/view in the chat app: the App pane says where the View is, and the call's
     assert.equal(await page.locator("section[data-view]").count(), 0, "the View was torn down");
   } finally {
     await browser.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -1,7 +1,8 @@
 // A legacy server's Apps, declared under the older `_meta["ui/resourceUri"]` and under
 // `_meta.ui.resourceUri`, in headless Chromium: the extension is advertised to it in app mode
 // (initialize), its structuredContent is the View's data and its content is not; the handshake
-// order (nothing before ui/notifications/initialized, then tool-input, then tool-result; the host
+// order (nothing before ui/notifications/initialized, then tool-input, then tool-result, or
+// tool-cancelled when the call failed; the Views in order on one page; the host
 // context with theme and size, and host-context-changed on resize); the View cannot call another
 // server's tool or read another server's ui:// resource; and ui/resource-teardown reaches the App
 // before its View is removed.
@@ -47,6 +48,12 @@ test("a legacy server's Apps under both resourceUri keys: handshake, data, conta
       assert.match(dom, /other-resource: refused server legacy, resource ui:\/\/dashboard\/index\.html/, "asked of its own server only");
       assert.equal(shown.outcome?.ok && shown.outcome.routed.model.some((o) => JSON.stringify(o).includes("LEGACY-MODEL-TEXT")), true, "the model got the content");
     }
+    const broken = await session.present("broken_view", {});
+    assert.ok(broken.view.ok && broken.outcome && !broken.outcome.ok, "the call failed, its View is open");
+    const cancelled = await appFrame(page, 2);
+    await cancelled.getByText("got ui/notifications/tool-cancelled").waitFor({ timeout: 20_000 });
+    assert.doesNotMatch((await cancelled.locator("#log").textContent()) ?? "", /EARLY|tool-result/);
+    assert.deepEqual(await page.locator("section[data-view] h2").allTextContents(), ["legacy · old_key_view", "legacy · new_key_view", "legacy · broken_view"], "one page, the Views in order");
     await screenshot(page, "legacy-apps");
     await page.setViewportSize({ width: 700, height: 1200 });
     await (await appFrame(page, 0)).getByText("got ui/notifications/host-context-changed").waitFor({ timeout: 20_000 });
@@ -56,7 +63,7 @@ test("a legacy server's Apps under both resourceUri keys: handshake, data, conta
     const gone = notes.findIndex((n) => n.view === ids[0] && n.kind === "teardown");
     assert.ok(got >= 0 && gone > got, `ui/resource-teardown reached the App before the View was removed: ${JSON.stringify(notes.slice(-4))}`);
     await page.locator(`section[data-view="${ids[0]}"]`).waitFor({ state: "detached", timeout: 10_000 });
-    assert.equal(await page.locator("section[data-view]").count(), 1, "the other View stays");
+    assert.equal(await page.locator("section[data-view]").count(), 2, "the other Views stay");
     await page.close();
   } finally {
     await browser.close();
