@@ -4,9 +4,8 @@
 // appears in the App; then SIGTERM tears it down and it exits 0.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { BIN, tempDir } from "../helpers/host-fixtures.js";
+import { startViewCli } from "../helpers/view-cli.js";
 import { appFrame, launchBrowser } from "../helpers/browser.js";
 
 const guide = readFileSync("docs/reviewer-guide.md", "utf8");
@@ -32,27 +31,19 @@ for (const step of rendered) {
   const promised = [...step.replace(/\s+/g, " ").matchAll(/the View shows "([^"]+)"/g)].map((m) => m[1]);
   test(`guide step ${title}: \`P ${command}\` renders`, async () => {
     assert.ok(promised.length > 0, "the step says what the View shows");
-    const dir = tempDir();
-    const child = spawn(process.execPath, [BIN, ...words(command)], { cwd: dir, env: { ...process.env, BROWSER: "true", XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    const cli = startViewCli(words(command), { BROWSER: "true" });
     const browser = await launchBrowser();
     try {
-      const deadline = Date.now() + 30_000;
-      while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const first = stdout.split("\n")[0];
-      assert.match(first, /^view: http:\/\/127\.0\.0\.1:\d+\//, `${stdout}\n${stderr}`);
+      const first = await cli.firstLine();
+      assert.match(first, /^view: http:\/\/127\.0\.0\.1:\d+\//, `${cli.stdout()}\n${cli.stderr()}`);
       const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       await page.goto(first.slice("view: ".length));
       const app = await appFrame(page);
       for (const text of promised) await app.getByText(text).first().waitFor({ timeout: 30_000 });
-      child.kill("SIGTERM");
-      assert.equal(await exited, 0, stderr);
+      cli.kill("SIGTERM");
+      assert.equal(await cli.exited, 0, cli.stderr());
     } finally {
-      child.kill("SIGKILL");
+      cli.kill();
       await browser.close();
     }
   });
