@@ -9,6 +9,7 @@ import type { ModelAdapter } from "../model/adapter.js";
 import { ModelError } from "../model/adapter.js";
 import { sampledModelName, sampleWith } from "../model/sampling.js";
 import type { SessionStore } from "./state.js";
+import type { ViewQuestion } from "../view/session.js";
 import { truncateChars } from "../protocol/sanitize.js";
 
 /** Characters of one answered value, and of a sampling request's texts, the transcript keeps. */
@@ -23,7 +24,8 @@ function recordedContent(content: Record<string, unknown> | undefined): Record<s
 
 export type PendingInput =
   | { kind: "elicit"; req: ElicitRequest; resolve: (a: ElicitAnswer) => void }
-  | { kind: "sample"; req: SampleRequest; resolve: (approved: boolean) => void };
+  | { kind: "sample"; req: SampleRequest; resolve: (approved: boolean) => void }
+  | { kind: "view"; req: ViewQuestion; resolve: (yes: boolean) => void };
 
 export class UiInput implements InputProvider {
   readonly elicitation = { form: true, url: true };
@@ -65,6 +67,13 @@ export class UiInput implements InputProvider {
     const content = answer.action === "accept" ? recordedContent(answer.content) : undefined;
     this.store?.record({ kind: "elicitation", server: req.server, mode: req.mode, message: cut(req.message), ...asked, action: answer.action, ...(content ? { content } : {}) });
     return answer;
+  }
+
+  /** An App View's ui/message or ui/open-link, asked in its own dialog (in turn with the servers' questions). */
+  async askView(req: ViewQuestion): Promise<boolean> {
+    const yes = await this.ask<boolean>((resolve) => ({ kind: "view", req, resolve }), false);
+    this.store?.record({ kind: "view-question", server: req.server, tool: req.tool, asks: req.kind, text: cut(req.text), action: yes ? "accept" : "decline" });
+    return yes;
   }
 
   async sample(req: SampleRequest, signal?: AbortSignal): Promise<SampleAnswer> {

@@ -5,6 +5,7 @@ import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "..
 import { offeredToModel } from "../host/app-only.js";
 import { thrownOutcome } from "../model/failure.js";
 import { showInView, viewAttachments } from "./view-link.js";
+import type { ViewQuestion } from "../view/session.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
 import type { SessionsHook } from "./commands/types.js";
 import type { PromptHistory } from "./prompt-history.js";
@@ -69,7 +70,12 @@ export interface ChatSessionOptions {
   sessions?: SessionsHook;
   /** The prompt history saved across runs (else it lives for this run only). */
   promptHistory?: PromptHistory;
+  /** Asks an App View's question (ui/message, ui/open-link) in its own dialog (UiInput.askView). */
+  askView?: (q: ViewQuestion) => Promise<boolean>;
 }
+
+/** A line typed (a command or a prompt), or a message an App View sent as the user (taken as written). */
+type Queued = string | { viewTurn: string };
 
 /** Commands that answer at once while the host is still connecting. */
 const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "connecting", tools: "connecting" };
@@ -83,7 +89,7 @@ export class ChatSession {
   width = 80;
   private running?: AbortController;
   private readonly always = new Set<string>();
-  private queued: string[] = [];
+  private queued: Queued[] = [];
   private quitHandler: () => void = () => {};
   private connecting = false;
 
@@ -146,6 +152,8 @@ export class ChatSession {
       modelCapabilities: this.opts.modelCapabilities,
       usage: this.usage.snapshot,
       sessions: this.opts.sessions,
+      askView: this.opts.askView,
+      viewTurn: (text) => this.viewTurn(text),
     };
   }
 
@@ -191,7 +199,22 @@ export class ChatSession {
       this.store.notice(`queued: ${short} (Esc cancels)`);
       return;
     }
-    for (let next: string | undefined = line; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+    for (let next: Queued | undefined = line; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+  }
+
+  /**
+   * A message an App View sent as the user (ui/message, confirmed in its dialog): the user's next
+   * turn, as written: never a slash command, no @-attachments read. Queued behind a running turn.
+   */
+  viewTurn(text: string): void {
+    if (!text.trim()) return;
+    if (this.running || this.connecting) {
+      this.queued.push({ viewTurn: text });
+      return;
+    }
+    void (async () => {
+      for (let next: Queued | undefined = { viewTurn: text }; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+    })();
   }
 
   /** Runs the lines queued while the host was connecting (unless a line is running; it drains them). */
@@ -200,11 +223,12 @@ export class ChatSession {
     for (let next = this.queued.shift(); next !== undefined; next = this.queued.shift()) await this.runLine(next);
   }
 
-  private async runLine(line: string): Promise<void> {
+  private async runLine(line: Queued): Promise<void> {
     const ac = new AbortController();
     this.running = ac;
     try {
-      if (line.trimStart().startsWith("/")) await this.command(line, ac);
+      if (typeof line !== "string") await this.turn(line.viewTurn, ac, true);
+      else if (line.trimStart().startsWith("/")) await this.command(line, ac);
       else await this.turn(line, ac);
     } finally {
       this.running = undefined;
@@ -231,12 +255,12 @@ export class ChatSession {
     return (await this.opts.host.tools(mode)).filter(offeredToModel);
   }
 
-  private async turn(prompt: string, ac: AbortController): Promise<void> {
+  private async turn(prompt: string, ac: AbortController, asWritten = false): Promise<void> {
     this.store.startTurn(prompt);
     this.usage.startTurn(prompt);
     const mode = this.store.getState().mode;
     try {
-      const attached = await readAttachments(prompt, this.opts.host);
+      const attached = asWritten ? { ok: true as const, attachments: [], lines: [] } : await readAttachments(prompt, this.opts.host);
       if (!attached.ok) {
         this.store.notice(attached.error, "error");
         return;

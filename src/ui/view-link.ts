@@ -7,16 +7,19 @@ import { openBrowser } from "../host/browser.js";
 import type { ToolEntry, CallOutcome } from "../host/types.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ViewHost, ViewSession } from "../view/session.js";
-import type { SessionStore } from "./state.js";
+import type { CommandContext } from "./commands/types.js";
 
 let active: ViewSession | undefined;
 
 /** The running View host, started on first use with the app's host and store. */
-export async function viewSession(host: ViewHost, store: SessionStore, ask: (q: string) => Promise<boolean>): Promise<ViewSession> {
+export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "store" | "askView" | "viewTurn">): Promise<ViewSession> {
   if (active) return active;
   const { ViewSession } = await import("../view/session.js");
+  const { store } = ctx;
   const s = new ViewSession(host, {
-    confirm: ask,
+    // ui/message and ui/open-link: the App's own question, in its own dialog (no dialog: declined).
+    confirm: async (q) => (await ctx.askView?.(q)) ?? false,
+    onUserTurn: (text) => ctx.viewTurn?.(text),
     // A View's tools/call is approved as any call: a tool that is not read-only asks first.
     approve: async (tool) => !needsApproval(tool) || (await store.askApproval(tool.server, tool.name, {})) !== "no",
     openLink: (url) => void openBrowser(url),

@@ -28,6 +28,22 @@ export interface ViewNote {
   text: string;
 }
 
+/** A yes/no question a View's request puts to the user: what the App asks, from which server. */
+export interface ViewQuestion {
+  kind: "message" | "open-link";
+  view: string;
+  server: string;
+  tool: string;
+  /** The message the App would send as the user, or the link it would open. */
+  text: string;
+}
+
+/** The question as one plain prompt (the CLI's confirm). */
+export function viewQuestionText(q: ViewQuestion): string {
+  const who = `The App of ${q.tool} (server ${q.server})`;
+  return q.kind === "message" ? `${who} asks to send this message as you:\n${q.text}\nSend it as your next turn?` : `${who} asks to open a link: ${q.text}\nOpen it in the browser?`;
+}
+
 /** What Views need from the host (the Host satisfies it; so does the chat app's command host). */
 export interface ViewHost {
   tools(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
@@ -39,8 +55,8 @@ export interface ViewSessionOptions {
   projection?: ViewProjection;
   /** How long a lookup waits for servers still connecting (default 5 s). */
   waitMs?: number;
-  /** Asks the user in the terminal (ui/message, ui/open-link, approvals); no asker: refused. */
-  confirm?: (question: string) => Promise<boolean>;
+  /** Asks the user in the terminal (ui/message, ui/open-link); no asker: refused. */
+  confirm?: (question: ViewQuestion) => Promise<boolean>;
   /** A confirmed ui/message: the user's next turn. */
   onUserTurn?: (text: string) => void;
   /** Opens a confirmed link (`$BROWSER`/xdg-open); none: the link is only shown. */
@@ -169,7 +185,7 @@ export class ViewSession {
         return this.readBack(v, params);
       case "ui/message": {
         const text = textOf(params.content);
-        const yes = text !== "" && (await this.ask(`The ${v.tool} View sends a message as you:\n${text}\nSend it?`));
+        const yes = text !== "" && (await this.ask({ kind: "message", view: id, server: v.server, tool: v.tool, text }));
         this.note(id, "message", yes ? `sent as your turn: ${text.slice(0, 200)}` : "message declined");
         if (yes) this.opts.onUserTurn?.(text);
         return yes ? {} : { isError: true };
@@ -182,7 +198,7 @@ export class ViewSession {
       }
       case "ui/open-link": {
         const url = typeof params.url === "string" ? params.url.slice(0, 2048) : "";
-        const ok = /^https?:\/\//i.test(url) && (await this.ask(`The ${v.tool} View asks to open ${url}. Open it?`));
+        const ok = /^https?:\/\//i.test(url) && (await this.ask({ kind: "open-link", view: id, server: v.server, tool: v.tool, text: url }));
         this.note(id, "open-link", ok ? `opened ${url}` : `not opened: ${url}`);
         if (ok) this.opts.openLink?.(url);
         return ok ? {} : { isError: true };
@@ -207,7 +223,7 @@ export class ViewSession {
     }
   }
 
-  private async ask(question: string): Promise<boolean> {
+  private async ask(question: ViewQuestion): Promise<boolean> {
     return this.opts.confirm ? this.opts.confirm(question).catch(() => false) : false;
   }
 

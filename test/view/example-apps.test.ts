@@ -57,6 +57,11 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       assert.ok(shown.view.ok, JSON.stringify(shown.view));
       const app = await appFrame(page);
       await app.getByText("Marketing").first().waitFor({ timeout: 20_000 });
+      await app.getByText(/Allocated: \$100,000/).waitFor({ timeout: 20_000 });
+      const text = (await app.locator("body").textContent()) ?? "";
+      for (const c of ["Marketing", "Engineer", "Operations", "Sales", "R&D"]) assert.ok(text.includes(c), `category ${c} drawn`);
+      assert.match(text, /25\.0%[\s\S]*35\.0%/, "the allocations from the tool result");
+      assert.ok((await app.locator("svg, canvas").count()) > 0, "the chart is drawn");
       await screenshot(page, `budget-allocator-${projection}`);
       await page.close();
     } finally {

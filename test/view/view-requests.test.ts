@@ -9,7 +9,7 @@ import { Host } from "../../src/host/host.js";
 import { appResourceUri, callableFromApp } from "../../src/host/app-only.js";
 import { route, toView } from "../../src/host/router.js";
 import { UI_EXTENSION } from "../../src/protocol/index.js";
-import { ViewSession, type ViewNote } from "../../src/view/session.js";
+import { ViewSession, viewQuestionText, type ViewNote, type ViewQuestion } from "../../src/view/session.js";
 import { viewPolicy } from "../../src/view/csp.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 
@@ -17,7 +17,7 @@ const SERVER = { kind: "stdio" as const, command: process.execPath, args: ["--im
 
 test("ui/message, ui/update-model-context, ui/open-link and notes go through the host's rules", async () => {
   const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
-  const asked: string[] = [];
+  const asked: ViewQuestion[] = [];
   let answer = true;
   const turns: string[] = [];
   const opened: string[] = [];
@@ -34,7 +34,8 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
     };
     assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "hello from the View" }] }), { result: {} });
     assert.deepEqual(turns, ["hello from the View"]);
-    assert.match(asked[0], /hello from the View/);
+    assert.deepEqual(asked[0], { kind: "message", view: id, server: "canary", tool: "canary_view", text: "hello from the View" }, "what the App asks, from which server");
+    assert.equal(viewQuestionText(asked[0]), "The App of canary_view (server canary) asks to send this message as you:\nhello from the View\nSend it as your next turn?");
     answer = false;
     assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "again" }] }), { result: { isError: true } });
     assert.deepEqual(turns, ["hello from the View"], "a declined message is no turn");
@@ -47,8 +48,13 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
     asked.length = 0;
     assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/docs" }), { result: {} });
     assert.deepEqual(opened, ["https://example.com/docs"]);
+    assert.deepEqual(asked[0], { kind: "open-link", view: id, server: "canary", tool: "canary_view", text: "https://example.com/docs" });
+    assert.match(viewQuestionText(asked[0]), /^The App of canary_view \(server canary\) asks to open a link: https:\/\/example\.com\/docs\nOpen it in the browser\?$/);
+    answer = false;
+    assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/other" }), { result: { isError: true } }, "declined: not opened");
+    assert.equal(asked.length, 2);
     assert.deepEqual(await rpc("ui/open-link", { url: "javascript:alert(1)" }), { result: { isError: true } });
-    assert.equal(asked.length, 1, "a non-http link is not even asked");
+    assert.equal(asked.length, 2, "a non-http link is not even asked");
     assert.deepEqual(opened, ["https://example.com/docs"]);
 
     await rpc("notifications/message", { level: "info", data: "a log line" });
@@ -98,4 +104,30 @@ test("the View's CSP: restrictive by default, widened only by declared origins",
   assert.doesNotMatch(p.csp, /script-src \*/);
   assert.equal(p.allow, "camera");
   assert.equal(p.dropped.length, 2);
+});
+
+test("a View's tools/call is approved as any call: declined, the View gets an error; approved, the ui output", async () => {
+  const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
+  const approvals: string[] = [];
+  let yes = false;
+  const session = new ViewSession(host, { approve: async (tool) => (approvals.push(`${tool.server}/${tool.name}`), yes) });
+  try {
+    await session.start();
+    const shown = await session.present("canary_view", {});
+    const id = shown.view.ok ? shown.view.id : "";
+    const rpc = async () => {
+      const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: id, method: "tools/call", params: { name: "canary_view", arguments: {} } }) });
+      return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    };
+    const no = await rpc();
+    assert.match(no.error?.message ?? "", /tools\/call canary_view: not approved/);
+    yes = true;
+    const ok = await rpc();
+    assert.equal(ok.error, undefined);
+    assert.ok(JSON.stringify(ok.result).includes("VCANARY-UI-OUTPUT"), "the ui output of the approved call");
+    assert.deepEqual(approvals, ["canary/canary_view", "canary/canary_view"]);
+  } finally {
+    await session.close();
+    await host.close();
+  }
 });

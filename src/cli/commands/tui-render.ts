@@ -165,6 +165,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     promptHistory: PromptHistory.load(dir),
     hostReady: pending.ready,
     modelCapabilities: adapter.capabilities,
+    askView: (q) => input.askView(q),
   });
   // A signal quits like /quit: the servers get the whole stdio shutdown (bounded), then the app
   // exits with 128 + its number. exitOnSignals is installed first, so it leaves signals to the

@@ -7,7 +7,7 @@
 import type { Host } from "../../host/host.js";
 import type { ViewProjection } from "../../host/types.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
-import { ViewSession } from "../../view/session.js";
+import { ViewSession, viewQuestionText } from "../../view/session.js";
 import { openBrowser } from "../../host/browser.js";
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
@@ -35,7 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const session = new ViewSession(host, {
       projection,
-      confirm,
+      confirm: (q) => confirm(viewQuestionText({ ...q, server: sanitizeInline(q.server), tool: sanitizeInline(q.tool), text: sanitizeInline(q.text.slice(0, 2000)) })),
       openLink: (url) => void openBrowser(url),
       onUserTurn: (text) => err(`view: message from the View (no chat here): ${sanitizeInline(text.slice(0, 500))}\n`),
       onNote: (n) => err(`view ${n.view}: ${n.kind}: ${sanitizeInline(n.text)}\n`),

@@ -1,7 +1,9 @@
 // The demo dashboard as a real MCP App (browser; bundled by scripts/bundle.js into
 // dist/view-assets/dashboard-app.js and inlined into ui://dashboard/index.html by the demo server).
 // It speaks ui/initialize through the App SDK, draws the io.modelcontextprotocol/ui structured
-// output (the regions as rows, the plans as facets) and calls refresh_dashboard back.
+// output (the regions as rows, the plans as facets) and calls refresh_dashboard back. A region's
+// "Ask" tells the model what the user picked (ui/update-model-context) and asks, as the user, about
+// it (ui/message): the host shows the message in the terminal and sends it only if the user says yes.
 import { App } from "@modelcontextprotocol/ext-apps";
 
 /** search_customers' ui/structured output. */
@@ -64,7 +66,15 @@ function draw(s: Snapshot & Partial<Rows>): void {
   const rows = $("regions");
   rows.replaceChildren(...Object.entries(s.byRegion ?? {}).map(([region, n]) => {
     const tr = document.createElement("tr");
-    tr.append(cell("th", region), cell("td", String(n)));
+    const ask = document.createElement("button");
+    ask.type = "button";
+    ask.textContent = "Ask";
+    ask.title = `Ask the model about ${region}`;
+    ask.dataset.region = region;
+    ask.addEventListener("click", () => void askAbout(region, n));
+    const td = document.createElement("td");
+    td.append(ask);
+    tr.append(cell("th", region), cell("td", String(n)), td);
     return tr;
   }));
   $("plans").replaceChildren(...Object.entries(s.byPlan ?? {}).map(([plan, n]) => {
@@ -85,6 +95,17 @@ app.ontoolcancelled = (p) => {
 app.onhostcontextchanged = (ctx) => {
   if (ctx.theme) document.documentElement.dataset.theme = ctx.theme;
 };
+
+/** ui/update-model-context, then ui/message: what the user picked, then the question in their name. */
+async function askAbout(region: string, n: number): Promise<void> {
+  try {
+    await app.updateModelContext({ content: [{ type: "text", text: `In the dashboard the user picked region ${region} (${n} customers).` }] });
+    const r = await app.sendMessage({ role: "user", content: [{ type: "text", text: `Tell me about the ${n} customers in ${region}.` }] });
+    $("calls").textContent = r.isError ? `message about ${region} declined` : `message about ${region} sent as your turn`;
+  } catch (e) {
+    $("calls").textContent = `message failed: ${(e as Error).message}`;
+  }
+}
 
 $("refresh").addEventListener("click", async () => {
   const button = $("refresh") as HTMLButtonElement;

@@ -12,6 +12,7 @@ import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
 import type { ModelCapabilities } from "../../model/context.js";
 import type { UsageSnapshot } from "../usage-meter.js";
+import type { ViewQuestion } from "../../view/session.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
 export type RejectedTool = HostError;
@@ -82,6 +83,10 @@ export interface CommandContext {
   usage?: () => UsageSnapshot;
   /** The saved sessions (/resume); absent where nothing is saved. */
   sessions?: SessionsHook;
+  /** Asks an App View's question (ui/message, ui/open-link) in its own dialog; absent: declined. */
+  askView?: (q: ViewQuestion) => Promise<boolean>;
+  /** A confirmed ui/message: the user's next turn, as written. */
+  viewTurn?: (text: string) => void;
 }
 
 /** The saved sessions: the list (most recent first), and going on with one in this app. */

@@ -15,8 +15,7 @@ export const view: SlashCommand = {
     const host = ctx.host;
     if (!host.readResource) throw new CommandError("this host cannot read resources: no App View");
     const viewHost = { tools: host.tools.bind(host), call: host.call.bind(host), readResource: host.readResource.bind(host) };
-    const ask = async (q: string) => (await ctx.store.askApproval("view", sanitizeInline(q).slice(0, 200), {})) !== "no";
-    const session = await viewSession(viewHost, ctx.store, ask);
+    const session = await viewSession(viewHost, ctx);
     const [first, ...rest] = args.trim().split(/\s+/);
     if (!first) {
       ctx.store.notice(`App View: ${session.url} (/view open opens it)`);

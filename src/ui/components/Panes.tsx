@@ -2,7 +2,7 @@
 // wrapped to the pane's width and scrolled by the page: every line of every entry is reachable.
 import React from "react";
 import { Box, Text } from "ink";
-import { sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
+import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/measure.js";
 import { truncateToWidth, wrapToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
@@ -143,6 +143,11 @@ export function appLines(entries: readonly AppEntry[], width = 1_000): string[] 
 function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
   const lines: string[] = [];
   for (const e of entries) {
+    // A line about the App View (store.appNote): its time and text, no JSON around it.
+    if (e.audience === "view" && typeof e.value === "string") {
+      lines.push(...wrapToWidth(`${clock(e.at)} ${sanitizeInline(e.value)}`, width - 2));
+      continue;
+    }
     lines.push(...wrapToWidth(`${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`, width - 2));
     if (e.value !== undefined) for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
     if (Object.keys(e.appMeta).length) {

@@ -1,0 +1,82 @@
+// An App View's ui/message and ui/open-link get their own dialog (components/ViewQuestion.tsx), not
+// the tool-approval one: what the App asks, which App, which server; only [y] says yes (Enter does
+// not: the App would speak as the user), [n]/Esc declines. UiInput.askView asks it in turn with the
+// servers' questions and records the answer.
+import "./env.js";
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import React from "react";
+import { ViewQuestion } from "../../src/ui/components/ViewQuestion.js";
+import { InputDialog } from "../../src/ui/components/InputDialog.js";
+import { UiInput } from "../../src/ui/input-dialogs.js";
+import { SessionStore } from "../../src/ui/state.js";
+import { OfflineModel } from "../../src/model/offline.js";
+import type { ViewQuestion as Question } from "../../src/view/session.js";
+import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
+
+const open: Harness[] = [];
+after(() => open.forEach((h) => h.unmount()));
+
+const MESSAGE: Question = { kind: "message", view: "v1", server: "demo", tool: "refresh_dashboard", text: "Tell me about the 170 customers in EMEA.\nAnd their plans." };
+const LINK: Question = { kind: "open-link", view: "v2", server: "basic", tool: "get-time", text: "https://example.com/docs" };
+
+function dialog(req: Question) {
+  const answers: boolean[] = [];
+  const h = renderAt(<ViewQuestion req={req} width={90} onAnswer={(a) => answers.push(a)} />, 90);
+  open.push(h);
+  return { h, answers, frame: () => stripAnsi(h.lastFrame()) };
+}
+
+test("ui/message: the App, its server and the whole message; Enter does not send, y does", async () => {
+  const { h, answers, frame } = dialog(MESSAGE);
+  const f = frame();
+  assert.match(f, /The App of refresh_dashboard \(server demo\) asks to send a message as you/);
+  assert.match(f, /Tell me about the 170 customers in EMEA\./);
+  assert.match(f, /And their plans\./);
+  assert.match(f, /Send it as your next turn\? \[y\]es \/ \[n\]o/);
+  assert.doesNotMatch(f, /Run tool|\[a\]lways/, "not the tool-approval wording");
+  h.stdin.write("\r");
+  await tick(15);
+  assert.deepEqual(answers, [], "Enter is no answer");
+  h.stdin.write("y");
+  await tick(15);
+  assert.deepEqual(answers, [true]);
+});
+
+test("ui/open-link: the link and who asks; n declines, Esc declines", async () => {
+  const { h, answers, frame } = dialog(LINK);
+  assert.match(frame(), /The App of get-time \(server basic\) asks to open a link/);
+  assert.match(frame(), /https:\/\/example\.com\/docs/);
+  assert.match(frame(), /Open it in the browser\? \[y\]es \/ \[n\]o/);
+  h.stdin.write("n");
+  await tick(15);
+  h.stdin.write("\x1b");
+  await tick(60);
+  assert.deepEqual(answers, [false, false]);
+});
+
+test("what the App sends is sanitized: no terminal escapes reach the screen", () => {
+  const { h } = dialog({ ...MESSAGE, tool: "evil\x1b]0;title\x07", text: "hi\x1b[2J there" });
+  const raw = h.lastFrame() ?? "";
+  assert.ok(!raw.includes("\x1b[2J") && !raw.includes("\x1b]0;"), JSON.stringify(raw));
+  assert.match(stripAnsi(raw), /hi.*there/);
+});
+
+test("UiInput.askView: the dialog above the prompt, the answer, and a transcript record", async () => {
+  const store = new SessionStore();
+  const records: Record<string, unknown>[] = [];
+  store.onRecord((r) => records.push(r));
+  const input = new UiInput(new OfflineModel());
+  input.attach(store);
+  const asked = input.askView(MESSAGE);
+  await tick(5);
+  const pending = store.getState().input;
+  assert.equal(pending?.kind, "view");
+  const h = renderAt(<InputDialog input={pending!} width={90} />, 90);
+  open.push(h);
+  assert.match(stripAnsi(h.lastFrame()), /asks to send a message as you/);
+  h.stdin.write("n");
+  assert.equal(await asked, false);
+  assert.equal(store.getState().input, undefined, "the dialog is gone");
+  assert.deepEqual(records.map(({ at: _at, turn: _turn, ...r }) => r), [{ kind: "view-question", server: "demo", tool: "refresh_dashboard", asks: "message", text: MESSAGE.text, action: "decline" }]);
+});
