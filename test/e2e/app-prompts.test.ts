@@ -56,7 +56,7 @@ test("/help lists the prompt commands; a prompt command with arguments is the us
 
   // The transcript keeps the typed command and the turn's text.
   const dir = join(t.stateDir, "mcp-prism");
-  const file = readdirSync(dir).find((f) => f.endsWith(".jsonl")) as string;
+  const file = readdirSync(dir).find((f) => f.startsWith("session-") && f.endsWith(".jsonl")) as string;
   const records = readFileSync(join(dir, file), "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const users = records.filter((r) => r.kind === "user").map((r) => r.text);
   assert.ok(users.includes('/everything:args-prompt "New York" state=NY'), users.join(" | "));

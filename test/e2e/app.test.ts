@@ -87,7 +87,7 @@ test("one session: chat table, images, code mode JSON only in the side pane, tra
 
   // The transcript: one JSONL file, every event of the session.
   const dir = join(t.stateDir, "mcp-prism");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")); // eras.json (the era cache) lives there too
+  const files = readdirSync(dir).filter((f) => f.startsWith("session-") && f.endsWith(".jsonl")); // eras.json (the era cache) and history.jsonl (the prompt history) live there too
   assert.equal(files.length, 1);
   assert.ok(readdirSync(dir).every((f) => f.endsWith(".jsonl") || f === "eras.json"), readdirSync(dir).join(", "));
   const recs = readFileSync(join(dir, files[0]), "utf8").trim().split("\n").map((l) => JSON.parse(l));
