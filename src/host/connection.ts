@@ -260,7 +260,7 @@ export class Connection {
           transport.setProtocolVersion?.(await this.initialize(legacy));
         } catch (e) {
           const status = httpStatusOf(e);
-          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.seen()?.header, this.seen()?.signIn));
+          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.seen()?.header, this.seen()?.signIn, this.name));
           throw e;
         }
       },
@@ -292,7 +292,7 @@ export class Connection {
     let version: string = forced ?? startVersion ?? MODERN_VERSIONS[0];
     for (let attempt = 0; attempt < 2; attempt++) {
       const probed = await this.probe(client, version, d.probeTimeout, attempt === 0);
-      const verdict = classifyProbe(probed.outcome, { transport: this.config.kind, version, forced: forced !== undefined, retried: attempt > 0 });
+      const verdict = classifyProbe(probed.outcome, { transport: this.config.kind, version, forced: forced !== undefined, retried: attempt > 0, server: this.name });
       if (verdict.kind !== "legacy") probed.initialize?.catch(() => {}); // a dual-era server answered both: the probe decided
       switch (verdict.kind) {
         case "modern":
@@ -325,7 +325,7 @@ export class Connection {
     if (e instanceof ConnectionError) err = e.rule === "auth-required" ? e : undefined;
     else if (status === 401 || status === 403) {
       const seen = e instanceof HttpStatusError ? { header: e.wwwAuthenticate, signIn: e.signIn } : this.seen();
-      err = this.refused(authRequired(status, seen?.header, seen?.signIn));
+      err = this.refused(authRequired(status, seen?.header, seen?.signIn, this.name));
     }
     if (!err || status === 403) return err; // a step-up refused: the token still serves the rest
     if (this.state === "connected") this.state = "failed";

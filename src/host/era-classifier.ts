@@ -26,6 +26,8 @@ export interface ProbeContext {
   forced: boolean;
   /** The probe is a retry after -32022: the server showed itself modern, so never legacy now. */
   retried: boolean;
+  /** The server's config name, for the sign-in hint ("SERVER" when not known). */
+  server?: string;
 }
 
 export type EraVerdict =
@@ -46,7 +48,7 @@ export function classifyProbe(outcome: ProbeOutcome, ctx: ProbeContext): EraVerd
     case "rpc-error":
       return classifyRpcError(outcome, ctx);
     case "http-status":
-      if (outcome.status === 401 || outcome.status === 403) return authRequired(outcome.status, outcome.wwwAuthenticate, outcome.signIn);
+      if (outcome.status === 401 || outcome.status === 403) return authRequired(outcome.status, outcome.wwwAuthenticate, outcome.signIn, ctx.server);
       return notModern(`server/discover → HTTP ${outcome.status}`, ctx);
     case "timeout":
       // stdio: a legacy server may ignore what it does not know (initialize already decided).
@@ -99,11 +101,11 @@ function noCommonVersion(requested: string, supported: readonly string[]): EraVe
 }
 
 /** The verdict for an HTTP 401/403, on the probe or on the legacy transport. */
-export function authRequired(status: number, wwwAuthenticate: string | undefined, signIn?: string): Extract<EraVerdict, { kind: "auth-required" }> {
+export function authRequired(status: number, wwwAuthenticate: string | undefined, signIn?: string, server = "SERVER"): Extract<EraVerdict, { kind: "auth-required" }> {
   const what = status === 401 ? "needs authorization" : "refused the credentials";
   const said = challenge(wwwAuthenticate);
   // `signIn`: why signing in failed (host-written, bounded); else how to sign in.
-  const hint = signIn ? `; sign-in failed: ${bounded(signIn, 300)}` : status === 401 ? "; sign-in needed: `mcp-prism login SERVER`, or /login SERVER in the app" : "";
+  const hint = signIn ? `; sign-in failed: ${bounded(signIn, 300)}` : status === 401 ? `; sign-in needed: \`mcp-prism login ${server}\`, or /login ${server} in the app` : "";
   return { kind: "auth-required", rule: "auth-required", detail: `HTTP ${status}: the server ${what}${said ? ` (${said})` : ""}${hint}` };
 }
 

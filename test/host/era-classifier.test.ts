@@ -86,3 +86,9 @@ test("challenge(): scheme, realm, resource_metadata and error only; server text 
   assert.ok(hostile.length < 160, hostile);
   assert.equal(challenge("\u001b]0;title\u0007"), "");
 });
+
+test("the sign-in hint names the server when the probe knows it", () => {
+  const v = classifyProbe({ kind: "http-status", status: 401, body: "", wwwAuthenticate: "Bearer" }, { ...http, server: "crm" });
+  assert.equal(v.kind, "auth-required");
+  if (v.kind === "auth-required") assert.match(v.detail, /sign-in needed: `mcp-prism login crm`, or \/login crm in the app$/);
+});
