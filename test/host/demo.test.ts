@@ -113,7 +113,7 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
     test("user/structured table goes to the user sink, not the model", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
       const table = o.routed.user.find((e) => e.format === "structured") as any;
-      assert.ok(Array.isArray(table.structuredContent) && table.structuredContent.length > 0);
+      assert.ok(Array.isArray(table.structuredContent.items) && table.structuredContent.items.length > 0 && table.structuredContent.total === 37);
       assert.ok(!o.routed.model.some((e) => e.format === "structured"));
     });
 
