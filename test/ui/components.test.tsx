@@ -158,6 +158,9 @@ test("panes: programmatic only in its pane, App only in the App pane with its ex
   assert.match(prog, /#1 demo · refresh_dashboard .* \d+ B/);
   assert.ok(!prog.includes("APP-CANARY") && !prog.includes("MODEL-TEXT"));
   assert.match(app, /App · io\.modelcontextprotocol\/ui/);
+  // A narrow pane keeps the extension id whole and drops the "App ·" word instead.
+  const narrow = stripAnsi(draw(<AppPane entries={s.app} width={34} height={20} focused />).lastFrame());
+  assert.match(narrow, /▸ io\.modelcontextprotocol\/ui \(\d+\)/);
   assert.match(app, /APP-CANARY/);
   assert.match(app, /_meta:/);
   assert.match(app, /ui:\/\/dash/);

@@ -4,7 +4,7 @@ import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/measure.js";
-import { truncateToWidth, wrapToWidth } from "../format.js";
+import { displayWidth, truncateToWidth, wrapToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 
 /**
@@ -158,10 +158,17 @@ function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
   return lines;
 }
 
+/** "App · EXTENSION (N)"; where that is too wide for the pane, the extension id alone (never cut first). */
+export function appTitle(ext: string, count: number, width: number, focused?: boolean): string {
+  const mark = focused ? "▸ " : "";
+  const full = `${mark}App${ext ? ` · ${ext}` : ""} (${count})`;
+  return ext && displayWidth(full) > width - 2 ? `${mark}${ext} (${count})` : full;
+}
+
 export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
-    <Framed title={`${focused ? "▸ " : ""}App${ext ? ` · ${ext}` : ""} (${entries.length})`} width={width} focused={focused}>
+    <Framed title={appTitle(ext, entries.length, width, focused)} width={width} focused={focused}>
       <PaneBody lines={appLines(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
