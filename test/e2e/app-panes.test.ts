@@ -20,8 +20,9 @@ test("app mode fills the App pane; Esc cancels a running call; ^C cancels, ^C^C 
   let s = await t.idle(/App · io\.modelcontextprotocol\/ui \(1\)/, "the App pane");
   const side = rightColumn(s, main + 1);
   assert.match(side, /"datasetVersion": "v\d+"/);
-  // The line wraps (the elapsed time and the selection are never cut): read it joined.
-  assert.match(leftColumn(s, main).replace(/ *\n/g, ""), /requested: assistant\/content, io\.modelcontextprotocol\/ui\/structured/);
+  // The line wraps at a space, its continuation indented (the elapsed time and the selection are
+  // never cut): read it joined.
+  assert.match(leftColumn(s, main).replace(/ *\n */g, " "), /requested: assistant\/content, io\.modelcontextprotocol\/ui\/structured/);
   assert.ok(!leftColumn(t.screen(500), main).includes("datasetVersion\""), "App data never in the conversation");
   assert.doesNotMatch(side, /Programmatic \(/, "the empty programmatic pane is hidden");
 

@@ -48,8 +48,9 @@ test("80×24: the CLI's text is wrapped to the terminal, rows indented under the
     assert.doesNotMatch(r, /^ (?! )/, `no row starts with a single stray space: ${JSON.stringify(r)}`);
   }
   // Lines longer than 80 columns in a pipe, wrapped here at spaces, continuation rows indented.
-  assert.match(s, /^mcp-prism call TOOL \[--args JSON\] \[--select audience\/format\]\.\.\. \[--profile P\]\n\S/m);
-  assert.match(s.split("\n").map((r) => r.trim()).join(" "), /One call; shows what the model, the user, program logic and the App view each received\./);
+  assert.match(s, /^mcp-prism call TOOL \[--args JSON\] \[--select audience\/format\]\.\.\. \[--rows N\]\n\S/m);
+  assert.match(s, /^Common options:\n {2}--config FILE {2}--server NAME {2}--mode chat\|structured\|code\|app\|minimal\n/m);
+  assert.match(s.split("\n").map((r) => r.trim()).join(" "), /One call; shows what the model, the user, program logic and the App view each received \(--rows N: table rows shown\)\./);
 });
 
 test("80×40 app mode: the pane leaves the prompt and the status bar whole, the elapsed time is whole", async () => {
@@ -62,7 +63,8 @@ test("80×40 app mode: the pane leaves the prompt and the status bar whole, the 
   assert.match(rows.at(-2)!, /^● demo 2026-12-01 connected {2}│ mode app · model offline/, "the status bar's first row");
   assert.match(rows.at(-1)!, /│ \/help\s*$/, "the status bar's last row, with its hints");
   assert.ok(rows.some((r) => /^›/.test(r)), "the prompt");
-  assert.ok(rows.some((r) => /App · /.test(r)), "the side pane");
+  // The pane's title: at this width the extension id alone, whole (never "io.modelcontextprot…").
+  assert.ok(rows.some((r) => /│(▸ )?io\.modelcontextprotocol\/ui( \(\d+\))?\s*│/.test(r)), "the side pane, its extension id whole");
   assert.match(s, /^ {2}\d+\.\d+s · requested: /m, "the elapsed time, whole");
   assert.match(s.replace(/\n {4}/g, " "), /→ model \d+ B · user — · programmatic — · app [\d.]+ kB/, "the sink summary wrapped at spaces");
   t.submit("/quit");

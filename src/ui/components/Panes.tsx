@@ -158,11 +158,12 @@ function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
   return lines;
 }
 
-/** "App · EXTENSION (N)"; where that is too wide for the pane, the extension id alone (never cut first). */
+/** "App · EXTENSION (N)"; where that is too wide for the pane, shorter forms that keep the extension id whole. */
 export function appTitle(ext: string, count: number, width: number, focused?: boolean): string {
   const mark = focused ? "▸ " : "";
   const full = `${mark}App${ext ? ` · ${ext}` : ""} (${count})`;
-  return ext && displayWidth(full) > width - 2 ? `${mark}${ext} (${count})` : full;
+  if (!ext) return full;
+  return [full, `${mark}${ext} (${count})`, `${mark}${ext}`].find((t) => displayWidth(t) <= width - 2) ?? full;
 }
 
 export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
