@@ -193,6 +193,20 @@ test("status bar: servers with version and state, mode, model, key hints", () =>
   assert.match(f, /Tab complete · \^T pane · \^O expand · .*Esc cancel · \^C\^C quit · \/help/);
 });
 
+test("status bar at 80 columns with token counts: two rows, broken after a separator, no row starts with a space", () => {
+  const usage = { input: 2600, output: 72, cacheRead: 0, cacheWrite: 0, estimated: true };
+  const snap = { session: usage, last: { n: 1, prompt: "p", usage, requests: 1 }, turns: [] };
+  const f = stripAnsi(draw(<StatusBar servers={[{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }]} mode="app" model="offline" width={80} usage={snap} />, 80).lastFrame());
+  const rows = f.split("\n").filter((r) => r.trim());
+  assert.equal(rows.length, 2, f);
+  for (const r of rows) {
+    assert.ok(r.length <= 80, r);
+    assert.doesNotMatch(r, /^ /, `a row starts with a space: ${JSON.stringify(r)}`);
+  }
+  assert.match(rows[0], /^● demo 2026-12-01 connected {2}│ mode app · model offline ·$/);
+  assert.match(rows[1], /^tokens ≈2\.6k in \/ ≈72 out · turn ≈2\.6k \/ ≈72 │ .*\/help$/);
+});
+
 test("approval prompt: y / n / a answer", async () => {
   const answers: string[] = [];
   const h = draw(<ApprovalPrompt server="demo" tool="wait" args={{ seconds: 3 }} width={80} onAnswer={(a) => answers.push(a)} />);

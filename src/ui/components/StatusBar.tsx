@@ -35,17 +35,52 @@ export function StatusBar({ servers, mode, model, width, busy, usage }: { server
   const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${tokens ? ` · ${tokens}` : ""}${busy ? " · working…" : ""}`;
   const base = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ `;
   const hints = [KEY_HINTS, ...SHORTER_HINTS].find((h) => displayWidth(base + h) <= width) ?? SHORTER_HINTS[SHORTER_HINTS.length - 1];
+  const runs: Run[] = [...left.map((l) => ({ text: l.text + "  ", color: l.color })), { text: `│ ${mid} │ ` }, { text: hints, dim: true }];
+  const rows = breakRuns(runs, width);
   return (
-    <Box width={width}>
-      <Text wrap="wrap">
-        {left.map((l, i) => (
-          <Text key={i} color={l.color}>
-            {l.text + "  "}
-          </Text>
-        ))}
-        <Text>{`│ ${mid} │ `}</Text>
-        <Text dimColor>{hints}</Text>
-      </Text>
+    <Box width={width} flexDirection="column">
+      {rows.map((row, r) => (
+        <Text key={r} wrap="wrap">
+          {row.map((run, i) => (
+            <Text key={i} color={run.color} dimColor={run.dim}>
+              {run.text}
+            </Text>
+          ))}
+        </Text>
+      ))}
     </Box>
   );
+}
+
+interface Run {
+  text: string;
+  color?: string;
+  dim?: boolean;
+}
+
+/**
+ * The bar as rows: one when it fits; else broken after the last ` · ` or ` │ ` separator that fits,
+ * so the second row starts with a word, never a space (Ink's own wrap keeps the space). With no
+ * such separator (many servers) Ink wraps the one row.
+ */
+function breakRuns(runs: Run[], width: number): Run[][] {
+  const line = runs.map((r) => r.text).join("");
+  if (displayWidth(line) <= width) return [runs];
+  let at = -1;
+  for (const m of line.matchAll(/ [·│] /g)) {
+    const end = (m.index ?? 0) + 2;
+    if (displayWidth(line.slice(0, end)) <= width) at = end;
+  }
+  if (at < 0) return [runs];
+  const first: Run[] = [];
+  const second: Run[] = [];
+  let pos = 0;
+  for (const r of runs) {
+    const cut = Math.max(0, Math.min(r.text.length, at - pos));
+    if (cut > 0) first.push({ ...r, text: r.text.slice(0, cut) });
+    if (cut < r.text.length) second.push({ ...r, text: r.text.slice(cut) });
+    pos += r.text.length;
+  }
+  if (second.length) second[0] = { ...second[0], text: second[0].text.replace(/^ +/, "") };
+  return [first, second];
 }
