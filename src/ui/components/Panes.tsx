@@ -122,7 +122,7 @@ function PaneBody({ lines, width, height, scroll }: { lines: string[]; width: nu
 
 export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
   return (
-    <Framed title={`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`} width={width} focused={focused}>
+    <Framed title={fitted([`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`, `${focused ? "▸ " : ""}Programmatic (${entries.length})`], width)} width={width} focused={focused}>
       <PaneBody lines={programmaticLines(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
@@ -163,7 +163,12 @@ export function appTitle(ext: string, count: number, width: number, focused?: bo
   const mark = focused ? "▸ " : "";
   const full = `${mark}App${ext ? ` · ${ext}` : ""} (${count})`;
   if (!ext) return full;
-  return [full, `${mark}${ext} (${count})`, `${mark}${ext}`].find((t) => displayWidth(t) <= width - 2) ?? full;
+  return fitted([full, `${mark}${ext} (${count})`, `${mark}${ext}`], width);
+}
+
+/** The first title that fits inside a pane `width` wide (else the first, cut by Framed). */
+function fitted(titles: string[], width: number): string {
+  return titles.find((t) => displayWidth(t) <= width - 2) ?? titles[0];
 }
 
 export function AppPane({ entries, width, height, scroll = 0, focused }: AppPaneProps) {
