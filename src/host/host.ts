@@ -3,8 +3,9 @@
 import { didYouMean } from "../protocol/suggest.js";
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, exceedsJsonDepth, sameSelector, selectorKey, tooDeepDetail, UI_EXTENSION } from "../protocol/index.js";
+import { ErrorCode } from "../protocol/index.js";
 import { wireError } from "./call-errors.js";
+import { checkCall, failedCall, finishCall } from "./call-steps.js";
 import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
 import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
@@ -12,17 +13,13 @@ import { EraCache } from "./era-cache.js";
 import { featuresWith, type ClientSide, type ServerNotice } from "./client-capabilities.js";
 import { DEFAULT_LOG_LEVEL, logEntryOf, sendLogLevel, ServerLogs, type LogEntry } from "./server-logs.js";
 import { rootsOf, type Root } from "./roots.js";
-import { legacyOutputs } from "./legacy-outputs.js";
 import { policyFor } from "./policy/index.js";
-import { writeReceipt } from "./receipt.js";
 import { withInputRounds, type Retry } from "./input-required.js";
-import { route, RoutingError, sinkBytes } from "./router.js";
-import { appResourceUri, offeredToModel } from "./app-only.js";
+import { offeredToModel } from "./app-only.js";
 import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
-import type { CallError, CallOptions, CallOutcome, CallSuccess, HostWarning, Mode, ProgressUpdate, Routed, SinkBytes, ToolEntry, ToolExecutor } from "./types.js";
-import { ResultValidationError, validateLegacyResult, validateVariantResult } from "./validate.js";
-import { modeSelection, selectionOf } from "./selections.js";
+import type { CallError, CallOptions, CallOutcome, Mode, ProgressUpdate, ToolEntry, ToolExecutor } from "./types.js";
+import { modeSelection } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
 import { PromptRegistry } from "./prompt-registry.js";
@@ -288,24 +285,24 @@ export class Host extends EventEmitter implements ToolExecutor {
     const started = performance.now();
     const mode = opts.mode ?? this.mode;
     const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
-    if (!listed) return this.failed({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
+    if (!listed) return failedCall({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
     const call: PendingCall = { started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
-    const refused = this.check(call);
-    if (refused) return this.failed(call, refused);
+    const refused = checkCall(call, this.opts.config.limits.maxJsonDepth);
+    if (refused) return failedCall(call, refused);
     let raw: Record<string, unknown>;
     try {
       // Multi round-trip (modern eras): the input requests answered and the call retried, bounded.
       // A 401/403 (token revoked, step-up): sign in where interactive, outside the request's timeout, and send once more.
       const send = (retry?: Retry) => this.signIns.withSignIn(conn, conn.name, () => this.requestListed(call, retry));
       const got = await withInputRounds(send, () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
-      if (!got.ok) return this.failed(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
+      if (!got.ok) return failedCall(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
       raw = got.raw;
     } catch (e) {
-      return this.failed(call, wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
+      return failedCall(call, wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
-    return this.finish(call, raw);
+    return finishCall(call, raw, this.opts.config.limits);
   }
 
   /** The tool a name means, when a connected server listed it already. */
@@ -334,38 +331,6 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   /** The checks made before anything is sent; sets the call's selection. A CallError: not sent. */
-  private check(call: PendingCall): CallError | undefined {
-    const { plan, opts, entry, conn } = call;
-    // A call approved (and drawn) for one server's tool never runs another's, even when names
-    // moved between the approval and the call (a server connected or restarted meanwhile).
-    const target = opts.target;
-    if (target !== undefined && (target.server !== entry.server || target.tool !== entry.name)) {
-      return callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`);
-    }
-    if (entry.unavailable !== undefined) return callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail);
-    // Arguments (from the model, --args or a UI form) are untrusted JSON like a result.
-    const maxDepth = this.opts.config.limits.maxJsonDepth;
-    if (exceedsJsonDepth(plan.args, maxDepth)) return callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`);
-    if (entry.era !== "2026-12-01") {
-      if (!opts.select) return undefined;
-      return callError(plan.server, plan.tool, "selection-unsupported", `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`);
-    }
-    const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
-    if (declined) {
-      plan.requested = opts.select;
-      return callError(plan.server, plan.tool, "declined-variant", `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`);
-    }
-    const negotiated = conn.negotiated(policyFor(plan.mode).advertiseExtensions);
-    const chosen = opts.select ? selectionOf(opts.select, entry, negotiated) : modeSelection(entry, plan.mode, negotiated);
-    call.appExtensions = chosen.extensions;
-    call.effective = chosen.effective;
-    plan.requested = chosen.requested;
-    const issue = chosen.issue;
-    if (!issue) return undefined;
-    const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
-    return callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`);
-  }
-
   private request(call: PendingCall, retry?: Retry): Promise<Record<string, unknown>> {
     const { plan, opts } = call;
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
@@ -397,57 +362,6 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (!fresh?.tools.some((t) => t.name === tool)) throw e;
       return this.request(call, retry);
     }
-  }
-
-  /** The whole result validated before anything is routed. */
-  private finish(call: PendingCall, raw: Record<string, unknown>): CallOutcome {
-    const { plan, entry } = call;
-    const limits = this.opts.config.limits;
-    // No size step here: every transport refused a reply over limits.maxResultBytes already.
-    let outcome: CallOutcome;
-    try {
-      if (entry.era === "2026-12-01") {
-        const v = validateVariantResult(raw, call.effective, entry.variants, limits);
-        outcome = this.success(call, route(v.outputs, { appExtensions: call.appExtensions, meta: v.meta }), v.isError);
-      } else {
-        const v = validateLegacyResult(raw, entry.legacyOutputSchema, limits);
-        // A legacy App tool in app mode: its structuredContent is the View's data (legacy-outputs.ts).
-        const view = plan.mode === "app" && appResourceUri(entry) !== undefined ? [UI_EXTENSION] : [];
-        outcome = this.success(call, route(legacyOutputs(v, view[0]), { appExtensions: view, meta: v.meta }), v.isError);
-        outcome.legacyResult = v;
-        if (v.warnings) outcome.warnings = v.warnings.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
-        if (v.meta !== undefined && Object.keys(v.meta).length > 0) outcome.resultMeta = v.meta;
-      }
-    } catch (e) {
-      if (e instanceof ResultValidationError) return this.failed(call, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
-      if (e instanceof RoutingError) return this.failed(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
-      throw e;
-    }
-    return outcome;
-  }
-
-  private failed(call: Pick<PendingCall, "started" | "plan">, error: CallError): CallOutcome {
-    const { plan } = call;
-    const outcome: CallOutcome = { ok: false, plan, error, durationMs: performance.now() - call.started };
-    return outcome;
-  }
-
-  private success(call: PendingCall, routed: Routed, isError: boolean): CallSuccess {
-    // `bytes` serializes every output: computed when first read (the app reads it when it draws
-    // the call; a script calling in a loop may never), then kept.
-    let bytes: SinkBytes | undefined;
-    const outcome: CallSuccess = {
-      ok: true,
-      plan: call.plan,
-      isError,
-      routed,
-      get bytes() {
-        return (bytes ??= sinkBytes(routed));
-      },
-      durationMs: performance.now() - call.started,
-    };
-    if (routed.model.length === 0) outcome.receipt = writeReceipt(call.entry.name, routed, outcome.bytes, call.entry.variants, isError);
-    return outcome;
   }
 
   private async unknownTool(name: string, mode: Mode): Promise<CallError> {
