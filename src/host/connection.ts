@@ -1,7 +1,6 @@
 // One server connection: its transports (from a TransportFactory: stdio or Streamable HTTP by
 // default, transport-factory.ts), era detection, the modern `_meta`
 // envelope on every request, stderr tail, and restart after an exit.
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   AnyResultSchema,
   eraOf,
@@ -18,7 +17,7 @@ import {
 import type { Limits, ServerConfig } from "./config.js";
 import type { EraCache, RememberedEra } from "./era-cache.js";
 import { clientCapabilities, DEFAULT_CLIENT_SIDE, serveClientRequests, type ClientSide } from "./client-capabilities.js";
-import { authRequired, classifyProbe, type ProbeOutcome } from "./era-classifier.js";
+import { authRequired, classifyProbe } from "./era-classifier.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
 import { RpcClient } from "./rpc-client.js";
@@ -34,48 +33,9 @@ export { CLIENT_NAME, CLIENT_VERSION };
 
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
-/** A server that could not be reached or used: fields (server, rule, detail) and the line `server S: detail`. */
-export class ConnectionError extends Error {
-  /** The server's last stderr lines when it failed, for the user only (never in `message`). */
-  stderr?: string[];
-  constructor(
-    readonly rule: string,
-    /** The server's config name; "" when the name is not a configured server. */
-    readonly server: string,
-    readonly detail: string,
-  ) {
-    super(server ? `server ${server}: ${detail}` : detail);
-    this.name = "ConnectionError";
-  }
-}
-
-export type ConnectionState = "idle" | "connecting" | "connected" | "disconnected" | "failed";
+export { ConnectionError, type ConnectionState, type RequestOpts } from "./connection-types.js";
+import { ConnectionError, type ConnectionState, type Detection, type Probed, type RequestOpts } from "./connection-types.js";
 type Json = Record<string, unknown>;
-
-export interface RequestOpts {
-  /** Client extensions advertised on this (modern) request. */
-  extensions?: Record<string, Record<string, unknown>>;
-  timeout?: number;
-  signal?: AbortSignal;
-  onprogress?: RequestOptions["onprogress"];
-  /** With `onprogress`: each progress notification restarts the timeout, up to this total (ms). */
-  maxTotalTimeout?: number;
-}
-
-/** How one connection detects its era: the probe's client and time, and the legacy handshake. */
-interface Detection {
-  probeTimeout: number;
-  /** The client to probe on (HTTP: a fresh modern one, replacing a legacy one that failed). */
-  probeClient: () => Promise<RpcClient>;
-  /** The legacy handshake, reusing an initialize already in flight. */
-  legacy: (pendingInitialize?: Promise<Json>) => Promise<void>;
-}
-
-/** One probe's outcome and, on stdio after the probe timeout, the initialize sent meanwhile. */
-interface Probed {
-  outcome: ProbeOutcome;
-  initialize?: Promise<Json>;
-}
 
 const MAX_RESTARTS = 5;
 /** A connection that stayed up this long earns a fresh restart budget (crashes hours apart are not a loop). */
