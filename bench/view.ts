@@ -10,10 +10,14 @@ import { toView } from "../src/host/router.js";
 import { UI_EXTENSION } from "../src/protocol/index.js";
 import { ViewSession } from "../src/view/session.js";
 import { appFrame, launchBrowser } from "../test/helpers/browser.js";
+import type { Frame } from "playwright-core";
 import { demoConfig } from "./lib/demo.js";
 import { fmt, median, ms, ratio, type BenchOptions, type Section } from "./lib/report.js";
 
-const SHOWN = `/Dataset \\S+, \\d+ customers/.test(document.getElementById("version")?.textContent ?? "")`;
+// Locators, not waitForFunction: a string predicate is an eval, which the View's CSP (no
+// 'unsafe-eval') refuses; Playwright's selector engine runs in its own world.
+const SHOWN = /Dataset \S+, \d+ customers/;
+const shown = (frame: Frame) => frame.locator("#version", { hasText: SHOWN }).waitFor({ timeout: 30_000 });
 
 /** The bare host: answers ui/initialize, then sends tool-input and the result (raw postMessage). */
 function bare(html: string, result: unknown): string {
@@ -50,12 +54,12 @@ export async function viewBench({ quick, log }: BenchOptions): Promise<Section> 
       await session.start();
       const page = await browser.newPage();
       await page.goto(session.url);
-      await page.waitForFunction(`document.getElementById("status")?.textContent === "no View yet"`);
+      await page.locator("#status", { hasText: /^no View yet$/ }).waitFor({ timeout: 30_000 });
       const t0 = performance.now();
       const opened = await session.open(entry, {});
       if (!opened.ok) throw new Error(opened.detail);
       session.deliver(opened.id, outcome);
-      await (await appFrame(page)).waitForFunction(SHOWN, undefined, { polling: "raf", timeout: 30_000 });
+      await shown(await appFrame(page));
       withBridge.push(performance.now() - t0);
       await page.close();
       await session.close();
@@ -63,7 +67,7 @@ export async function viewBench({ quick, log }: BenchOptions): Promise<Section> 
       const plain = await browser.newPage();
       const t1 = performance.now();
       await plain.setContent(bare(html, toView(outcome.routed, UI_EXTENSION, "result").payload));
-      await plain.frames()[1].waitForFunction(SHOWN, undefined, { polling: "raf", timeout: 30_000 });
+      await shown(plain.frames()[1]);
       without.push(performance.now() - t1);
       await plain.close();
       log(`view: rep ${i + 1}/${reps}: bridge ${fmt(withBridge[i], 0)} ms, no bridge ${fmt(without[i], 0)} ms`);
