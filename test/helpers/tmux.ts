@@ -81,7 +81,10 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
     keys: (...keys) => void tmux("send-keys", "-t", "e2e", ...keys),
     send(text, what = `"${text}" taken`) {
       term.submit(text);
-      return term.waitFor((x) => promptLine(x) === "", what);
+      // Taken = echoed above the prompt and the prompt empty again (an empty prompt alone may be
+      // the screen from before the keys were read).
+      const echoed = (x: string) => x.split("\n").some((l) => l.trimEnd() === `› ${text}`);
+      return term.waitFor((x) => promptLine(x) === "" && echoed(x.slice(0, x.lastIndexOf("\n›"))), what);
     },
     screen,
     format: (fmt) => tmux("display-message", "-p", "-t", "e2e", fmt).trim(),
