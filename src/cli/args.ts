@@ -134,13 +134,13 @@ export function parseProfile(value: unknown): LegacyProfile | undefined {
   return value as LegacyProfile;
 }
 
-/** Runs a command body; a UsageError becomes one stderr line and exit code 2. */
+/** Runs a command body; a UsageError becomes one stderr line and exit code 2 (`command` "" is the app). */
 export async function withUsage(command: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`mcp-prism ${command}: ${e.message}\n`);
+      err(`mcp-prism${command ? ` ${command}` : ""}: ${e.message}\n`);
       return 2;
     }
     throw e;

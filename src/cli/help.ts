@@ -7,7 +7,7 @@ const COMMON = "Common options:\n  --config FILE  --server NAME  --mode chat|str
 /** Each command's usage, what it does, and its own options. */
 export const COMMAND_HELP: Record<string, string> = {
   "-p": "mcp-prism -p PROMPT [--json] [--answer JSON]\n  One model turn without the app; -p - reads the prompt from stdin.",
-  tui: "mcp-prism [tui] [--continue | --resume [ID]]\n  The chat app (needs a terminal). --continue goes on with the last session of this directory, --resume ID with a saved one (--resume alone lists them).",
+  tui: "mcp-prism [--continue | --resume [ID]]\n  The chat app (needs a terminal). --continue goes on with the last session of this directory, --resume ID with a saved one (--resume alone lists them).",
   sessions: "mcp-prism sessions [--json]\n  The saved sessions, the most recently used first: id, time, directory, turns, first prompt.",
   call: "mcp-prism call TOOL [--args JSON] [--select audience/format]... [--rows N] [--profile P] [--answer JSON] [--json]\n  One call; shows what the model, the user, program logic and the App view each received (--rows N: table rows shown).",
   compare: "mcp-prism compare TOOL [--args JSON] [--yes] [--json]\n  The call under every mode and every legacy client profile, side by side.",
@@ -16,6 +16,10 @@ export const COMMAND_HELP: Record<string, string> = {
   prompt: "mcp-prism prompt NAME [--server NAME] [--args JSON] [--json]\n  prompts/get: the messages as the user's turn would carry them.",
   resources: "mcp-prism resources [--server NAME] [--json]\n  Each server's resources and resource templates.",
   read: "mcp-prism read URI [--server NAME] [--out FILE] [--json]\n  Reads one resource; --out FILE saves a blob (mode 0600).",
+  run: "mcp-prism run FILE|- [--server NAME] [--json] [--yes]\n  Runs a script in the code-mode sandbox against the servers' tools: its value on stdout (JSON), its console output on stderr. A tool not marked readOnlyHint runs only with --yes.",
+  view: "mcp-prism view TOOL [--server NAME] [--args JSON] [--open] [--view-projection result|output]\n  The call in app mode, its MCP Apps View served in a local page (prints view: URL; serves until Ctrl+C).",
+  login: "mcp-prism login SERVER\n  Signs in to an HTTP server now (OAuth in the browser; the URL also on stderr) and keeps its tokens.",
+  logout: "mcp-prism logout SERVER\n  Forgets that server's tokens, client registrations and discovery.",
   check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
   "demo-server": "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
   servers:
@@ -24,11 +28,12 @@ export const COMMAND_HELP: Record<string, string> = {
 };
 
 /** Commands whose help names the common options (demo-server and help take none of them). */
-const TAKES_COMMON = new Set(["-p", "tui", "call", "compare", "tools", "prompts", "prompt", "resources", "read"]);
+const TAKES_COMMON = new Set(["-p", "tui", "call", "compare", "tools", "prompts", "prompt", "resources", "read", "run", "view", "login", "logout"]);
 
+/** A command's usage: its `Usage:` line, what it does, and the common options where it takes them. */
 export function commandHelp(command: string): string {
   const text = COMMAND_HELP[command];
-  return `${text}\n${TAKES_COMMON.has(command) ? `\n${COMMON}\n` : ""}`;
+  return `Usage: ${text}\n${TAKES_COMMON.has(command) ? `\n${COMMON}\n` : ""}`;
 }
 
 /** `mcp-prism VERSION`, from the package.json two levels above this file (src/cli, dist/cli and dist/bundle alike). */

@@ -25,6 +25,9 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
 };
 
+/** Every subcommand's name (the help test walks them all). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(SUBCOMMANDS).filter((c) => c !== "tui");
+
 /**
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
@@ -79,7 +82,29 @@ function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {
   return words.some((a, i) => is(a) && (i === 0 || !words[i - 1].startsWith("-") || BOOLEAN_FLAGS.has(words[i - 1])));
 }
 
-async function dispatch(argv: string[]): Promise<number> {
+/** The common options that take a value: the word after one is its value, never a subcommand. */
+const VALUE_OPTIONS = new Set(["--config", "--server", "--mode", "--model", "--protocol", "--base-url", "--answer", "--resume", "-p", "--prompt"]);
+
+/**
+ * Common options may stand before the subcommand (`mcp-prism --config F tools`): the subcommand,
+ * found as the first word that is neither an option nor an option's value, moves to the front.
+ */
+export function subcommandFirst(argv: readonly string[]): string[] {
+  const words = ownWords(argv);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w.startsWith("-")) {
+      if (VALUE_OPTIONS.has(w)) i++;
+      continue;
+    }
+    if (i === 0 || !(w in SUBCOMMANDS || w === "help") || w === "tui") return [...argv];
+    return [w, ...argv.slice(0, i), ...argv.slice(i + 1)];
+  }
+  return [...argv];
+}
+
+async function dispatch(argvAsTyped: string[]): Promise<number> {
+  const argv = subcommandFirst(argvAsTyped);
   const [first, ...rest] = argv;
   if (first === "help") return help(rest[0]);
   if (first !== undefined && !first.startsWith("-")) {

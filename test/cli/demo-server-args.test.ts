@@ -24,7 +24,7 @@ test("demo-server: a bad option is one line and exit 2", () => {
     assert.equal(r.status, 2, args.join(" "));
     const [first, second] = r.stderr.split("\n");
     assert.match(first, line, args.join(" "));
-    assert.match(second, /^usage: mcp-prism demo-server/, args.join(" "));
+    assert.match(second, /^Usage: mcp-prism demo-server/, args.join(" "));
     assert.equal(r.stdout, "");
   }
 });
@@ -32,7 +32,7 @@ test("demo-server: a bad option is one line and exit 2", () => {
 test("demo-server: --help prints the usage, exit 0", () => {
   const r = run("--help");
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /^usage: mcp-prism demo-server \[--http PORT\]/);
+  assert.match(r.stdout, /^Usage: mcp-prism demo-server \[--http PORT\]/);
 });
 
 test("demo-server: both spellings of each option", () => {

@@ -3,10 +3,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closest } from "../../src/protocol/suggest.js";
 import { COMMAND_HELP } from "../../src/cli/help.js";
+import { COMMAND_NAMES } from "../../src/cli/main.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const bin = join(root, "bin", "mcp-prism.js");
@@ -24,17 +26,19 @@ test("--version and -v answer the package's version before any command runs, the
   assert.doesNotMatch(prompt.stdout, /^mcp-prism \d/);
 });
 
-test("help COMMAND and COMMAND --help print that command's usage for every command; an unknown one suggests", () => {
-  for (const command of Object.keys(COMMAND_HELP).filter((c) => c !== "-p")) {
+test("help COMMAND and COMMAND --help print a Usage: line for every command the CLI dispatches; an unknown one suggests", () => {
+  // Every dispatched command, not only those with a help text: `help run` once said unknown command.
+  for (const command of new Set([...COMMAND_NAMES, ...Object.keys(COMMAND_HELP).filter((c) => c !== "-p")])) {
     const viaHelp = run(["help", command]);
-    assert.equal(viaHelp.status, 0, command);
-    assert.match(viaHelp.stdout, new RegExp(`^([Uu]sage: )?mcp-prism ${command === "tui" ? "\\[tui\\]" : command}`), command);
+    assert.equal(viaHelp.status, 0, `help ${command}: ${viaHelp.stderr}`);
+    const shown = command === "tui" ? "mcp-prism \\[" : `mcp-prism ${command}`;
+    assert.match(viaHelp.stdout, new RegExp(`^Usage: ${shown}`), command);
     if (command === "help") continue;
     const viaFlag = run([command, "--help"]);
-    assert.equal(viaFlag.status, 0, command);
+    assert.equal(viaFlag.status, 0, `${command} --help: ${viaFlag.stderr}`);
     assert.equal(viaFlag.stdout, viaHelp.stdout, command);
   }
-  assert.match(run(["-p", "x", "--help"]).stdout, /^mcp-prism -p PROMPT/);
+  assert.match(run(["-p", "x", "--help"]).stdout, /^Usage: mcp-prism -p PROMPT/);
   const bad = run(["help", "compaer"]);
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'mcp-prism help: unknown command "compaer" (did you mean compare?)\n');
@@ -64,4 +68,28 @@ test("-p - reads the prompt from stdin; -p without a value is one line", () => {
   const missing = run(["-p"]);
   assert.equal(missing.status, 2);
   assert.equal(missing.stderr, "mcp-prism -p: option -p needs a value\n");
+});
+
+test("common options work on either side of the subcommand; the app's errors name mcp-prism, not an internal command", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-prism-manners-"));
+  try {
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [bin, "demo-server"] } } }));
+    const after = run(["tools", "--json", "--config", config]);
+    assert.equal(after.status, 0, after.stderr);
+    const before = run(["--config", config, "tools", "--json"]);
+    assert.equal(before.status, 0, before.stderr);
+    assert.equal(before.stdout, after.stdout);
+    assert.match(before.stdout, /"name":"alpha","state":"connected"/);
+    // An option's value that happens to be a command's name is a value, not the command.
+    const prompt = run(["--model", "offline", "-p", "tools", "--config", config]);
+    assert.equal(prompt.status, 0, prompt.stderr);
+    assert.doesNotMatch(prompt.stdout, /declared variants/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const typo = run(["--modle", "offline"]);
+  assert.equal(typo.status, 2);
+  assert.match(typo.stderr, /^mcp-prism: unknown option --modle \(did you mean --mode/);
+  assert.doesNotMatch(run(["tui", "--modle", "x"]).stderr, /tui/);
 });

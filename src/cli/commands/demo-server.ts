@@ -5,7 +5,7 @@ import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 const USAGE =
-  "usage: mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n" +
+  "Usage: mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n" +
   "  stdio by default; --http 0 picks a free port; --log-requests appends every request and answer as JSON Lines;\n" +
   "  --conformance-fixtures also serves the official conformance suite's named test tools, resources and prompts\n";
 

@@ -30,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   if (process.env.MCP_PRISM_TIMINGS) mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
   if (argv.some(isPromptFlag)) return (await import("./oneshot.js")).run(argv);
-  return withUsage("tui", async () => {
+  return withUsage("", async () => {
     const wanted = resumeWanted(argv);
     const cli = parseCli(wanted.argv, { continue: { type: "boolean" } }, { positionals: [0, 0] });
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
