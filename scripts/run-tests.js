@@ -30,10 +30,24 @@ env.XDG_CACHE_HOME = cache;
 // ...and a private $XDG_STATE_HOME: the era cache (and any transcript) never touch the user's.
 const state = mkdtempSync(join(tmpdir(), "mcp-prism-test-state-"));
 env.XDG_STATE_HOME = state;
+// ...and a private TMPDIR: whatever a test leaves behind is named below, then removed with it.
+const tmp = mkdtempSync(join(tmpdir(), "mcp-prism-test-tmp-"));
+env.TMPDIR = tmp;
 const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
   stdio: "inherit",
   env,
 });
 rmSync(cache, { recursive: true, force: true });
 rmSync(state, { recursive: true, force: true });
+// Said to a developer; under CI nothing follows the test runner's closing lines (CI reads them).
+const left = readdirSync(tmp).filter((n) => !n.startsWith("tsx-")); // tsx's compile cache is its own
+if (left.length && !process.env.CI) {
+  const byPrefix = new Map();
+  for (const n of left) {
+    const prefix = n.replace(/[-.][A-Za-z0-9]{6,}$/, "");
+    byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
+  }
+  console.error(`run-tests: the tests left ${left.length} entries in TMPDIR (removed now): ${[...byPrefix].map(([p, n]) => `${p} ×${n}`).join(", ")}`);
+}
+rmSync(tmp, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -1,6 +1,6 @@
 // The brick fixture server (test/fixtures/brick-server.ts) as plain JS (transpiled once per
 // source change: tsx costs ~1 s per process start), its configs and canaries.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
@@ -37,6 +37,14 @@ export function brickJson(opts: { huge?: boolean; state?: string } = {}): Record
   return { command: c.command, args: c.args, env: c.env, cwd: c.cwd };
 }
 
+const made: string[] = [];
+process.once("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A state file's path in a fresh directory, removed when the test file's process exits. */
 export function freshState(): string {
-  return join(mkdtempSync(join(tmpdir(), "mcp-prism-brick-state-")), "s");
+  const dir = mkdtempSync(join(tmpdir(), "mcp-prism-brick-state-"));
+  made.push(dir);
+  return join(dir, "s");
 }

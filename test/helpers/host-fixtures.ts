@@ -1,7 +1,7 @@
 // Configs and helpers for the host tests: the misbehaving fixture server, the demo server
 // (stdio, behind the wire tee, or over HTTP) — all real processes.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config.js";
@@ -12,8 +12,17 @@ export const BIN = join(ROOT, "bin", "mcp-prism.js");
 const FIXTURE = join(ROOT, "test", "fixtures", "misbehaving-server.ts");
 const TEE = join(ROOT, "test", "fixtures", "wire-tee.mjs");
 
+const made: string[] = [];
+// Each test file is its own process: what its tests made goes when it exits (servers stopped by then).
+process.once("exit", () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory, removed when the test file's process exits. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "mcp-prism-host-"));
+  const dir = mkdtempSync(join(tmpdir(), "mcp-prism-host-"));
+  made.push(dir);
+  return dir;
 }
 
 export function fixtureServer(era = "modern", env: Record<string, string> = {}, extraArgs: string[] = []): ServerConfig {
