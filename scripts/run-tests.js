@@ -5,7 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
-const only = process.argv.slice(2);
+// --unit: the fast layer only — no tmux, no browser, no built CLI (`npm run test:unit`).
+const UNIT = ["test/architecture.test.ts", "test/protocol/", "test/model/", "test/ui/", "test/code/", "test/compare/", "test/property/"];
+const unit = process.argv.includes("--unit");
+const only = process.argv.slice(2).filter((a) => a !== "--unit");
 function collect(dir) {
   const out = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -18,6 +21,7 @@ function collect(dir) {
 }
 let files = collect("test").sort();
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
+if (unit) files = files.filter((f) => UNIT.some((u) => f.startsWith(u)));
 if (files.length === 0) {
   console.error("run-tests: no test files found");
   process.exit(1);
