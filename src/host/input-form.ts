@@ -111,7 +111,7 @@ export function fieldProblem(f: FormField, value: unknown): string | undefined {
       if (value.length > MAX_VALUE) return `longer than ${MAX_VALUE} characters`;
       if (f.minLength !== undefined && value.length < f.minLength) return `at least ${f.minLength} characters`;
       if (f.maxLength !== undefined && value.length > f.maxLength) return `at most ${f.maxLength} characters`;
-      return undefined;
+      return f.format === undefined ? undefined : formatProblem(f.format, value);
     case "number":
     case "integer":
       if (typeof value !== "number" || !Number.isFinite(value)) return "expected a number";
@@ -127,6 +127,39 @@ export function fieldProblem(f: FormField, value: unknown): string | undefined {
       if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && f.options.some((o) => o.value === v))) return `expected a list of ${f.options.map((o) => o.value).join(", ")}`;
       if (f.minItems !== undefined && value.length < f.minItems) return `at least ${f.minItems} choices`;
       if (f.maxItems !== undefined && value.length > f.maxItems) return `at most ${f.maxItems} choices`;
+      return undefined;
+  }
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+function isCalendarDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * The string formats an elicitation schema may name (email, uri, date, date-time; RFC 3339 for
+ * the dates): why `value` is not one, or undefined. A format it does not know is not checked.
+ */
+export function formatProblem(format: string, value: string): string | undefined {
+  switch (format) {
+    case "email":
+      return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value) ? undefined : "expected an email address";
+    case "uri":
+      return URL.canParse(value) ? undefined : "expected an absolute URI (scheme:…)";
+    case "date":
+      return isCalendarDate(value) ? undefined : "expected a date, YYYY-MM-DD";
+    case "date-time": {
+      const m = DATE_TIME.exec(value);
+      const ok = m !== null && isCalendarDate(m[1]) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 61 && (m[5] === undefined || (Number(m[5]) < 24 && Number(m[6]) < 60));
+      return ok ? undefined : "expected a date and time, YYYY-MM-DDTHH:MM:SSZ (or an offset)";
+    }
+    default:
       return undefined;
   }
 }

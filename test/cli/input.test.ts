@@ -68,6 +68,22 @@ describe("elicitation and sampling, one-shot", () => {
     assert.match(bad.err, /--answer: expected a JSON object/);
   });
 
+  test("elicitation string formats (email, uri, date, date-time) are checked before an answer is sent", async () => {
+    const good = await call("legacy", "contact", "--answer", '{"email":"ada@example.org","site":"https://example.org/x","day":"2026-02-28","at":"2026-02-28T23:59:60.5+01:00"}');
+    assert.equal(good.code, 0, good.err);
+    assert.match(text(JSON.parse(good.out)), /^action=accept email="ada@example.org"/);
+    for (const [answer, why] of [
+      ['{"email":"not-an-email"}', /email: expected an email address/],
+      ['{"site":"example.org"}', /site: expected an absolute URI/],
+      ['{"day":"2026-02-30"}', /day: expected a date/],
+      ['{"at":"2026-02-28 25:00:00Z"}', /at: expected a date and time/],
+    ] as const) {
+      const r = await call("legacy", "contact", "--answer", answer);
+      assert.equal(text(JSON.parse(r.out)), "action=decline", `${answer} is never sent`);
+      assert.match(r.err, why, answer);
+    }
+  });
+
   test("legacy sampling/createMessage: declined without --yes; with it the offline model answers, only to the server", async () => {
     const no = await call("legacy", "sample");
     assert.equal(JSON.parse(no.out).isError, true);

@@ -41,6 +41,18 @@ describe("the requested schema as a form", () => {
     }
   });
 
+  it("checks the string formats an elicitation may name; an unknown format is not checked", () => {
+    const form = parseForm({ type: "object", properties: { v: { type: "string", format: "email" }, u: { type: "string", format: "uri" }, d: { type: "string", format: "date" }, t: { type: "string", format: "date-time" }, x: { type: "string", format: "color" } } });
+    assert.ok(form.ok);
+    for (const good of [{ v: "a.b+c@ex-ample.co.uk" }, { u: "mailto:a@b.c" }, { u: "https://ex.org/p?q#f" }, { d: "2024-02-29" }, { t: "2026-12-03T08:09:56Z" }, { t: "2026-12-03t08:09:56.123-05:30" }, { x: "not a colour" }]) {
+      assert.ok(checkAnswer(form.value, good).ok, JSON.stringify(good));
+    }
+    for (const [bad, why] of [[{ v: "not-an-email" }, /v: expected an email/], [{ v: "a@b" }, /email/], [{ v: "a @b.c" }, /email/], [{ u: "/relative/path" }, /u: expected an absolute URI/], [{ d: "2023-02-29" }, /d: expected a date/], [{ d: "2026-1-3" }, /date/], [{ t: "2026-12-03" }, /t: expected a date and time/], [{ t: "2026-12-03T24:00:00Z" }, /date and time/], [{ t: "2026-12-03T08:09:56" }, /date and time/]] as const) {
+      const r = checkAnswer(form.value, bad);
+      assert.ok(!r.ok && why.test(r.detail), `${JSON.stringify(bad)}: ${JSON.stringify(r)}`);
+    }
+  });
+
   it("refuses what it cannot draw, with one line", () => {
     const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, { type: "string" }]));
     for (const [schema, why] of [
