@@ -5,7 +5,7 @@
 // live frame as a static part of the turn; the live frame keeps only the unfinished tail, so each
 // redraw costs O(tail) and the reply costs O(n) to draw.
 import type { TurnItem } from "./state.js";
-import { closesFence, fenceMarker, opensFence, type MdContext } from "./markdown.js";
+import { closesFence, fenceMarker, jsonDepthAfter, opensFence, opensJson, type MdContext } from "./markdown.js";
 
 /** A line with no newline yet, longer than this, is cut at its last space (or here) all the same. */
 export const LONG_LINE = 1024;
@@ -32,6 +32,7 @@ const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 export function splitFinished(text: string, ctx?: MdContext): { done: string; tail: string; context?: MdContext } | undefined {
   const nl = text.lastIndexOf("\n");
   let fence = ctx?.fence;
+  let json = ctx?.json ?? 0;
   let tableHead = ctx?.tableHead;
   let run = 0;
   let runStart = 0;
@@ -42,8 +43,18 @@ export function splitFinished(text: string, ctx?: MdContext): { done: string; ta
     const end = text.indexOf("\n", pos);
     const line = text.slice(pos, end > pos && text[end - 1] === "\r" ? end - 1 : end);
     let safe = true;
-    if (fence !== undefined) {
+    let opened: number | undefined;
+    if (json > 0) {
+      json = Math.max(0, jsonDepthAfter(line, json));
+      if (json === 0) fence = undefined;
+    } else if (fence !== undefined) {
       if (closesFence(line, fenceMarker(fence))) fence = undefined;
+    } else if ((opened = opensJson(line)) !== undefined) {
+      // A bare JSON value over several lines: drawn as a json fence (markdown.ts fenceBareJson).
+      fence = "```json";
+      json = opened;
+      tableHead = undefined;
+      run = 0;
     } else if (opensFence(line) !== undefined) {
       fence = line;
       tableHead = undefined;
@@ -59,7 +70,7 @@ export function splitFinished(text: string, ctx?: MdContext): { done: string; ta
     }
     if (safe) {
       cut = end;
-      cutCtx = fence !== undefined ? { fence } : tableHead !== undefined ? { tableHead } : undefined;
+      cutCtx = json > 0 ? { fence: "```json", json } : fence !== undefined ? { fence } : tableHead !== undefined ? { tableHead } : undefined;
     }
     prevLine = line;
     pos = end + 1;

@@ -39,6 +39,8 @@ export type MdBlock =
 export interface MdContext {
   fence?: string;
   tableHead?: string;
+  /** Inside a bare (unfenced) JSON value that many brackets deep; `fence` is then "```json". */
+  json?: number;
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
@@ -289,11 +291,73 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
   return out;
 }
 
+/** The bracket depth after `line` of JSON, from `depth` ({ and [ open, } and ] close; strings skipped). */
+export function jsonDepthAfter(line: string, depth: number): number {
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+  }
+  return depth;
+}
+
+/**
+ * The depth a line leaves open when it starts a bare JSON value written over several lines
+ * (`{` or `[` first, at most 3 spaces in, brackets left open); undefined otherwise. A link
+ * (`[text](url)`) or a one-line value closes on its own line and opens nothing.
+ */
+const JSON_START = /^ {0,3}[[{]\s*($|["{[\]}\d-]|(true|false|null)\s*[,\]}]?\s*$)/;
+
+export function opensJson(line: string): number | undefined {
+  if (!JSON_START.test(line)) return undefined;
+  const depth = jsonDepthAfter(line, 0);
+  return depth > 0 ? depth : undefined;
+}
+
+/**
+ * A model's JSON written over several lines, unfenced, as a json fence: lexed as paragraphs (and,
+ * streamed, in parts of a line or a few) its indentation was lost and a deeper line opened an
+ * indented code block mid-object. `ctx.json`: the text starts inside such a value.
+ */
+function fenceBareJson(text: string, ctx?: MdContext): string {
+  let depth = ctx?.json ?? 0;
+  let fence = ctx?.json === undefined ? ctx?.fence : undefined;
+  if (depth === 0 && fence === undefined && !/^ {0,3}[[{]/m.test(text)) return text;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    out.push(line);
+    if (depth > 0) {
+      depth = jsonDepthAfter(line, depth);
+      if (depth <= 0) {
+        depth = 0;
+        out.push("```");
+      }
+    } else if (fence !== undefined) {
+      if (closesFence(line, fenceMarker(fence))) fence = undefined;
+    } else if (opensFence(line) !== undefined) {
+      fence = line;
+    } else {
+      const opened = opensJson(line);
+      if (opened !== undefined) {
+        out.splice(out.length - 1, 0, "```json");
+        depth = opened;
+      }
+    }
+  }
+  return out.join("\n");
+}
+
 /** The blocks of one text (a whole reply or one part of it), tables drawn for `width` columns. */
 export function markdownBlocks(text: string, width: number, ctx?: MdContext): MdBlock[] {
   if (text === "") return [{ type: "blank" }];
   const head = ctx?.fence ?? ctx?.tableHead;
-  const src = head !== undefined ? `${head}\n${text}` : text;
+  const body = ctx?.tableHead !== undefined ? text : fenceBareJson(text, ctx);
+  const src = head !== undefined ? `${head}\n${body}` : body;
   const fence = ctx?.fence ? FENCE_OPEN.exec(ctx.fence) : null;
   // A part that starts with the line closing its fence has no code lines of its own.
   const closedAtOnce = !!fence && closesFence(text.split("\n", 1)[0], fence[1]);

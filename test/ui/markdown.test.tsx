@@ -164,3 +164,28 @@ test("a JSON reply (structured mode) is drawn pretty-printed: no token broken by
   assert.ok(!/^"/m.test(f));
   assert.match(plain(frame("{not json", 40)), /^\{not json$/m, "what does not parse stays text");
 });
+
+test("JSON written over several lines keeps its indentation in one json box, whole or streamed in deltas", () => {
+  const value = { customer: { id: "cust_1005", plans: [{ name: "enterprise", seats: 40, tags: ["a]", "{b"] }] }, total: 2 };
+  const reply = ["Here is the record:", "", JSON.stringify(value, null, 4), "", "[docs](https://ex.com/d) say more.", "and a closing line"].join("\n");
+  const whole = plain(frame(reply, 60));
+  assert.equal((whole.match(/┌ json/g) ?? []).length, 1, `one json box:\n${whole}`);
+  assert.match(whole, /│ \{\n│ {5}"customer": \{\n│ {9}"id": "cust_1005",\n│ {9}"plans": \[\n│ {13}\{/, "the model's indentation kept");
+  assert.match(whole, /│ \}\n/, "the box closes with the value");
+  assert.match(whole, /^docs https:\/\/ex\.com\/d say more\.$|^docs.*say more\.$/m, "a line starting with a link is not JSON");
+  assert.match(whole, /^and a closing line$/m);
+  for (const delta of [1, 5, 13, 64]) {
+    const parts = streamParts(reply, delta) as Extract<TurnItem, { kind: "assistant" }>[];
+    assert.equal(parts.map((p) => p.text).join("\n"), reply);
+    const r = render(
+      <Box flexDirection="column">
+        {parts.map((p, i) => (
+          <Markdown key={i} text={p.text} width={60} context={p.md} />
+        ))}
+      </Box>,
+    );
+    assert.equal(plain(r.lastFrame()), whole, `delta ${delta}: streamed parts draw the same frame`);
+    r.unmount();
+  }
+  assert.deepEqual(splitFinished('{\n  "a": [\n    1,\n'), { done: '{\n  "a": [\n    1,', tail: "", context: { fence: "```json", json: 2 } });
+});
