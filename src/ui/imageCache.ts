@@ -7,6 +7,8 @@ import { renderImage, type RenderedImage } from "./image.js";
 type Entry = { done?: RenderedImage; promise: Promise<RenderedImage> };
 const cache = new WeakMap<object, Map<string, Entry>>();
 const pending = new Set<Promise<unknown>>();
+/** Who waits for a block's rendering that has not started yet (it starts when the block is drawn). */
+const waiting = new WeakMap<object, (() => void)[]>();
 
 export interface ImageFit {
   width: number;
@@ -35,6 +37,10 @@ export function imageEntry(block: ImageContent, fit: ImageFit): Entry {
     void promise.then((r) => {
       entry.done = r;
       pending.delete(promise);
+      if (imageRendered(block)) {
+        for (const wake of waiting.get(block) ?? []) wake();
+        waiting.delete(block);
+      }
     });
   }
   return e;
@@ -51,4 +57,22 @@ export function imageRendered(block: object): boolean {
   if (!byFit?.size) return false;
   for (const e of byFit.values()) if (!e.done) return false;
   return true;
+}
+
+/**
+ * Resolves once `block` has been rendered — also when its rendering has not started yet because
+ * the component that draws it has not been drawn: appending an item only schedules its drawing,
+ * so `imagesSettled()` alone can return before the rendering starts. Bounded by `maxWaitMs`.
+ */
+export function whenRendered(block: object, maxWaitMs = 10_000): Promise<void> {
+  if (imageRendered(block)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxWaitMs);
+    const list = waiting.get(block) ?? [];
+    list.push(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    waiting.set(block, list);
+  });
 }

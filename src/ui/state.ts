@@ -175,6 +175,10 @@ export class SessionStore {
   pushFinished(items: TurnItem[]): void {
     this.update((s) => ({ finished: [...s.finished, { id: this.nextTurn++, items }] }));
   }
+  /** The image blocks the live turn draws, for the caller to await before endTurn (imageCache.whenRendered). */
+  liveImages(): object[] {
+    return this.state.live?.items.flatMap(itemImages) ?? [];
+  }
   endTurn(): void {
     const live = this.state.live;
     if (!live) {
@@ -351,8 +355,16 @@ export class SessionStore {
 }
 
 /** An item that never changes again: a tool card with its outcome and every user image drawn. */
+/** The image blocks an item draws (each must be rendered before the item can go to <Static>). */
+export function itemImages(item: TurnItem): object[] {
+  if (item.kind === "image") return [item.block];
+  if (item.kind === "detail") return item.sections.flatMap((s) => s.images ?? []);
+  if (item.kind !== "tool" || !item.call.outcome?.ok) return [];
+  return item.call.outcome.routed.user.flatMap((out) => (out.format === "content" ? out.content.filter((b) => b.type === "image") : []));
+}
+
 function settledItem(item: TurnItem): boolean {
-  if (item.kind === "image") return imageRendered(item.block);
+  if (item.kind === "image" || item.kind === "detail") return itemImages(item).every(imageRendered);
   if (item.kind !== "tool") return true;
   const o = item.call.outcome;
   if (!o) return false;

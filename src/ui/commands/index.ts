@@ -1,5 +1,5 @@
 // The slash command registry and dispatcher.
-import { imagesSettled } from "../imageCache.js";
+import { imagesSettled, whenRendered } from "../imageCache.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
 import { call } from "./call.js";
 import { clear } from "./clear.js";
@@ -63,6 +63,7 @@ export async function dispatch(line: string, ctx: CommandContext): Promise<boole
   } finally {
     if (framed) {
       await imagesSettled();
+      await Promise.all(ctx.store.liveImages().map((b) => whenRendered(b)));
       ctx.store.endTurn();
     }
   }

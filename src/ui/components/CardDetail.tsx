@@ -13,7 +13,8 @@ export function CardDetail({ sections, width, maxPixels }: { sections: readonly 
           <Text bold>{s.label}</Text>
           {s.lines.length ? <Text>{s.lines.join("\n")}</Text> : null}
           {(s.images ?? []).map((img, j) => (
-            <ImageBlock key={j} block={{ type: "image", mimeType: img.mimeType, data: img.data }} width={Math.max(10, width - 2)} maxPixels={maxPixels} />
+            // The section's own block (stable): its rendering is cached per object, and the turn waits for it.
+            <ImageBlock key={j} block={img} width={Math.max(10, width - 2)} maxPixels={maxPixels} />
           ))}
         </Box>
       ))}
