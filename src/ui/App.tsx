@@ -92,15 +92,15 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   useEffect(() => {
     session.onQuit(() => exit());
   }, [session, exit]);
-  // /clear moves the epoch: the terminal is cleared (screen and scrollback) before anything of the
-  // new epoch is drawn, in the same commit (Ink writes it above its live frame, then redraws it).
+  // /clear: the terminal (screen and scrollback) is cleared before the cleared state is drawn —
+  // written from a layout effect, the escape came after Ink had printed the /clear line and wiped it.
   const { write } = useStdout();
-  const epoch = useRef(state.epoch);
   useLayoutEffect(() => {
-    if (state.epoch === epoch.current) return;
-    epoch.current = state.epoch;
-    write("\x1b[2J\x1b[3J\x1b[H");
-  }, [state.epoch, write]);
+    store.onClearScreen = () => write("\x1b[2J\x1b[3J\x1b[H");
+    return () => {
+      store.onClearScreen = undefined;
+    };
+  }, [store, write]);
 
   // Hidden while empty: the pane appears with the first programmatic or App output.
   const paneShown = state.paneOpen && (state.programmatic.length > 0 || state.app.length > 0);

@@ -191,11 +191,18 @@ export class SessionStore {
     const rest = live.items.filter((i) => i.kind !== "assistant" || i.text !== "");
     this.update((s) => ({ finished: rest.length ? [...s.finished, { ...live, items: rest }] : s.finished, live: undefined, busy: false }));
   }
+  /**
+   * Who clears the terminal (the App): called before the cleared state is drawn, so the clear
+   * escape reaches the terminal before anything of the new epoch (the /clear line itself).
+   */
+  onClearScreen?: () => void;
   clear(): void {
     this.record({ kind: "clear" });
     this.reply = [];
     this.cards.clear();
-    this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined }));
+    this.onClearScreen?.();
+    // The side panes go too: what they showed belonged to the conversation that was cleared.
+    this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined, programmatic: [], app: [], progScroll: 0, appScroll: 0 }));
   }
 
   // --- script runs (code mode) ------------------------------------------------
