@@ -48,7 +48,7 @@ test("80×24: the CLI's text is wrapped to the terminal, rows indented under the
     assert.doesNotMatch(r, /^ (?! )/, `no row starts with a single stray space: ${JSON.stringify(r)}`);
   }
   // Lines longer than 80 columns in a pipe, wrapped here at spaces, continuation rows indented.
-  assert.match(s, /^mcp-prism call TOOL \[--args JSON\] \[--select audience\/format\]\.\.\. \[--rows N\]\n\S/m);
+  assert.match(s, /^Usage: mcp-prism call TOOL \[--args JSON\] \[--select audience\/format\]\.\.\. \[--rows\nN\] \[--profile P\]/m);
   assert.match(s, /^Common options:\n {2}--config FILE {2}--server NAME {2}--mode chat\|structured\|code\|app\|minimal\n/m);
   assert.match(s.split("\n").map((r) => r.trim()).join(" "), /One call; shows what the model, the user, program logic and the App view each received \(--rows N: table rows shown\)\./);
 });
