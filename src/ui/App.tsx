@@ -112,6 +112,8 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
     // ^C: one press cancels the running turn, a second within QUIT_WINDOW_MS quits. Several
     // presses can arrive in one chunk ("\x03\x03"), which Ink reports as text.
     const presses = key.ctrl && input === "c" ? 1 : /^\x03+$/.test(input) ? input.length : 0;
+    // With text typed, ^C only clears it (PromptInput), as in a shell.
+    if (presses && !promptEmpty.current && !state.approval && !state.input) return;
     if (presses) {
       for (let i = 0; i < presses; i++) {
         const now = Date.now();
@@ -124,7 +126,9 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
       }
       return;
     }
-    if (key.escape && !state.approval && !state.input) session.cancel();
+    // ^D on an empty prompt quits, as in a shell.
+    if (key.ctrl && input === "d" && promptEmpty.current && !state.approval && !state.input) session.quit();
+    else if (key.escape && !state.approval && !state.input) session.cancel();
     else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
     // Tab completes (PromptInput); the pane has its own key.
     else if (key.ctrl && input === "t") togglePane(store);

@@ -53,3 +53,15 @@ test("80×24: completion, the pane beside the conversation with prompt and statu
   t.submit("/nosuch");
   await t.idle(/› \/nosuch\s*\n\s*unknown command \/nosuch/, "an unknown command echoed like a prompt");
 });
+
+test("80×24: ^C clears typed text (nothing armed), ^D quits on an empty prompt", async () => {
+  const t = await startApp({ columns: 80, rows: 24 });
+  open.push(t);
+  t.keys("-l", "half a prompt");
+  await t.waitFor(/› half a prompt\s*\n/, "typed");
+  t.keys("C-c");
+  const s = await t.waitFor((x) => /^›\s*$/m.test(x) && !x.includes("half a prompt"), "the prompt cleared");
+  assert.doesNotMatch(s, /Press \^C again to quit/, "clearing text does not arm quitting");
+  t.keys("C-d");
+  assert.equal(await t.exitCode(), 0);
+});

@@ -174,6 +174,24 @@ test("applyKey is pure and ignores app keys", () => {
   assert.equal(applyKey(s, "\x1b[200~x\ny\x1b[201~", key({}), [])[0].value, "abx\ny");
 });
 
+test("^C clears typed text; ↑/↓ move between a draft's lines, and reach history only from its first/last line", () => {
+  const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
+  assert.deepEqual(applyKey({ ...EMPTY_EDIT, value: "half a prompt", cursor: 4 }, "c", key({ ctrl: true }), []), [EMPTY_EDIT, undefined]);
+  assert.deepEqual(applyKey(EMPTY_EDIT, "c", key({ ctrl: true }), []), [EMPTY_EDIT, undefined]);
+  const history = ["older"];
+  // "first line\nsecond\nthird one", the cursor after "thi".
+  const draft = { ...EMPTY_EDIT, value: "first line\nsecond\nthird one", cursor: 21 };
+  const up = applyKey(draft, "", key({ upArrow: true }), history)[0];
+  assert.equal(up.cursor, 14, "up keeps the column: after 'sec'");
+  assert.equal(up.value, draft.value, "no history recalled from the middle of a draft");
+  const up2 = applyKey(up, "", key({ upArrow: true }), history)[0];
+  assert.equal(up2.cursor, 3, "the first line, the same column");
+  const hist = applyKey(up2, "", key({ upArrow: true }), history)[0];
+  assert.equal(hist.value, "older", "from the first line, ↑ is history");
+  const down = applyKey({ ...draft, cursor: 10 }, "", key({ downArrow: true }), history)[0];
+  assert.equal(down.cursor, 17, "down to a shorter line stops at its end");
+});
+
 test("typed text and Enter in ONE chunk (tmux send-keys, ssh) submits the text", async () => {
   const { submitted, type, frame } = setup();
   await type("search customers Globex\r");

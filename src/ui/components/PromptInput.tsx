@@ -97,7 +97,20 @@ export function applyKey(s: EditState, input: string, key: Key, history: readonl
     if (s.cursor > 0 && s.value[s.cursor - 1] === "\\") return [{ ...s, value: `${s.value.slice(0, s.cursor - 1)}\n${s.value.slice(s.cursor)}`, hist: -1 }, undefined];
     return [EMPTY_EDIT, s.value];
   }
-  if (key.tab || key.escape || key.pageUp || key.pageDown || (key.ctrl && input === "c")) return [s, undefined];
+  // ^C clears what was typed, as shells do (the App cancels or quits only on an empty prompt).
+  if (key.ctrl && input === "c") return [s.value === "" ? s : EMPTY_EDIT, undefined];
+  if (key.tab || key.escape || key.pageUp || key.pageDown) return [s, undefined];
+  // ↑/↓ inside a draft of several lines move between its lines; history from its first/last line.
+  const lineStart = s.value.lastIndexOf("\n", s.cursor - 1) + 1;
+  if (key.upArrow && lineStart > 0) {
+    const prevStart = s.value.lastIndexOf("\n", lineStart - 2) + 1;
+    return [{ ...s, cursor: Math.min(prevStart + (s.cursor - lineStart), lineStart - 1) }, undefined];
+  }
+  const lineEnd = s.value.indexOf("\n", s.cursor);
+  if (key.downArrow && lineEnd >= 0) {
+    const nextEnd = s.value.indexOf("\n", lineEnd + 1);
+    return [{ ...s, cursor: Math.min(lineEnd + 1 + (s.cursor - lineStart), nextEnd < 0 ? s.value.length : nextEnd) }, undefined];
+  }
   if (key.upArrow || key.downArrow) {
     if (history.length === 0) return [s, undefined];
     const at = s.hist < 0 ? history.length : s.hist;
