@@ -23,7 +23,7 @@ export const COMMAND_HELP: Record<string, string> = {
   check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
   "demo-server": "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
   servers:
-    "mcp-prism servers list [--json] | add NAME -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",
+    "mcp-prism servers list [--json] | add NAME [--env KEY=VALUE]... -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",
   help: "mcp-prism help [COMMAND]\n  This text, or one command's.",
 };
 

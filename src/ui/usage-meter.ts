@@ -35,7 +35,7 @@ export class UsageMeter {
 
   /** A model turn starts: its tokens are counted from zero. */
   startTurn(prompt: string): void {
-    const turn: TurnUsage = { n: ++this.count, prompt: prompt.slice(0, 200), usage: NO_USAGE, requests: 0 };
+    const turn: TurnUsage = { n: ++this.count, prompt: prompt.length > 200 ? `${prompt.slice(0, 199)}…` : prompt, usage: NO_USAGE, requests: 0 };
     this.set({ ...this.snap, last: turn, turns: [...this.snap.turns, turn].slice(-KEPT_TURNS) });
   }
 

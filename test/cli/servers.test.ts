@@ -65,3 +65,22 @@ test("servers add into a missing file creates it 0600 with mcpServers only", () 
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("servers add --env KEY=VALUE (repeatable) sets a stdio server's environment; a malformed one is one line", () => {
+  const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
+  try {
+    const file = join(home, "mcp-prism", "config.json");
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    const added = run("add", "gh", "--env", "GITHUB_TOKEN=abc=def", "--env", "LOG_LEVEL=", "--", "npx", "-y", "some-server");
+    assert.equal(added.status, 0, added.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")).mcpServers.gh, { command: "npx", args: ["-y", "some-server"], env: { GITHUB_TOKEN: "abc=def", LOG_LEVEL: "" } });
+    const bad = run("add", "x", "--env", "NOEQUALS", "--", "node");
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stderr, 'mcp-prism servers: --env takes KEY=VALUE with KEY a variable name (got "NOEQUALS")\n');
+    const url = run("add", "y", "--env", "A=1", "--url", "http://127.0.0.1:9/mcp");
+    assert.equal(url.status, 2);
+    assert.match(url.stderr, /--env sets a stdio server's environment/);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

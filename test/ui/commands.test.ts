@@ -86,11 +86,13 @@ test("unknown command and bad JSON give one clear line; the session goes on", as
   await dispatch('/call search_customers {"q": ', s.ctx);
   await dispatch("/call nope {}", s.ctx);
   await dispatch("/mode turbo", s.ctx);
+  await dispatch("/call serch_customers {}", s.ctx);
   const n = s.notices();
   assert.match(n[0], /^error: unknown command \/frobnicate — type \/help for the list$/);
   assert.match(n[1], /^error: bad JSON arguments: /);
   assert.match(n[2], /^error: unknown tool nope \(see \/tools\)$/);
   assert.match(n[3], /^error: unknown mode "turbo": expected chat, structured, code, app, minimal$/);
+  assert.match(n[4], /^error: unknown tool serch_customers \(did you mean search_customers\?\) \(see \/tools\)$/);
   for (const line of n) assert.ok(!line.includes("\n"), "one line");
   assert.equal(s.calls.length, 0);
   s.cleanup();

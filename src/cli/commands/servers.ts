@@ -49,12 +49,25 @@ function describe(entry: unknown): string {
   return [String(entry.command ?? "?"), ...args].join(" ");
 }
 
+/** `--env KEY=VALUE` (repeatable) as the entry's `env`; a malformed one is a usage error. */
+function envOf(values: unknown): Record<string, string> | undefined {
+  if (values === undefined) return undefined;
+  const env: Record<string, string> = Object.create(null);
+  for (const v of values as string[]) {
+    const eq = v.indexOf("=");
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, eq))) throw new UsageError(`--env takes KEY=VALUE with KEY a variable name (got ${JSON.stringify(v.slice(0, 60))})`);
+    env[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return { ...env };
+}
+
 export async function run(argv: string[]): Promise<number> {
   return withUsage("servers", async () => {
     const dash = argv.indexOf("--");
     const own = dash < 0 ? argv : argv.slice(0, dash);
     const command = dash < 0 ? [] : argv.slice(dash + 1);
-    const { values, positionals } = parseOptions(own, { config: { type: "string" }, url: { type: "string" }, json: { type: "boolean" } });
+    const { values, positionals } = parseOptions(own, { config: { type: "string" }, url: { type: "string" }, json: { type: "boolean" }, env: { type: "string", multiple: true } });
+    const env = envOf(values.env);
     const path = typeof values.config === "string" ? values.config : userConfigPath();
     const [action, name, ...extra] = positionals;
     if (extra.length) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
@@ -82,7 +95,8 @@ export async function run(argv: string[]): Promise<number> {
       if (name in list) throw new UsageError(`a server named ${JSON.stringify(name)} is in ${path} already (remove it first)`);
       const url = typeof values.url === "string" ? values.url : undefined;
       if ((url === undefined) === (command.length === 0)) throw new UsageError("add NAME needs either -- COMMAND [ARGS...] or --url URL");
-      list[name] = url !== undefined ? { url } : { command: command[0], args: command.slice(1) };
+      if (env && url !== undefined) throw new UsageError("--env sets a stdio server's environment: it goes with -- COMMAND, not --url");
+      list[name] = url !== undefined ? { url } : { command: command[0], args: command.slice(1), ...(env ? { env } : {}) };
       // mcpServers keeps its place in the file; a new file starts with it.
       writeRaw(path, "mcpServers" in raw ? { ...raw, mcpServers: list } : { mcpServers: list, ...raw });
       out(`added ${name} to ${path}: ${describe(list[name])}\n`);

@@ -1,5 +1,6 @@
 // Argument parsing shared by the commands.
 // From the zod-free modules: the command registry loads before the app's first frame.
+import { didYouMean } from "../../protocol/suggest.js";
 import { parseSelector } from "../../protocol/selectors.js";
 import { isCoreAudience, EXTENSION_ID_PATTERN } from "../../protocol/audience.js";
 import type { ToolResultOutputSelector } from "../../protocol/schemas.js";
@@ -74,5 +75,6 @@ export function resolveTool(tools: readonly ToolEntry[], name: string): ToolEntr
   const byName = tools.filter((t) => t.name === name);
   if (byName.length === 1) return byName[0];
   if (byName.length > 1) throw new CommandError(`tool ${sanitizeName(name)} is on several servers: ${byName.map((t) => sanitizeName(t.qualifiedName)).join(", ")}`);
-  throw new CommandError(`unknown tool ${sanitizeName(name)} (see /tools)`);
+  const suggestion = didYouMean(name, [...new Set(tools.flatMap((t) => [t.name, t.qualifiedName]))]);
+  throw new CommandError(`unknown tool ${sanitizeName(name)}${sanitizeInline(suggestion)} (see /tools)`);
 }
