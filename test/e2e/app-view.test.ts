@@ -40,7 +40,7 @@ test("/view in the chat app: the App pane says where the View is, and the call's
   try {
     assert.match(s, /App View host: http/, "the App pane says where the View is");
     t.submit("/view open");
-    await t.idle(/opening http:\/\/127\.0\.0\.1/, "/view open");
+    await t.idle(/opened http:\/\/127\.0\.0\.1\S* in the browser/, "/view open");
     const deadline = Date.now() + 10_000;
     while (!existsSync(opened) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(readFileSync(opened, "utf8"), url, "/view open gave $BROWSER the View's URL");

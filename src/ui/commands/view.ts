@@ -2,7 +2,7 @@
 // starts it and says where it is; `open` opens the page with $BROWSER/xdg-open; TOOL calls the tool
 // in app mode and shows its View. Calls in app mode of tools with an App get a View once it runs.
 import { sanitizeInline } from "../../protocol/sanitize.js";
-import { openBrowser } from "../../host/browser.js";
+import { openBrowserChecked } from "../../host/browser.js";
 import { viewSession } from "../view-link.js";
 import { runToolWithCard } from "./run-tool.js";
 import { CommandError, type SlashCommand } from "./types.js";
@@ -22,7 +22,8 @@ export const view: SlashCommand = {
       return;
     }
     if (first === "open") {
-      ctx.store.notice(openBrowser(session.url) ? `opening ${session.url}` : `no $BROWSER or xdg-open: open ${session.url} yourself`);
+      const failed = await openBrowserChecked(session.url);
+      ctx.store.notice(failed === undefined ? `opened ${session.url} in the browser` : `no browser opened (${sanitizeInline(failed)}): open ${session.url} yourself`);
       return;
     }
     let input: Record<string, unknown> = {};
