@@ -1,5 +1,6 @@
 // The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
 // it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
+import { truncateToWidth } from "./format.js";
 import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
@@ -60,6 +61,14 @@ export interface AppProps {
   servers: () => ServerView[];
   modelName: string;
   maxPixels?: number;
+}
+
+/** Above the prompt until the first turn: what to try. */
+export const FIRST_HINT = "Ask anything, or try /help · /tools · /servers · /mode · @ to attach a resource";
+
+/** Nothing but start-up notices (the transcript's path, servers' notes) on screen yet. */
+function firstScreen(s: UiState): boolean {
+  return !s.live && s.finished.length <= 8 && s.finished.every((t) => t.items.every((i) => i.kind === "notice"));
 }
 
 export function layoutFor(columns: number, paneOpen: boolean): { narrow: boolean; main: number; side: number } {
@@ -159,6 +168,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const mainColumn = (
     <Box flexDirection="column" width={main}>
       {state.live ? <TurnView turn={state.live} width={main} maxPixels={maxPixels} /> : null}
+      {firstScreen(state) ? <Text dimColor>{truncateToWidth(FIRST_HINT, main)}</Text> : null}
       {input}
     </Box>
   );

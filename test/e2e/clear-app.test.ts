@@ -8,11 +8,13 @@ import { startApp, type AppTerminal } from "../helpers/tmux.js";
 const open: AppTerminal[] = [];
 after(() => open.forEach((t) => t.close()));
 
-test("/clear shows its own line and notice, and empties the side pane (80×24)", async () => {
+test("a hint on the first screen; /clear shows its own line and notice, and empties the side pane (80×24)", async () => {
   const t = await startApp({ columns: 80, rows: 24 });
   open.push(t);
+  await t.waitFor(/Ask anything, or try \/help · \/tools · \/servers · \/mode/, "the first screen says what to try");
   t.submit('/call lookup_order {"orderId":"ord_5001"} --select programmatic/structured');
-  await t.idle(/Programmatic \(1\)/, "the programmatic pane with the order");
+  const first = await t.idle(/Programmatic \(1\)/, "the programmatic pane with the order");
+  assert.doesNotMatch(first, /Ask anything/, "the hint goes with the first turn");
   t.submit("/clear");
   const s = await t.idle(/cleared the screen and the conversation/, "the notice", { history: 100 });
   assert.match(s, /\/clear\n/, "the /clear line is on screen");
