@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { exceedsJsonDepth } from "../protocol/json-depth.js";
 import { isObject } from "../protocol/is-object.js";
+import { GUARD_SCRIPT } from "./no-webrtc.js";
 
 /** The largest request body a page may POST (a View's tools/call arguments, a message). */
 export const MAX_RPC_BYTES = 1024 * 1024;
@@ -46,10 +47,11 @@ iframe{display:block;width:100%;height:420px;border:1px solid #ccc;border-radius
 function proxyPage(hostOrigin: string, allow: string): string {
   // The relay: the App's HTML arrives once from the host page and goes into an inner iframe whose
   // sandbox (no same-origin, no top navigation, no popups) and `allow` are fixed here, never taken
-  // from the message; then every message is passed between the two, checked by its source.
+  // from the message; then every message is passed between the two, checked by its source. The
+  // WebRTC guard (no-webrtc.ts) goes first in the App's document, after a leading doctype.
   return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style></head><body><script>
 (() => {
-  const HOST = ${JSON.stringify(hostOrigin)}, host = window.parent;
+  const HOST = ${JSON.stringify(hostOrigin)}, host = window.parent, GUARD = ${JSON.stringify(GUARD_SCRIPT).split("<").join("\\u003c")};
   if (window.self === window.top) return;
   let inner = null;
   window.addEventListener("message", (e) => {
@@ -60,7 +62,8 @@ function proxyPage(hostOrigin: string, allow: string): string {
         inner = document.createElement("iframe");
         inner.setAttribute("sandbox", "allow-scripts allow-forms");
         ${allow ? `inner.setAttribute("allow", ${JSON.stringify(allow)});` : ""}
-        inner.srcdoc = m.params.html;
+        const html = m.params.html, d = /^\\s*<!doctype[^>]*>/i.exec(html);
+        inner.srcdoc = d ? d[0] + GUARD + html.slice(d[0].length) : GUARD + html;
         document.body.appendChild(inner);
       } else if (inner && inner.contentWindow) inner.contentWindow.postMessage(m, "*");
     } else if (inner && e.source === inner.contentWindow) host.postMessage(e.data, HOST);
