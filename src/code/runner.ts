@@ -3,6 +3,9 @@
 // bounds what goes in and out, and ends a run past its wall clock by terminating the worker.
 // A fault (the wall clock, a module that aborted, a worker that died) drops the worker and the
 // module with it; the next run starts a fresh one, so the session goes on.
+// CPU is also enforced from here: loops inside the engine's builtins (lastIndexOf on a huge
+// array-like, sort, regexps) never reach QuickJS's interrupt handler, so the worker publishes its
+// time inside QuickJS in shared memory and the parent ends a worker that passes the limit.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -71,9 +74,17 @@ function tsxApi(): string {
   return new URL(pkg.exports["./esm/api"].import.default, pathToFileURL(pkgPath)).href;
 }
 
-function spawnWorker(): Worker {
+/** The worker's clock, shared: [µs inside QuickJS this run, absolute µs a slice began or 0]. */
+const CLOCK_SLOTS = 2;
+
+/** The watchdog's margin past cpuMs, so the in-engine limit (no worker restart) ends a run first when it can. */
+function cpuGrace(cpuMs: number): number {
+  return Math.max(50, cpuMs / 4);
+}
+
+function spawnWorker(clock: SharedArrayBuffer): Worker {
   const url = workerUrl();
-  const opts = { workerData: { wasm: wasmPath() }, resourceLimits: { maxOldGenerationSizeMb: 96 }, stdout: true, stderr: true };
+  const opts = { workerData: { wasm: wasmPath(), clock }, resourceLimits: { maxOldGenerationSizeMb: 96 }, stdout: true, stderr: true };
   const w = url.pathname.endsWith(".ts")
     ? new Worker(`${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`, { ...opts, eval: true })
     : new Worker(url, opts);
@@ -83,6 +94,7 @@ function spawnWorker(): Worker {
 
 export class Sandbox {
   private worker: Worker | undefined;
+  private clock = new BigInt64Array(new SharedArrayBuffer(8 * CLOCK_SLOTS));
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 0;
   /** Workers started so far (a fault makes the next run start another). */
@@ -115,19 +127,29 @@ export class Sandbox {
     if (opts.signal?.aborted) return Promise.resolve(end({ ok: false, error: { rule: "cancelled", message: "cancelled before it ran" } }));
     let w: Worker;
     try {
-      w = this.worker ??= (this.started++, spawnWorker());
+      if (!this.worker) {
+        this.clock = new BigInt64Array(new SharedArrayBuffer(8 * CLOCK_SLOTS));
+        this.started++;
+        this.worker = spawnWorker(this.clock.buffer as SharedArrayBuffer);
+      }
+      w = this.worker;
     } catch (e) {
       return Promise.resolve(end({ ok: false, error: { rule: "sandbox-unavailable", message: (e as Error).message } }));
     }
     const id = ++this.nextId;
     const calls = new AbortController();
     let inputBytes = 0;
+    const clock = this.clock;
+    // The worker is idle between runs: this run's CPU starts at zero.
+    Atomics.store(clock, 0, 0n);
+    Atomics.store(clock, 1, 0n);
     return new Promise<RunResult>((resolve) => {
       let settled = false;
       const finish = (r: RunResult, fault: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearInterval(watchdog);
         calls.abort();
         w.off("message", onMessage);
         w.off("error", onError);
@@ -137,6 +159,10 @@ export class Sandbox {
         resolve(fault ? { ...r, fault: true } : r);
       };
       const timer = setTimeout(() => finish(end({ ok: false, error: { rule: "wall-time", message: `the script ran longer than ${limits.wallMs} ms` } }), true), limits.wallMs + 250);
+      const watchdog = setInterval(() => {
+        const used = cpuUsedMs(clock);
+        if (used > limits.cpuMs + cpuGrace(limits.cpuMs)) finish({ ...end({ ok: false, error: { rule: "cpu-time", message: `the script used more than ${limits.cpuMs} ms of CPU time` } }), cpuMs: Math.round(used) }, true);
+      }, Math.min(250, Math.max(10, limits.cpuMs / 8)));
       const onAbort = () => finish(end({ ok: false, error: { rule: "cancelled", message: "cancelled" } }), true);
       const onError = (e: Error) => finish(end({ ok: false, error: { rule: "sandbox-fault", message: `the sandbox failed: ${e.message.slice(0, 300)}` } }), true);
       const onExit = () => finish(end({ ok: false, error: { rule: "sandbox-fault", message: "the sandbox's worker stopped" } }), true);
@@ -195,4 +221,16 @@ export class Sandbox {
       return fail("host-error", (e as Error)?.message?.slice(0, 300) ?? String(e));
     }
   }
+}
+
+/** The worker's time inside QuickJS this run, the running slice included (see sandbox-worker.ts). */
+function cpuUsedMs(clock: BigInt64Array): number {
+  const start = Atomics.load(clock, 1);
+  const done = Number(Atomics.load(clock, 0)) / 1000;
+  return start === 0n ? done : done + Math.max(0, nowUs() - Number(start)) / 1000;
+}
+
+/** Microseconds on a timeline both threads share (each thread's performance.now() has its own origin). */
+function nowUs(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }

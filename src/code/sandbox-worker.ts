@@ -41,6 +41,10 @@ async function moduleFor(memoryBytes: number): Promise<QuickJSWASMModule> {
 }
 
 /** Where the .wasm file is: found by the parent (the bundle copies it next to its chunks). */
+/** Shared with the parent (runner.ts): [µs inside QuickJS this run, absolute µs the running slice began or 0]. */
+const clockBuffer = (workerData as { clock?: unknown } | null)?.clock;
+const clock = clockBuffer instanceof SharedArrayBuffer ? new BigInt64Array(clockBuffer) : undefined;
+
 function wasmLocation(): { wasmLocation?: string } {
   const loc = (workerData as { wasm?: unknown } | null)?.wasm;
   return typeof loc === "string" && loc ? { wasmLocation: loc } : {};
@@ -89,15 +93,20 @@ async function run(req: RunRequest): Promise<FromWorker> {
     else if (overWall()) limitHit ??= { rule: "wall-time", message: `the script ran longer than ${lim.wallMs} ms` };
     return limitHit !== undefined;
   });
-  /** A synchronous stretch inside QuickJS, timed against the CPU budget. */
+  /** A synchronous stretch inside QuickJS, timed against the CPU budget, here and for the parent's watchdog. */
   const slice = <T>(f: () => T): T => {
     sliceStart = performance.now();
     inSlice = true;
+    if (clock) Atomics.store(clock, 1, BigInt(Math.round((performance.timeOrigin + sliceStart) * 1000)));
     try {
       return f();
     } finally {
       inSlice = false;
       cpuUsed += performance.now() - sliceStart;
+      if (clock) {
+        Atomics.store(clock, 0, BigInt(Math.round(cpuUsed * 1000)));
+        Atomics.store(clock, 1, 0n);
+      }
     }
   };
   const ctx = rt.newContext();

@@ -3,7 +3,7 @@
 // as declared; a value that is not a plain origin is left out (never spliced into a header).
 import { isObject } from "../protocol/is-object.js";
 
-/** The MCP Apps default: inline script/style (Apps are single files), data: images, no network. */
+/** The MCP Apps default: inline script/style (Apps are single files), data: images, no fetch/XHR/WebSocket (WebRTC: no-webrtc.ts). */
 const DEFAULT = {
   "default-src": ["'none'"],
   "script-src": ["'self'", "'unsafe-inline'"],

@@ -1,6 +1,8 @@
 // The local View host's two loopback web servers (MCP Apps 2026-01-26 "sandbox proxy"): the host
-// page's origin and the sandbox proxy's origin, on different ports of 127.0.0.1. Every path starts
-// with a random token; every request's Host must name the server itself and its Origin, when sent,
+// page's origin and the sandbox proxy's origin, on different ports of 127.0.0.1. Every path of the
+// host page's server starts with a random token; the proxy pages are at `/proxy/<random path per
+// View>`, never the token: the App's srcdoc inherits its proxy's URL as `document.baseURI`, so the
+// App can read that path. Every request's Host must name the server itself and its Origin, when sent,
 // must be the one origin allowed to talk to it (DNS rebinding, other local pages, the Views
 // themselves); no CORS header is ever sent. What a View may do is decided by the handler (session.ts).
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -8,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { exceedsJsonDepth } from "../protocol/json-depth.js";
 import { isObject } from "../protocol/is-object.js";
+import { GUARD_SCRIPT } from "./no-webrtc.js";
 
 /** The largest request body a page may POST (a View's tools/call arguments, a message). */
 export const MAX_RPC_BYTES = 1024 * 1024;
@@ -44,10 +47,11 @@ iframe{display:block;width:100%;height:420px;border:1px solid #ccc;border-radius
 function proxyPage(hostOrigin: string, allow: string): string {
   // The relay: the App's HTML arrives once from the host page and goes into an inner iframe whose
   // sandbox (no same-origin, no top navigation, no popups) and `allow` are fixed here, never taken
-  // from the message; then every message is passed between the two, checked by its source.
+  // from the message; then every message is passed between the two, checked by its source. The
+  // WebRTC guard (no-webrtc.ts) goes first in the App's document, after a leading doctype.
   return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden}iframe{border:0;width:100%;height:100%;display:block}</style></head><body><script>
 (() => {
-  const HOST = ${JSON.stringify(hostOrigin)}, host = window.parent;
+  const HOST = ${JSON.stringify(hostOrigin)}, host = window.parent, GUARD = ${JSON.stringify(GUARD_SCRIPT).split("<").join("\\u003c")};
   if (window.self === window.top) return;
   let inner = null;
   window.addEventListener("message", (e) => {
@@ -58,7 +62,8 @@ function proxyPage(hostOrigin: string, allow: string): string {
         inner = document.createElement("iframe");
         inner.setAttribute("sandbox", "allow-scripts allow-forms");
         ${allow ? `inner.setAttribute("allow", ${JSON.stringify(allow)});` : ""}
-        inner.srcdoc = m.params.html;
+        const html = m.params.html, d = /^\\s*<!doctype[^>]*>/i.exec(html);
+        inner.srcdoc = d ? d[0] + GUARD + html.slice(d[0].length) : GUARD + html;
         document.body.appendChild(inner);
       } else if (inner && inner.contentWindow) inner.contentWindow.postMessage(m, "*");
     } else if (inner && e.source === inner.contentWindow) host.postMessage(e.data, HOST);
@@ -102,6 +107,9 @@ export class ViewServer {
   private readonly host: Server;
   private readonly sandbox: Server;
   private readonly streams = new Set<ServerResponse>();
+  /** The proxy pages' paths: a random one per View (an App can read its own, never the token). */
+  private readonly proxyPaths = new Map<string, string>();
+  private readonly proxyViews = new Map<string, string>();
   /** Requests refused, by reason (tests and the App pane read them). */
   readonly refused: string[] = [];
 
@@ -126,7 +134,13 @@ export class ViewServer {
     return `${this.hostOrigin}/${this.token}/`;
   }
   proxyUrl(viewId: string): string {
-    return `${this.sandboxOrigin}/${this.token}/proxy/${encodeURIComponent(viewId)}`;
+    let path = this.proxyPaths.get(viewId);
+    if (path === undefined) {
+      path = randomBytes(18).toString("base64url");
+      this.proxyPaths.set(viewId, path);
+      this.proxyViews.set(path, viewId);
+    }
+    return `${this.sandboxOrigin}/proxy/${path}`;
   }
 
   /** Sends one event to every connected page. */
@@ -148,8 +162,8 @@ export class ViewServer {
     await Promise.all([stop(this.host), stop(this.sandbox)]);
   }
 
-  /** The path after the token, or undefined (and the reason recorded) when the request is refused. */
-  private admit(req: IncomingMessage, res: ServerResponse, port: number, origins: readonly string[]): string | undefined {
+  /** The path after the token (none: the whole path), or undefined (and the reason recorded) when the request is refused. */
+  private admit(req: IncomingMessage, res: ServerResponse, port: number, origins: readonly string[], token = true): string | undefined {
     const no = (status: number, why: string) => {
       this.refused.push(why);
       refuse(res, status, why);
@@ -159,6 +173,7 @@ export class ViewServer {
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.includes(origin)) return no(403, "foreign Origin");
     const url = req.url ?? "/";
+    if (!token) return url.slice(1).split("?")[0];
     const slash = url.indexOf("/", 1);
     const given = Buffer.from(url.slice(1, slash < 0 ? undefined : slash));
     const want = Buffer.from(this.token);
@@ -185,10 +200,11 @@ export class ViewServer {
 
   private serveSandbox(req: IncomingMessage, res: ServerResponse): void {
     // Navigations (the host page framing a proxy) send no Origin; nothing else is served here.
-    const path = this.admit(req, res, this.sandboxPort, []);
+    const path = this.admit(req, res, this.sandboxPort, [], false);
     if (path === undefined) return;
-    const m = /^proxy\/([^/]+)$/.exec(path);
-    const view = m && req.method === "GET" ? this.opts.proxyOf(decodeURIComponent(m[1])) : undefined;
+    const m = /^proxy\/([A-Za-z0-9_-]{24})$/.exec(path);
+    const id = m ? this.proxyViews.get(m[1]) : undefined;
+    const view = id !== undefined && req.method === "GET" ? this.opts.proxyOf(id) : undefined;
     if (!view) return void (this.refused.push("no such View"), refuse(res, 404, "not found"));
     send(res, 200, "text/html; charset=utf-8", proxyPage(this.hostOrigin, view.allow), { "content-security-policy": view.csp });
   }

@@ -34,14 +34,27 @@ export interface ViewQuestion {
   view: string;
   server: string;
   tool: string;
-  /** The message the App would send as the user, or the link it would open. */
+  /** The message the App would send as the user, or the link it would open (normalised by `new URL()`). */
   text: string;
+  /** open-link: the link's host as the browser will resolve it (punycode), shown on its own line. */
+  host?: string;
+}
+
+/** An App's link as the browser will read it (`new URL()`: punycode host, escaped path), http(s) only. */
+export function normaliseLink(raw: string): URL | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  return u.protocol === "https:" || u.protocol === "http:" ? u : undefined;
 }
 
 /** The question as one plain prompt (the CLI's confirm). */
 export function viewQuestionText(q: ViewQuestion): string {
   const who = `The App of ${q.tool} (server ${q.server})`;
-  return q.kind === "message" ? `${who} asks to send this message as you:\n${q.text}\nSend it as your next turn?` : `${who} asks to open a link: ${q.text}\nOpen it in the browser?`;
+  return q.kind === "message" ? `${who} asks to send this message as you:\n${q.text}\nSend it as your next turn?` : `${who} asks to open a link\nhost: ${q.host ?? "?"}\n${q.text}\nOpen it in the browser?`;
 }
 
 /** What Views need from the host (the Host satisfies it; so does the chat app's command host). */
@@ -197,10 +210,13 @@ export class ViewSession {
         return {};
       }
       case "ui/open-link": {
-        const url = typeof params.url === "string" ? params.url.slice(0, 2048) : "";
-        const ok = /^https?:\/\//i.test(url) && (await this.ask({ kind: "open-link", view: id, server: v.server, tool: v.tool, text: url }));
-        this.note(id, "open-link", ok ? `opened ${url}` : `not opened: ${url}`);
-        if (ok) this.opts.openLink?.(url);
+        // Shown and opened as the browser reads it: the App's raw string can look like another host.
+        const raw = typeof params.url === "string" ? params.url.slice(0, 2048) : "";
+        const link = normaliseLink(raw);
+        const url = link?.href ?? raw;
+        const ok = link !== undefined && (await this.ask({ kind: "open-link", view: id, server: v.server, tool: v.tool, text: link.href, host: link.hostname }));
+        this.note(id, "open-link", ok ? `opened ${url} (host ${link.hostname})` : `not opened: ${url}`);
+        if (ok) this.opts.openLink?.(link.href);
         return ok ? {} : { isError: true };
       }
       case "notifications/message":

@@ -95,6 +95,30 @@ test("CPU time: a busy loop and an endless await chain both end", async () => {
   await stillWorks();
 });
 
+// Loops inside the engine's builtins never reach QuickJS's interrupt handler: the parent measures
+// the worker's time inside QuickJS and ends the worker past the CPU limit. The wall clock is set
+// far above it, so a "wall-time" end (today's main) fails the test, whatever the machine's load.
+test("CPU time holds against loops inside the engine's builtins", async () => {
+  const payloads = [
+    "return Array.prototype.lastIndexOf.call({ length: 1e10 }, 1)",
+    "return Array.prototype.includes.call({ length: 1e10 }, 1)",
+    "return Array.prototype.indexOf.call({ length: 1e10 }, 1)",
+    "return Array.prototype.fill.call({ length: 1e10 }, 1).length",
+    "return Array.prototype.join.call({ length: 1e10 }, '').length",
+    "const a = []; a[1e9] = 1; a[5] = 2; return Array.prototype.sort.call({ length: 4e9, 0: 2, 3e9: 1 }).length",
+    "return Array.prototype.reverse.call({ length: 1e10 }).length",
+    "return /(a+)+$/.test('a'.repeat(40) + '!')",
+  ];
+  for (const code of payloads) {
+    const before = sandbox.started;
+    const r = await run(code, { limits: { cpuMs: 200, wallMs: 30_000 } });
+    assert.equal(r.error?.rule, "cpu-time", `${code}: ${JSON.stringify(r.error)}`);
+    assert.match(r.error!.message, /more than 200 ms of CPU time/);
+    await stillWorks();
+    assert.ok(sandbox.started <= before + 1, "at most one fresh worker per run");
+  }
+});
+
 test("wall clock: a run waiting on a tool past its time ends, the worker is replaced", async () => {
   const hang: CallHandler = (_t, _a, signal) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: true, value: 0 })));
   const before = sandbox.started;

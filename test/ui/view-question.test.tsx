@@ -18,7 +18,7 @@ const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
 const MESSAGE: Question = { kind: "message", view: "v1", server: "demo", tool: "refresh_dashboard", text: "Tell me about the 170 customers in EMEA.\nAnd their plans." };
-const LINK: Question = { kind: "open-link", view: "v2", server: "basic", tool: "get-time", text: "https://example.com/docs" };
+const LINK: Question = { kind: "open-link", view: "v2", server: "basic", tool: "get-time", text: "https://example.com/docs", host: "example.com" };
 
 function dialog(req: Question) {
   const answers: boolean[] = [];
@@ -53,6 +53,14 @@ test("ui/open-link: the link and who asks; n declines, Esc declines", async () =
   h.stdin.write("\x1b");
   await tick(60);
   assert.deepEqual(answers, [false, false]);
+});
+
+test("ui/open-link: the host the browser will reach is on a line of its own (punycode)", () => {
+  const spoof = new URL("https://gіthub.com∕login∕oauth@аpple.com/");
+  const { frame } = dialog({ ...LINK, text: spoof.href, host: spoof.hostname });
+  const lines = frame().split("\n").map((l) => l.replace(/[│┌┐└┘─]/g, "").trim());
+  assert.ok(lines.includes("host: xn--pple-43d.com"), frame());
+  assert.doesNotMatch(frame(), /github\.com|∕/, "the App's raw string is not what is shown");
 });
 
 test("what the App sends is sanitized: no terminal escapes reach the screen", () => {

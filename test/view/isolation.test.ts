@@ -2,8 +2,8 @@
 // stderr each carry their own canary: the App's DOM, the postMessage traffic in every frame and the
 // host's View endpoints carry only the ui ones. The same App then acts hostile: it cannot navigate
 // the top page, reach the host page or the proxy, fetch anything (CSP), call a model-only tool or
-// read a non-ui resource. And the View host refuses requests without the token or with a foreign
-// Host or Origin, and sends no CORS header.
+// read a non-ui resource, nor see the host's token in any URL it can read. And the View host refuses
+// requests without the token or with a foreign Host or Origin, and sends no CORS header.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
@@ -88,6 +88,10 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
     assert.match(dom, /secret: refused .*only ui:\/\/ resources/);
     assert.match(dom, /callback: .*VCANARY-UI-OUTPUT/);
     assert.equal(page.url(), session.url, "the top page was not navigated");
+    // Every URL the App can see (its base URI is its proxy's URL) is free of the host's token.
+    const where = /where: (.*)/.exec(dom)?.[1] ?? "";
+    assert.match(where, /"base":"http:\/\/127\.0\.0\.1:\d+\/proxy\/[A-Za-z0-9_-]+"/, where);
+    assert.ok(!where.includes(session.server.token), `the App sees the token: ${where}`);
     await page.close();
 
     // The View host's own checks.
@@ -102,15 +106,17 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
       ["the sandbox's Origin", await raw(`${session.url}rpc`, { method: "POST", headers: { origin: sandboxOrigin, "content-type": "application/json" } }), 403],
       ["rpc without Origin", await raw(`${session.url}rpc`, { method: "POST", headers: { "content-type": "application/json" } }), 403],
       ["CORS preflight", await raw(`${session.url}rpc`, { method: "OPTIONS", headers: { origin: hostOrigin } }), 405],
-      ["proxy with an Origin", await raw(`${sandboxOrigin}/${token}/proxy/v1`, { headers: { origin: hostOrigin } }), 403],
-      ["proxy without token", await raw(`${sandboxOrigin}/proxy/v1`), 404],
+      ["proxy with an Origin", await raw(session.server.proxyUrl(shown.view.ok ? shown.view.id : ""), { headers: { origin: hostOrigin } }), 403],
+      ["proxy at a guessed path", await raw(`${sandboxOrigin}/proxy/v1`), 404],
+      ["proxy under the token", await raw(`${sandboxOrigin}/${token}/proxy/v1`), 404],
+      ["proxy of no View", await raw(session.server.proxyUrl("v999")), 404],
     ];
     for (const [what, res, status] of refusals) {
       assert.equal(res.status, status, what);
       assert.ok(!Object.keys(res.headers).some((h) => h.startsWith("access-control-")), `${what}: a CORS header`);
       for (const c of [...UI, ...OTHERS]) assert.ok(!res.body.includes(c), `${what}: body holds ${c}`);
     }
-    const proxy = await raw(`${sandboxOrigin}/${token}/proxy/v1`);
+    const proxy = await raw(session.server.proxyUrl(shown.view.ok ? shown.view.id : ""));
     assert.equal(proxy.status, 200);
     assert.match(String(proxy.headers["content-security-policy"]), /connect-src 'none'/);
     assert.match(String(proxy.headers["content-security-policy"]), new RegExp(`frame-ancestors ${hostOrigin}`));

@@ -48,13 +48,30 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
     asked.length = 0;
     assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/docs" }), { result: {} });
     assert.deepEqual(opened, ["https://example.com/docs"]);
-    assert.deepEqual(asked[0], { kind: "open-link", view: id, server: "canary", tool: "canary_view", text: "https://example.com/docs" });
-    assert.match(viewQuestionText(asked[0]), /^The App of canary_view \(server canary\) asks to open a link: https:\/\/example\.com\/docs\nOpen it in the browser\?$/);
+    assert.deepEqual(asked[0], { kind: "open-link", view: id, server: "canary", tool: "canary_view", text: "https://example.com/docs", host: "example.com" });
+    assert.equal(viewQuestionText(asked[0]), "The App of canary_view (server canary) asks to open a link\nhost: example.com\nhttps://example.com/docs\nOpen it in the browser?");
+    // A link that reads as a github.com login but goes to аpple.com (Cyrillic а, U+2215 slashes in
+    // the userinfo): asked and opened as the browser reads it, its real host on a line of its own.
+    const spoof = "https://gіthub.com∕login∕oauth@аpple.com/";
+    asked.length = 0;
+    assert.deepEqual(await rpc("ui/open-link", { url: spoof }), { result: {} });
+    const real = new URL(spoof).href;
+    assert.equal(asked[0].host, "xn--pple-43d.com");
+    assert.equal(asked[0].text, real);
+    assert.ok(!asked[0].text.includes("github") && !asked[0].text.includes("∕"), asked[0].text);
+    assert.match(viewQuestionText(asked[0]), /\nhost: xn--pple-43d\.com\n/);
+    assert.equal(opened.at(-1), real, "the normalised href is opened, never the App's string");
+    opened.length = 0;
+    opened.push("https://example.com/docs");
     answer = false;
     assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/other" }), { result: { isError: true } }, "declined: not opened");
     assert.equal(asked.length, 2);
     assert.deepEqual(await rpc("ui/open-link", { url: "javascript:alert(1)" }), { result: { isError: true } });
     assert.equal(asked.length, 2, "a non-http link is not even asked");
+    assert.deepEqual(await rpc("ui/open-link", { url: " javascript:alert(1)" }), { result: { isError: true } });
+    assert.deepEqual(await rpc("ui/open-link", { url: "file:///etc/passwd" }), { result: { isError: true } });
+    assert.deepEqual(await rpc("ui/open-link", { url: "https://[not a host" }), { result: { isError: true } });
+    assert.equal(asked.length, 2, "nor one new URL() refuses");
     assert.deepEqual(opened, ["https://example.com/docs"]);
 
     await rpc("notifications/message", { level: "info", data: "a log line" });

@@ -1,7 +1,7 @@
 // An App View's request that needs the user: ui/message (the App would speak as the user: the text
 // is shown in full, wrapped, and sent as the next turn only on [y]) or ui/open-link (the link shown,
-// opened only on [y]). Its own wording, never the tool-approval dialog: what the App asks, which
-// App, which server. Everything shown is sanitized.
+// its host on a line of its own as the browser resolves it, opened only on [y]). Its own wording,
+// never the tool-approval dialog: what the App asks, which App, which server. Everything shown is sanitized.
 import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
@@ -30,6 +30,7 @@ export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: n
         <Text key={i}>{l || " "}</Text>
       ))}
       {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}
+      {req.kind === "open-link" ? <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host ?? "?")}`, inner)}</Text> : null}
       <Text color="magenta">{req.kind === "message" ? "Send it as your next turn? [y]es / [n]o (the App gets an error)" : "Open it in the browser? [y]es / [n]o"}</Text>
     </Box>
   );
