@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "compare", "conformance", "model", "code", "view", "ui", "cli"] as const;
+const LAYERS = ["protocol", "server", "demo", "host", "client", "compare", "conformance", "model", "code", "view", "ui", "cli"] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -15,6 +15,8 @@ const ALLOWED: Record<Layer, Layer[]> = {
   server: ["protocol"],
   demo: ["protocol", "server"],
   host: ["protocol"],
+  // mcp-prism/client: a public facade over the host's pure rules (CLIENT_RULES below).
+  client: ["protocol", "host"],
   compare: ["protocol", "host"],
   // The server checker: raw JSON-RPC clients over the shared protocol rules, no host pipeline.
   conformance: ["protocol"],
@@ -33,6 +35,8 @@ const ALLOWED: Record<Layer, Layer[]> = {
 const ALSO_ALLOWED: Partial<Record<Layer, string[]>> = {
   conformance: ["host/process-group.ts", "host/spawn-server.ts"],
 };
+/** The host files mcp-prism/client exposes: pure rules, no connection, no I/O. */
+const CLIENT_RULES = ["host/legacy-outputs.ts", "host/policy/index.ts", "host/router.ts", "host/types.ts", "host/validate.ts"];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -116,4 +120,39 @@ test("errors are data: no code reads a host error's line back (prefix, regex or 
       });
   }
   assert.deepEqual(found, []);
+});
+
+/** Every src/ file a file reaches through its relative imports (itself included). */
+function closure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+      todo.push(resolve(dirname(file), m[1]).replace(/\.js$/, ".ts").replace(process.cwd() + "/", ""));
+    }
+  }
+  return seen;
+}
+const PUBLIC_ENTRIES = ["protocol", "server", "client"].map((l) => join(SRC, l, "index.ts"));
+
+test("the public entries (package.json exports) reach neither the CLI nor the UI, nor the host's connections", () => {
+  for (const entry of PUBLIC_ENTRIES) {
+    const reached = [...closure(entry)].map((f) => relative(SRC, f));
+    const outside = reached.filter((f) => !/^(protocol|server|client)\//.test(f) && !CLIENT_RULES.includes(f) && !/^host\/(policy\/|measure\.ts|host-error\.ts)/.test(f));
+    assert.deepEqual(outside, [], `${entry} reaches beyond the public layers`);
+  }
+});
+
+test("mcp-prism/client and mcp-prism/protocol do no I/O", () => {
+  for (const entry of [join(SRC, "client", "index.ts"), join(SRC, "protocol", "index.ts")])
+    for (const file of closure(entry)) assert.doesNotMatch(readFileSync(file, "utf8"), /from "node:(fs|net|http|https|child_process|process|worker_threads)"/, file);
+});
+
+test("nothing in the CLI or UI is exported: package.json exports name only the public entries", () => {
+  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, unknown> };
+  const targets = JSON.stringify(pkg.exports);
+  assert.doesNotMatch(targets, /dist\/(cli|ui|model|view|code|compare|conformance|host|demo)\//);
 });

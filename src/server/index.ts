@@ -29,3 +29,5 @@ export { serveStdio, ToolkitConnection } from "./stdio.js";
 export { logRequests } from "./request-log.js";
 export { serveHttp, ToolkitHttpHandler, isLoopbackHost, isLoopbackOrigin, decodeHeaderValue } from "./http.js";
 export type { HttpHandle, HttpServeOptions } from "./http.js";
+export { withOutputVariants, contentVariant, structuredVariant } from "./sdk-adapter.js";
+export type { OutputVariants, OutputVariantsOptions, DeclareOptions, SdkVariant, SdkToolResult } from "./sdk-adapter.js";

@@ -6,9 +6,10 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, relative } from "node:path";
+import { docFiles } from "../helpers/doc-files.js";
 import { ROOT, startApp } from "../helpers/tmux.js";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -194,5 +195,64 @@ test("installed: the app draws its first frame under tmux from an empty director
     assert.equal(await app.exitCode(), 0);
   } finally {
     app.close();
+  }
+});
+
+// The public entry points as an adopter uses them: docs/adopting.md's server, SDK-adapter server
+// and client, compiled with `tsc --strict` against the installed package (its exports and .d.ts
+// files, nothing from this checkout but the compiler and node's types), then run.
+const app = join(prefix, "app");
+const appRun = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, env, encoding: "utf8", timeout: 200_000 });
+test("installed: the guide's server and client compile with tsc --strict against mcp-prism/server, /client, /protocol", () => {
+  assert.ok(bin, "the install did not run");
+  for (const entry of ["server", "client", "protocol"]) assert.ok(packed.includes(`dist/${entry}/index.d.ts`), `dist/${entry}/index.d.ts is not in the tarball`);
+  // Inside the prefix, so the installed package and its dependencies (the SDK, zod) resolve from its node_modules.
+  mkdirSync(app, { recursive: true });
+  const files = docFiles(readFileSync(join(ROOT, "docs", "adopting.md"), "utf8"));
+  assert.deepEqual([...files.keys()].sort(), ["client.ts", "sdk-server.ts", "server.ts"]);
+  for (const [name, text] of files) writeFileSync(join(app, name), text);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ type: "module", private: true }));
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, outDir: "out", typeRoots: [join(ROOT, "node_modules", "@types")], types: ["node"] },
+      files: [...files.keys()],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", app], { cwd: app, encoding: "utf8", timeout: 120_000 });
+  assert.equal(tsc.status, 0, `tsc --strict: ${tsc.stdout}${tsc.stderr}`);
+});
+
+test("installed: the guide's client against its server (code and chat modes), the SDK-adapter server and the demo server", () => {
+  const client = join(app, "out", "client.js");
+  const call = (mode: string, tool: string, args: unknown, server: string[]) => {
+    const r = appRun([client, mode, tool, JSON.stringify(args), "--", ...server]);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { version: string; requested: { audience: string; format: string }[] | null; split: { assistant: any[]; user: any[]; programmatic: any[] } };
+  };
+  const own = [process.execPath, join(app, "out", "server.js")];
+  const code = call("code", "forecast", { city: "Paris" }, own);
+  assert.equal(code.version, "2026-12-01");
+  assert.deepEqual(code.requested, [{ audience: "programmatic", format: "structured" }]);
+  assert.deepEqual([code.split.assistant.length, code.split.user.length], [0, 0]);
+  assert.equal(code.split.programmatic[0].structuredContent.city, "Paris");
+  const chat = call("chat", "forecast", { city: "Paris" }, own);
+  assert.deepEqual(chat.requested, [{ audience: "assistant", format: "content" }, { audience: "user", format: "content" }]);
+  assert.match(chat.split.assistant[0].content[0].text, /^Paris: Mon sunny, 21 °C/);
+  assert.equal(chat.split.user[0].content.length, 3);
+  assert.deepEqual(chat.split.programmatic, []);
+  const sdk = call("code", "weather", { city: "Oslo" }, [process.execPath, join(app, "out", "sdk-server.js")]);
+  assert.deepEqual(sdk.split.programmatic[0].structuredContent, { temperature: 14, conditions: "clear" });
+  const demo = call("chat", "search_customers", { query: "Globex" }, [process.execPath, bin, "demo-server"]);
+  assert.match(demo.split.assistant[0].content[0].text, /I found 37 Globex customer records/);
+  assert.ok(demo.split.user.length > 0, "the demo's user variants were requested and routed to the user");
+});
+
+test("installed: `mcp-prism check` passes the guide's server and its SDK-adapter server", () => {
+  for (const server of ["server.js", "sdk-server.js"]) {
+    const r = appRun([bin, "check", "--json", "--", process.execPath, join(app, "out", server)]);
+    const report = JSON.parse(r.stdout) as { checks: { id: string; status: string; detail: string }[]; failed: number };
+    assert.deepEqual(report.checks.filter((c) => c.status === "FAIL").map((c) => `${c.id}: ${c.detail}`), [], server);
+    assert.equal(r.status, 0, r.stderr);
   }
 });
