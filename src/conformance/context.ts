@@ -17,6 +17,21 @@ export interface ContextOptions {
   argOverrides?: Record<string, Record<string, unknown>>;
   /** --allow-writes: call tools that are not marked readOnlyHint too (with made-up arguments). */
   allowWrites?: boolean;
+  /** --call TOOL: tools to call whatever their annotations say. */
+  calls?: string[];
+}
+
+/** What the checks actually exercised: a server whose tools were not called has not passed. */
+export interface Coverage {
+  /** Tools listed (2026-12-01 catalog, or the legacy listing when the server has none). */
+  toolsListed: number;
+  /** Tools with at least one answered tools/call (a result, isError included). */
+  toolsCalled: number;
+  /** Declared variants (2026-12-01), and those requested in an answered call. */
+  variantsDeclared: number;
+  variantsCalled: number;
+  /** Listed tools never answered, with why. */
+  notCalled: string[];
 }
 
 /** What the server offers, from server/discover (or, without it, from a 2026-12-01 tools/list). */
@@ -80,6 +95,8 @@ export class CheckContext {
   private readonly memo = new Map<string, Promise<unknown>>();
   /** Per tool name, whether its listing marks it readOnlyHint (calls to a tool known to write are refused locally). */
   private readonly readOnly = new Map<string, boolean>();
+  /** Per tool, the selectors of its answered calls ("legacy" for a legacy-era call). */
+  private readonly answered = new Map<string, Set<string>>();
 
   constructor(readonly options: ContextOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -185,14 +202,50 @@ export class CheckContext {
     if (typeof raw.name === "string") this.readOnly.set(raw.name, annotations.readOnlyHint === true);
   }
 
-  /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes. */
+  /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes or --call TOOL. */
   mayCall(name: string): boolean {
-    return this.options.allowWrites === true || this.readOnly.get(name) !== false;
+    return this.options.allowWrites === true || this.options.calls?.includes(name) === true || this.readOnly.get(name) !== false;
   }
 
-  /** Why a tool is left uncalled, for a check's "skipped …" note. */
+  /** Is the tool marked readOnlyHint (so two calls with the same arguments should agree)? */
+  readOnlyTool(name: string): boolean {
+    return this.readOnly.get(name) === true;
+  }
+
+  /** Why a tool is left uncalled, for a check's "not exercised: …" note. */
   static notCalled(name: string): string {
-    return `${name} (not marked readOnlyHint: not called; --allow-writes calls it)`;
+    return `${name} (not marked readOnlyHint: not called; --call ${name} --args JSON or --allow-writes calls it)`;
+  }
+
+  private record(tool: string, selectors: string[], x: Exchange): Exchange {
+    if (x.reply?.kind === "result") {
+      const set = this.answered.get(tool) ?? new Set<string>();
+      for (const s of selectors) set.add(s);
+      this.answered.set(tool, set);
+    }
+    return x;
+  }
+
+  /** What was exercised, after the checks ran. */
+  async coverage(): Promise<Coverage> {
+    let listed: ListedTool[] = [];
+    try {
+      listed = (await this.offer()).variants ? await this.catalog() : [...(await this.legacyTools(LEGACY_CHECK_VERSION)).values()].map(toListedTool);
+    } catch {
+      // no listing at all: nothing was called, which the checks already report
+    }
+    const names = [...new Set(listed.map((t) => t.name))];
+    let variantsDeclared = 0;
+    let variantsCalled = 0;
+    for (const t of listed) {
+      const got = this.answered.get(t.name);
+      for (const v of dedupe(t.variants)) {
+        variantsDeclared++;
+        if (got?.has(selectorKey(v))) variantsCalled++;
+      }
+    }
+    const notCalled = names.filter((n) => !this.answered.has(n)).map((n) => (this.mayCall(n) ? `${n} (no call answered)` : CheckContext.notCalled(n)));
+    return { toolsListed: names.length, toolsCalled: names.length - notCalled.length, variantsDeclared, variantsCalled, notCalled };
   }
 
   /** Catalog tools that may be called, and the notes for the others. */
@@ -249,7 +302,8 @@ export class CheckContext {
     const key = JSON.stringify(["call", params]);
     if (!this.mayCall(spec.tool)) return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
     const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, spec.args) : undefined;
-    return this.once(key, () => this.exchange("tools/call", params, headers));
+    const selectors = (spec.requested ?? [{ audience: "assistant", format: "content" }]).map(selectorKey);
+    return this.once(key, async () => this.record(spec.tool, selectors, await this.exchange("tools/call", params, headers)));
   }
 
   /** The fallback call (no requestedOutputs) with generated arguments: does this tool succeed? */
@@ -344,11 +398,13 @@ export class CheckContext {
         const full = { ...params, _meta: this.meta(MODERN_LEGACY_SHAPE_VERSION) };
         const args = isObject(params.arguments) ? params.arguments : {};
         const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, args) : undefined;
-        return this.exchange(method, full, headers);
+        const x = await this.exchange(method, full, headers);
+        return method === "tools/call" && typeof params.name === "string" ? this.record(params.name, ["legacy"], x) : x;
       }
       const { conn } = await this.legacyConnection();
       try {
-        return { params, reply: await conn.request(method, params) };
+        const x: Exchange = { params, reply: await conn.request(method, params) };
+        return method === "tools/call" && typeof params.name === "string" ? this.record(params.name, ["legacy"], x) : x;
       } catch (e) {
         return { params, failure: e as Error };
       }

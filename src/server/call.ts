@@ -111,7 +111,7 @@ function runContext(env: CallEnvironment, selection: ToolResultOutputSelector[])
 /** tools/call under 2026-12-01: exactly one output per requested selector, nothing else. */
 export async function callWithVariants(tool: DefinedTool, params: Record<string, unknown>, args: Record<string, unknown>, env: CallEnvironment) {
   const requested = readRequested(params.requestedOutputs);
-  const issue = checkSelection(requested, tool.declaration().outputVariants, env.negotiatedExtensions);
+  const issue = checkSelection(requested, tool.declaration().outputVariants, env.negotiatedExtensions, "server");
   if (issue) throw invalidParams(issue.message);
   const selection = effectiveSelection(requested);
   const ctx = runContext(env, selection);
