@@ -16,7 +16,11 @@ export const COMMAND_HELP: Record<string, string> = {
   prompt: "mcp-prism prompt NAME [--server NAME] [--args JSON] [--json]\n  prompts/get: the messages as the user's turn would carry them.",
   resources: "mcp-prism resources [--server NAME] [--json]\n  Each server's resources and resource templates.",
   read: "mcp-prism read URI [--server NAME] [--out FILE] [--json]\n  Reads one resource; --out FILE saves a blob (mode 0600).",
-  check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
+  check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--call TOOL [--args JSON]]... [--allow-writes] [--allow-untested] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
+  view: "mcp-prism view TOOL [--server NAME] [--args JSON] [--open] [--view-projection result|output]\n  Makes the call in app mode and serves the tool's MCP Apps View on a local page (`view: URL`); Ctrl+C ends it.",
+  run: "mcp-prism run FILE|- [--json] [--yes]\n  A script against the servers' tools in the code-mode sandbox; only its return value is printed.",
+  login: "mcp-prism login SERVER\n  Signs in to an HTTP server (OAuth, in the browser); the tokens go to the 0600 token store.",
+  logout: "mcp-prism logout SERVER\n  Forgets the server's tokens.",
   "demo-server": "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
   servers:
     "mcp-prism servers list [--json] | add NAME -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",
@@ -24,7 +28,7 @@ export const COMMAND_HELP: Record<string, string> = {
 };
 
 /** Commands whose help names the common options (demo-server and help take none of them). */
-const TAKES_COMMON = new Set(["-p", "tui", "call", "compare", "tools", "prompts", "prompt", "resources", "read"]);
+const TAKES_COMMON = new Set(["-p", "tui", "call", "compare", "tools", "prompts", "prompt", "resources", "read", "view", "run"]);
 
 export function commandHelp(command: string): string {
   const text = COMMAND_HELP[command];
