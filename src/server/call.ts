@@ -11,6 +11,7 @@ import {
   ErrorCode,
   ToolResultOutputSelectorSchema,
   type ContentBlock,
+  type JsonSchema,
   type Era,
   type ToolResultOutput,
   type ToolResultOutputSelector,
@@ -123,6 +124,9 @@ export async function callWithVariants(tool: DefinedTool, params: Record<string,
       const key = selectorKey(sel);
       if (!(key in run.error.outputs)) continue;
       const value = run.error.outputs[key];
+      const errorSchema = sel.format === "structured" ? (tool.variant(sel) as { errorSchema?: JsonSchema } | undefined)?.errorSchema : undefined;
+      const why = errorSchema ? checkAgainstSchema(errorSchema, value) : undefined;
+      if (why !== undefined) throw internalError(`server bug: ${key} error output of ${tool.name} does not match that variant's errorSchema (${why}); nothing was sent`);
       outputs.push(
         sel.format === "content"
           ? { audience: sel.audience, format: "content", content: checkBlocks(value, `${key} error output`) }
