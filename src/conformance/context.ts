@@ -21,18 +21,6 @@ export interface ContextOptions {
   calls?: string[];
 }
 
-/** What the checks actually exercised: a server whose tools were not called has not passed. */
-export interface Coverage {
-  /** Tools listed (2026-12-01 catalog, or the legacy listing when the server has none). */
-  toolsListed: number;
-  /** Tools with at least one answered tools/call (a result, isError included). */
-  toolsCalled: number;
-  /** Declared variants (2026-12-01), and those requested in an answered call. */
-  variantsDeclared: number;
-  variantsCalled: number;
-  /** Listed tools never answered, with why. */
-  notCalled: string[];
-}
 
 /** What the server offers, from server/discover (or, without it, from a 2026-12-01 tools/list). */
 export interface Offer {
@@ -226,26 +214,9 @@ export class CheckContext {
     return x;
   }
 
-  /** What was exercised, after the checks ran. */
-  async coverage(): Promise<Coverage> {
-    let listed: ListedTool[] = [];
-    try {
-      listed = (await this.offer()).variants ? await this.catalog() : [...(await this.legacyTools(LEGACY_CHECK_VERSION)).values()].map(toListedTool);
-    } catch {
-      // no listing at all: nothing was called, which the checks already report
-    }
-    const names = [...new Set(listed.map((t) => t.name))];
-    let variantsDeclared = 0;
-    let variantsCalled = 0;
-    for (const t of listed) {
-      const got = this.answered.get(t.name);
-      for (const v of dedupe(t.variants)) {
-        variantsDeclared++;
-        if (got?.has(selectorKey(v))) variantsCalled++;
-      }
-    }
-    const notCalled = names.filter((n) => !this.answered.has(n)).map((n) => (this.mayCall(n) ? `${n} (no call answered)` : CheckContext.notCalled(n)));
-    return { toolsListed: names.length, toolsCalled: names.length - notCalled.length, variantsDeclared, variantsCalled, notCalled };
+  /** The selectors of the answered calls to a tool ("legacy" for a legacy-era call), or undefined if none was answered. */
+  answeredSelectors(tool: string): ReadonlySet<string> | undefined {
+    return this.answered.get(tool);
   }
 
   /** Catalog tools that may be called, and the notes for the others. */
@@ -445,7 +416,7 @@ export class CheckContext {
 
 export const isExtension = (audience: string): boolean => audience.includes("/");
 
-function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
+export function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
   const seen = new Set<string>();
   return variants.filter((v) => {
     const k = selectorKey(v);
@@ -455,7 +426,7 @@ function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
   });
 }
 
-function toListedTool(raw: Record<string, unknown>): ListedTool {
+export function toListedTool(raw: Record<string, unknown>): ListedTool {
   const list = Array.isArray(raw.outputVariants) ? raw.outputVariants : [];
   const variants = list
     .filter(isObject)

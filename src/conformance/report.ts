@@ -1,7 +1,7 @@
 // Report lines: one per check, server-supplied text made safe for a terminal.
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import type { CheckResult } from "./check.js";
-import type { Coverage } from "./context.js";
+import type { Coverage } from "./coverage.js";
 import type { Tally } from "./index.js";
 
 const MAX_DETAIL = 400;

@@ -1,6 +1,7 @@
 // mcp-prism check: tests any MCP server's implementation of SEP-3279 (and the 2026-07-28
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
 import { CheckContext, TransportError, runChecks, tally, type Target } from "../../conformance/index.js";
+import { coverage } from "../../conformance/coverage.js";
 import { formatCoverage, formatLine, formatSummary, outcomeOf, sanitize, toJson } from "../../conformance/report.js";
 import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
@@ -125,11 +126,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     const results = await runChecks(ctx, args.json ? undefined : (r) => out(`${formatLine(r)}\n`));
     const t = tally(results);
-    const coverage = await ctx.coverage();
-    const outcome = outcomeOf(t, coverage);
-    if (args.json) out(`${toJson(results, t, coverage, outcome)}\n`);
+    const covered = await coverage(ctx);
+    const outcome = outcomeOf(t, covered);
+    if (args.json) out(`${toJson(results, t, covered, outcome)}\n`);
     else {
-      out(`${formatCoverage(coverage)}\n`);
+      out(`${formatCoverage(covered)}\n`);
       if (outcome === "untested") out(`untested: not a pass (${args.allowUntested ? "accepted with --allow-untested" : "--call TOOL --args JSON exercises a tool; --allow-untested accepts it"})\n`);
       out(`${formatSummary(t)}\n`);
     }
