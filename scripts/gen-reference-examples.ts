@@ -54,7 +54,7 @@ export const EXAMPLES: Record<string, Example> = {
   "app-only-fallback": { method: "tools/call", params: call("refresh_dashboard", {}, undefined, "2026-12-01", [UI]) },
   "refuse-undeclared": { method: "tools/call", params: call("refresh_dashboard", {}, [sel("user/structured")]) },
   "refuse-unnegotiated": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel(`${UI}/structured`)]) },
-  "refuse-duplicate": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/content"), sel("assistant/content")]) },
+  "repeated-selector": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/content"), sel("assistant/content")]) },
   "tool-error": { method: "tools/call", params: call("lookup_order", { orderId: "ord_9999" }, [sel("assistant/content"), sel("programmatic/structured")]) },
   "unsupported-version": { method: "server/discover", params: { _meta: meta("1900-01-01") } },
   "legacy-0728-tools-list": { method: "tools/list", params: { _meta: meta("2026-07-28") }, onlyTools: ["search_customers"] },

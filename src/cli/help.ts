@@ -20,7 +20,7 @@ export const COMMAND_HELP: Record<string, string> = {
   view: "mcp-prism view TOOL [--server NAME] [--args JSON] [--open] [--view-projection result|output]\n  The call in app mode, its MCP Apps View served in a local page (prints view: URL; serves until Ctrl+C).",
   login: "mcp-prism login SERVER\n  Signs in to an HTTP server now (OAuth in the browser; the URL also on stderr) and keeps its tokens.",
   logout: "mcp-prism logout SERVER\n  Forgets that server's tokens, client registrations and discovery.",
-  check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
+  check: "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--call TOOL [--args JSON]]... [--allow-writes] [--allow-untested] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
   "demo-server": "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
   servers:
     "mcp-prism servers list [--json] | add NAME [--env KEY=VALUE]... -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",

@@ -50,7 +50,7 @@ Usage:
   mcp-prism read URI [--out FILE] [--json]
   mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
   mcp-prism view TOOL [--args JSON] [--open] [--view-projection result|output]
-  mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--allow-writes] [--json]
+  mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--call TOOL --args JSON] [--allow-untested] [--json]
   mcp-prism login SERVER                  sign in to an HTTP server (OAuth, in the browser)
   mcp-prism logout SERVER                 forget its tokens
   mcp-prism demo-server [--http PORT]
@@ -74,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Boolean options: a flag after one of these is a flag of its own, not its value. */
-const BOOLEAN_FLAGS = new Set(["--json", "--yes", "-y", "--allow-writes", "--conformance-fixtures"]);
+const BOOLEAN_FLAGS = new Set(["--json", "--yes", "-y", "--allow-writes", "--allow-untested", "--conformance-fixtures"]);
 
 /** Whether `is` matches a word of argv that is not an option's value (nor past `--`). */
 function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {

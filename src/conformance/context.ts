@@ -17,7 +17,10 @@ export interface ContextOptions {
   argOverrides?: Record<string, Record<string, unknown>>;
   /** --allow-writes: call tools that are not marked readOnlyHint too (with made-up arguments). */
   allowWrites?: boolean;
+  /** --call TOOL: tools to call whatever their annotations say. */
+  calls?: string[];
 }
+
 
 /** What the server offers, from server/discover (or, without it, from a 2026-12-01 tools/list). */
 export interface Offer {
@@ -80,6 +83,8 @@ export class CheckContext {
   private readonly memo = new Map<string, Promise<unknown>>();
   /** Per tool name, whether its listing marks it readOnlyHint (calls to a tool known to write are refused locally). */
   private readonly readOnly = new Map<string, boolean>();
+  /** Per tool, the selectors of its answered calls ("legacy" for a legacy-era call). */
+  private readonly answered = new Map<string, Set<string>>();
 
   constructor(readonly options: ContextOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -185,14 +190,33 @@ export class CheckContext {
     if (typeof raw.name === "string") this.readOnly.set(raw.name, annotations.readOnlyHint === true);
   }
 
-  /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes. */
+  /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes or --call TOOL. */
   mayCall(name: string): boolean {
-    return this.options.allowWrites === true || this.readOnly.get(name) !== false;
+    return this.options.allowWrites === true || this.options.calls?.includes(name) === true || this.readOnly.get(name) !== false;
   }
 
-  /** Why a tool is left uncalled, for a check's "skipped …" note. */
+  /** Is the tool marked readOnlyHint (so two calls with the same arguments should agree)? */
+  readOnlyTool(name: string): boolean {
+    return this.readOnly.get(name) === true;
+  }
+
+  /** Why a tool is left uncalled, for a check's "not exercised: …" note. */
   static notCalled(name: string): string {
-    return `${name} (not marked readOnlyHint: not called; --allow-writes calls it)`;
+    return `${name} (not marked readOnlyHint: not called; --call ${name} --args JSON or --allow-writes calls it)`;
+  }
+
+  private record(tool: string, selectors: string[], x: Exchange): Exchange {
+    if (x.reply?.kind === "result") {
+      const set = this.answered.get(tool) ?? new Set<string>();
+      for (const s of selectors) set.add(s);
+      this.answered.set(tool, set);
+    }
+    return x;
+  }
+
+  /** The selectors of the answered calls to a tool ("legacy" for a legacy-era call), or undefined if none was answered. */
+  answeredSelectors(tool: string): ReadonlySet<string> | undefined {
+    return this.answered.get(tool);
   }
 
   /** Catalog tools that may be called, and the notes for the others. */
@@ -249,7 +273,8 @@ export class CheckContext {
     const key = JSON.stringify(["call", params]);
     if (!this.mayCall(spec.tool)) return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
     const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, spec.args) : undefined;
-    return this.once(key, () => this.exchange("tools/call", params, headers));
+    const selectors = (spec.requested ?? [{ audience: "assistant", format: "content" }]).map(selectorKey);
+    return this.once(key, async () => this.record(spec.tool, selectors, await this.exchange("tools/call", params, headers)));
   }
 
   /** The fallback call (no requestedOutputs) with generated arguments: does this tool succeed? */
@@ -344,11 +369,13 @@ export class CheckContext {
         const full = { ...params, _meta: this.meta(MODERN_LEGACY_SHAPE_VERSION) };
         const args = isObject(params.arguments) ? params.arguments : {};
         const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, args) : undefined;
-        return this.exchange(method, full, headers);
+        const x = await this.exchange(method, full, headers);
+        return method === "tools/call" && typeof params.name === "string" ? this.record(params.name, ["legacy"], x) : x;
       }
       const { conn } = await this.legacyConnection();
       try {
-        return { params, reply: await conn.request(method, params) };
+        const x: Exchange = { params, reply: await conn.request(method, params) };
+        return method === "tools/call" && typeof params.name === "string" ? this.record(params.name, ["legacy"], x) : x;
       } catch (e) {
         return { params, failure: e as Error };
       }
@@ -389,7 +416,7 @@ export class CheckContext {
 
 export const isExtension = (audience: string): boolean => audience.includes("/");
 
-function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
+export function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
   const seen = new Set<string>();
   return variants.filter((v) => {
     const k = selectorKey(v);
@@ -399,7 +426,7 @@ function dedupe<T extends ToolResultOutputSelector>(variants: T[]): T[] {
   });
 }
 
-function toListedTool(raw: Record<string, unknown>): ListedTool {
+export function toListedTool(raw: Record<string, unknown>): ListedTool {
   const list = Array.isArray(raw.outputVariants) ? raw.outputVariants : [];
   const variants = list
     .filter(isObject)

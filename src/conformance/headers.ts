@@ -2,14 +2,14 @@
 // header names another method is rejected with 400 and HeaderMismatch (-32020). The probe is a
 // tools/list body (no side effect if a server ignores the header) labelled tools/call.
 import { ErrorCode, MODERN_VERSIONS } from "../protocol/index.js";
-import { defineCheck, fail, pass, skip, type Check } from "./check.js";
+import { defineCheck, fail, notApplicable, pass, type Check } from "./check.js";
 import { describeFailure } from "./context.js";
 
 export const headerMismatchRejected = defineCheck("sep-2243-http-server-header-mismatch", "MUST", async (ctx) => {
-  if (ctx.transport !== "http") return skip("HTTP only (this server runs over stdio)");
+  if (ctx.transport !== "http") return notApplicable("HTTP only (this server runs over stdio)");
   const d = await ctx.discovery();
   const version = MODERN_VERSIONS.find((v) => d.supportedVersions.includes(v));
-  if (version === undefined) return skip(`the server lists none of ${MODERN_VERSIONS.join(", ")}`);
+  if (version === undefined) return notApplicable(`the server lists none of ${MODERN_VERSIONS.join(", ")}`);
   const x = await ctx.exchange("tools/list", { _meta: ctx.meta(version) }, { "mcp-method": "tools/call" });
   const label = `tools/list at ${version} with Mcp-Method: tools/call`;
   if (!x.reply) return fail(`${label}: ${describeFailure(x)}`);

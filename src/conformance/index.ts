@@ -1,5 +1,5 @@
 // The checker: every check group in order, the runner and the report.
-import { MissingPrerequisite, type Check, type CheckResult } from "./check.js";
+import { MissingPrerequisite, type Check, type CheckResult, type Status, type Verdict } from "./check.js";
 import type { CheckContext } from "./context.js";
 import { declarationChecks } from "./declarations.js";
 import { discoveryChecks } from "./discovery.js";
@@ -7,8 +7,8 @@ import { errorChecks } from "./errors.js";
 import { fallbackChecks } from "./fallback.js";
 import { headerChecks } from "./headers.js";
 import { legacyChecks } from "./legacy.js";
-import { refusalChecks } from "./refusals.js";
-import { resultChecks } from "./results.js";
+import { proposedRefusalChecks, refusalChecks } from "./refusals.js";
+import { proposedResultChecks, resultChecks } from "./results.js";
 import { selectionChecks } from "./selection.js";
 import { versionChecks } from "./versions.js";
 import { NoAnswerError, TransportError } from "./wire.js";
@@ -29,6 +29,8 @@ export const CHECK_GROUPS: { name: string; checks: Check[] }[] = [
   { name: "refusals", checks: refusalChecks },
   { name: "errors", checks: errorChecks },
   { name: "legacy", checks: legacyChecks },
+  // Rules the SEP does not contain, proposed for it (the yaml's `proposed` list): WARN at most.
+  { name: "proposed", checks: [...proposedRefusalChecks, ...proposedResultChecks] },
 ];
 
 export const ALL_CHECKS: Check[] = CHECK_GROUPS.flatMap((g) => g.checks);
@@ -51,19 +53,25 @@ export function needsOf(id: string): Need {
   return id.endsWith("-at-2026-07-28") ? "modern" : "any";
 }
 
+/** A check's verdict as reported: a FAIL of a SHOULD or proposed check is a WARN. */
+function reported(check: Check, v: Verdict): CheckResult {
+  const status = v.status === "FAIL" && (check.level === "SHOULD" || check.proposed) ? "WARN" : v.status;
+  const detail = check.proposed && v.detail && !v.detail.startsWith("(proposed") ? `(proposed) ${v.detail}` : v.detail;
+  return { id: check.id, level: check.level, proposed: check.proposed, status, detail };
+}
+
 export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckResult> {
   try {
     const need = needsOf(check.id);
     if (need !== "any") {
       const offer = await ctx.offer();
-      if (need === "variants" ? !offer.variants : !offer.modern) return { id: check.id, level: check.level, status: "N/A", detail: `not applicable: ${offer.summary}` };
+      if (need === "variants" ? !offer.variants : !offer.modern) return reported(check, { status: "N/A", detail: `not applicable: ${offer.summary}` });
     }
-    const v = await check.run(ctx);
-    return { id: check.id, level: check.level, ...v };
+    return reported(check, await check.run(ctx));
   } catch (e) {
-    if (e instanceof MissingPrerequisite) return { id: check.id, level: check.level, status: "SKIP", detail: e.message };
-    if (e instanceof NoAnswerError || e instanceof TransportError) return { id: check.id, level: check.level, status: "FAIL", detail: e.message };
-    return { id: check.id, level: check.level, status: "FAIL", detail: `checker error: ${e instanceof Error ? e.message : String(e)}` };
+    if (e instanceof MissingPrerequisite) return reported(check, { status: "NOT-TESTED", detail: e.message });
+    if (e instanceof NoAnswerError || e instanceof TransportError) return reported(check, { status: "FAIL", detail: e.message });
+    return reported(check, { status: "FAIL", detail: `checker error: ${e instanceof Error ? e.message : String(e)}` });
   }
 }
 
@@ -81,16 +89,15 @@ export async function runChecks(ctx: CheckContext, onResult?: (r: CheckResult) =
 export interface Tally {
   passed: number;
   failed: number;
-  skipped: number;
-  /** Checks of a protocol the server does not offer. */
+  /** SHOULD-level and proposed findings. */
+  warned: number;
+  /** Requirements that applied but could not be exercised (proposed checks not counted). */
+  notTested: number;
+  /** Checks of a protocol, transport or feature the server does not offer. */
   notApplicable: number;
 }
 
 export function tally(results: CheckResult[]): Tally {
-  return {
-    passed: results.filter((r) => r.status === "PASS").length,
-    failed: results.filter((r) => r.status === "FAIL").length,
-    skipped: results.filter((r) => r.status === "SKIP").length,
-    notApplicable: results.filter((r) => r.status === "N/A").length,
-  };
+  const n = (s: Status, own = true) => results.filter((r) => r.status === s && (own || !r.proposed)).length;
+  return { passed: n("PASS"), failed: n("FAIL"), warned: n("WARN"), notTested: n("NOT-TESTED", false), notApplicable: n("N/A") };
 }

@@ -1,7 +1,7 @@
-// Refusals: undeclared, unnegotiated and duplicate selectors are invalid params (-32602), with
-// no substitute output; the message should name the offending selector.
+// Refusals: undeclared and unnegotiated selectors are invalid params (-32602), with no substitute
+// output. Proposed (not in the SEP): a duplicate selector refused too, the message naming the selector.
 import { ErrorCode, UI_EXTENSION, type ToolResultOutputSelector } from "../protocol/index.js";
-import { defineCheck, fail, pass, skip, type Check } from "./check.js";
+import { defineCheck, fail, notTested, pass, type Check } from "./check.js";
 import { describeFailure, isExtension, type CheckContext, type Exchange, type ListedTool } from "./context.js";
 import { key, keys, outputsOf } from "./inspect.js";
 
@@ -61,7 +61,7 @@ async function duplicate(ctx: CheckContext): Promise<Refusal | undefined> {
 function expectInvalidParams(find: (ctx: CheckContext) => Promise<Refusal | undefined>, what: string) {
   return async (ctx: CheckContext) => {
     const r = await find(ctx);
-    if (!r) return skip(`no tool to request ${what} from`);
+    if (!r) return notTested(`no callable tool to request ${what} from`);
     const label = `${r.tool} [${keys(r.requested)}]${r.note ? ` (${r.note})` : ""}`;
     const x = r.exchange;
     if (x.failure) return fail(`${label}: ${x.failure.message}`);
@@ -76,12 +76,12 @@ function expectInvalidParams(find: (ctx: CheckContext) => Promise<Refusal | unde
 
 export const rejectUndeclared = defineCheck("sep-3279-reject-undeclared-selector", "MUST", expectInvalidParams(undeclared, "an undeclared selector"));
 export const rejectUnnegotiated = defineCheck("sep-3279-reject-unnegotiated-selector", "MUST", expectInvalidParams(unnegotiated, "an unnegotiated extension selector"));
-export const rejectDuplicate = defineCheck("sep-3279-reject-duplicate-selector", "MUST", expectInvalidParams(duplicate, "a duplicate selector"));
+export const rejectDuplicate = defineCheck("sep-3279-proposed-reject-duplicate-selector", "MUST", expectInvalidParams(duplicate, "a duplicate selector"), { proposed: true });
 
 /** A result for an undeclared or unnegotiated selector that carries other outputs is a silent substitution. */
 export const noSubstitution = defineCheck("sep-3279-no-substitution", "MUST", async (ctx) => {
   const found = [await undeclared(ctx), await unnegotiated(ctx)].filter((r): r is Refusal => r !== undefined);
-  if (found.length === 0) return skip("no tool to request an undeclared selector from");
+  if (found.length === 0) return notTested("no callable tool to request an undeclared selector from");
   for (const r of found) {
     const outputs = outputsOf(r.exchange);
     if (!outputs) continue;
@@ -93,16 +93,17 @@ export const noSubstitution = defineCheck("sep-3279-no-substitution", "MUST", as
   return pass(`${found.length} invalid selections not substituted`);
 });
 
-export const refusalNamesSelector = defineCheck("sep-3279-refusal-names-selector", "SHOULD", async (ctx) => {
+export const refusalNamesSelector = defineCheck("sep-3279-proposed-refusal-names-selector", "SHOULD", async (ctx) => {
   const found = [await undeclared(ctx), await unnegotiated(ctx), await duplicate(ctx)].filter((r): r is Refusal => r !== undefined);
   const refused = found.filter((r) => r.exchange.reply?.kind === "error" && r.exchange.reply.error.code === ErrorCode.InvalidParams);
-  if (refused.length === 0) return skip("no -32602 refusal to read (see the sep-3279-reject-* checks)");
+  if (refused.length === 0) return notTested("no -32602 refusal to read (see the sep-3279-reject-* checks)");
   for (const r of refused) {
     const msg = r.exchange.reply?.kind === "error" ? r.exchange.reply.error.message : "";
     const named = msg.includes(key(r.offending)) || (msg.includes(r.offending.audience) && msg.includes(r.offending.format));
     if (!named) return fail(`(SHOULD) ${r.tool} [${keys(r.requested)}]: message ${JSON.stringify(msg)} does not name ${key(r.offending)}`);
   }
   return pass(`${refused.length} refusal messages name the selector`);
-});
+}, { proposed: true });
 
-export const refusalChecks: Check[] = [rejectUndeclared, rejectUnnegotiated, rejectDuplicate, noSubstitution, refusalNamesSelector];
+export const refusalChecks: Check[] = [rejectUndeclared, rejectUnnegotiated, noSubstitution];
+export const proposedRefusalChecks: Check[] = [rejectDuplicate, refusalNamesSelector];

@@ -1,6 +1,6 @@
 // What successful outputs contain: structured payloads conform to their variant's schema, no
-// content mirror of a structured output, variants not mechanically encoded from one another,
-// and result `_meta` in an extension's namespace only when that extension was negotiated.
+// content mirror of a structured output, variants not mechanically encoded from one another.
+// Proposed: result `_meta` in an extension's namespace only when that extension was negotiated.
 import { SchemaCompileError, checkAgainstSchema } from "../protocol/index.js";
 import { defineCheck, summarize, type Check } from "./check.js";
 import { key, mirrors, outputsOf, resultOf, short, subject } from "./inspect.js";
@@ -67,7 +67,7 @@ export const variantsTailored = defineCheck("sep-3279-variants-tailored", "SHOUL
 });
 
 /** Result `_meta` entries in an advertised extension's namespace appear only on requests that negotiated it. */
-export const resultMetaNegotiated = defineCheck("sep-3279-result-meta-extension-negotiated", "MUST", async (ctx) => {
+export const resultMetaNegotiated = defineCheck("sep-3279-proposed-result-meta-extension-negotiated", "MUST", async (ctx) => {
   const serverExt = await ctx.serverExtensions();
   const { calls, skipped } = await selectionCalls(ctx);
   const { tools } = await ctx.successfulTools();
@@ -91,6 +91,7 @@ export const resultMetaNegotiated = defineCheck("sep-3279-result-meta-extension-
     }
   }
   return summarize({ problems, checked, what: "results with extension _meta only when negotiated", skipped });
-});
+}, { proposed: true });
 
-export const resultChecks: Check[] = [structuredOutputConforms, noMirroring, variantsTailored, resultMetaNegotiated];
+export const resultChecks: Check[] = [structuredOutputConforms, noMirroring, variantsTailored];
+export const proposedResultChecks: Check[] = [resultMetaNegotiated];

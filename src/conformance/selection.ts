@@ -73,13 +73,6 @@ export const outputMatchesSelector = overSelections("sep-3279-result-selector-ma
   { includeRefused: false },
 );
 
-export const multipleOutputsAccepted = defineCheck("sep-3279-multiple-outputs-accepted", "MUST", async (ctx) => {
-  const { calls, skipped } = await selectionCalls(ctx);
-  const multi = calls.filter((c) => (c.spec.requested?.length ?? 0) > 1);
-  const problems = multi.filter((c) => noResult(c.exchange)).map((c) => `${subject(c.spec.tool, c.spec.requested)} was refused: ${noResult(c.exchange)}`);
-  return summarize({ problems, checked: multi.length, what: "multi-variant requests answered", skipped });
-});
-
 /** Output audiences are core or an extension negotiated on that very request. */
 export const outputAudienceValid = defineCheck("sep-3279-output-audience-valid", "MUST", async (ctx) => {
   const { calls, skipped } = await selectionCalls(ctx);
@@ -103,4 +96,4 @@ export const outputAudienceValid = defineCheck("sep-3279-output-audience-valid",
   return summarize({ problems, checked, what: "results with core or negotiated audiences only", skipped });
 });
 
-export const selectionChecks: Check[] = [oneOutputPerSelector, noUnrequestedOutput, outputMatchesSelector, multipleOutputsAccepted, outputAudienceValid];
+export const selectionChecks: Check[] = [oneOutputPerSelector, noUnrequestedOutput, outputMatchesSelector, outputAudienceValid];

@@ -1,6 +1,6 @@
 // UnsupportedProtocolVersionError (-32022) for a version the server does not implement.
 import { ErrorCode } from "../protocol/index.js";
-import { defineCheck, fail, pass, skip, type Check } from "./check.js";
+import { defineCheck, fail, notApplicable, pass, type Check } from "./check.js";
 import { describeFailure } from "./context.js";
 import { short } from "./inspect.js";
 import { isObject } from "./wire.js";
@@ -25,7 +25,7 @@ export const unsupportedVersionError = defineCheck("sep-2575-server-unsupported-
 });
 
 export const unsupportedVersionHttp400 = defineCheck("sep-2575-http-server-unsupported-version-400", "MUST", async (ctx) => {
-  if (ctx.transport !== "http") return skip("HTTP only (this server runs over stdio)");
+  if (ctx.transport !== "http") return notApplicable("HTTP only (this server runs over stdio)");
   const x = await unknownVersionDiscover(ctx);
   if (!x.reply) return fail(`server/discover at ${UNKNOWN_VERSION}: ${describeFailure(x)}`);
   return x.reply.httpStatus === 400 ? pass("400 Bad Request") : fail(`HTTP status ${x.reply.httpStatus}, expected 400`);

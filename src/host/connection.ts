@@ -10,6 +10,7 @@ import {
   META,
   MODERN_ERROR_CODES,
   MODERN_VERSIONS,
+  negotiatedAudiences,
   type Capabilities,
   UI_EXTENSION,
   type Era,
@@ -389,14 +390,14 @@ export class Connection {
   /** The envelope per extensions object (a policy constant); requests copy it, never change it. */
   private readonly envelopes = new WeakMap<object, { version: string; envelope: Json }>();
 
-  /** Extensions both sides advertise for a request made with these client extensions. */
+  /** The audiences negotiated for a request made with these client extensions (those of the extensions both sides advertise). */
   negotiated(extensions: Record<string, Record<string, unknown>>): ReadonlySet<string> {
     // Asked on every call: the same Set while the extensions object (a policy constant) and the
     // server's capabilities (replaced on reconnect) are the same objects.
     const hit = this.negotiatedCache.get(extensions);
     if (hit && hit.caps === this.serverCapabilities && hit.era === this.era) return hit.set;
     const server = this.serverCapabilities.extensions ?? {};
-    const set = this.era === "legacy" ? new Set<string>() : new Set(Object.keys(extensions).filter((id) => id in server));
+    const set = this.era === "legacy" ? new Set<string>() : negotiatedAudiences(extensions, server);
     this.negotiatedCache.set(extensions, { caps: this.serverCapabilities, era: this.era, set });
     return set;
   }

@@ -2,6 +2,7 @@
 // Routing follows the output-level audience alone (never block annotations, never the format).
 // audience.js, not the index: the router also runs in the first-frame bundle (compare's readAs) without zod.
 import { isExtensionAudience } from "../protocol/audience.js";
+import { extensionOfAudience } from "../protocol/extension-audiences.js";
 import type { ToolResultOutput } from "../protocol/index.js";
 import { measureSinks } from "./measure.js";
 import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry, ViewProjection, ViewSinkEntry } from "./types.js";
@@ -14,7 +15,7 @@ export class RoutingError extends Error {
 }
 
 export interface RouteContext {
-  /** Extensions negotiated for this request AND requested: only their outputs and `_meta` reach the App sink. */
+  /** Extension audiences negotiated for this request AND requested: only their outputs and their extensions' `_meta` reach the App sink. */
   appExtensions: readonly string[];
   /** The result's `_meta` (only the negotiated extensions' namespaced entries are forwarded). */
   meta?: Record<string, unknown>;
@@ -47,7 +48,8 @@ export function route(outputs: readonly ToolResultOutput[], ctx: RouteContext): 
     else app.push(out as AppSinkEntry);
   }
   const appMeta: Record<string, unknown> = {};
-  for (const ext of ctx.appExtensions) {
+  // An extension's namespaced `_meta` entry is keyed by its id, which an additional audience names through the registry.
+  for (const ext of new Set(ctx.appExtensions.map(extensionOfAudience))) {
     const entry = ctx.meta?.[ext];
     if (entry !== undefined) appMeta[ext] = entry;
   }

@@ -4,6 +4,7 @@ export * from "./selectors.js";
 export * from "./json-schema.js";
 export * from "./declaration.js";
 export * from "./selection.js";
+export * from "./extension-audiences.js";
 export * from "./projection.js";
 export * from "./image-header.js";
 export * from "./fast-output.js";

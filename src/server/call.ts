@@ -11,6 +11,7 @@ import {
   ErrorCode,
   ToolResultOutputSelectorSchema,
   type ContentBlock,
+  type JsonSchema,
   type Era,
   type ToolResultOutput,
   type ToolResultOutputSelector,
@@ -111,7 +112,7 @@ function runContext(env: CallEnvironment, selection: ToolResultOutputSelector[])
 /** tools/call under 2026-12-01: exactly one output per requested selector, nothing else. */
 export async function callWithVariants(tool: DefinedTool, params: Record<string, unknown>, args: Record<string, unknown>, env: CallEnvironment) {
   const requested = readRequested(params.requestedOutputs);
-  const issue = checkSelection(requested, tool.declaration().outputVariants, env.negotiatedExtensions);
+  const issue = checkSelection(requested, tool.declaration().outputVariants, env.negotiatedExtensions, "server");
   if (issue) throw invalidParams(issue.message);
   const selection = effectiveSelection(requested);
   const ctx = runContext(env, selection);
@@ -123,6 +124,9 @@ export async function callWithVariants(tool: DefinedTool, params: Record<string,
       const key = selectorKey(sel);
       if (!(key in run.error.outputs)) continue;
       const value = run.error.outputs[key];
+      const errorSchema = sel.format === "structured" ? (tool.variant(sel) as { errorSchema?: JsonSchema } | undefined)?.errorSchema : undefined;
+      const why = errorSchema ? checkAgainstSchema(errorSchema, value) : undefined;
+      if (why !== undefined) throw internalError(`server bug: ${key} error output of ${tool.name} does not match that variant's errorSchema (${why}); nothing was sent`);
       outputs.push(
         sel.format === "content"
           ? { audience: sel.audience, format: "content", content: checkBlocks(value, `${key} error output`) }

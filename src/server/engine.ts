@@ -12,7 +12,8 @@ import {
   MODERN_VERSIONS,
   eraOf,
   isExtensionAudience,
-  negotiatedExtensions,
+  negotiatedAudiences,
+  extensionOfAudience,
   projectToolToLegacy,
   type Capabilities,
   type Implementation,
@@ -118,7 +119,7 @@ export class ToolkitServer {
     const advertised = new Set(Object.keys(options.extensions ?? {}));
     for (const t of options.tools) {
       if (this.tools.has(t.name)) throw new Error(`tool ${JSON.stringify(t.name)} is registered twice`);
-      const missing = [...t.extensions()].filter((id) => !advertised.has(id));
+      const missing = [...new Set([...t.extensions()].map(extensionOfAudience))].filter((id) => !advertised.has(id));
       if (missing.length > 0) {
         throw new DeclarationError(t.name, missing.map((id) => ({ rule: "unnegotiated-extension-audience" as const, message: `uses extension ${id}, which the server does not advertise` })));
       }
@@ -264,7 +265,8 @@ export class ToolkitServer {
   }
 
   private async modern(method: string, p: Params, env: Envelope, ctx: RequestContext): Promise<Record<string, unknown>> {
-    const negotiated = negotiatedExtensions(env.clientCapabilities, this.capabilities);
+    // The audiences of the extensions both sides advertised (an extension may define several).
+    const negotiated = negotiatedAudiences(env.clientCapabilities?.extensions ?? {}, this.capabilities.extensions ?? {});
     let body: Record<string, unknown>;
     // 2026-07-28 (SEP-2549): list and read results are CacheableResults (ttlMs, cacheScope).
     let cache: CacheHint | undefined = this.cache;

@@ -60,6 +60,12 @@ export interface ContentVariantDefinition<R> extends VariantBase<R> {
 export interface StructuredVariantDefinition<R> extends VariantBase<R> {
   format: "structured";
   schema?: JsonSchema;
+  /**
+   * Prototype of SEP-3279 open question 2 (opt-in): the schema of this variant's error output
+   * (`isError: true`), declared on the wire as `errorSchema` under 2026-12-01 only and checked
+   * before sending. Not part of the SEP; hosts that do not know it ignore it.
+   */
+  errorSchema?: JsonSchema;
   project: (result: R, ctx: ProjectionContext) => unknown;
 }
 export type VariantDefinition<R> = ContentVariantDefinition<R> | StructuredVariantDefinition<R>;
@@ -114,7 +120,9 @@ export interface DefinedTool<R = unknown> extends ToolDefinition<Record<string, 
 
 export function wireVariant(v: VariantDefinition<unknown>): ToolResultVariant {
   if (v.format === "content") return { audience: v.audience, format: "content" };
-  return v.schema === undefined ? { audience: v.audience, format: "structured" } : { audience: v.audience, format: "structured", schema: v.schema };
+  const out: ToolResultVariant = v.schema === undefined ? { audience: v.audience, format: "structured" } : { audience: v.audience, format: "structured", schema: v.schema };
+  if (v.errorSchema !== undefined) Object.assign(out, { errorSchema: v.errorSchema });
+  return out;
 }
 
 /**

@@ -45,6 +45,14 @@ describe("call --json", () => {
     assert.equal(doc.routed.model[0].format, "structured");
   });
 
+  test("a legacy-era result says which wire field was read for which sink (no outputs were on the wire)", () => {
+    const doc = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--protocol", "2026-07-28", "--json"]).out);
+    assert.equal(doc.requestedOutputs, null);
+    assert.deepEqual(doc.legacyFields, { content: "model", structuredContent: "programmatic" });
+    const modern = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--json"]).out);
+    assert.equal(modern.legacyFields, undefined);
+  });
+
   test("an isError result is still a routed result: exit 0", () => {
     const r = cli(["call", "lookup_order", "--args", '{"orderId":"nope"}', "--json"]);
     assert.equal(r.code, 0);

@@ -54,10 +54,14 @@ export function runCli(args: string[], limitMs = 60_000): Promise<CliRun> {
 }
 
 export interface JsonReport {
-  checks: { id: string; status: "PASS" | "FAIL" | "SKIP" | "N/A"; level: string; detail: string }[];
+  checks: { id: string; status: "PASS" | "FAIL" | "WARN" | "NOT-TESTED" | "N/A"; level: string; proposed?: boolean; detail: string }[];
   passed: number;
   failed: number;
-  skipped: number;
+  warned: number;
+  notTested: number;
+  notApplicable: number;
+  coverage: { toolsListed: number; toolsCalled: number; variantsDeclared: number; variantsCalled: number; notCalled: string[] };
+  outcome: "pass" | "fail" | "untested";
 }
 
 export function parseReport(run: CliRun): JsonReport {

@@ -30,7 +30,7 @@ function words(line: string): string[] {
 
 function run(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["bin/mcp-prism.js", ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ["bin/mcp-prism.js", ...args], { timeout: 240_000 }, (err, stdout, stderr) => {
       const code = err ? ((err as { code?: number }).code ?? 1) : 0;
       resolve({ code: typeof code === "number" ? code : 1, out: stdout + stderr });
     });
@@ -63,3 +63,17 @@ for (const step of steps) {
     for (const rule of rules) assert.match(outputs, new RegExp(`\\b${rule}\\b`), `step promises [${rule}]`);
   });
 }
+
+// Step 16 as written: the demo passes with nothing untested, the broken server shows the FAIL the guide prints.
+test("guide step 16: check passes the demo and fails the broken server, exit codes included", async () => {
+  const step = steps.find((s) => s.startsWith("16."))!;
+  const [demo, broken] = [...step.matchAll(/`P (check [^`]+)`/g)].map((m) => m[1]);
+  const d = await run(words(demo));
+  assert.equal(d.code, 0, d.out);
+  assert.match(d.out, /^\d+ passed, 0 failed, 1 warned, 2 not applicable$/m);
+  assert.doesNotMatch(d.out, /^untested/m);
+  const b = await run(words(broken));
+  assert.equal(b.code, 1, b.out);
+  const promised = step.match(/prints `(FAIL +[a-z0-9-]+ — [^`…]+)/)![1];
+  assert.ok(b.out.includes(promised), `the guide prints ${promised}; got ${b.out}`);
+});

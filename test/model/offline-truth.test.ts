@@ -31,11 +31,17 @@ test("app mode search: the tool's 'displayed in an interactive table' is its cla
   assert.match(a, /What search_customers says was shown or displayed, I did not see: only its text reached me\./);
 });
 
-test("chat mode images: no pixels reached the model, and it does not vouch that they were shown", async () => {
+test("chat mode images: no pixels reached the model, and the tool claims only that they were returned for the user", async () => {
   const a = await answer("generate 2 images of a sunrise", "chat");
   assert.match(a, /I received no image data\./);
-  assert.match(a, /What generate_images says was shown or displayed, I did not see/);
+  assert.match(a, /The images were returned in this call's user output\./);
   assert.ok(!/I received \d+ images?/.test(a));
+});
+
+test("minimal mode images: the tool says the images were not returned (nothing claims they were shown)", async () => {
+  const a = await answer("generate 2 images of a sunrise", "minimal");
+  assert.match(a, /The images themselves were not returned by this call/);
+  assert.doesNotMatch(a, /were shown|was shown/);
 });
 
 test("chat mode search: the tool's text only, nothing added", async () => {

@@ -37,9 +37,11 @@ test("an undeclared selector is refused, naming it", () => {
   assert.match(issue!.message, /user\/content/);
 });
 
-test("a selector twice is refused", () => {
+test("a selector twice is refused on the client side, answered once on the server side", () => {
   const s = { audience: "assistant", format: "content" as const };
   assert.equal(checkSelection([s, { ...s }], variants, ui)?.rule, "duplicate-selector");
+  assert.equal(checkSelection([s, { ...s }], variants, ui, "server"), undefined);
+  assert.deepEqual(effectiveSelection([s, { ...s }]), [s]);
 });
 
 test("an extension audience needs negotiation even when declared", () => {
@@ -48,8 +50,9 @@ test("an extension audience needs negotiation even when declared", () => {
   assert.match(issue!.message, /io\.modelcontextprotocol\/ui\/structured/);
 });
 
-test("an empty list is refused (omit it for the fallback)", () => {
+test("an empty list is refused by the client (omit it for the fallback); a server answers it", () => {
   assert.equal(checkSelection([], variants, ui)?.rule, "empty-selection");
+  assert.equal(checkSelection([], variants, ui, "server"), undefined);
 });
 
 test("negotiated extensions are those both sides advertised", () => {

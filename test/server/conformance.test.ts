@@ -248,10 +248,9 @@ for (const make of [stdioWire, httpWire]) {
         assert.equal(r.error?.code, -32602);
         assert.match(r.error!.message, /user\/content/);
       });
-      it("rejects a duplicate selector with -32602 naming it", async () => {
+      it("answers a repeated selector with one output (the SEP forbids it to the client, not the server)", async () => {
         const r = await call("search_customers", { query: "Globex" }, [sel("assistant", "content"), sel("assistant", "content")]);
-        assert.equal(r.error?.code, -32602);
-        assert.match(r.error!.message, /assistant\/content/);
+        assert.deepEqual(keys(r.result.outputs), ["assistant/content"]);
       });
       it("rejects an unnegotiated extension selector with -32602 naming it (negotiation is per request)", async () => {
         const r = await call("search_customers", { query: "Globex" }, [sel(UI, "structured")]);
@@ -260,12 +259,27 @@ for (const make of [stdioWire, httpWire]) {
         const ok = await call("search_customers", { query: "Globex" }, [sel(UI, "structured")], APPS_CAPS);
         assert.equal(ok.result.outputs.length, 1);
       });
-      it("rejects empty or malformed requestedOutputs and unknown tools with -32602", async () => {
-        assert.equal((await call("search_customers", { query: "x" }, [])).error?.code, -32602);
+      it("answers an empty requestedOutputs with no outputs (not a rule of the SEP's to refuse it)", async () => {
+        const r = await call("search_customers", { query: "x" }, []);
+        assert.equal(r.error, undefined);
+        assert.deepEqual(r.result.outputs, []);
+      });
+      it("rejects malformed requestedOutputs and unknown tools with -32602", async () => {
         assert.equal((await call("search_customers", { query: "x" }, [{ audience: "assistant", format: "text" }])).error?.code, -32602);
         const unknown = await call("no_such_tool", {});
         assert.equal(unknown.error?.code, -32602);
         assert.match(unknown.error!.message, /no_such_tool/);
+      });
+    });
+
+    describe("the assistant text tells only what this call did (routing is the host's)", () => {
+      const text = (r: any) => r.result.outputs.find((o: any) => o.audience === "assistant").content[0].text as string;
+      it("generate_images: returned for the user only when user/content was requested; never 'shown'", async () => {
+        const alone = text(await call("generate_images", { prompt: "x", count: 1, size: "32x32" }));
+        assert.match(alone, /The image itself was not returned by this call \(only this description was requested\)\.$/);
+        const both = text(await call("generate_images", { prompt: "x", count: 2, size: "32x32" }, [sel("assistant", "content"), sel("user", "content")]));
+        assert.match(both, /The images were returned in this call's user output\.$/);
+        for (const t of [alone, both]) assert.doesNotMatch(t, /shown|displayed/);
       });
     });
 

@@ -1,16 +1,25 @@
 // mcp-prism check: tests any MCP server's implementation of SEP-3279 (and the 2026-07-28
 // versioning it builds on) over stdio (`-- COMMAND ARGS…`) or Streamable HTTP (`--url URL`).
 import { CheckContext, TransportError, runChecks, tally, type Target } from "../../conformance/index.js";
-import { formatLine, formatSummary, sanitize, toJson } from "../../conformance/report.js";
+import { coverage } from "../../conformance/coverage.js";
+import { formatCoverage, formatLine, formatSummary, outcomeOf, sanitize, toJson } from "../../conformance/report.js";
 import { UsageError, parseOptions } from "../args.js";
 import { out, err } from "../output/terminal.js";
 
 export const CHECK_USAGE = `Usage: mcp-prism check (-- COMMAND [ARGS...] | --url URL) [options]
 
+Each check prints PASS, FAIL (a MUST broken), WARN (a SHOULD or a proposed rule), NOT-TESTED
+(it applied but could not be exercised) or N/A, then the tally and which tools and variants were
+actually called. Exit 1 on any FAIL, and when a requirement or a listed tool went untested.
+
 Options:
-  --json               one JSON document: {checks:[{id,status,level,detail}], passed, failed, skipped, notApplicable}
-  --allow-writes       also call tools that are not marked readOnlyHint (with made-up arguments)
+  --json               one JSON document: {checks:[{id,status,level,detail}], passed, failed, warned,
+                       notTested, notApplicable, coverage, outcome}
+  --call TOOL          call TOOL even if it is not marked readOnlyHint (repeatable); follow it with
+                       --args JSON to give its arguments
+  --allow-writes       call every tool, also those not marked readOnlyHint (with made-up arguments)
   --args TOOL=JSON     arguments for TOOL instead of ones generated from its inputSchema (repeatable)
+  --allow-untested     exit 0 although requirements or tools went untested (no FAIL)
   --timeout SECONDS    how long to wait for each answer (default 10)
 `;
 
@@ -20,11 +29,15 @@ export interface CheckArgs {
   timeoutMs: number;
   argOverrides: Record<string, Record<string, unknown>>;
   allowWrites: boolean;
+  allowUntested: boolean;
+  calls: string[];
 }
 
 const CHECK_OPTIONS = {
   json: { type: "boolean" },
   "allow-writes": { type: "boolean" },
+  "allow-untested": { type: "boolean" },
+  call: { type: "string", multiple: true },
   url: { type: "string" },
   timeout: { type: "string" },
   args: { type: "string", multiple: true },
@@ -34,7 +47,8 @@ const CHECK_OPTIONS = {
 export function parseCheckArgs(argv: string[]): CheckArgs {
   const dash = argv.indexOf("--");
   const command = dash === -1 ? [] : argv.slice(dash + 1);
-  const { values } = parseOptions(dash === -1 ? argv : argv.slice(0, dash), CHECK_OPTIONS, false);
+  const own = pairCallArgs(dash === -1 ? argv : argv.slice(0, dash));
+  const { values } = parseOptions(own, CHECK_OPTIONS, false);
   const url = values.url as string | undefined;
   let timeoutMs = 10_000;
   if (values.timeout !== undefined) {
@@ -68,7 +82,18 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new UsageError(`--url must be http or https, got ${u.protocol}`);
     target = { kind: "http", url };
   } else target = { kind: "stdio", command: command[0], args: command.slice(1) };
-  return { target, json: values.json === true, timeoutMs, argOverrides, allowWrites: values["allow-writes"] === true };
+  const calls = (values.call ?? []) as string[];
+  for (const c of calls) if (c === "" || c.startsWith("-")) throw new UsageError(`--call takes a tool name, got ${JSON.stringify(c)}`);
+  return { target, json: values.json === true, timeoutMs, argOverrides, allowWrites: values["allow-writes"] === true, allowUntested: values["allow-untested"] === true, calls };
+}
+
+/** `--call TOOL --args {…}`: the JSON object right after a --call belongs to that tool (`--args TOOL={…}`). */
+function pairCallArgs(own: string[]): string[] {
+  const out = [...own];
+  for (let i = 0; i + 3 < out.length; i++) {
+    if (out[i] === "--call" && out[i + 2] === "--args" && out[i + 3].trimStart().startsWith("{")) out[i + 3] = `${out[i + 1]}=${out[i + 3]}`;
+  }
+  return out;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -85,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
     err(`mcp-prism check: ${e.message}\n${CHECK_USAGE}`);
     return 2;
   }
-  const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides, allowWrites: args.allowWrites });
+  const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides, allowWrites: args.allowWrites, calls: args.calls });
   try {
     // Fail fast, in one line, when the server cannot be started or reached at all.
     try {
@@ -101,8 +126,15 @@ export async function run(argv: string[]): Promise<number> {
     }
     const results = await runChecks(ctx, args.json ? undefined : (r) => out(`${formatLine(r)}\n`));
     const t = tally(results);
-    out(args.json ? `${toJson(results, t)}\n` : `${formatSummary(t)}\n`);
-    return t.failed > 0 ? 1 : 0;
+    const covered = await coverage(ctx);
+    const outcome = outcomeOf(t, covered);
+    if (args.json) out(`${toJson(results, t, covered, outcome)}\n`);
+    else {
+      out(`${formatCoverage(covered)}\n`);
+      if (outcome === "untested") out(`untested: not a pass (${args.allowUntested ? "accepted with --allow-untested" : "--call TOOL --args JSON exercises a tool; --allow-untested accepts it"})\n`);
+      out(`${formatSummary(t)}\n`);
+    }
+    return outcome === "fail" || (outcome === "untested" && !args.allowUntested) ? 1 : 0;
   } finally {
     await ctx.close();
   }

@@ -15,6 +15,11 @@ export interface CallDocument {
   appMeta?: Record<string, unknown>;
   /** What the host did not pass on as it came (e.g. a legacy structuredContent dropped), with the rule. */
   warnings?: HostWarning[];
+  /**
+   * A legacy-era result has no outputs on the wire: which of its fields mcp-prism read for which
+   * sink (the routed entries are that reading, labelled with the audience they were routed as).
+   */
+  legacyFields?: { content: SinkName; structuredContent?: SinkName };
   /** A legacy result's `_meta` as the server sent it (routed to no sink). */
   resultMeta?: Record<string, unknown>;
   /** The error as data (server, tool, rule, detail) with its one line (`message`). */
@@ -38,6 +43,10 @@ export function callDocument(outcome: CallOutcome): CallDocument {
     if (Object.keys(outcome.routed.appMeta).length > 0) doc.appMeta = outcome.routed.appMeta;
     if (outcome.warnings) doc.warnings = outcome.warnings;
     if (outcome.resultMeta) doc.resultMeta = outcome.resultMeta;
+    if (outcome.legacyResult) {
+      const sc = outcome.routed.app.some((o) => o.format === "structured") ? "app" : outcome.routed.programmatic.length > 0 ? "programmatic" : undefined;
+      doc.legacyFields = { content: "model", ...(sc ? { structuredContent: sc } : {}) };
+    }
     doc.sizes = { ...measureSinks(outcome.routed), ...(outcome.receipt ? { receipt: measureReceipt(outcome.receipt) } : {}) };
   } else doc.error = outcome.error;
   return doc;

@@ -35,7 +35,12 @@ function compose(name: string, owner: string, subject: string, tone: Draft["tone
   return `Subject: ${subject}\n\n${greeting}\n\n${middle}\n\n${closing}`;
 }
 
-const summary = (d: Draft) => (d.action === "accept" ? `Drafted an email to ${d.customerId}: "${d.subject}" (${d.tone}). It was shown to the user, not sent.` : `The user chose ${d.action}; nothing was drafted.`);
+/** The assistant's summary says where the draft went on this call only: routing is the host's. */
+function summary(d: Draft, toUser: boolean): string {
+  if (d.action !== "accept") return `The user chose ${d.action}; nothing was drafted.`;
+  const where = toUser ? "Its text was returned in this call's user output" : "Its text was not returned by this call";
+  return `Drafted an email to ${d.customerId}: "${d.subject}" (${d.tone}). ${where}; nothing was sent.`;
+}
 
 export const draftEmailTool = defineTool<{ customerId: string }, Draft>({
   name: "draft_email",
@@ -44,8 +49,8 @@ export const draftEmailTool = defineTool<{ customerId: string }, Draft>({
   inputSchema: { type: "object", properties: { customerId: customerIdSchema }, required: ["customerId"], additionalProperties: false },
   annotations: { readOnlyHint: true, openWorldHint: false },
   outputVariants: [
-    { audience: "assistant", format: "content", project: (d) => [{ type: "text", text: summary(d) }] },
-    { audience: "user", format: "content", project: (d) => [{ type: "text", text: d.body ?? summary(d) }] },
+    { audience: "assistant", format: "content", project: (d, ctx) => [{ type: "text", text: summary(d, ctx.selection.some((s) => s.audience === "user" && s.format === "content")) }] },
+    { audience: "user", format: "content", project: (d) => [{ type: "text", text: d.body ?? summary(d, true) }] },
     { audience: "programmatic", format: "structured", schema: draftEmailSchema, project: (d) => ({ ...d }) },
   ],
   async run({ customerId }, ctx) {

@@ -27,15 +27,16 @@ export const generateImagesTool = defineTool<{ prompt: string; count?: number; s
     {
       audience: "assistant",
       format: "content",
-      project: (r) => {
+      // Only what this call did: whether the pixels were returned for the user depends on the
+      // request; whether anyone saw them is the host's routing, outside the server's knowledge.
+      project: (r, ctx) => {
         const kinds = r.images.map((i) => (i.mimeType === "image/png" ? "PNG" : "JPEG"));
         const { width, height } = r.images[0];
-        return [
-          {
-            type: "text",
-            text: `Generated ${r.images.length} image${r.images.length === 1 ? "" : "s"} (${width}×${height}; ${kinds.join(", ")}) for "${r.prompt}": a sunrise gradient over water with a sun disc and its reflection. The images were shown to the user.`,
-          },
-        ];
+        const n = r.images.length;
+        const where = ctx.selection.some((s) => s.audience === "user" && s.format === "content")
+          ? `The image${n === 1 ? " was" : "s were"} returned in this call's user output.`
+          : `The image${n === 1 ? " itself was" : "s themselves were"} not returned by this call (only this description was requested).`;
+        return [{ type: "text", text: `Generated ${n} image${n === 1 ? "" : "s"} (${width}×${height}; ${kinds.join(", ")}) for "${r.prompt}": a sunrise gradient over water with a sun disc and its reflection. ${where}` }];
       },
     },
     {
