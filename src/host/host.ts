@@ -22,6 +22,7 @@ import type { CallError, CallOptions, CallOutcome, Mode, ProgressUpdate, ToolEnt
 import { modeSelection } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
+import { Coalescer } from "./coalesce.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { Subscriptions } from "./subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
@@ -47,6 +48,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   readonly signIns: SignIns;
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
+  /** list_changed re-lists, per server and list: one in flight, one pending. */
+  private readonly relists = new Coalescer();
   get logLevel() {
     return this.opts.config.logLevel ?? DEFAULT_LOG_LEVEL;
   }
@@ -185,12 +188,17 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (entry) this.serverLogs.add(entry), this.emit("log", entry);
     if (n.kind === "log") return;
     const changed = () => void this.emit("list-changed", { server, list: n.list });
-    if (n.list === "resources") return changed(); // resources are listed afresh each time
-    if (n.list === "prompts") return void this.prompts.relist(server).then(changed);
+    this.relists.trigger(`${n.list}\0${server}`, () => this.relist(server, n.list, changed));
+  }
+
+  private async relist(server: string, list: "tools" | "prompts" | "resources", changed: () => void): Promise<void> {
+    // Resources are listed afresh each time: only the line is said, at most 4 times a second.
+    if (list === "resources") return new Promise<void>((r) => setTimeout(r, 250).unref()).then(changed);
+    if (list === "prompts") return this.prompts.relist(server).then(changed);
     const conn = this.conns.get(server);
     if (!conn || conn.state !== "connected") return;
     // The fresh listing replaces the old one whole: the tools never vanish in between.
-    listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
+    return listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
       (fresh) => {
         this.listings.set(server, new Map([[this.listingKey(conn, this.mode), fresh]]));
         changed();
