@@ -53,6 +53,7 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
     if (e instanceof ConfigError) throw new StartError("config", e.message);
     throw e;
   }
+  if (common.roots) config = { ...config, roots: common.roots };
   if (common.server !== undefined && !serverConfig(config, common.server)) {
     throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
   }

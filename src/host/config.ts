@@ -72,7 +72,7 @@ export interface HostConfig {
   profile?: LegacyProfile;
   protocol?: string;
   limits: Limits;
-  /** The roots offered to servers (absolute directories, from `"roots"`); none: the current directory. */
+  /** The roots offered to servers (absolute directories, from `"roots"` or `--root`); none: no roots capability. */
   roots?: string[];
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;

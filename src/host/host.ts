@@ -42,8 +42,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   readonly prompts: PromptRegistry;
   /** Resource subscriptions and listen streams (subscriptions.ts); a subscribed resource's change is the `resource-updated` event. */
   readonly subscriptions: Subscriptions;
-  /** The roots every server is offered (config `roots`, else the current directory). */
-  private rootList: Root[];
+  /** The roots every server is offered (config `roots` or `--root`); undefined: none, and no roots capability. */
+  private rootList: Root[] | undefined;
   /** Each HTTP server's OAuth sign-in (login, logout; its transports carry it). */
   readonly signIns: SignIns;
   /** Every server's log messages (notifications/message), for the user only. */
@@ -56,10 +56,11 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   private constructor(readonly opts: HostOptions) {
     super();
-    this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
+    // Never a default (the current directory): a server told of roots may widen its own restriction to them.
+    this.rootList = opts.config.roots ? rootsOf(opts.config.roots) : undefined;
     // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
     const appMode = (opts.mode ?? opts.config.mode) === "app";
-    const side: ClientSide = { features: { ...featuresWith(opts.input), ui: appMode }, input: opts.input, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    const side: ClientSide = { features: { ...featuresWith(opts.input), roots: this.rootList !== undefined, ui: appMode }, input: opts.input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -133,6 +134,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         stderr: c.stderrTail(),
         ...(c.stderrFirstError() !== undefined ? { stderrFirstError: c.stderrFirstError() } : {}),
         diagnostics: c.diagnosticsTail(),
+        ...(this.rootList ? { roots: this.rootList.map((r) => r.uri) } : {}),
       };
     });
   }
@@ -269,12 +271,17 @@ export class Host extends EventEmitter implements ToolExecutor {
     return qualifyNames(this.cached(this.mode), this.serverNames()).filter(offeredToModel);
   }
 
+  /** The roots offered to every server ([] when none are: config `roots` or `--root`). */
   roots(): Root[] {
-    return this.rootList;
+    return this.rootList ?? [];
   }
 
-  /** New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again. */
+  /**
+   * New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again.
+   * Only where roots were offered from the start (the capability is fixed at connect).
+   */
   async setRoots(dirs: string[]): Promise<void> {
+    if (this.rootList === undefined) throw new Error("no roots are offered in this session (config \"roots\" or --root DIR)");
     this.rootList = rootsOf(dirs);
     await Promise.all([...this.conns.values()].map((c) => c.notifySession("notifications/roots/list_changed")));
   }
