@@ -9,6 +9,8 @@ const onPath = (cmd: string, env: NodeJS.ProcessEnv) => (env.PATH ?? "").split(d
 
 /** False when the browser command could not be started at all (a missing one may only fail later). */
 export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  // Callers check their URLs; this is the last line: never a file:, handler or option-looking argument.
+  if (!/^https?:\/\//i.test(url)) return false;
   const configured = env.BROWSER?.split(":")[0]?.trim();
   const words = configured ? configured.split(/\s+/) : [process.platform === "darwin" ? "open" : "xdg-open"];
   // A missing command fails only later (an "error" event): look for the fallback on PATH first.
