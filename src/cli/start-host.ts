@@ -72,6 +72,8 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
  */
 export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
   const host = openHost(common, { ...extra, config: extra.config ?? (await commandConfig(common)) });
+  // One-shot commands: a sampling cap reached is one line on stderr (the app makes it a notice).
+  host.on("sampling-limit", ({ line }: { line: string }) => err(`mcp-prism: ${sanitizeInline(line)}\n`));
   // A sign-in in the browser may take a person longer than connectWaitMs: it is waited for.
   const all = (await host.settled()) || (host.signIns.signingIn && (await host.settled(Number.POSITIVE_INFINITY)));
   const servers = host.servers();

@@ -49,6 +49,11 @@ export interface Limits {
   maxJsonDepth: number;
   /** How long a browser sign-in (OAuth) may take before the redirect listener gives up. */
   signInTimeoutMs: number;
+  /** Sampling (sampling-budget.ts): samples and requested maxTokens, per call and per session. */
+  maxSamplesPerCall: number;
+  maxSamplesPerSession: number;
+  maxSampledTokensPerCall: number;
+  maxSampledTokensPerSession: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -59,6 +64,10 @@ export const DEFAULT_LIMITS: Limits = {
   maxImagePixels: 40_000_000,
   maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
   signInTimeoutMs: 300_000,
+  maxSamplesPerCall: 10,
+  maxSamplesPerSession: 50,
+  maxSampledTokensPerCall: 40_000,
+  maxSampledTokensPerSession: 100_000,
 };
 
 export interface HostConfig {

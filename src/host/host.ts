@@ -23,6 +23,7 @@ import { modeSelection } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
 import { Coalescer } from "./coalesce.js";
+import { SamplingBudget } from "./sampling-budget.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { Subscriptions } from "./subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
@@ -48,6 +49,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   readonly signIns: SignIns;
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
+  /** Samples servers may draw, per call and per session (limits); a cap reached is the `sampling-limit` event, once. */
+  readonly sampling: SamplingBudget;
   /** list_changed re-lists, per server and list: one in flight, one pending. */
   private readonly relists = new Coalescer();
   get logLevel() {
@@ -60,7 +63,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.rootList = opts.config.roots ? rootsOf(opts.config.roots) : undefined;
     // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
     const appMode = (opts.mode ?? opts.config.mode) === "app";
-    const side: ClientSide = { features: { ...featuresWith(opts.input), roots: this.rootList !== undefined, ui: appMode }, input: opts.input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    this.sampling = new SamplingBudget(opts.config.limits, (server, line) => void this.emit("sampling-limit", { server, line }));
+    const input = opts.input && this.sampling.wrap(opts.input);
+    const side: ClientSide = { features: { ...featuresWith(input), roots: this.rootList !== undefined, ui: appMode }, input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -302,6 +307,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
     if (!listed) return failedCall({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
+    this.sampling.callStarted(listed.server);
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
     const call: PendingCall = { started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
     const refused = checkCall(call, this.opts.config.limits.maxJsonDepth);
