@@ -1,6 +1,8 @@
 // Command-line parsing shared by every subcommand: node:util parseArgs with the common options,
 // plus each command's own. A bad option is one clear line and exit code 2.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 // The zod-free protocol modules only: every command parses its arguments first, the app before its first frame.
 import { ALL_VERSIONS } from "../protocol/versions.js";
 import { parseSelector } from "../protocol/selectors.js";
@@ -22,6 +24,8 @@ export interface CommonOptions {
   mode?: Mode;
   model?: string;
   protocol?: string;
+  /** `--root DIR` (repeatable): the roots offered to servers, absolute, instead of the config's. */
+  roots?: string[];
   yes: boolean;
   json: boolean;
 }
@@ -34,6 +38,7 @@ export const COMMON_OPTIONS = {
   mode: { type: "string" },
   model: { type: "string" },
   protocol: { type: "string" },
+  root: { type: "string", multiple: true },
   yes: { type: "boolean", short: "y" },
   json: { type: "boolean" },
 } as const satisfies OptionSpec;
@@ -84,6 +89,7 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
   if (protocol !== undefined && !(ALL_VERSIONS as readonly string[]).includes(protocol)) {
     throw new UsageError(`--protocol: expected one of ${ALL_VERSIONS.join(", ")} (got ${JSON.stringify(protocol)})`);
   }
+  const roots = parseRootFlags(v.root);
   const [min, max] = opts.positionals ?? [0, Infinity];
   if (parsed.positionals.length < min) throw new UsageError(min === 1 ? "missing the tool name" : `expected at least ${min} arguments`);
   if (parsed.positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`);
@@ -94,12 +100,32 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
       mode: mode as Mode | undefined,
       model: str("model"),
       protocol,
+      ...(roots ? { roots } : {}),
       yes: v.yes === true,
       json: v.json === true,
     },
     values: v,
     positionals: parsed.positionals,
   };
+}
+
+/** `--root DIR`s as absolute existing directories (against the current directory), or one clear line. */
+function parseRootFlags(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const dirs: string[] = [];
+  for (const d of (Array.isArray(value) ? value : [value]) as string[]) {
+    const dir = resolve(d);
+    let isDir = false;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      // missing: said below
+    }
+    if (!isDir) throw new UsageError(`--root: expected an existing directory (${dir} is not one)`);
+    if (!dirs.includes(dir)) dirs.push(dir);
+  }
+  if (dirs.length > 64) throw new UsageError(`--root: at most 64 roots (got ${dirs.length})`);
+  return dirs;
 }
 
 /** `--args JSON` (or another flag's JSON object): an object, or one clear line. */

@@ -53,6 +53,7 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
     if (e instanceof ConfigError) throw new StartError("config", e.message);
     throw e;
   }
+  if (common.roots) config = { ...config, roots: common.roots };
   if (common.server !== undefined && !serverConfig(config, common.server)) {
     throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
   }
@@ -71,6 +72,8 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
  */
 export async function startHost(common: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
   const host = openHost(common, { ...extra, config: extra.config ?? (await commandConfig(common)) });
+  // One-shot commands: a sampling cap reached is one line on stderr (the app makes it a notice).
+  host.on("sampling-limit", ({ line }: { line: string }) => err(`mcp-prism: ${sanitizeInline(line)}\n`));
   // A sign-in in the browser may take a person longer than connectWaitMs: it is waited for.
   const all = (await host.settled()) || (host.signIns.signingIn && (await host.settled(Number.POSITIVE_INFINITY)));
   const servers = host.servers();

@@ -9,6 +9,8 @@ const onPath = (cmd: string, env: NodeJS.ProcessEnv) => (env.PATH ?? "").split(d
 
 /** The opener's process, started; undefined when it could not be started (no fallback on PATH). */
 function startOpener(url: string, env: NodeJS.ProcessEnv): ChildProcess | undefined {
+  // Callers check their URLs; this is the last line: never a file:, handler or option-looking argument.
+  if (!/^https?:\/\//i.test(url)) return undefined;
   const configured = env.BROWSER?.split(":")[0]?.trim();
   const words = configured ? configured.split(/\s+/) : [process.platform === "darwin" ? "open" : "xdg-open"];
   // A missing command fails only later (an "error" event): look for the fallback on PATH first.

@@ -29,8 +29,8 @@ export interface ClientFeatures {
   ui: boolean;
 }
 
-/** What the host implements without anyone to ask: roots. Sampling and elicitation come with an InputProvider. */
-export const HOST_FEATURES: ClientFeatures = { roots: true, sampling: false, elicitation: false, ui: false };
+/** What the host implements without anyone to ask. Roots only when configured; sampling and elicitation come with an InputProvider. */
+export const HOST_FEATURES: ClientFeatures = { roots: false, sampling: false, elicitation: false, ui: false };
 
 /** The features with what an InputProvider answers (none: neither sampling nor elicitation advertised). */
 export function featuresWith(input: InputProvider | undefined, base: ClientFeatures = HOST_FEATURES): ClientFeatures {

@@ -49,6 +49,11 @@ export interface Limits {
   maxJsonDepth: number;
   /** How long a browser sign-in (OAuth) may take before the redirect listener gives up. */
   signInTimeoutMs: number;
+  /** Sampling (sampling-budget.ts): samples and requested maxTokens, per call and per session. */
+  maxSamplesPerCall: number;
+  maxSamplesPerSession: number;
+  maxSampledTokensPerCall: number;
+  maxSampledTokensPerSession: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -59,6 +64,10 @@ export const DEFAULT_LIMITS: Limits = {
   maxImagePixels: 40_000_000,
   maxJsonDepth: DEFAULT_MAX_JSON_DEPTH,
   signInTimeoutMs: 300_000,
+  maxSamplesPerCall: 10,
+  maxSamplesPerSession: 50,
+  maxSampledTokensPerCall: 40_000,
+  maxSampledTokensPerSession: 100_000,
 };
 
 export interface HostConfig {
@@ -72,7 +81,7 @@ export interface HostConfig {
   profile?: LegacyProfile;
   protocol?: string;
   limits: Limits;
-  /** The roots offered to servers (absolute directories, from `"roots"`); none: the current directory. */
+  /** The roots offered to servers (absolute directories, from `"roots"` or `--root`); none: no roots capability. */
   roots?: string[];
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;

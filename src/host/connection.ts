@@ -85,7 +85,7 @@ export class Connection {
   ) {}
   /** Who answers this server's MRTR input requests: the host's provider and roots. */
   inputAsker(signal?: AbortSignal): InputAsker {
-    return { server: this.name, provider: this.side.input, roots: this.side.roots(), signal };
+    return { server: this.name, provider: this.side.input, roots: this.side.features.roots ? this.side.roots() : undefined, signal };
   }
 
   private transport(era: TransportContext["era"]) {

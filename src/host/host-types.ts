@@ -44,6 +44,8 @@ export interface ServerStatus {
   stderrFirstError?: string;
   /** Host diagnostics about the server (e.g. ignored non-JSON stdout lines). */
   diagnostics: string[];
+  /** The roots the server is offered (`file://` URIs); undefined: none, no roots capability. */
+  roots?: string[];
 }
 
 /** A call's wire request as a mode would make it (see Host.requestFor). */

@@ -22,6 +22,8 @@ import type { CallError, CallOptions, CallOutcome, Mode, ProgressUpdate, ToolEnt
 import { modeSelection } from "./selections.js";
 import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
+import { Coalescer } from "./coalesce.js";
+import { SamplingBudget } from "./sampling-budget.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { Subscriptions } from "./subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
@@ -41,22 +43,29 @@ export class Host extends EventEmitter implements ToolExecutor {
   readonly prompts: PromptRegistry;
   /** Resource subscriptions and listen streams (subscriptions.ts); a subscribed resource's change is the `resource-updated` event. */
   readonly subscriptions: Subscriptions;
-  /** The roots every server is offered (config `roots`, else the current directory). */
-  private rootList: Root[];
+  /** The roots every server is offered (config `roots` or `--root`); undefined: none, and no roots capability. */
+  private rootList: Root[] | undefined;
   /** Each HTTP server's OAuth sign-in (login, logout; its transports carry it). */
   readonly signIns: SignIns;
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
+  /** Samples servers may draw, per call and per session (limits); a cap reached is the `sampling-limit` event, once. */
+  readonly sampling: SamplingBudget;
+  /** list_changed re-lists, per server and list: one in flight, one pending. */
+  private readonly relists = new Coalescer();
   get logLevel() {
     return this.opts.config.logLevel ?? DEFAULT_LOG_LEVEL;
   }
 
   private constructor(readonly opts: HostOptions) {
     super();
-    this.rootList = rootsOf(opts.config.roots ?? [process.cwd()]);
+    // Never a default (the current directory): a server told of roots may widen its own restriction to them.
+    this.rootList = opts.config.roots ? rootsOf(opts.config.roots) : undefined;
     // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
     const appMode = (opts.mode ?? opts.config.mode) === "app";
-    const side: ClientSide = { features: { ...featuresWith(opts.input), ui: appMode }, input: opts.input, roots: () => this.rootList, logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    this.sampling = new SamplingBudget(opts.config.limits, (server, line) => void this.emit("sampling-limit", { server, line }));
+    const input = opts.input && this.sampling.wrap(opts.input);
+    const side: ClientSide = { features: { ...featuresWith(input), roots: this.rootList !== undefined, ui: appMode }, input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
@@ -130,6 +139,7 @@ export class Host extends EventEmitter implements ToolExecutor {
         stderr: c.stderrTail(),
         ...(c.stderrFirstError() !== undefined ? { stderrFirstError: c.stderrFirstError() } : {}),
         diagnostics: c.diagnosticsTail(),
+        ...(this.rootList ? { roots: this.rootList.map((r) => r.uri) } : {}),
       };
     });
   }
@@ -185,12 +195,17 @@ export class Host extends EventEmitter implements ToolExecutor {
     if (entry) this.serverLogs.add(entry), this.emit("log", entry);
     if (n.kind === "log") return;
     const changed = () => void this.emit("list-changed", { server, list: n.list });
-    if (n.list === "resources") return changed(); // resources are listed afresh each time
-    if (n.list === "prompts") return void this.prompts.relist(server).then(changed);
+    this.relists.trigger(`${n.list}\0${server}`, () => this.relist(server, n.list, changed));
+  }
+
+  private async relist(server: string, list: "tools" | "prompts" | "resources", changed: () => void): Promise<void> {
+    // Resources are listed afresh each time: only the line is said, at most 4 times a second.
+    if (list === "resources") return new Promise<void>((r) => setTimeout(r, 250).unref()).then(changed);
+    if (list === "prompts") return this.prompts.relist(server).then(changed);
     const conn = this.conns.get(server);
     if (!conn || conn.state !== "connected") return;
     // The fresh listing replaces the old one whole: the tools never vanish in between.
-    listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
+    return listTools(conn, policyFor(this.mode).advertiseExtensions, this.opts.config.limits.maxJsonDepth).then(
       (fresh) => {
         this.listings.set(server, new Map([[this.listingKey(conn, this.mode), fresh]]));
         changed();
@@ -261,12 +276,17 @@ export class Host extends EventEmitter implements ToolExecutor {
     return qualifyNames(this.cached(this.mode), this.serverNames()).filter(offeredToModel);
   }
 
+  /** The roots offered to every server ([] when none are: config `roots` or `--root`). */
   roots(): Root[] {
-    return this.rootList;
+    return this.rootList ?? [];
   }
 
-  /** New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again. */
+  /**
+   * New roots (absolute directories): legacy sessions are told (roots/list_changed) and ask again.
+   * Only where roots were offered from the start (the capability is fixed at connect).
+   */
   async setRoots(dirs: string[]): Promise<void> {
+    if (this.rootList === undefined) throw new Error("no roots are offered in this session (config \"roots\" or --root DIR)");
     this.rootList = rootsOf(dirs);
     await Promise.all([...this.conns.values()].map((c) => c.notifySession("notifications/roots/list_changed")));
   }
@@ -287,6 +307,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
     if (!listed) return failedCall({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
     const conn = this.conns.get(listed.server) as Connection;
+    this.sampling.callStarted(listed.server);
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
     const call: PendingCall = { started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
     const refused = checkCall(call, this.opts.config.limits.maxJsonDepth);

@@ -39,6 +39,7 @@ const NO_INPUT: InputProvider = {
 export interface InputAsker {
   server: string;
   provider?: InputProvider;
+  /** The roots offered; undefined: none (a roots/list request fails the call: `roots-not-offered`). */
   roots?: readonly Root[];
   signal?: AbortSignal;
   /** The keys of this request's sampling requests the user declined (kept across its rounds). */
@@ -47,7 +48,7 @@ export interface InputAsker {
 
 /** The retry for one InputRequiredResult, or why the host cannot answer it. Requests are asked one at a time. */
 export async function answerInputRequests(raw: Json, asker: InputAsker = { server: "" }): Promise<InputAnswer> {
-  const { server, provider, roots = [], signal, declined } = asker;
+  const { server, provider, roots, signal, declined } = asker;
   const fail = (detail: string, rule = "input-required-unanswerable"): InputAnswer => ({ ok: false, rule, detail });
   const requests = raw.inputRequests;
   const state = raw.requestState;
@@ -60,7 +61,10 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
   for (const [key, req] of entries) {
     const method = isObject(req) ? req.method : undefined;
     const params = isObject(req) ? req.params : undefined;
-    if (method === "roots/list") inputResponses[key] = { roots: [...roots] };
+    if (method === "roots/list") {
+      if (!roots) return fail(`server ${server} asked for the client's roots; none are offered (config "roots" or --root DIR)`, "roots-not-offered");
+      inputResponses[key] = { roots: [...roots] };
+    }
     else if (method === "elicitation/create" && !provider?.elicitation) inputResponses[key] = { action: "cancel" };
     else if (method === "elicitation/create" || (method === "sampling/createMessage" && provider?.sampling)) {
       if (method === "sampling/createMessage" && declined?.has(key)) return fail(`server ${server} asked again for the sampling request the user declined`, "sampling-declined");

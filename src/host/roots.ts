@@ -1,6 +1,8 @@
 // The host's roots: the directories a server may treat as the user's workspace. From the
 // config's `"roots": ["dir", …]` (resolved against the config file's directory, each an existing
-// directory), else the current directory. They are fixed for a run: there is no config reload,
+// directory) or `--root DIR`, else none: no roots capability at all. Never a default such as the
+// current directory: server-filesystem replaces the directories it was started with by the
+// client's roots, so a default would silently widen them. They are fixed for a run: there is no config reload,
 // so `notifications/roots/list_changed` is sent only when Host.setRoots changes them.
 import { statSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";

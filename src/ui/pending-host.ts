@@ -36,6 +36,8 @@ export interface HostEvents {
   "list-changed": { server: string; list: string };
   /** A subscribed resource changed on its server. */
   "resource-updated": { server: string; uri: string };
+  /** A sampling cap was reached (said once per cap; the refused samples are the server's to handle). */
+  "sampling-limit": { server: string; line: string };
 }
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
@@ -90,6 +92,7 @@ export class PendingHost {
           store.record({ kind: "log", server: e.server, level: e.level, ...(e.logger ? { logger: e.logger } : {}), text: e.text });
           if (isNoticeLevel(e.level)) store.notice(`server ${e.server} ${e.level}: ${e.text.slice(0, 300)}`, e.level === "warning" ? "info" : "error");
         });
+        host.on?.("sampling-limit", ({ line }) => store.notice(sanitizeInline(line), "error"));
         host.on?.("list-changed", ({ server, list }) => {
           const what = list === "tools" ? "tool list changed (the model has the new one from the next prompt)" : list === "prompts" ? "prompts changed (/help lists them)" : "resources changed (/resources lists them)";
           store.notice(`server ${sanitizeInline(server)}: its ${what}`);

@@ -3,7 +3,7 @@
 import type { ServerStatus } from "../host/host-types.js";
 
 /** The part of the host's ServerStatus the UI reads. */
-export type ServerView = Pick<ServerStatus, "name" | "state" | "protocolVersion" | "error"> & Partial<Pick<ServerStatus, "stderr" | "stderrFirstError" | "diagnostics" | "failure" | "disabled">>;
+export type ServerView = Pick<ServerStatus, "name" | "state" | "protocolVersion" | "error"> & Partial<Pick<ServerStatus, "stderr" | "stderrFirstError" | "diagnostics" | "failure" | "disabled" | "roots">>;
 
 /**
  * A server's state as the user reads it (status bar, /servers, transcript): a failed one is

@@ -204,7 +204,7 @@ export class ChatSession {
 
   /**
    * A message an App View sent as the user (ui/message, confirmed in its dialog): the user's next
-   * turn, as written: never a slash command, no @-attachments read. Queued behind a running turn.
+   * turn, as written (like a server prompt's text): never a slash command, no @-attachments read. Queued behind a running turn.
    */
   viewTurn(text: string): void {
     if (!text.trim()) return;
@@ -244,7 +244,8 @@ export class ChatSession {
       return;
     }
     const text = await promptTurnText(name, args, line, ctx);
-    if (text !== undefined && !ac.signal.aborted) await this.turn(text, ac);
+    // As written: a server's prompt text is never read for @ attachments (only the person's typing is).
+    if (text !== undefined && !ac.signal.aborted) await this.turn(text, ac, true);
   }
 
   /**

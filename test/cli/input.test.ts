@@ -121,7 +121,7 @@ describe("elicitation and sampling, one-shot", () => {
     assert.equal(r.code, 0, r.err);
     assert.match(text(JSON.parse(r.out)), /^action=accept size=3 color="green" name="Ada"; sampled \d+ chars from offline$/);
     assert.deepEqual(mrtr.calls.map((c) => c.requestState), [undefined, "round-1 ✓", 'round-2 "action=accept size=3 color=\\"green\\" name=\\"Ada\\""']);
-    assert.deepEqual(mrtr.calls[0]._meta[CAPS], { roots: {}, sampling: {}, elicitation: { form: {}, url: {} } });
+    assert.deepEqual(mrtr.calls[0]._meta[CAPS], { sampling: {}, elicitation: { form: {}, url: {} } });
     assert.deepEqual(mrtr.calls[1].inputResponses, { who: { action: "accept", content: { size: 3, color: "green", name: "Ada" } } });
 
     // A declined sampling is answered (no response for its key, SEP-2322), not the whole call failed.

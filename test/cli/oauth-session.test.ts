@@ -84,6 +84,27 @@ test("a client registered beforehand (config auth: clientId and clientSecret, or
   assert.match(r.stderr + r.stdout, /server mistyped: sign-in failed: /);
 });
 
+test("a configured client goes only to its issuer (auth.issuer): another issuer is refused before any request carries it", async () => {
+  const before = await f.stats();
+  const opened = f.browserOpened();
+  const origin = new URL(f.url).origin;
+  const cfg = f.writeConfig("issuer.json", { signInTimeoutMs: 20_000 }, {
+    elsewhere: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: "https://auth.other.example" } },
+    bound: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: origin } },
+  });
+  const refused = await f.cli(["call", "whoami", "--server", "elsewhere", "--config", cfg]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr + refused.stdout, /server elsewhere: sign-in failed: .*issued by "https:\/\/auth\.other\.example" \(auth\.issuer\), not by "http:\/\/127\.0\.0\.1:\d+\/?": not sent/);
+  const after = await f.stats();
+  assert.equal(after.codeExchanges, before.codeExchanges, "no token request");
+  assert.equal(after.authorizations, before.authorizations, "no authorization");
+  assert.equal(f.browserOpened(), opened, "no browser");
+  // Bound to the issuer it belongs to: used.
+  const ok = await f.cli(["call", "whoami", "--server", "bound", "--config", cfg]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /hello, signed-in client/);
+});
+
 test("no token or client secret reaches any output, though the server echoes refused tokens", () => {
   assert.ok(f.outputs.length >= 10);
   for (const o of f.outputs) {

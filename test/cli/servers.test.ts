@@ -66,6 +66,30 @@ test("servers add into a missing file creates it 0600 with mcpServers only", () 
   }
 });
 
+test("servers add accepts names that are Object.prototype's (constructor, toString, __proto__)", () => {
+  const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
+  try {
+    const file = join(home, "mcp-prism", "config.json");
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    for (const name of ["constructor", "toString", "__proto__"]) {
+      const r = run("add", name, "--", "node", `${name}.js`);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^added ${name} to `));
+    }
+    const raw = readFileSync(file, "utf8");
+    assert.match(raw, /"__proto__": \{/);
+    const servers = JSON.parse(raw).mcpServers;
+    assert.deepEqual(Object.keys(servers), ["constructor", "toString", "__proto__"]);
+    assert.equal(run("list").stdout, "constructor  node constructor.js\ntoString  node toString.js\n__proto__  node __proto__.js\n");
+    assert.equal(run("add", "toString", "--", "node").status, 2, "a real duplicate is still refused");
+    assert.equal(run("remove", "__proto__").status, 0);
+    assert.equal(run("remove", "valueOf").status, 2, "an inherited name is not a configured server");
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(file, "utf8")).mcpServers), ["constructor", "toString"]);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test("servers add --env KEY=VALUE (repeatable) sets a stdio server's environment; a malformed one is one line", () => {
   const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
   try {

@@ -37,7 +37,19 @@ const log = (line: string) => process.stderr.write(`driver: ${line}\n`);
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-prism-conformance-"));
 const file = join(dir, "mcp-prism.json");
-const auth = { clientMetadataUrl: CLIENT_METADATA_URL, ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret } : {}) };
+/**
+ * A pre-registered client goes only to the issuer it was registered with (config `auth.issuer`):
+ * the person who configures it knows that issuer; the driver reads it where they would, from the
+ * protected resource's metadata.
+ */
+async function issuerOf(serverUrl: string): Promise<string | undefined> {
+  const u = new URL(serverUrl);
+  const res = await fetch(`${u.origin}/.well-known/oauth-protected-resource${u.pathname}`).catch(() => undefined);
+  const prm = res?.ok ? ((await res.json().catch(() => undefined)) as { authorization_servers?: string[] } | undefined) : undefined;
+  return prm?.authorization_servers?.[0];
+}
+const issuer = context.client_id ? await issuerOf(url) : undefined;
+const auth = { clientMetadataUrl: CLIENT_METADATA_URL, ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret, ...(issuer ? { issuer } : {}) } : {}) };
 writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url, auth } } }));
 let host: Host | undefined;
 try {

@@ -7,6 +7,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { ROOT } from "../helpers/host-fixtures.js";
 import { EVERYTHING, FILESYSTEM, realServerFiles } from "../helpers/real-servers.js";
@@ -60,6 +61,8 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
     // 16: the app advertises roots, elicitation and sampling, so server-everything lists its gated tools.
     /^everything {2}2025-11-25 {2}connected\n {2}tools: 16 usable, 1 unavailable; set aside:$/m,
     /^fs {2}2025-11-25 {2}connected$/m,
+    // The roots each server was given (the config's; without `roots`, none are offered).
+    new RegExp(`^fs {2}2025-11-25 {2}connected\\n {2}roots:\\n {4}${pathToFileURL(files.files).href.replace(/[/.]/g, "\\$&")}$`, "m"),
     /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m,
   ];
   t.submit("/servers");

@@ -27,23 +27,26 @@ it("clientCapabilities advertises each feature only when on", () => {
 });
 
 describe("on the wire", () => {
-  it("legacy: initialize advertises roots (listChanged), nothing the host does not answer", async () => {
-    const log = join(dir, "legacy.jsonl");
-    const host = await Host.start({ config: config({ demo: demoTeed(log) }), protocol: "2025-11-25", eraCache: false });
-    await host.close();
-    const init = wireLines(log).find((m) => m.method === "initialize");
-    assert.deepEqual(init?.params.capabilities, { roots: { listChanged: true } });
+  it("legacy: initialize advertises roots (listChanged) only when roots are configured, nothing the host does not answer", async () => {
+    for (const roots of [undefined, [dir]]) {
+      const log = join(dir, `legacy-${roots ? "roots" : "none"}.jsonl`);
+      const host = await Host.start({ config: { ...config({ demo: demoTeed(log) }), ...(roots ? { roots } : {}) }, protocol: "2025-11-25", eraCache: false });
+      await host.close();
+      const init = wireLines(log).find((m) => m.method === "initialize");
+      assert.deepEqual(init?.params.capabilities, roots ? { roots: { listChanged: true } } : {});
+    }
   });
 
-  it("2026-07-28+: every request's envelope declares roots; app mode adds the ui extension", async () => {
+  it("2026-07-28+: every request's envelope declares roots (configured in chat, none in app); app mode adds the ui extension", async () => {
     for (const mode of ["chat", "app"] as const) {
       const log = join(dir, `modern-${mode}.jsonl`);
-      const host = await Host.start({ config: config({ demo: demoTeed(log) }), mode, eraCache: false });
+      const roots = mode === "chat" ? { roots: [dir] } : {};
+      const host = await Host.start({ config: { ...config({ demo: demoTeed(log) }), ...roots }, mode, eraCache: false });
       await host.close();
       const lines = wireLines(log).filter((m) => m.method === "tools/list");
       assert.ok(lines.length > 0);
       const caps = lines[0].params._meta[META.clientCapabilities];
-      assert.deepEqual(caps.roots, {});
+      assert.deepEqual(caps.roots, mode === "chat" ? {} : undefined);
       assert.equal(caps.sampling, undefined);
       assert.equal(caps.elicitation, undefined);
       assert.equal("extensions" in caps, mode === "app", `${mode}: ${JSON.stringify(caps)}`);
@@ -74,15 +77,28 @@ describe("roots", () => {
     assert.match(r.stdout, new RegExp(pathToFileURL(join(work, "sub")).href.replace(/[/.]/g, "\\$&")));
   });
 
-  it("no config roots: the current directory; setRoots sends roots/list_changed and the server asks again", async () => {
+  it("no config roots: none offered (never the current directory), and server-everything hides get-roots-list", async () => {
     const host = await Host.start({ config: config({ everything: everythingStdio() }), eraCache: false });
+    try {
+      assert.deepEqual(host.roots(), []);
+      assert.equal(host.servers()[0].roots, undefined);
+      assert.ok(!(await host.tools()).some((t) => t.name === "get-roots-list"), "no roots capability: the roots tool is not offered");
+      await assert.rejects(host.setRoots([other]), /no roots are offered/);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("config roots: offered; setRoots sends roots/list_changed and the server asks again", async () => {
+    const host = await Host.start({ config: { ...config({ everything: everythingStdio() }), roots: [work] }, eraCache: false });
     try {
       const text = async () => {
         const o = await host.call("get-roots-list", {});
         assert.ok(o.ok, o.ok ? "" : o.error.message);
         return JSON.stringify(o.routed.model);
       };
-      assert.ok((await text()).includes(pathToFileURL(process.cwd()).href), "the cwd is the default root");
+      assert.ok((await text()).includes(pathToFileURL(work).href), "the configured root");
+      assert.deepEqual(host.servers()[0].roots, [pathToFileURL(work).href]);
       await host.setRoots([other]);
       const end = Date.now() + 10_000;
       while (!(await text()).includes(pathToFileURL(other).href)) {

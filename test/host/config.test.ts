@@ -49,7 +49,7 @@ describe("config lookup order", () => {
       kind: "http",
       url: "https://mcp.example.com/mcp",
       headers: undefined,
-      auth: { clientId: "replace-me", clientSecret: "replace-me", scopes: ["mcp:tools"], clientMetadataUrl: "https://example.com/mcp-prism/client.json" },
+      auth: { clientId: "replace-me", clientSecret: "replace-me", issuer: "https://auth.example.com", scopes: ["mcp:tools"], clientMetadataUrl: "https://example.com/mcp-prism/client.json" },
     });
     assert.equal(cfg.limits.signInTimeoutMs, 300000);
   });
@@ -63,7 +63,7 @@ describe("config lookup order", () => {
 describe("bad config messages: one line naming file, key path and expectation", () => {
   const cases: [string, string, RegExp][] = [
     ["an auth secret without its client", JSON.stringify({ mcpServers: { r: { url: "https://x.example/mcp", auth: { clientSecret: "s" } } } }), /^config\.json: mcpServers\.r\.auth\.clientId: expected a clientId beside clientSecret$/],
-    ["an unknown auth key", JSON.stringify({ mcpServers: { r: { url: "https://x.example/mcp", auth: { scope: "a" } } } }), /^config\.json: mcpServers\.r\.auth\.scope: expected one of clientId, clientSecret, scopes, clientMetadataUrl \(unknown key\)$/],
+    ["an unknown auth key", JSON.stringify({ mcpServers: { r: { url: "https://x.example/mcp", auth: { scope: "a" } } } }), /^config\.json: mcpServers\.r\.auth\.scope: expected one of clientId, clientSecret, scopes, clientMetadataUrl, issuer \(unknown key\)$/],
     ["wrong args type", JSON.stringify({ mcpServers: { demo: { command: "node", args: "x" } } }), /^config\.json: mcpServers\.demo\.args: expected array of strings$/],
     ["args with a number", JSON.stringify({ mcpServers: { demo: { command: "node", args: ["a", 1] } } }), /^config\.json: mcpServers\.demo\.args: expected array of strings$/],
     ["env values", JSON.stringify({ mcpServers: { demo: { command: "node", env: { A: 1 } } } }), /^config\.json: mcpServers\.demo\.env: expected object of strings$/],

@@ -139,12 +139,12 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
       const appList = wire.sent().filter((m) => m.method === "tools/list" && m.params._meta["io.modelcontextprotocol/clientCapabilities"].extensions?.[UI]);
       assert.ok(appList.length >= 1);
       const call = calls().at(-1)!;
-      assert.deepEqual(call.params._meta["io.modelcontextprotocol/clientCapabilities"], { roots: {}, extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } } });
+      assert.deepEqual(call.params._meta["io.modelcontextprotocol/clientCapabilities"], { extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } } });
     });
 
     test("the Apps extension is advertised only in app mode", async () => {
       ok(await host.call("search_customers", Q, { mode: "chat" }));
-      assert.deepEqual(calls().at(-1)!.params._meta["io.modelcontextprotocol/clientCapabilities"], { roots: {} });
+      assert.deepEqual(calls().at(-1)!.params._meta["io.modelcontextprotocol/clientCapabilities"], {});
     });
 
     test("App-only tool: explicit ui/structured selection, and the fallback without selection", async () => {

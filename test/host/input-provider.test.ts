@@ -119,7 +119,7 @@ it("without a provider neither elicitation nor sampling is advertised in the 202
   try {
     const out = await host.call("ask", {});
     assert.ok(out.ok);
-    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], { roots: {} });
+    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], {});
     assert.equal(out.isError, true);
   } finally {
     await host.close();

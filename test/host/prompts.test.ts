@@ -21,8 +21,8 @@ const hosts: Host[] = [];
 after(async () => {
   await Promise.all(hosts.map((h) => h.close()));
 });
-async function start(servers: Record<string, ServerConfig>): Promise<Host> {
-  const host = await Host.start({ config: config(servers), eraCache: false });
+async function start(servers: Record<string, ServerConfig>, roots?: string[]): Promise<Host> {
+  const host = await Host.start({ config: { ...config(servers), ...(roots ? { roots } : {}) }, eraCache: false });
   hosts.push(host);
   return host;
 }
@@ -80,14 +80,20 @@ for (const era of ["modern", "legacy"] as const) {
 }
 
 test("prompts (modern): an input_required prompts/get is answered and retried with its requestState", async () => {
-  const host = await start({ p: promptServer("modern") });
+  // Without roots offered, the fixture's roots/list round fails the prompt with a rule.
+  const none = await start({ p: promptServer("modern") });
+  const found = await none.prompts.find("ask");
+  assert.ok(found.ok);
+  const refused = await none.prompts.get(found.entry, {});
+  assert.ok(!refused.ok && refused.error.rule === "roots-not-offered", JSON.stringify(refused));
+  const host = await start({ p: promptServer("modern") }, [ROOT]);
   const ask = await host.prompts.find("ask");
   assert.ok(ask.ok);
   const got = await host.prompts.get(ask.entry, {});
   assert.ok(got.ok, JSON.stringify(got));
-  // The fixture asks for roots: the host's own (the current directory here, no config roots).
+  // The fixture asks for roots: the configured ones.
   const roots = JSON.stringify(host.roots());
-  assert.ok(host.roots().length > 0);
+  assert.equal(host.roots().length, 1);
   assert.deepEqual(got.prompt.messages[0].content, { type: "text", text: `answered: {"r1":{"roots":${roots}}}` });
 });
 

@@ -86,19 +86,21 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (!name) throw new UsageError(`${action} needs a server NAME`);
       if (action === "remove") {
-        if (!(name in list)) throw new UsageError(`no server named ${JSON.stringify(name)} in ${path}${didYouMean(name, Object.keys(list))}`);
+        if (!Object.hasOwn(list, name)) throw new UsageError(`no server named ${JSON.stringify(name)} in ${path}${didYouMean(name, Object.keys(list))}`);
         delete list[name];
         writeRaw(path, { ...raw, mcpServers: list });
         out(`removed ${name} from ${path}\n`);
         return 0;
       }
-      if (name in list) throw new UsageError(`a server named ${JSON.stringify(name)} is in ${path} already (remove it first)`);
+      // Own properties only: `constructor`, `toString`, `__proto__` are names like any other.
+      if (Object.hasOwn(list, name)) throw new UsageError(`a server named ${JSON.stringify(name)} is in ${path} already (remove it first)`);
       const url = typeof values.url === "string" ? values.url : undefined;
       if ((url === undefined) === (command.length === 0)) throw new UsageError("add NAME needs either -- COMMAND [ARGS...] or --url URL");
       if (env && url !== undefined) throw new UsageError("--env sets a stdio server's environment: it goes with -- COMMAND, not --url");
-      list[name] = url !== undefined ? { url } : { command: command[0], args: command.slice(1), ...(env ? { env } : {}) };
+      // defineProperty: a plain assignment to `__proto__` would set the prototype, not add a server.
+      Object.defineProperty(list, name, { value: url !== undefined ? { url } : { command: command[0], args: command.slice(1), ...(env ? { env } : {}) }, enumerable: true, writable: true, configurable: true });
       // mcpServers keeps its place in the file; a new file starts with it.
-      writeRaw(path, "mcpServers" in raw ? { ...raw, mcpServers: list } : { mcpServers: list, ...raw });
+      writeRaw(path, Object.hasOwn(raw, "mcpServers") ? { ...raw, mcpServers: list } : { mcpServers: list, ...raw });
       out(`added ${name} to ${path}: ${describe(list[name])}\n`);
       return 0;
     } catch (e) {

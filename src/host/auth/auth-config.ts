@@ -1,7 +1,8 @@
 // A server's "auth" block in the config: how mcp-prism signs in to it with OAuth (all optional).
 // clientId/clientSecret: a client registered with the authorization server beforehand (no
 // dynamic registration then); scopes: asked for when the server names none; clientMetadataUrl:
-// an https URL of a client ID metadata document, used as client_id where the server supports it.
+// an https URL of a client ID metadata document, used as client_id where the server supports it;
+// issuer: the authorization server clientId/clientSecret were issued by (they go nowhere else).
 import { isObject } from "../../protocol/is-object.js";
 
 export interface AuthConfig {
@@ -9,9 +10,11 @@ export interface AuthConfig {
   clientSecret?: string;
   scopes?: string[];
   clientMetadataUrl?: string;
+  /** The issuer the configured client belongs to; without it, only an issuer on the server's own origin. */
+  issuer?: string;
 }
 
-const KEYS = ["clientId", "clientSecret", "scopes", "clientMetadataUrl"];
+const KEYS = ["clientId", "clientSecret", "scopes", "clientMetadataUrl", "issuer"];
 /** The longest string accepted for any field (a secret or URL longer than this is a mistake). */
 const MAX_FIELD = 2048;
 
@@ -31,6 +34,17 @@ export function parseAuthConfig(v: unknown, path: string): AuthConfig | [string,
     const ok = Array.isArray(v.scopes) && v.scopes.length <= 64 && v.scopes.every((s) => typeof s === "string" && /^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/.test(s));
     if (!ok) return [`${path}.scopes`, "array of at most 64 scope strings (no spaces, quotes or backslashes)"];
     out.scopes = v.scopes as string[];
+  }
+  if (v.issuer !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = typeof v.issuer === "string" && v.issuer.length <= MAX_FIELD ? new URL(v.issuer) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)))) return [`${path}.issuer`, "the authorization server's issuer, an https URL"];
+    if (out.clientId === undefined) return [`${path}.clientId`, "a clientId beside issuer"];
+    out.issuer = v.issuer as string;
   }
   if (v.clientMetadataUrl !== undefined) {
     const u = v.clientMetadataUrl;

@@ -23,6 +23,21 @@ export class SignInError extends Error {
   }
 }
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * Why a sign-in URL may not be shown or opened, or undefined: only `https:`, and `http:` to a
+ * loopback host (a `file:`, `vscode:` or other handler URL would run something on this machine).
+ */
+export function signInUrlProblem(url: URL): string | undefined {
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  const scheme = url.protocol.slice(0, 40).replace(/[^\x21-\x7E]/g, "?");
+  return url.protocol === "http:"
+    ? `the authorization URL is http: to a host that is not loopback (${url.hostname.slice(0, 100).replace(/[^\x21-\x7E]/g, "?")}); only https: is shown or opened`
+    : `the authorization URL's scheme is ${scheme}; only https: (or http: to loopback) is shown or opened`;
+}
+
 const PAGE = (text: string) =>
   `<!doctype html><meta charset="utf-8"><title>mcp-prism</title><p style="font:16px sans-serif">${text}</p>`;
 

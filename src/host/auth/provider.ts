@@ -22,6 +22,25 @@ export interface FlowHooks {
 /** An issuer compared as written, but for one trailing slash (String(new URL(x)) adds it). */
 export const sameIssuer = (a: string, b: string) => a.replace(/\/$/, "") === b.replace(/\/$/, "");
 
+/**
+ * Why a configured client (clientId, clientSecret) may not go to this authorization server: it
+ * goes only to `auth.issuer`, or, without one, to an issuer on the MCP server's own origin.
+ */
+export function configuredClientProblem(config: AuthConfig, issuer: string | undefined, serverUrl: string): string | undefined {
+  const shown = (s: string) => JSON.stringify(s.slice(0, 200).replace(/[^\x20-\x7E]/g, "?"));
+  if (issuer === undefined) return "the authorization server is not known yet: the configured client (auth.clientId) is not sent";
+  if (config.issuer !== undefined) {
+    return sameIssuer(config.issuer, issuer) ? undefined : `the configured client (auth.clientId) was issued by ${shown(config.issuer)} (auth.issuer), not by ${shown(issuer)}: not sent`;
+  }
+  let same = false;
+  try {
+    same = new URL(issuer).origin === new URL(serverUrl).origin;
+  } catch {
+    same = false;
+  }
+  return same ? undefined : `the authorization server ${shown(issuer)} is on another origin than the server: the configured client (auth.clientId, auth.clientSecret) is sent there only with "auth": {"issuer": ${shown(issuer)}}; not sent`;
+}
+
 export class StoredProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   /** The authorization server of the current discovery (the key of everything stored). */
@@ -61,6 +80,8 @@ export class StoredProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    const unbound = this.config.clientId ? configuredClientProblem(this.config, this.issuer, this.record.url) : undefined;
+    if (unbound) throw new SignInError(unbound);
     if (this.config.clientId) return { client_id: this.config.clientId, ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
     return this.entry()?.client;
   }

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { auth, discoverOAuthServerInfo, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { AuthConfig } from "./auth-config.js";
-import { CALLBACK_PATH, listenLoopback, SignInError } from "./loopback.js";
+import { CALLBACK_PATH, listenLoopback, SignInError, signInUrlProblem } from "./loopback.js";
 import { sameIssuer, StoredProvider, type FlowHooks } from "./provider.js";
 import type { AuthRecord, AuthStore } from "./store.js";
 
@@ -205,6 +205,8 @@ export class ServerAuth implements HttpAuth {
       metadata: { application_type: "native" },
       redirect: (url) => {
         if (!interactive) throw new SignInError(NEEDED);
+        const problem = signInUrlProblem(url);
+        if (problem) throw new SignInError(`${problem}: not opened`);
         authorizationUrl = url;
         if (this.urlShown) this.urlShown(url.href);
         else this.options.showUrl(this.server, url.href);

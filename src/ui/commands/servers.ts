@@ -17,6 +17,13 @@ function tail(label: string, lines: readonly string[] | undefined, width: number
   return [head, ...shown.map((l) => truncateToWidth(`    ${sanitizeInline(l)}`, width))];
 }
 
+/** The roots the server was given (none offered, the usual case: no line). */
+function rootLines(roots: readonly string[] | undefined, width: number): string[] {
+  if (!roots) return [];
+  if (roots.length === 0) return ["  roots: [] (an empty list)"];
+  return [`  roots:`, ...roots.map((r) => truncateToWidth(`    ${sanitizeInline(r)}`, width))];
+}
+
 export const servers: SlashCommand = {
   name: "servers",
   usage: "/servers",
@@ -37,6 +44,7 @@ export const servers: SlashCommand = {
           return [
             `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state, s.failure)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
             ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
+            ...rootLines(s.roots, w),
             ...tail("diagnostics", s.diagnostics, w),
             ...tail("stderr", s.stderr, w, s.stderrFirstError),
           ];
