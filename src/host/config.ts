@@ -49,6 +49,8 @@ export interface Limits {
   maxJsonDepth: number;
   /** How long a browser sign-in (OAuth) may take before the redirect listener gives up. */
   signInTimeoutMs: number;
+  /** The budget of one tool result for the model, in tokens (unset: the smaller of 25,000 and a quarter of the model's window). */
+  modelResultTokens?: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -262,6 +264,11 @@ export function parseConfig(text: string, file: string): HostConfig {
       if (v === undefined) continue;
       if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) bad(`limits.${key}`, "positive number");
       cfg.limits[key] = v as number;
+    }
+    const budget = limits.modelResultTokens;
+    if (budget !== undefined) {
+      if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1000 || budget > 10_000_000) bad("limits.modelResultTokens", "integer from 1000 to 10000000 (tokens)");
+      cfg.limits.modelResultTokens = budget as number;
     }
   }
   return cfg;

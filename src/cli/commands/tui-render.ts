@@ -46,7 +46,7 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
 }
 
 /** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
-export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation): TurnRunner {
+export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation, resultTokens?: number): TurnRunner {
   return async (prompt, opts) => {
     const r = await runTurn({
       adapter,
@@ -55,6 +55,7 @@ export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conve
       prompt,
       attachments: opts.attachments,
       hostTools: opts.hostTools,
+      resultTokens,
       mode: opts.mode,
       signal: opts.signal,
       events: (e) => {
@@ -96,7 +97,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
-  const runner = modelTurnRunner(adapter, () => conversation);
+  const runner = modelTurnRunner(adapter, () => conversation, o.config.limits.modelResultTokens);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const dir = transcriptDir();
