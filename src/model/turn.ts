@@ -17,6 +17,7 @@ import type { HostTool, HostToolRun } from "./host-tool.js";
 import { addUsage, NO_USAGE, type TokenUsage } from "./usage.js";
 import { resultBudget } from "./result-budget.js";
 import { readResultTool } from "./read-result.js";
+import { AUTO_SHARE, definitionTokens, SEARCH_TOOLS, searchWanted, ToolSearch, type ToolSearchSetting } from "./tool-search.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
@@ -47,6 +48,8 @@ export type TurnEvent =
   /** One model request's tokens, as soon as it is answered. */
   | { type: "usage"; usage: TokenUsage }
   | { type: "error"; error: ModelError }
+  /** Tool search is on: the tools offered with definitions in the request about to go (`deferred`: all the servers' tools). */
+  | { type: "tools-offered"; loaded: string[]; deferred: number }
   /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
   | { type: "notice"; text: string };
 
@@ -63,6 +66,10 @@ export interface RunTurnOptions {
   maxRounds?: number;
   /** Tools the host offers beside the servers' (code mode: run_code); their names win a clash. */
   hostTools?: readonly HostTool[];
+  /** Tool search (config `toolSearch`, `/tools search`): default "auto". */
+  toolSearch?: ToolSearchSetting;
+  /** Tools always offered with their definitions under tool search (the names the model uses). */
+  pinnedTools?: readonly string[];
   /** The budget of one tool result for the model, in tokens (config limits.modelResultTokens; default from the window). */
   resultTokens?: number;
 }
@@ -109,11 +116,16 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     return entry !== undefined && [...hostTools.values()].some((h) => h.covers?.(entry) === true);
   };
   const spec = (t: HostTool): ModelToolSpec => ({ name: t.name, description: t.description, inputSchema: t.inputSchema });
-  const tools: ModelToolSpec[] = [...bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name)), ...[...hostTools.values()].map(spec)];
+  const serverTools = bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name));
+  const search = toolSearchFor(opts, serverTools, names, hostTools);
+  const withSearch = search ? new Map([...hostTools, [search.tool.name, search.tool]]) : hostTools;
+  const hostSpecs = [...withSearch.values()].map(spec);
+  let tools: ModelToolSpec[] = [...serverTools, ...hostSpecs];
+  if (search) notices.push(search.notice);
   // read_result is offered from the request whose context holds a result cut by the budget on.
   const budget = resultBudget(adapter.capabilities, opts.resultTokens);
   const reader = readResultTool(conversation, adapter.capabilities, budget);
-  let offered = hostTools;
+  let offered = withSearch;
   notices.push(...bounded.notices);
   const system = systemPrompt(executor, notices);
   for (const n of notices) {
@@ -148,8 +160,12 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
           emit({ type: "notice", text: `the result of ${toolName(conversation, callId)} is ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result: the model gets its head and pages the rest with read_result (you see it whole; the transcript keeps it)` });
         },
       });
-      const withReader = cut && !hostTools.has(reader.name);
-      offered = withReader ? new Map([...hostTools, [reader.name, reader]]) : hostTools;
+      if (search) {
+        tools = [...search.index.offered(conversation.items), ...hostSpecs];
+        emit({ type: "tools-offered", loaded: tools.map((t) => t.name), deferred: serverTools.length });
+      }
+      const withReader = cut && !withSearch.has(reader.name);
+      offered = withReader ? new Map([...withSearch, [reader.name, reader]]) : withSearch;
       const requestTools = withReader ? [...tools.filter((t) => t.name !== reader.name), spec(reader)] : tools;
       let text = "";
       let streamed = false;
@@ -308,6 +324,16 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
     from.add(toolOf(item.callId));
   }
   return results ? `the result${results > 1 ? "s" : ""} of ${[...from].join(", ")}` : undefined;
+}
+
+/** Tool search for this turn, when its setting and the definitions' size call for it. */
+function toolSearchFor(opts: RunTurnOptions, serverTools: ModelToolSpec[], names: ReturnType<typeof buildToolNameMap>, hostTools: ReadonlyMap<string, HostTool>) {
+  if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities)) return undefined;
+  const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", opts.pinnedTools);
+  const tokens = definitionTokens(serverTools).toLocaleString("en-US");
+  const why = opts.toolSearch === "on" ? "tool search is on" : `their definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
+  const notice = `tool search: ${why}, so the model gets the ${serverTools.length} tools through search_tools and those it used or found lately (/tools search off sends them all)`;
+  return { index, tool: index.hostTool(), notice };
 }
 
 /** "server/tool" of the call with this id, for a notice. */
