@@ -76,6 +76,8 @@ export interface HostConfig {
   limits: Limits;
   /** The roots offered to servers (absolute directories, from `"roots"`); none: the current directory. */
   roots?: string[];
+  /** Tool search (deferred tools): "auto" (default: over a tenth of the model's window), "on", "off". */
+  toolSearch?: "auto" | "on" | "off";
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;
   /** One line each for the user, about how the lookup went (a directory config left out). */
@@ -251,6 +253,10 @@ export function parseConfig(text: string, file: string): HostConfig {
     const roots = parseRoots(raw.roots, dirname(file));
     if ("error" in roots) bad("roots", roots.error);
     else cfg.roots = roots.dirs;
+  }
+  if (raw.toolSearch !== undefined) {
+    if (raw.toolSearch !== "auto" && raw.toolSearch !== "on" && raw.toolSearch !== "off") bad("toolSearch", '"auto", "on" or "off"');
+    cfg.toolSearch = raw.toolSearch as "auto" | "on" | "off";
   }
   if (raw.logLevel !== undefined) {
     if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);

@@ -21,6 +21,13 @@ const LOADED_PER_SEARCH = 5;
 /** At most this many deferred tools are offered at once (the most recent first). */
 export const MAX_LOADED = 24;
 
+/** The app's tool search switch (`/tools search`) and what the last request offered, shared by the runner and /tools. */
+export interface ToolSearchControl {
+  setting: ToolSearchSetting;
+  /** Set by the last request under tool search (cleared when a turn runs without it). */
+  offered?: { loaded: string[]; deferred: number };
+}
+
 export function definitionTokens(tools: readonly ModelToolSpec[]): number {
   return estimateTextTokens(JSON.stringify(tools));
 }

@@ -6,7 +6,11 @@ import { ANTHROPIC_CAPABILITIES } from "../../src/model/context.js";
 import { Conversation } from "../../src/model/conversation.js";
 import { ToolIndex, words } from "../../src/model/tool-index.js";
 import { MAX_LOADED, searchWanted, ToolSearch } from "../../src/model/tool-search.js";
-import type { ModelToolSpec } from "../../src/model/adapter.js";
+import type { ModelRequest, ModelToolSpec } from "../../src/model/adapter.js";
+import { OfflineModel } from "../../src/model/offline.js";
+import { runTurn } from "../../src/model/turn.js";
+import { FakeExecutor, tool } from "./support.js";
+import { parseConfig } from "../../src/host/config.js";
 
 const spec = (name: string, description = "", props: string[] = []): ModelToolSpec => ({
   name,
@@ -67,4 +71,33 @@ test("search_tools answers with name, server and one line; an empty query is one
   assert.equal(r.text, "Loaded for your next step:\nsend_email (server mail): Send an email.");
   assert.equal((await tool.run({ query: "" }, {})).isError, true);
   assert.match((await tool.run({ query: "zebra" }, {})).text, /^No tool matches "zebra"/);
+});
+
+test("the offline model under tool search: searches, then calls the tool it found, on every request only the loaded ones", async () => {
+  const entries = [
+    tool("send_email", { server: "mail", description: "Send an email to someone" }),
+    tool("weather_forecast", { server: "wx", description: "The weather forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } }),
+    ...Array.from({ length: 30 }, (_, i) => tool(`other_${i}`, { server: "misc", description: `Unrelated thing number ${i}` })),
+  ];
+  const exec = new FakeExecutor(entries);
+  const requests: string[][] = [];
+  const model = new OfflineModel({ chunkDelayMs: 0 });
+  const adapter = { id: model.id, capabilities: model.capabilities, respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)) };
+  const conversation = new Conversation();
+  const r = await runTurn({ adapter, executor: exec, conversation, prompt: "what is the weather forecast for Paris", mode: "chat", toolSearch: "on" });
+  assert.equal(r.ok, true, r.error?.message);
+  assert.deepEqual(r.toolCalls.map((c) => c.call.name), ["search_tools", "weather_forecast"]);
+  assert.deepEqual(exec.calls.map((c) => c.name), ["weather_forecast"]);
+  assert.deepEqual(requests[0], ["search_tools"]);
+  assert.ok(requests[1].includes("weather_forecast") && requests[1].length < 10);
+  // The next turn goes on with the tool loaded (it was used), no search needed.
+  const again = await runTurn({ adapter, executor: exec, conversation, prompt: "call weather_forecast {\"city\":\"Oslo\"}", mode: "chat", toolSearch: "on" });
+  assert.deepEqual(again.toolCalls.map((c) => c.call.name), ["weather_forecast"]);
+});
+
+test('config "toolSearch": "auto", "on" or "off", else one line naming the key', () => {
+  const servers = { mcpServers: { a: { command: "x" } } };
+  assert.equal(parseConfig(JSON.stringify({ ...servers, toolSearch: "on" }), "/tmp/c.json").toolSearch, "on");
+  assert.equal(parseConfig(JSON.stringify(servers), "/tmp/c.json").toolSearch, undefined);
+  assert.throws(() => parseConfig(JSON.stringify({ ...servers, toolSearch: true }), "/tmp/c.json"), /toolSearch: expected "auto", "on" or "off"/);
 });

@@ -123,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
       result = await runTurn({
         hostTools,
         resultTokens: config.limits.modelResultTokens,
+        toolSearch: config.toolSearch,
         adapter,
         executor: new ApprovingExecutor(host, cli.common.yes),
         conversation: new Conversation(),
