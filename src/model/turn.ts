@@ -331,8 +331,8 @@ function toolSearchFor(opts: RunTurnOptions, serverTools: ModelToolSpec[], names
   if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities)) return undefined;
   const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", opts.pinnedTools);
   const tokens = definitionTokens(serverTools).toLocaleString("en-US");
-  const why = opts.toolSearch === "on" ? "tool search is on" : `their definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
-  const notice = `tool search: ${why}, so the model gets the ${serverTools.length} tools through search_tools and those it used or found lately (/tools search off sends them all)`;
+  const why = opts.toolSearch === "on" ? "on" : `on: the tools' definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
+  const notice = `tool search ${why}; the model gets the ${serverTools.length} tools through search_tools and those it used or found lately (/tools search off sends them all)`;
   return { index, tool: index.hostTool(), notice };
 }
 
