@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem, platform, release } from "node:os";
 import { join } from "node:path";
 import { contextBench } from "./context.js";
+import { contextScaleBench } from "./context-scale.js";
 import { wireBench } from "./wire.js";
 import { overheadBench } from "./overhead.js";
 import { drawingBench } from "./drawing.js";
@@ -24,6 +25,7 @@ import { markdownTable, targetLine, type BenchModule, type Section } from "./lib
 
 const MODULES: [string, BenchModule][] = [
   ["context", contextBench],
+  ["context-scale", contextScaleBench],
   ["wire", wireBench],
   ["overhead", overheadBench],
   ["drawing", drawingBench],

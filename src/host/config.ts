@@ -54,6 +54,8 @@ export interface Limits {
   maxSamplesPerSession: number;
   maxSampledTokensPerCall: number;
   maxSampledTokensPerSession: number;
+  /** The budget of one tool result for the model, in tokens (unset: the smaller of 25,000 and a quarter of the model's window). */
+  modelResultTokens?: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -83,6 +85,8 @@ export interface HostConfig {
   limits: Limits;
   /** The roots offered to servers (absolute directories, from `"roots"` or `--root`); none: no roots capability. */
   roots?: string[];
+  /** Tool search (deferred tools): "auto" (default: over a tenth of the model's window), "on", "off". */
+  toolSearch?: "auto" | "on" | "off";
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;
   /** One line each for the user, about how the lookup went (a directory config left out). */
@@ -259,6 +263,10 @@ export function parseConfig(text: string, file: string): HostConfig {
     if ("error" in roots) bad("roots", roots.error);
     else cfg.roots = roots.dirs;
   }
+  if (raw.toolSearch !== undefined) {
+    if (raw.toolSearch !== "auto" && raw.toolSearch !== "on" && raw.toolSearch !== "off") bad("toolSearch", '"auto", "on" or "off"');
+    cfg.toolSearch = raw.toolSearch as "auto" | "on" | "off";
+  }
   if (raw.logLevel !== undefined) {
     if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);
     cfg.logLevel = raw.logLevel as LogLevel;
@@ -271,6 +279,11 @@ export function parseConfig(text: string, file: string): HostConfig {
       if (v === undefined) continue;
       if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) bad(`limits.${key}`, "positive number");
       cfg.limits[key] = v as number;
+    }
+    const budget = limits.modelResultTokens;
+    if (budget !== undefined) {
+      if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1000 || budget > 10_000_000) bad("limits.modelResultTokens", "integer from 1000 to 10000000 (tokens)");
+      cfg.limits.modelResultTokens = budget as number;
     }
   }
   return cfg;

@@ -5,8 +5,9 @@
 // `_meta` is not part of any of them.
 import type { ContentBlock } from "../protocol/index.js";
 import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
-import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult, type UserAttachment } from "./conversation.js";
+import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult, type ToolResultItem, type UserAttachment } from "./conversation.js";
 import { imageProblem } from "./media-check.js";
+import { budgetBlocks, resultBudget } from "./result-budget.js";
 
 /** `attached`: a resource the user attached (its text is the block's), for adapters that show it. */
 export type ModelTextBlock = { type: "text"; text: string; attached?: { server: string; uri: string } };
@@ -30,12 +31,24 @@ export interface ModelCapabilities {
   imageMimeTypes: readonly string[];
   /** The largest image, in base64 characters, the provider takes. */
   maxImageBase64Chars?: number;
+  /** The model's context window, in tokens (the result budget and compaction are measured against it). */
+  contextWindow: number;
+  /** The provider's rule for an image's tokens from its size (default: Anthropic's, tokens.ts). */
+  imageTokens?: (width: number, height: number) => number;
 }
 
 export const ANTHROPIC_CAPABILITIES: ModelCapabilities = {
   imageMimeTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
   maxImageBase64Chars: 5 * 1024 * 1024,
+  contextWindow: 200_000,
 };
+
+export interface BuildOptions {
+  /** The budget of one tool result, in tokens (result-budget.ts; default from the window). */
+  resultTokens?: number;
+  /** Told the call id of each result cut for the model (turn.ts then offers read_result). */
+  onCut?: (callId: string, tokens: number) => void;
+}
 
 /**
  * Turns one tool result (model sink or receipt) into provider-neutral blocks. `replaced` holds
@@ -125,7 +138,8 @@ export function attachmentText(a: UserAttachment): string {
  * an answer; providers want alternating roles), and every tool_use is answered by a tool_result
  * at the start of the next message (see wellFormed).
  */
-export function buildContext(items: readonly ConversationItem[], caps: ModelCapabilities): ModelMessage[] {
+export function buildContext(items: readonly ConversationItem[], caps: ModelCapabilities, opts: BuildOptions = {}): ModelMessage[] {
+  const budget = resultBudget(caps, opts.resultTokens);
   const messages: ModelMessage[] = [];
   const push = (msg: ModelMessage) => {
     const last = messages[messages.length - 1];
@@ -143,13 +157,34 @@ export function buildContext(items: readonly ConversationItem[], caps: ModelCapa
       for (const c of item.toolCalls) content.push({ type: "tool_use", id: c.id, name: c.name, input: c.args });
       if (content.length) push({ role: "assistant", content });
     } else {
-      const blocks = toolResultBlocks(item.result, caps, item.replaced);
+      const budgeted = budgetedResult(item, caps, budget);
+      if (budgeted.cut) opts.onCut?.(item.callId, budgeted.cut.tokens);
+      const blocks = [...budgeted.blocks];
       // Providers refuse an error result without content.
       if (!blocks.length && item.isError) blocks.push({ type: "text", text: "(the tool returned no content)" });
       push({ role: "user", content: [{ type: "tool_result", toolUseId: item.callId, isError: item.isError, content: blocks }] });
     }
   }
   return wellFormed(messages);
+}
+
+// A result's budgeted blocks, kept per item (a long session rebuilds its context every request).
+const budgetedCache = new WeakMap<ToolResultItem, { key: string; value: ReturnType<typeof budgetBlocks> }>();
+const capsIds = new WeakMap<ModelCapabilities, number>();
+let nextCapsId = 0;
+const capsId = (caps: ModelCapabilities) => capsIds.get(caps) ?? (capsIds.set(caps, ++nextCapsId), nextCapsId);
+
+function budgetedResult(item: ToolResultItem, caps: ModelCapabilities, budget: number) {
+  const key = `${budget} ${capsId(caps)} ${[...(item.replaced ?? [])].join("|")}`;
+  const hit = budgetedCache.get(item);
+  if (hit && hit.key === key) return hit.value;
+  const value = budgetBlocks(toolResultBlocks(item.result, caps, item.replaced), budget, caps, item.callId, hasStructured(item.result));
+  budgetedCache.set(item, { key, value });
+  return value;
+}
+
+function hasStructured(result: ModelToolResult): boolean {
+  return !isReceipt(result) && (result as readonly ModelSinkEntry[]).some((o) => o.format === "structured");
 }
 
 const NO_RESULT = "No result was recorded for this call (the turn ended before it ran).";

@@ -58,7 +58,14 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   const last = messages[messages.length - 1];
   if (!last || last.role !== "user") return { text: "I have nothing to answer." };
   const results = last.content.filter((b): b is ModelToolResultBlock => b.type === "tool_result");
-  if (results.length) return { text: describeResults(results, messages) };
+  if (results.length) {
+    // Tool search: after search_tools answered, the tools it loaded are offered now; decide again on the prompt.
+    if (results.every((r) => toolNameFor(r.toolUseId, messages) === SEARCH_TOOLS)) {
+      const again = decideOnPrompt(lastPrompt(messages), tools.filter((t) => t.name !== SEARCH_TOOLS), messages, false);
+      if (again.toolUse) return again;
+    }
+    return { text: describeResults(results, messages) };
+  }
   // The newest prompt only (an unanswered earlier prompt may be merged into the same message).
   const texts = last.content.filter((b) => b.type === "text");
   const prompt = (texts[texts.length - 1]?.text ?? "").trim();
@@ -71,8 +78,12 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   return decideOnPrompt(prompt, tools, messages);
 }
 
-function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], messages: readonly ModelMessage[]): Decision {
+function decideOnPrompt(prompt: string, offered: readonly ModelToolSpec[], messages: readonly ModelMessage[], maySearch = true): Decision {
   const id = `offline_${countToolUses(messages) + 1}`;
+  // Tool search: the tools not offered yet are found through search_tools (by the tool's name, or the prompt's words).
+  const searchable = maySearch && offered.some((t) => t.name === SEARCH_TOOLS);
+  const tools = offered.filter((t) => t.name !== SEARCH_TOOLS);
+  const search = (query: string): Decision => ({ text: `Searching the tools for "${query}".`, toolUse: { id, name: SEARCH_TOOLS, input: { query } } });
 
   // Code mode: the offline model writes no code, but runs a fenced js block the prompt carries.
   const script = fencedScript(prompt);
@@ -85,6 +96,7 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
     const tool = tools.find((t) => t.name === explicit[1]) ?? tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
     const typed = tool ? undefined : declaredIn(tools).find((t) => t.name === explicit[1]);
     if (typed) return onlyInRunCode(typed.name);
+    if (!tool && searchable) return search(explicit[1]);
     if (!tool) return { text: `There is no tool called ${explicit[1]}. ${listTools(tools)}` };
     let input: unknown = {};
     if (explicit[2]) {
@@ -103,9 +115,24 @@ function decideOnPrompt(prompt: string, tools: readonly ModelToolSpec[], message
   const declared = declaredIn(tools);
   const tool = pickTool(prompt, [...tools.filter((t) => t.name !== RUN_CODE_TOOL), ...declared]);
   if (tool && declared.includes(tool)) return onlyInRunCode(tool.name);
+  if (!tool && searchable && prompt) return search(prompt.slice(0, 200));
   if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
   const input = extractArgs(prompt, tool);
   return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };
+}
+
+/** The host's tool search (tool-search.ts). */
+const SEARCH_TOOLS = "search_tools";
+
+/** The user's newest prompt: the last text of the last user message that has one. */
+function lastPrompt(messages: readonly ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "user") continue;
+    const texts = m.content.filter((b) => b.type === "text");
+    if (texts.length) return (texts[texts.length - 1] as { text: string }).text.trim();
+  }
+  return "";
 }
 
 /** The host's code-mode tool (src/code/run-code.ts names it the same). */

@@ -15,6 +15,9 @@ import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
 import type { HostTool, HostToolRun } from "./host-tool.js";
 import { addUsage, NO_USAGE, type TokenUsage } from "./usage.js";
+import { resultBudget } from "./result-budget.js";
+import { readResultTool } from "./read-result.js";
+import { AUTO_SHARE, definitionTokens, SEARCH_TOOLS, searchWanted, ToolSearch, type ToolSearchSetting } from "./tool-search.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
@@ -45,6 +48,8 @@ export type TurnEvent =
   /** One model request's tokens, as soon as it is answered. */
   | { type: "usage"; usage: TokenUsage }
   | { type: "error"; error: ModelError }
+  /** Tool search is on: the tools offered with definitions in the request about to go (`deferred`: all the servers' tools). */
+  | { type: "tools-offered"; loaded: string[]; deferred: number }
   /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
   | { type: "notice"; text: string };
 
@@ -61,6 +66,12 @@ export interface RunTurnOptions {
   maxRounds?: number;
   /** Tools the host offers beside the servers' (code mode: run_code); their names win a clash. */
   hostTools?: readonly HostTool[];
+  /** Tool search (config `toolSearch`, `/tools search`): default "auto". */
+  toolSearch?: ToolSearchSetting;
+  /** Tools always offered with their definitions under tool search (the names the model uses). */
+  pinnedTools?: readonly string[];
+  /** The budget of one tool result for the model, in tokens (config limits.modelResultTokens; default from the window). */
+  resultTokens?: number;
 }
 
 /** The system prompt (each server's instructions bounded) and a notice per server whose instructions were cut. */
@@ -104,10 +115,17 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     const entry = names.resolve(name);
     return entry !== undefined && [...hostTools.values()].some((h) => h.covers?.(entry) === true);
   };
-  const tools: ModelToolSpec[] = [
-    ...bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name)),
-    ...[...hostTools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-  ];
+  const spec = (t: HostTool): ModelToolSpec => ({ name: t.name, description: t.description, inputSchema: t.inputSchema });
+  const serverTools = bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name));
+  const search = toolSearchFor(opts, serverTools, names, hostTools);
+  const withSearch = search ? new Map([...hostTools, [search.tool.name, search.tool]]) : hostTools;
+  const hostSpecs = [...withSearch.values()].map(spec);
+  let tools: ModelToolSpec[] = [...serverTools, ...hostSpecs];
+  if (search) notices.push(search.notice);
+  // read_result is offered from the request whose context holds a result cut by the budget on.
+  const budget = resultBudget(adapter.capabilities, opts.resultTokens);
+  const reader = readResultTool(conversation, adapter.capabilities, budget);
+  let offered = withSearch;
   notices.push(...bounded.notices);
   const system = systemPrompt(executor, notices);
   for (const n of notices) {
@@ -131,14 +149,31 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   const ask = async (): Promise<{ text: string; calls: ToolCallRequest[] } | ModelError> => {
     for (let attempt = 0; ; attempt++) {
       const built = conversation.items.length;
-      const messages = buildContext(conversation.items, adapter.capabilities);
+      let cut = false;
+      const messages = buildContext(conversation.items, adapter.capabilities, {
+        resultTokens: budget,
+        onCut: (callId, tokens) => {
+          cut = true;
+          const n = `cut:${callId}`;
+          if (conversation.noticed.has(n)) return;
+          conversation.noticed.add(n);
+          emit({ type: "notice", text: `the result of ${toolName(conversation, callId)} is ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result: the model gets its head and pages the rest with read_result (you see it whole; the transcript keeps it)` });
+        },
+      });
+      if (search) {
+        tools = [...search.index.offered(conversation.items), ...hostSpecs];
+        emit({ type: "tools-offered", loaded: tools.map((t) => t.name), deferred: serverTools.length });
+      }
+      const withReader = cut && !withSearch.has(reader.name);
+      offered = withReader ? new Map([...withSearch, [reader.name, reader]]) : withSearch;
+      const requestTools = withReader ? [...tools.filter((t) => t.name !== reader.name), spec(reader)] : tools;
       let text = "";
       let streamed = false;
       const calls: ToolCallRequest[] = [];
       modelRequests++;
       try {
         if (signal?.aborted) throw new ModelError("aborted", "cancelled");
-        for await (const ev of adapter.respond({ system, messages, tools, signal })) {
+        for await (const ev of adapter.respond({ system, messages, tools: requestTools, signal })) {
           streamed = true;
           conversation.accepted = Math.max(conversation.accepted, built);
           if (ev.type === "text") {
@@ -173,7 +208,7 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     answer = text;
     conversation.append({ role: "assistant", text, toolCalls: calls });
     if (!calls.length) return finish({ ok: true, answer, toolCalls, modelRequests });
-    await runCalls(calls, { names, hostTools, executor, conversation, mode, signal, emit, toolCalls });
+    await runCalls(calls, { names, hostTools: offered, executor, conversation, mode, signal, emit, toolCalls });
     if (signal?.aborted) return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
   }
   return finish({
@@ -264,10 +299,7 @@ function planFor(entry: ToolEntry, call: ToolCallRequest, mode: Mode) {
 function replaceRefused(conversation: Conversation, refused: RefusedContent, caps: ModelCapabilities): string | undefined {
   const fresh = conversation.items.slice(conversation.accepted).filter((i): i is ToolResultItem => i.role === "tool");
   const why = refused.detail ? ` (${refused.detail.slice(0, 120)})` : "";
-  const toolOf = (id: string) => {
-    for (const i of conversation.items) if (i.role === "assistant") for (const c of i.toolCalls) if (c.id === id) return c.server ? `${c.server}/${c.tool}` : c.tool;
-    return "a tool";
-  };
+  const toolOf = (id: string) => toolName(conversation, id);
   const from = new Set<string>();
   let images = 0;
   if (refused.what === "image") {
@@ -292,6 +324,22 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
     from.add(toolOf(item.callId));
   }
   return results ? `the result${results > 1 ? "s" : ""} of ${[...from].join(", ")}` : undefined;
+}
+
+/** Tool search for this turn, when its setting and the definitions' size call for it. */
+function toolSearchFor(opts: RunTurnOptions, serverTools: ModelToolSpec[], names: ReturnType<typeof buildToolNameMap>, hostTools: ReadonlyMap<string, HostTool>) {
+  if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities)) return undefined;
+  const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", opts.pinnedTools);
+  const tokens = definitionTokens(serverTools).toLocaleString("en-US");
+  const why = opts.toolSearch === "on" ? "on" : `on: the tools' definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
+  const notice = `tool search ${why}; the model gets the ${serverTools.length} tools through search_tools and those it used or found lately (/tools search off sends them all)`;
+  return { index, tool: index.hostTool(), notice };
+}
+
+/** "server/tool" of the call with this id, for a notice. */
+function toolName(conversation: Conversation, id: string): string {
+  for (const i of conversation.items) if (i.role === "assistant") for (const c of i.toolCalls) if (c.id === id) return c.server ? `${c.server}/${c.tool}` : c.tool;
+  return "a tool";
 }
 
 function asModelError(e: unknown, signal?: AbortSignal): ModelError {

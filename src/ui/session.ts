@@ -14,6 +14,7 @@ import { splitCommand } from "./commands/parse.js";
 import type { CompletionSource } from "./hooks/useCompletion.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
+import type { ToolSearchControl } from "../model/tool-search.js";
 import { failedOutcome } from "../host/host-error.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ModelCapabilities } from "../model/context.js";
@@ -66,6 +67,8 @@ export interface ChatSessionOptions {
   hostReady?: Promise<unknown>;
   /** The model adapter's capabilities (what "what the model saw" is built with). */
   modelCapabilities?: ModelCapabilities;
+  /** Tool search's switch and what the model was last offered (/tools). */
+  toolSearch?: ToolSearchControl;
   /** The saved sessions, for /resume. */
   sessions?: SessionsHook;
   /** The prompt history saved across runs (else it lives for this run only). */
@@ -150,6 +153,7 @@ export class ChatSession {
       signal,
       autoApprove: this.opts.autoApprove,
       modelCapabilities: this.opts.modelCapabilities,
+      toolSearch: this.opts.toolSearch,
       usage: this.usage.snapshot,
       sessions: this.opts.sessions,
       askView: this.opts.askView,

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import jpeg from "jpeg-js";
+import { estimateImageTokens, estimateTextTokens } from "../../src/model/tokens.js";
 
 // pngjs ships no types: the one call used here, typed by hand.
 const { PNG } = createRequire(import.meta.url)("pngjs") as { PNG: { sync: { read(b: Buffer): { width: number } } } };
@@ -57,6 +58,10 @@ export class FakeAnthropic {
   responder: Responder | undefined;
   /** Requests larger than this get the real API's 413 (its limit is 32 MB). */
   maxBodyBytes = 32 * 1024 * 1024;
+  /** The model's context window: a request estimated over it (tokens.ts, as the host counts) gets the real API's 400. */
+  contextWindow = 200_000;
+  /** The largest request seen, in estimated tokens. */
+  peakTokens = 0;
   /** Requests the rules refused, with the 400 message sent. */
   readonly refused: { index: number; message: string }[] = [];
 
@@ -105,7 +110,9 @@ export class FakeAnthropic {
       this.refused.push({ index, message: "request_too_large" });
       return sendError(res, 413, "request_too_large", "Request exceeds the maximum size");
     }
-    const violation = apiRuleViolation(body);
+    const tokens = requestTokens(body);
+    this.peakTokens = Math.max(this.peakTokens, tokens);
+    const violation = apiRuleViolation(body) ?? (tokens > this.contextWindow ? `prompt is too long: ${tokens} tokens > ${this.contextWindow} maximum` : undefined);
     if (violation) {
       this.refused.push({ index, message: violation });
       return sendError(res, 400, "invalid_request_error", violation);
@@ -149,6 +156,28 @@ export class FakeAnthropic {
     if (next.clean) res.end();
     else setTimeout(() => res.socket?.destroy(), 20);
   }
+}
+
+/** A request's input tokens by the host's estimator: text, tool calls and definitions by characters, images by Anthropic's rule. */
+export function requestTokens(body: any): number {
+  let n = 0;
+  const text = (t: unknown) => (n += estimateTextTokens(typeof t === "string" ? t : (JSON.stringify(t) ?? "")));
+  const block = (b: any) => {
+    if (b?.type === "text") text(b.text);
+    else if (b?.type === "image") n += estimateImageTokens(String(b.source?.data ?? ""));
+    else if (b?.type === "tool_use") text(`${b.name}${JSON.stringify(b.input)}`);
+    else if (b?.type === "tool_result") (typeof b.content === "string" ? [{ type: "text", text: b.content }] : (b.content ?? [])).forEach(block);
+    else text(b);
+  };
+  if (typeof body?.system === "string") text(body.system);
+  else if (Array.isArray(body?.system)) body.system.forEach(block);
+  if (Array.isArray(body?.tools)) text(body.tools);
+  for (const m of Array.isArray(body?.messages) ? body.messages : []) {
+    n += 4;
+    if (typeof m?.content === "string") text(m.content);
+    else if (Array.isArray(m?.content)) m.content.forEach(block);
+  }
+  return n;
 }
 
 function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) {

@@ -11,6 +11,7 @@ import type { CallOptions, ToolEntry } from "../../src/host/types.js";
 import { okOutcome } from "./harness.js";
 import { policyFor, selectOutputs } from "../../src/host/policy/index.js";
 import { LEGACY_PROFILES } from "../../src/host/types.js";
+import type { ToolSearchControl } from "../../src/model/tool-search.js";
 
 const tool = (name: string, server = "demo", annotations: ToolEntry["annotations"] = { readOnlyHint: true }): ToolEntry => ({
   server,
@@ -368,5 +369,28 @@ test("/servers and /login: a server refused with 401 is 'sign-in needed'; /login
   assert.match(s.notices().at(-1)!, /^error: \/login: no server named nobody$/);
   await dispatch("/login", s.ctx);
   assert.match(s.notices().at(-1)!, /^error: \/login: name the server/);
+  s.cleanup();
+});
+
+test("/tools search on|off|auto sets tool search; /tools shows what is loaded for the model", async () => {
+  const s = setup();
+  const control: ToolSearchControl = { setting: "auto" };
+  s.ctx.toolSearch = control;
+  await dispatch("/tools", s.ctx);
+  assert.doesNotMatch(s.notices().at(-1)!, /tool search|\[loaded\]/);
+  await dispatch("/tools search on", s.ctx);
+  assert.equal(control.setting, "on");
+  assert.match(s.notices().at(-1)!, /^info: tool search on: the model gets search_tools/);
+  control.offered = { loaded: ["search_customers", "search_tools"], deferred: 3 };
+  await dispatch("/tools", s.ctx);
+  const listing = s.notices().at(-1)!;
+  assert.match(listing, /tool search on: 1 of 3 tools loaded for the model \(search_customers\)/);
+  assert.match(listing, /search_customers \(demo, 2026-12-01\) → assistant\/content, user\/structured {2}\[loaded\]/);
+  assert.doesNotMatch(listing, /generate_audio[^\n]*\[loaded\]/);
+  await dispatch("/tools search sideways", s.ctx);
+  assert.match(s.notices().at(-1)!, /usage: \/tools search on\|off\|auto/);
+  assert.equal(control.setting, "on");
+  await dispatch("/tools search off", s.ctx);
+  assert.equal(control.setting, "off");
   s.cleanup();
 });

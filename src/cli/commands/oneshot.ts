@@ -122,6 +122,8 @@ export async function run(argv: string[]): Promise<number> {
     try {
       result = await runTurn({
         hostTools,
+        resultTokens: config.limits.modelResultTokens,
+        toolSearch: config.toolSearch,
         adapter,
         executor: new ApprovingExecutor(host, cli.common.yes),
         conversation: new Conversation(),

@@ -11,6 +11,7 @@ import type { LegacyConnections } from "../../compare/legacy-connection.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
+import type { ToolSearchControl } from "../../model/tool-search.js";
 import { App } from "../../ui/App.js";
 import type { CommandHost } from "../../ui/commands/index.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
@@ -46,8 +47,9 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
 }
 
 /** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
-export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation): TurnRunner {
+export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }): TurnRunner {
   return async (prompt, opts) => {
+    search.offered = undefined;
     const r = await runTurn({
       adapter,
       executor: opts.executor,
@@ -55,12 +57,15 @@ export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conve
       prompt,
       attachments: opts.attachments,
       hostTools: opts.hostTools,
+      resultTokens,
+      toolSearch: search.setting,
       mode: opts.mode,
       signal: opts.signal,
       events: (e) => {
         if (e.type === "text") opts.onText(e.delta);
         else if (e.type === "notice") opts.onNotice?.(e.text);
         else if (e.type === "usage") opts.onUsage?.(e.usage);
+        else if (e.type === "tools-offered") search.offered = { loaded: e.loaded, deferred: e.deferred };
       },
     });
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};
@@ -96,7 +101,8 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
-  const runner = modelTurnRunner(adapter, () => conversation);
+  const toolSearch: ToolSearchControl = { setting: o.config.toolSearch ?? "auto" };
+  const runner = modelTurnRunner(adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const dir = transcriptDir();
@@ -165,6 +171,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     promptHistory: PromptHistory.load(dir),
     hostReady: pending.ready,
     modelCapabilities: adapter.capabilities,
+    toolSearch,
     askView: (q) => input.askView(q),
   });
   // A signal quits like /quit: the servers get the whole stdio shutdown (bounded), then the app

@@ -10,6 +10,7 @@ import type { ServerView } from "../server-view.js";
 import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
 import type { PromptLookup } from "../../host/prompt-registry.js";
 import type { SessionStore } from "../state.js";
+import type { ToolSearchControl } from "../../model/tool-search.js";
 import type { ModelCapabilities } from "../../model/context.js";
 import type { UsageSnapshot } from "../usage-meter.js";
 import type { ViewQuestion } from "../../view/session.js";
@@ -79,6 +80,8 @@ export interface CommandContext {
   autoApprove?: boolean;
   /** What the model takes in a tool result (its adapter's), for "what the model saw" (/show). */
   modelCapabilities?: ModelCapabilities;
+  /** Tool search's switch and what the model was last offered (/tools, /tools search on|off|auto). */
+  toolSearch?: ToolSearchControl;
   /** The tokens of each model turn and of the session so far (/usage). */
   usage?: () => UsageSnapshot;
   /** The saved sessions (/resume); absent where nothing is saved. */
