@@ -21,6 +21,10 @@ export interface CommonOptions {
   server?: string;
   mode?: Mode;
   model?: string;
+  /** --base-url: an OpenAI-compatible endpoint for --model. */
+  baseUrl?: string;
+  /** --api-key-env: the environment variable holding that endpoint's key. */
+  apiKeyEnv?: string;
   protocol?: string;
   yes: boolean;
   json: boolean;
@@ -33,6 +37,8 @@ export const COMMON_OPTIONS = {
   server: { type: "string" },
   mode: { type: "string" },
   model: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
   protocol: { type: "string" },
   yes: { type: "boolean", short: "y" },
   json: { type: "boolean" },
@@ -93,6 +99,8 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
       server: str("server"),
       mode: mode as Mode | undefined,
       model: str("model"),
+      baseUrl: str("base-url"),
+      apiKeyEnv: str("api-key-env"),
       protocol,
       yes: v.yes === true,
       json: v.json === true,

@@ -30,11 +30,17 @@ export interface ModelCapabilities {
   imageMimeTypes: readonly string[];
   /** The largest image, in base64 characters, the provider takes. */
   maxImageBase64Chars?: number;
+  /** The model's context window in tokens (the config's `contextWindow` overrides the default). */
+  contextWindow: number;
 }
+
+/** Every current Claude model's window (the 1M-token beta is opt-in). */
+export const ANTHROPIC_CONTEXT_WINDOW = 200_000;
 
 export const ANTHROPIC_CAPABILITIES: ModelCapabilities = {
   imageMimeTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
   maxImageBase64Chars: 5 * 1024 * 1024,
+  contextWindow: ANTHROPIC_CONTEXT_WINDOW,
 };
 
 /**
