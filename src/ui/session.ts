@@ -7,7 +7,7 @@ import { thrownOutcome } from "../model/failure.js";
 import { showInView, viewAttachments } from "./view-link.js";
 import type { ViewQuestion } from "../view/session.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
-import type { SessionsHook } from "./commands/types.js";
+import type { ModelSwitch, SessionsHook } from "./commands/types.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
 import { splitCommand } from "./commands/parse.js";
@@ -66,6 +66,8 @@ export interface ChatSessionOptions {
   hostReady?: Promise<unknown>;
   /** The model adapter's capabilities (what "what the model saw" is built with). */
   modelCapabilities?: ModelCapabilities;
+  /** The active model and switching it (/model). */
+  model?: ModelSwitch;
   /** The saved sessions, for /resume. */
   sessions?: SessionsHook;
   /** The prompt history saved across runs (else it lives for this run only). */
@@ -150,6 +152,7 @@ export class ChatSession {
       signal,
       autoApprove: this.opts.autoApprove,
       modelCapabilities: this.opts.modelCapabilities,
+      model: this.opts.model,
       usage: this.usage.snapshot,
       sessions: this.opts.sessions,
       askView: this.opts.askView,
