@@ -55,7 +55,7 @@ const esm = await build({
 });
 
 /** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk", "../view/session.js", "../../ui/session-restore.js"];
+const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk", "openai", "../view/session.js", "../../ui/session-restore.js"];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const UI_DIR = /[\\/]dist[\\/]ui$/;
 const esmSide = {
@@ -63,6 +63,7 @@ const esmSide = {
   setup(b) {
     b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
+    b.onResolve({ filter: /^openai$/ }, (a) => ({ path: a.path, external: true }));
     // A saved session read back (--continue, --resume, /resume): its checks use zod.
     b.onResolve({ filter: /^\.\.\/\.\.\/ui\/session-restore\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
     // The App View host (src/ui/view-link.ts loads it on /view), off the first frame.

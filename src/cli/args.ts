@@ -23,6 +23,10 @@ export interface CommonOptions {
   server?: string;
   mode?: Mode;
   model?: string;
+  /** --base-url: an OpenAI-compatible endpoint for --model. */
+  baseUrl?: string;
+  /** --api-key-env: the environment variable holding that endpoint's key. */
+  apiKeyEnv?: string;
   protocol?: string;
   /** `--root DIR` (repeatable): the roots offered to servers, absolute, instead of the config's. */
   roots?: string[];
@@ -37,6 +41,8 @@ export const COMMON_OPTIONS = {
   server: { type: "string" },
   mode: { type: "string" },
   model: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
   protocol: { type: "string" },
   root: { type: "string", multiple: true },
   yes: { type: "boolean", short: "y" },
@@ -99,6 +105,8 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
       server: str("server"),
       mode: mode as Mode | undefined,
       model: str("model"),
+      baseUrl: str("base-url"),
+      apiKeyEnv: str("api-key-env"),
       protocol,
       ...(roots ? { roots } : {}),
       yes: v.yes === true,

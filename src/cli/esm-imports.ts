@@ -5,6 +5,7 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
   "../start-host.js": () => import("./start-host.js"),
   "./oneshot.js": () => import("./commands/oneshot.js"),
   "@anthropic-ai/sdk": () => import("@anthropic-ai/sdk"),
+  openai: () => import("openai"),
   "../view/session.js": () => import("../view/session.js"),
   "../../ui/session-restore.js": () => import("../ui/session-restore.js"),
 };

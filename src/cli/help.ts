@@ -2,7 +2,7 @@
 // the package's version. Node builtins only: main() answers these before loading any command.
 import { readFileSync } from "node:fs";
 
-const COMMON = "Common options:\n  --config FILE  --server NAME  --mode chat|structured|code|app|minimal\n  --model offline|anthropic[:ID]  --protocol VERSION  --root DIR  --yes  --json";
+const COMMON = "Common options:\n  --config FILE  --server NAME  --mode chat|structured|code|app|minimal\n  --model offline|anthropic|openai|ollama|lmstudio[:MODEL]\n  --model openai-compatible:MODEL --base-url URL [--api-key-env NAME]  --protocol VERSION  --root DIR  --yes  --json";
 
 /** Each command's usage, what it does, and its own options. */
 export const COMMAND_HELP: Record<string, string> = {

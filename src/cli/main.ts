@@ -83,7 +83,7 @@ function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {
 }
 
 /** The common options that take a value: the word after one is its value, never a subcommand. */
-const VALUE_OPTIONS = new Set(["--config", "--root", "--server", "--mode", "--model", "--protocol", "--base-url", "--answer", "--resume", "-p", "--prompt"]);
+const VALUE_OPTIONS = new Set(["--config", "--root", "--server", "--mode", "--model", "--protocol", "--base-url", "--api-key-env", "--answer", "--resume", "-p", "--prompt"]);
 
 /**
  * Common options may stand before the subcommand (`mcp-prism --config F tools`): the subcommand,

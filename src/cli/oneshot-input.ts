@@ -9,6 +9,7 @@ import { sanitizeInline } from "../protocol/sanitize.js";
 import { checkAnswer } from "../host/input-form.js";
 import { err } from "./output/terminal.js";
 import { parseToolArgs, type ParsedCli } from "./args.js";
+import { modelOptions } from "./model-for.js";
 import { createModel } from "../model/select.js";
 import type { Host } from "../host/host.js";
 import { withHost, type StartError } from "./start-host.js";
@@ -73,7 +74,7 @@ export const ANSWER_OPTION = { answer: { type: "string" } } as const;
 export function cliInput(cli: ParsedCli, host: () => Host | undefined): InputProvider {
   const raw = cli.values.answer;
   const answer = typeof raw === "string" ? parseToolArgs(raw, "--answer") : undefined;
-  return oneShotInput({ answer, yes: cli.common.yes, model: () => createModel({ flag: cli.common.model, config: host()?.opts.config.model }) });
+  return oneShotInput({ answer, yes: cli.common.yes, model: () => createModel(modelOptions(cli.common, host()?.opts.config.model)) });
 }
 
 /** withHost with the command line's InputProvider: a server's questions are answered (--answer / --yes) or declined. */

@@ -1,4 +1,4 @@
-// What every model (offline, Anthropic) implements: take the provider-neutral messages that
+// The provider seam: what every model (offline, Anthropic, OpenAI-compatible) implements: take the provider-neutral messages that
 // context.ts built, stream back text and tool calls.
 import type { ModelCapabilities, ModelMessage } from "./context.js";
 import type { TokenUsage } from "./usage.js";
@@ -23,7 +23,9 @@ export type ModelStreamEvent =
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   /** What the request cost, once, after its reply (the API's count, or the offline model's estimate). */
-  | { type: "usage"; usage: TokenUsage };
+  | { type: "usage"; usage: TokenUsage }
+  /** One line for the user while the request goes on (a retry after 429/5xx, tools dropped for a model without them). */
+  | { type: "notice"; text: string };
 
 export interface ModelAdapter {
   /** e.g. "offline", "anthropic:claude-sonnet-4-5". */
@@ -31,6 +33,8 @@ export interface ModelAdapter {
   readonly capabilities: ModelCapabilities;
   /** One model request; text streams as it comes, tool calls when complete. */
   respond(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /** The provider's models (/model); absent where there is no list (offline). */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
 }
 
 export type ModelErrorKind =
@@ -40,6 +44,8 @@ export type ModelErrorKind =
   | "network"
   | "stream"
   | "bad-request"
+  /** The request was over the model's context window (the line has the numbers when the API gave them). */
+  | "context-length"
   | "api"
   | "aborted"
   | "config"

@@ -1,5 +1,6 @@
 // Anthropic Messages API adapter: neutral messages (context.ts) → Anthropic params, streamed.
 import type Anthropic from "@anthropic-ai/sdk";
+import { createHash } from "node:crypto";
 
 // The SDK is loaded on the first request, not at start-up (it is a large share of module loading).
 type Sdk = typeof import("@anthropic-ai/sdk").default;
@@ -12,7 +13,7 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage } from "./context.js";
+import { ANTHROPIC_CAPABILITIES, type ModelCapabilities, type ModelContentBlock, type ModelMessage } from "./context.js";
 import { fromAnthropicUsage } from "./usage.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
 
@@ -29,6 +30,8 @@ export interface AnthropicOptions {
   /** SDK retries for 408/409/429/5xx/connection errors (small: a chat user is waiting). */
   maxRetries?: number;
   timeoutMs?: number;
+  /** The config's `contextWindow`, else Claude's. */
+  contextWindow?: number;
 }
 
 type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -39,7 +42,7 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): MessageP
       return {
         role: "assistant",
         content: m.content.map((b) =>
-          b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id, name: b.name, input: b.input },
+          b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: anthropicCallId(b.id), name: b.name, input: b.input },
         ),
       };
     }
@@ -47,13 +50,20 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): MessageP
       if (b.type === "text") return { type: "text", text: b.text };
       return {
         type: "tool_result",
-        tool_use_id: b.toolUseId,
+        tool_use_id: anthropicCallId(b.toolUseId),
         ...(b.isError ? { is_error: true } : {}),
         content: b.content.map(toAnthropicBlock),
       };
     });
     return { role: "user", content };
   });
+}
+
+const ANTHROPIC_ID = /^[a-zA-Z0-9_-]{1,200}$/;
+
+/** A call id as the Messages API takes it: another provider's id that breaks its pattern is remapped (the same on the call and its result). */
+export function anthropicCallId(id: string): string {
+  return ANTHROPIC_ID.test(id) ? id : `toolu_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
 }
 
 function toAnthropicBlock(b: ModelContentBlock): TextBlockParam | ImageBlockParam {
@@ -63,7 +73,7 @@ function toAnthropicBlock(b: ModelContentBlock): TextBlockParam | ImageBlockPara
 
 export class AnthropicModel implements ModelAdapter {
   readonly id: string;
-  readonly capabilities = ANTHROPIC_CAPABILITIES;
+  readonly capabilities: ModelCapabilities;
   private client: Anthropic | undefined;
   private sdk: Sdk | undefined;
   private readonly model: string;
@@ -77,6 +87,22 @@ export class AnthropicModel implements ModelAdapter {
     this.maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.where = opts.baseURL ?? "https://api.anthropic.com";
+    this.capabilities = opts.contextWindow ? { ...ANTHROPIC_CAPABILITIES, contextWindow: opts.contextWindow } : ANTHROPIC_CAPABILITIES;
+  }
+
+  /** The API's models (GET /v1/models), bounded. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    try {
+      const client = await this.connect();
+      const out: string[] = [];
+      for await (const m of client.models.list({}, { signal })) {
+        if (typeof m?.id === "string" && m.id.length <= 200) out.push(m.id);
+        if (out.length >= 500) break;
+      }
+      return out;
+    } catch (e) {
+      throw this.explain(e, signal);
+    }
   }
 
   private async connect(): Promise<Anthropic> {

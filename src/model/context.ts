@@ -37,10 +37,13 @@ export interface ModelCapabilities {
   imageTokens?: (width: number, height: number) => number;
 }
 
+/** Every current Claude model's window (the 1M-token beta is opt-in). */
+export const ANTHROPIC_CONTEXT_WINDOW = 200_000;
+
 export const ANTHROPIC_CAPABILITIES: ModelCapabilities = {
   imageMimeTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
   maxImageBase64Chars: 5 * 1024 * 1024,
-  contextWindow: 200_000,
+  contextWindow: ANTHROPIC_CONTEXT_WINDOW,
 };
 
 export interface BuildOptions {

@@ -174,6 +174,10 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       try {
         if (signal?.aborted) throw new ModelError("aborted", "cancelled");
         for await (const ev of adapter.respond({ system, messages, tools: requestTools, signal })) {
+          if (ev.type === "notice") {
+            emit({ type: "notice", text: ev.text });
+            continue;
+          }
           streamed = true;
           conversation.accepted = Math.max(conversation.accepted, built);
           if (ev.type === "text") {

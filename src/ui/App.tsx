@@ -59,7 +59,8 @@ const QUIT_WINDOW_MS = 1500;
 export interface AppProps {
   session: ChatSession;
   servers: () => ServerView[];
-  modelName: string;
+  /** The model's id; a function when /model can change it. */
+  modelName: string | (() => string);
   maxPixels?: number;
 }
 
@@ -188,7 +189,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
         </Box>
       )}
       {Date.now() - quitArmed < QUIT_WINDOW_MS ? <Text color="yellow">Press ^C again to quit</Text> : null}
-      <StatusBar servers={servers()} mode={state.mode} model={modelName} width={columns} busy={state.busy} usage={usage} />
+      <StatusBar servers={servers()} mode={state.mode} model={typeof modelName === "function" ? modelName() : modelName} width={columns} busy={state.busy} usage={usage} />
     </Box>
   );
 }

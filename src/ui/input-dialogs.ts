@@ -34,7 +34,11 @@ export class UiInput implements InputProvider {
   /** One dialog at a time: each request waits for the one before it. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly model: ModelAdapter) {}
+  /** `modelOf`: the active model (a function when /model can switch it: sampling follows). */
+  constructor(private readonly modelOf: ModelAdapter | (() => ModelAdapter)) {}
+  private get model(): ModelAdapter {
+    return typeof this.modelOf === "function" ? this.modelOf() : this.modelOf;
+  }
 
   attach(store: SessionStore): void {
     this.store = store;

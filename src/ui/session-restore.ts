@@ -28,6 +28,8 @@ export interface RestoredSession {
   /** The model's context as it was, from the last /clear on. */
   items: ConversationItem[];
   mode?: Mode;
+  /** The model it last ran with ("ollama:qwen3"), from its start/resume records and /model switches. */
+  model?: string;
   servers?: string[];
   cwd?: string;
   /** One line per refused line or record. */
@@ -62,6 +64,7 @@ export function restoreSession(path: string): RestoredSession {
   const read = readTranscript(path, (r, line) => {
     switch (r.kind) {
       case "session":
+        if (typeof r.model === "string" && r.model.length <= 300 && (r.event === "start" || r.event === "resume" || r.event === "model")) out.model = r.model;
         if (r.event === "start" || r.event === "resume") {
           if (typeof r.mode === "string" && (MODES as readonly string[]).includes(r.mode)) out.mode = r.mode as Mode;
           out.servers = recordedServers(r) ?? out.servers;

@@ -7,7 +7,7 @@ import { thrownOutcome } from "../model/failure.js";
 import { showInView, viewAttachments } from "./view-link.js";
 import type { ViewQuestion } from "../view/session.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
-import type { SessionsHook } from "./commands/types.js";
+import type { ModelSwitch, SessionsHook } from "./commands/types.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
 import { splitCommand } from "./commands/parse.js";
@@ -69,6 +69,8 @@ export interface ChatSessionOptions {
   modelCapabilities?: ModelCapabilities;
   /** Tool search's switch and what the model was last offered (/tools). */
   toolSearch?: ToolSearchControl;
+  /** The active model and switching it (/model). */
+  model?: ModelSwitch;
   /** The saved sessions, for /resume. */
   sessions?: SessionsHook;
   /** The prompt history saved across runs (else it lives for this run only). */
@@ -154,6 +156,7 @@ export class ChatSession {
       autoApprove: this.opts.autoApprove,
       modelCapabilities: this.opts.modelCapabilities,
       toolSearch: this.opts.toolSearch,
+      model: this.opts.model,
       usage: this.usage.snapshot,
       sessions: this.opts.sessions,
       askView: this.opts.askView,

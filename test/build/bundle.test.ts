@@ -28,7 +28,7 @@ function staticClosure(meta: Meta, entryPoint: string): string[] {
   return [...seen];
 }
 
-const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
+const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|openai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
 
 test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
   const { cjs } = loadMetas();
@@ -40,7 +40,7 @@ test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic S
   assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
   assert.ok(inputs.includes("dist/cli/commands/tui-render.js"));
   const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-  assert.deepEqual(external, ["../../ui/session-restore.js", "../start-host.js", "../view/session.js", "./oneshot.js", "@anthropic-ai/sdk"]);
+  assert.deepEqual(external, ["../../ui/session-restore.js", "../start-host.js", "../view/session.js", "./oneshot.js", "@anthropic-ai/sdk", "openai"]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });

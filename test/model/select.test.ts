@@ -21,9 +21,9 @@ test("--model and the config block", () => {
 });
 
 test("bad model settings give one clear line", () => {
-  assert.throws(() => createModel({ flag: "gpt", env: {} }), /--model must be offline or anthropic\[:MODEL_ID\] \(got "gpt"\)/);
+  assert.throws(() => createModel({ flag: "gpt", env: {} }), /--model must be offline or PROVIDER\[:MODEL\] with PROVIDER one of anthropic, openai, ollama, lmstudio, openai-compatible \(got "gpt"\)/);
   assert.throws(() => createModel({ flag: "anthropic", env: {} }), /needs ANTHROPIC_API_KEY/);
-  assert.throws(() => parseModelConfig({ provider: "x" }), /model.provider must be "offline" or "anthropic"/);
+  assert.throws(() => parseModelConfig({ provider: "x" }), /model.provider must be one of offline, anthropic, openai, ollama, lmstudio, openai-compatible/);
   assert.throws(() => parseModelConfig({ provider: "anthropic", maxTokens: 0 }), /model.maxTokens must be a positive integer/);
   assert.throws(() => parseModelConfig({ provider: "anthropic", baseURL: 3 }), /model.baseURL must be a non-empty string/);
 });

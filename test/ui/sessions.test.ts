@@ -205,3 +205,14 @@ test("--resume takes an id when the next word is not an option; alone it asks fo
   assert.deepEqual(resumeWanted(["--resume"]), { argv: [], id: undefined, pick: true });
   assert.deepEqual(resumeWanted(["--continue"]), { argv: ["--continue"], id: undefined, pick: false });
 });
+
+test("resume restores the model the session last ran with: its start record, then each /model switch", () => {
+  const dir = tmp();
+  const store = new SessionStore({ mode: "chat" });
+  const t = attachTranscript(store, dir);
+  store.record({ kind: "session", event: "start", pid: 1, cwd: "/work/project", mode: "chat", model: "anthropic:claude-x", servers: [] });
+  assert.equal(restoreSession(t.file!.path).model, "anthropic:claude-x");
+  store.record({ kind: "session", event: "model", model: "ollama:qwen3" });
+  t.detach();
+  assert.equal(restoreSession(t.file!.path).model, "ollama:qwen3");
+});

@@ -12,6 +12,8 @@ import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
 import type { ToolSearchControl } from "../../model/tool-search.js";
+import { createModel } from "../../model/select.js";
+import { modelOptions } from "../model-for.js";
 import { App } from "../../ui/App.js";
 import type { CommandHost } from "../../ui/commands/index.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
@@ -47,11 +49,11 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
 }
 
 /** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
-export function modelTurnRunner(adapter: ModelAdapter, conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }): TurnRunner {
+export function modelTurnRunner(adapter: ModelAdapter | (() => ModelAdapter), conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }): TurnRunner {
   return async (prompt, opts) => {
     search.offered = undefined;
     const r = await runTurn({
-      adapter,
+      adapter: typeof adapter === "function" ? adapter() : adapter,
       executor: opts.executor,
       conversation: conversation(),
       prompt,
@@ -91,18 +93,20 @@ export interface RunTuiOptions {
  * start is one line in the conversation (the app goes on). Closes the host, once started, when the
  * app exits.
  */
-export async function runTui(startHost: (input: InputProvider) => Promise<Host>, adapter: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
+export async function runTui(startHost: (input: InputProvider) => Promise<Host>, initial: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
+  // /model replaces it; the turn runner, sampling and the status bar read it each time.
+  let adapter = initial;
   // `starting` exists before the first frame (the UI holds it) but the start begins after it.
   let begin!: () => void;
   const began = new Promise<void>((r) => (begin = r));
   let started = false;
   // Servers' elicitation and sampling become dialogs (the store is attached before the start begins).
-  const input = new UiInput(adapter);
+  const input = new UiInput(() => adapter);
   const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
   const toolSearch: ToolSearchControl = { setting: o.config.toolSearch ?? "auto" };
-  const runner = modelTurnRunner(adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch);
+  const runner = modelTurnRunner(() => adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const dir = transcriptDir();
@@ -172,6 +176,18 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     hostReady: pending.ready,
     modelCapabilities: adapter.capabilities,
     toolSearch,
+    model: {
+      current: () => adapter.id,
+      list: async (signal) => (adapter.listModels ? adapter.listModels(signal) : []),
+      use: (spec) => {
+        // A bare name stays with the current provider; the config supplies endpoint and limits.
+        const flag = spec.includes(":") || spec === "offline" ? spec : `${adapter.id.split(":")[0]}:${spec}`;
+        const same = flag.split(":")[0] === adapter.id.split(":")[0];
+        adapter = createModel({ ...modelOptions(same ? common : { ...common, baseUrl: undefined, apiKeyEnv: undefined }, o.config.model), flag });
+        store.record({ kind: "session", event: "model", model: adapter.id });
+        return adapter.id;
+      },
+    },
     askView: (q) => input.askView(q),
   });
   // A signal quits like /quit: the servers get the whole stdio shutdown (bounded), then the app
@@ -189,7 +205,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     session.quit();
   });
   try {
-    const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: adapter.id }), { exitOnCtrlC: false });
+    const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: () => adapter.id }), { exitOnCtrlC: false });
     o.onFirstRender?.();
     if (o.pickSession) void session.submit("/resume");
     started = true;

@@ -67,6 +67,15 @@ export async function run(argv: string[]): Promise<number> {
         return 1;
       }
       resume = found;
+      // Its provider and model, unless --model names one (the config still supplies endpoints and limits).
+      if (cli.common.model === undefined && found.model) {
+        try {
+          adapter = modelFor({ ...cli.common, model: found.model }, config);
+        } catch (e) {
+          // A transcript is untrusted: whatever it names, one line and the chat goes on with the default.
+          err(`mcp-prism: the session ran with ${JSON.stringify(found.model.slice(0, 80))}, which cannot be used now (${(e as Error).message}); going on with ${adapter.id}\n`);
+        }
+      }
       // Its servers (those the config still has), unless --server names one.
       const recorded = (found.servers ?? []).filter((n) => n in config.servers);
       if (server === undefined && recorded.length) serverNames = recorded;

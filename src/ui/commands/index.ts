@@ -9,6 +9,7 @@ import { logs } from "./logs.js";
 import { login } from "./login.js";
 import { mcp } from "./mcp.js";
 import { mode } from "./mode.js";
+import { model } from "./model.js";
 import { pane } from "./pane.js";
 import { open } from "./open.js";
 import { quit } from "./quit.js";
@@ -30,7 +31,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

@@ -82,6 +82,8 @@ export interface CommandContext {
   modelCapabilities?: ModelCapabilities;
   /** Tool search's switch and what the model was last offered (/tools, /tools search on|off|auto). */
   toolSearch?: ToolSearchControl;
+  /** The active model and switching it (/model); absent where the model is fixed. */
+  model?: ModelSwitch;
   /** The tokens of each model turn and of the session so far (/usage). */
   usage?: () => UsageSnapshot;
   /** The saved sessions (/resume); absent where nothing is saved. */
@@ -90,6 +92,16 @@ export interface CommandContext {
   askView?: (q: ViewQuestion) => Promise<boolean>;
   /** A confirmed ui/message: the user's next turn, as written. */
   viewTurn?: (text: string) => void;
+}
+
+/** The session's model, switchable mid-session (the conversation is provider-neutral). */
+export interface ModelSwitch {
+  /** e.g. "ollama:qwen3". */
+  current(): string;
+  /** The current provider's models (its GET /v1/models). */
+  list(signal?: AbortSignal): Promise<string[]>;
+  /** Switches to MODEL (same provider) or PROVIDER:MODEL; returns the new id or throws one line. */
+  use(spec: string): string;
 }
 
 /** The saved sessions: the list (most recent first), and going on with one in this app. */
