@@ -156,3 +156,17 @@ test("nothing in the CLI or UI is exported: package.json exports name only the p
   const targets = JSON.stringify(pkg.exports);
   assert.doesNotMatch(targets, /dist\/(cli|ui|model|view|code|compare|conformance|host|demo)\//);
 });
+
+test("one call lifecycle: nothing outside src/host/call builds a CallPlan, decides or asks approval", () => {
+  const CALL = join(SRC, "host", "call");
+  const outside = files(SRC).filter((f) => !f.startsWith(CALL + "/"));
+  // A CallPlan literal: the plan's own pair of fields (the plan builder is host/call/plan.ts).
+  const plans = outside.filter((f) => /requested: undefined,[^}\n]*protocolVersion:/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(plans, [], "CallPlan literals outside host/call/plan.ts");
+  // Deciding whether a tool needs approval, or remembering "always": the gate's.
+  const deciding = outside.filter((f) => /\bneedsApproval\(|\balways\.(add|has)\(/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(deciding, [join(SRC, "compare", "plan.ts")], "only compare's plan reads needsApproval (to describe the plan)");
+  // The app's approval dialog is shown only as the gate's asker (ui/calls.ts).
+  const asking = outside.filter((f) => /\.askApproval\(/.test(readFileSync(f, "utf8")));
+  assert.deepEqual(asking, [join(SRC, "ui", "calls.ts")]);
+});

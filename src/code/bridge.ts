@@ -3,7 +3,7 @@
 // approval a direct call gets (a tool not marked readOnlyHint asks, unless --yes). The script gets
 // that output's structuredContent; an isError result or a refused call is a ToolError
 // {server, tool, rule, message}. Tools without a programmatic/structured variant are left out.
-import { needsApproval } from "../host/approval.js";
+import { CallGate } from "../host/call/gate.js";
 import { P_STRUCTURED } from "../host/policy/types.js";
 import type { CallOptions, CallOutcome, ToolEntry } from "../host/types.js";
 import { isObject } from "../protocol/is-object.js";
@@ -14,9 +14,6 @@ export interface CodeHost {
   modelTools(): ToolEntry[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
 }
-
-/** Asks the person before a tool that is not read-only runs (true: run it). */
-export type Approver = (entry: ToolEntry, args: Record<string, unknown>) => Promise<boolean>;
 
 /** One call a script made: what it asked, the host's outcome, and the size handed to the script. */
 export interface InnerCall {
@@ -34,7 +31,8 @@ export interface ScriptRun extends RunResult {
 }
 
 export interface ScriptOptions {
-  approve?: Approver;
+  /** The call gate (host/call): a tool not marked read-only is asked or refused there. None: refused. */
+  gate?: Pick<CallGate, "approve">;
   signal?: AbortSignal;
   limits?: Partial<SandboxLimits>;
   /** Each inner call as it ends (the app draws it and logs its programmatic output). */
@@ -47,6 +45,8 @@ const isProgrammaticStructured = (v: { audience: string; format: string }) => v.
 export function scriptTools(tools: readonly ToolEntry[]): ToolEntry[] {
   return tools.filter((t) => t.era === "2026-12-01" && t.unavailable === undefined && t.variants.some(isProgrammaticStructured));
 }
+
+const REFUSING = new CallGate();
 
 /** The one sandbox of a process, started on first use. */
 let shared: Sandbox | undefined;
@@ -67,7 +67,8 @@ export async function runScript(host: CodeHost, code: string, opts: ScriptOption
       opts.onCall?.(record);
       return { ok: false, error: record.error };
     };
-    if (needsApproval(entry) && !(await (opts.approve?.(entry, args) ?? Promise.resolve(false)))) {
+    const approval = await (opts.gate ?? REFUSING).approve(entry, { name, args, source: "script" }, opts.signal);
+    if (!approval.ok) {
       return fail("declined", `${entry.name} is not marked read-only and was not approved`);
     }
     const both = opts.signal ? AbortSignal.any([signal, opts.signal]) : signal;

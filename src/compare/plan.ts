@@ -3,7 +3,7 @@
 // profiles from that same call; a 2026-12-01 tool needs one more call on a connection forced to
 // 2026-07-28. The count is known before anything runs, so a tool that is not read-only can be
 // approved for exactly that many calls.
-import { needsApproval } from "../host/approval.js";
+import { needsApproval } from "../host/call/gate.js";
 import type { PlannedRequest } from "../host/host.js";
 import { MODES, type CallOptions, type CallOutcome, type Mode, type ToolEntry } from "../host/types.js";
 

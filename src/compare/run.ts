@@ -4,6 +4,7 @@
 import { LEGACY_PROFILES, MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
 import type { CompareHost, ComparePlan } from "./plan.js";
 import { failedOutcome } from "../host/host-error.js";
+import { unknownPlan } from "../host/call/plan.js";
 import { readAs } from "./profiles/index.js";
 
 export interface ModeRow {
@@ -55,7 +56,7 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
     c.modes.forEach((mode, i) => run.modes.push({ mode, outcome, ...(i > 0 ? { sameCallAs: c.modes[0] } : {}) }));
   }
   for (const mode of plan.missing) {
-    const plannedFor = { server: plan.server, tool: plan.tool, args, requested: undefined, era: "legacy" as const, protocolVersion: "", mode };
+    const plannedFor = { ...unknownPlan(plan.tool, args, mode), server: plan.server };
     run.modes.push({ mode, outcome: failedOutcome(plannedFor, "unknown-tool", `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing`) });
   }
   run.modes.sort((a, b) => MODES.indexOf(a.mode) - MODES.indexOf(b.mode));

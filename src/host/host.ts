@@ -8,7 +8,7 @@ import { wireError } from "./call-errors.js";
 import { checkCall, failedCall, finishCall } from "./call-steps.js";
 import { callError } from "./host-error.js";
 import { Connection, ConnectionError } from "./connection.js";
-import { planOf, unknownPlan, type PendingCall } from "./pending-call.js";
+import { connectedPlan, unknownPlan, type PendingCall } from "./pending-call.js";
 import { EraCache } from "./era-cache.js";
 import { featuresWith, type ClientSide, type ServerNotice } from "./client-capabilities.js";
 import { DEFAULT_LOG_LEVEL, logEntryOf, sendLogLevel, ServerLogs, type LogEntry } from "./server-logs.js";
@@ -309,7 +309,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const conn = this.conns.get(listed.server) as Connection;
     this.sampling.callStarted(listed.server);
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
-    const call: PendingCall = { started, plan: planOf(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
+    const call: PendingCall = { started, plan: connectedPlan(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
     const refused = checkCall(call, this.opts.config.limits.maxJsonDepth);
     if (refused) return failedCall(call, refused);
     let raw: Record<string, unknown>;

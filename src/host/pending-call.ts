@@ -3,6 +3,7 @@
 import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { Connection } from "./connection.js";
 import type { CallOptions, CallPlan, Mode, ToolEntry } from "./types.js";
+import { planOf, unknownPlan } from "./call/plan.js";
 
 export interface PendingCall {
   started: number;
@@ -18,11 +19,8 @@ export interface PendingCall {
   relisted: boolean;
 }
 
-export function planOf(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {
-  return { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: conn.protocolVersion ?? "", mode };
+export function connectedPlan(entry: ToolEntry, conn: Connection, args: Record<string, unknown>, mode: Mode): CallPlan {
+  return planOf(entry, args, mode, conn.protocolVersion ?? "");
 }
 
-/** The plan of a call whose tool is not (yet) known: `tool` is the name asked for. */
-export function unknownPlan(qualifiedName: string, args: Record<string, unknown>, mode: Mode): CallPlan {
-  return { server: "", tool: qualifiedName, args, requested: undefined, era: "legacy", protocolVersion: "", mode };
-}
+export { unknownPlan };

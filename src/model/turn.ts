@@ -11,6 +11,7 @@ import { boundInstructions, boundTools } from "./bounds.js";
 import { buildContext, rawToolResultBlocks, type ModelCapabilities } from "./context.js";
 import { WHOLE_RESULT, type Conversation, type UserAttachment, type ModelToolResult, type ToolCallRequest, type ToolResultItem } from "./conversation.js";
 import { failureText, thrownOutcome } from "./failure.js";
+import { planOf } from "../host/call/plan.js";
 import { buildToolNameMap } from "./tool-names.js";
 import { offeredToModel } from "../host/app-only.js";
 import type { HostTool, HostToolRun } from "./host-tool.js";
@@ -292,7 +293,7 @@ async function runHostTool(tool: HostTool, call: ToolCallRequest, signal?: Abort
 }
 
 function planFor(entry: ToolEntry, call: ToolCallRequest, mode: Mode) {
-  return { server: entry.server, tool: entry.name, args: call.args, requested: undefined, era: entry.era, protocolVersion: "", mode };
+  return planOf(entry, call.args, mode);
 }
 
 /**

@@ -5,12 +5,13 @@
 import type { HostTool } from "../model/host-tool.js";
 import type { ToolExecutor } from "../host/types.js";
 import type { SessionStore } from "./state.js";
+import { GATED_DOWNSTREAM } from "../host/call/gate.js";
 
 /** run_code for one turn: the script's card, its inner calls' cards, then what the model received. */
 export async function appRunCode(store: SessionStore, executor: ToolExecutor): Promise<HostTool> {
   const { runCodeTool } = await import("../code/run-code.js");
   // Approval is the executor's (it asks, or --yes): the bridge passes every call on to it.
-  const tool = runCodeTool(executor, { approve: async () => true });
+  const tool = runCodeTool(executor, { gate: GATED_DOWNSTREAM });
   return {
     name: tool.name,
     get description() {

@@ -31,8 +31,6 @@ export class UiInput implements InputProvider {
   readonly elicitation = { form: true, url: true };
   readonly sampling = true;
   private store: SessionStore | undefined;
-  /** One dialog at a time: each request waits for the one before it. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   /** `modelOf`: the active model (a function when /model can switch it: sampling follows). */
   constructor(private readonly modelOf: ModelAdapter | (() => ModelAdapter)) {}
@@ -44,8 +42,10 @@ export class UiInput implements InputProvider {
     this.store = store;
   }
 
+  /** One dialog at a time, in the store's queue shared with tool approvals. */
   private ask<T>(make: (resolve: (v: T) => void) => PendingInput, aborted: T, signal?: AbortSignal): Promise<T> {
-    const turn = this.queue.then(
+    if (!this.store) return Promise.resolve(aborted);
+    return this.store.dialogs.run(
       () =>
         new Promise<T>((resolve) => {
           const store = this.store;
@@ -61,8 +61,6 @@ export class UiInput implements InputProvider {
           store.update({ input: pending });
         }),
     );
-    this.queue = turn.catch(() => {});
-    return turn;
   }
 
   async elicit(req: ElicitRequest, signal?: AbortSignal): Promise<ElicitAnswer> {

@@ -3,7 +3,8 @@
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/app-only.js";
-import { thrownOutcome } from "../model/failure.js";
+import type { CallLifecycle } from "../host/call/lifecycle.js";
+import { appCalls } from "./calls.js";
 import { showInView, viewAttachments } from "./view-link.js";
 import type { ViewQuestion } from "../view/session.js";
 import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
@@ -15,7 +16,6 @@ import type { CompletionSource } from "./hooks/useCompletion.js";
 import { imagesSettled } from "./imageCache.js";
 import type { SessionStore } from "./state.js";
 import type { ToolSearchControl } from "../model/tool-search.js";
-import { failedOutcome } from "../host/host-error.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ModelCapabilities } from "../model/context.js";
 import { readAttachments } from "./attachments.js";
@@ -54,8 +54,7 @@ export interface ChatSessionOptions {
   executor: ToolExecutor;
   host: CommandHost;
   runTurn: TurnRunner;
-  /** Tools that may run without asking (e.g. read-only); everything else asks unless autoApprove. */
-  needsApproval?: (tool: ToolEntry) => boolean;
+  /** --yes: tools not marked read-only run without asking (host/call's gate). */
   autoApprove?: boolean;
   resetConversation?: () => void;
   cwd?: string;
@@ -93,13 +92,15 @@ export class ChatSession {
   readonly usage = new UsageMeter();
   width = 80;
   private running?: AbortController;
-  private readonly always = new Set<string>();
+  /** Every call of the app (turns, /call, /run, Views, /compare): one gate, one "always" memory, cards. */
+  readonly calls: CallLifecycle;
   private queued: Queued[] = [];
   private quitHandler: () => void = () => {};
   private connecting = false;
 
   constructor(private readonly opts: ChatSessionOptions) {
     this.store = opts.store;
+    this.calls = appCalls(opts.store, opts.autoApprove);
     this.history = opts.promptHistory?.entries ?? [];
     if (opts.hostReady) {
       this.connecting = true;
@@ -154,6 +155,7 @@ export class ChatSession {
       commands: this.opts.commands ?? COMMANDS,
       signal,
       autoApprove: this.opts.autoApprove,
+      calls: this.calls,
       modelCapabilities: this.opts.modelCapabilities,
       toolSearch: this.opts.toolSearch,
       model: this.opts.model,
@@ -313,40 +315,7 @@ export class ChatSession {
         o = { ...o, mode: o.mode ?? mode, signal: o.signal ?? signal };
         const want = o.target;
         const entry = want ? list().find((t) => t.server === want.server && t.name === want.tool) : list().find((t) => t.qualifiedName === name);
-        const server = entry?.server ?? "?";
-        const tool = entry?.name ?? name;
-        // "Always" is remembered for the tool that runs (server + name), never for a qualified
-        // name that may mean another server's tool once more servers connect.
-        const key = `${server}\0${tool}`;
-        const ask = !this.opts.autoApprove && !this.always.has(key) && (entry ? (this.opts.needsApproval?.(entry) ?? true) : true);
-        if (ask) {
-          const answer = await this.store.askApproval(server, tool, args);
-          if (answer === "always") this.always.add(key);
-          if (answer === "no") {
-            const plan = { server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode } as const;
-            const outcome = failedOutcome(plan, "not-approved", "the user declined this call");
-            const id = this.store.toolStart(server, tool, args);
-            this.store.toolEnd(id, outcome);
-            return outcome;
-          }
-        }
-        const id = this.store.toolStart(server, tool, args);
-        let outcome: CallOutcome;
-        try {
-          outcome = await inner.call(name, args, {
-            ...o,
-            // The host runs exactly the tool approved and drawn, or refuses (`tool-moved`).
-            ...(entry ? { target: { server: entry.server, tool: entry.name } } : {}),
-            onProgress: (p) => {
-              o.onProgress?.(p);
-              this.store.toolProgress(id, p);
-            },
-          });
-        } catch (e) {
-          // The card ends and the model gets an error result (a thrown call would leave both hanging).
-          outcome = thrownOutcome({ server, tool, args, requested: undefined, era: entry?.era ?? "legacy", protocolVersion: "", mode: o.mode ?? mode }, e);
-        }
-        this.store.toolEnd(id, outcome);
+        const outcome = await this.calls.run({ source: "model", name, args, entry, opts: o, via: (n, a, opts) => inner.call(n, a, opts) });
         // Once the App View host runs (/view), an app-mode call of a tool with an App gets its View.
         void showInView(entry, args, outcome).catch(() => {});
         return outcome;

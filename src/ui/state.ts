@@ -2,6 +2,7 @@
 // commands and the keyboard write to, and the components read. It holds what the router put in
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
 import { jsonBytes } from "../host/measure.js";
+import { AskQueue } from "../host/call/queue.js";
 import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
@@ -344,7 +345,15 @@ export class SessionStore {
   }
 
   // --- approval -------------------------------------------------------------
+  /** Approvals and the servers' and Views' questions: one dialog at a time, in the order asked. */
+  readonly dialogs = new AskQueue();
+
+  /** Shows one approval once the dialogs before it settled (the call gate's asker in the app). */
   askApproval(server: string, tool: string, args: Record<string, unknown>): Promise<ApprovalAnswer> {
+    return this.dialogs.run(() => this.showApproval(server, tool, args));
+  }
+
+  private showApproval(server: string, tool: string, args: Record<string, unknown>): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       this.update({
         approval: {

@@ -2,17 +2,17 @@
 // A call in app mode of a tool with an App then also gets its View; what a View keeps for the model
 // (ui/update-model-context) rides on the next user turn as an attachment; the View's notes go to
 // the App pane. Loaded only when /view is used (src/view is not on the first frame's path).
-import { needsApproval } from "../host/approval.js";
 import { openBrowser } from "../host/browser.js";
 import type { ToolEntry, CallOutcome } from "../host/types.js";
 import type { UserAttachment } from "../model/conversation.js";
 import type { ViewHost, ViewSession } from "../view/session.js";
 import type { CommandContext } from "./commands/types.js";
+import { callsOf } from "./calls.js";
 
 let active: ViewSession | undefined;
 
 /** The running View host, started on first use with the app's host and store. */
-export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "store" | "askView" | "viewTurn">): Promise<ViewSession> {
+export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "store" | "askView" | "viewTurn" | "calls" | "autoApprove">): Promise<ViewSession> {
   if (active) return active;
   const { ViewSession } = await import("../view/session.js");
   const { store } = ctx;
@@ -20,8 +20,8 @@ export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "sto
     // ui/message and ui/open-link: the App's own question, in its own dialog (no dialog: declined).
     confirm: async (q) => (await ctx.askView?.(q)) ?? false,
     onUserTurn: (text) => ctx.viewTurn?.(text),
-    // A View's tools/call is approved as any call: a tool that is not read-only asks first.
-    approve: async (tool) => !needsApproval(tool) || (await store.askApproval(tool.server, tool.name, {})) !== "no",
+    // A View's tools/call goes through the app's gate with its real arguments ("always" shared).
+    calls: callsOf(ctx),
     openLink: (url) => void openBrowser(url),
     onNote: (n) => store.appNote(`view ${n.view} · ${n.kind}: ${n.text}`),
   });

@@ -11,6 +11,8 @@ import type { ReadOutcome } from "../host/resources.js";
 import { toView } from "../host/router.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ViewProjection } from "../host/types.js";
 import { viewPolicy, type ViewPolicy } from "./csp.js";
+import { CallGate } from "../host/call/gate.js";
+import { CallLifecycle } from "../host/call/lifecycle.js";
 import { ViewError, ViewServer } from "./server.js";
 
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -74,8 +76,11 @@ export interface ViewSessionOptions {
   onUserTurn?: (text: string) => void;
   /** Opens a confirmed link (`$BROWSER`/xdg-open); none: the link is only shown. */
   openLink?: (url: string) => void;
-  /** Asked before a View's tools/call of a tool that needs approval (approvals as for any call). */
-  approve?: (tool: ToolEntry, args: Record<string, unknown>) => Promise<boolean>;
+  /**
+   * The call lifecycle a View's tools/call goes through (the gate: a tool not marked read-only is
+   * asked, with the call's real arguments, or refused). None: such calls are refused.
+   */
+  calls?: CallLifecycle;
   /** Everything the App pane shows about the Views. */
   onNote?: (n: ViewNote) => void;
 }
@@ -105,7 +110,11 @@ export class ViewSession {
   private readonly modelContext = new Map<string, { server: string; tool: string; text: string }>();
   private readonly projection: ViewProjection;
 
+  private readonly calls: CallLifecycle;
+  private readonly path = (n: string, a: Record<string, unknown>, o: CallOptions) => this.host.call(n, a, o);
+
   constructor(private readonly host: ViewHost, private readonly opts: ViewSessionOptions = {}) {
+    this.calls = opts.calls ?? new CallLifecycle(new CallGate());
     this.projection = opts.projection ?? "result";
     this.server = new ViewServer({
       pageScript: () => pageScript(),
@@ -176,7 +185,8 @@ export class ViewSession {
     const entry = (await this.host.tools("app", this.opts.waitMs ?? 5000)).find((t) => t.qualifiedName === name);
     if (!entry) return { view: { ok: false, rule: "unknown-tool", detail: `no tool named ${JSON.stringify(name)}` } };
     const view = await this.open(entry, args);
-    const outcome = await this.host.call(name, args, { mode: "app", target: { server: entry.server, tool: entry.name } });
+    // The person named this call (`mcp-prism view TOOL`, /view): their own approval.
+    const outcome = await this.calls.run({ source: "user", name, args, entry, opts: { mode: "app" }, via: this.path });
     if (view.ok) this.deliver(view.id, outcome);
     return { outcome, view };
   }
@@ -256,10 +266,11 @@ export class ViewSession {
     const entry = tools.find((t) => t.server === v.server && t.name === name);
     if (!entry) this.refuse(v, -32602, `tools/call ${name.slice(0, 80)}: no such tool on server ${v.server}`);
     if (!callableFromApp(entry)) this.refuse(v, -32602, `tools/call ${name}: not visible to Apps (_meta.ui.visibility has no "app")`);
-    if (this.opts.approve && !(await this.opts.approve(entry, args as Record<string, unknown>))) this.refuse(v, -32603, `tools/call ${name}: not approved`);
     const ui = entry.variants.filter((x) => x.audience === UI_EXTENSION).map((x) => ({ audience: x.audience, format: x.format }));
     const select = entry.era === "2026-12-01" && ui.length > 0 ? ui : undefined;
-    const outcome = await this.host.call(entry.qualifiedName, args as Record<string, unknown>, { mode: "app", select, target: { server: entry.server, tool: entry.name } });
+    const outcome = await this.calls.run({ source: "view", name: entry.qualifiedName, args: args as Record<string, unknown>, entry, opts: { mode: "app", select }, via: this.path });
+    // Refused by the gate: one line back to the App as the request's error.
+    if (!outcome.ok && outcome.error.rule === "not-approved") this.refuse(v, -32603, `tools/call ${name}: not approved: ${outcome.error.detail}`);
     this.note(v.id, "log", `tools/call ${name} from the View: ${outcome.ok ? (outcome.isError ? "isError" : "ok") : outcome.error.message}`);
     if (!outcome.ok) return { content: [{ type: "text", text: outcome.error.message }], isError: true };
     return toView(outcome.routed, UI_EXTENSION, "result", outcome.isError).payload;

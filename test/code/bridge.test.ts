@@ -3,6 +3,7 @@
 // structuredContent handed to the script, ToolError on isError and refusals, approval for tools
 // not marked read-only, tools without a programmatic/structured variant left out; the typed
 // declarations (checked by the TypeScript compiler); what run_code gives the model.
+import { CallGate } from "../../src/host/call/gate.js";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import ts from "typescript";
@@ -85,13 +86,13 @@ test("an isError result and a refused call reject with a ToolError {server, tool
 test("a tool not marked read-only asks first: declined is a ToolError and nothing is sent", async () => {
   const from = memory.sent("notes").length;
   const asked: string[] = [];
-  const declined = await runScript(host, "try { await tools.save_note({ text: 'a' }); } catch (e) { return e.rule; }", { approve: async (t) => (asked.push(t.name), false) });
+  const declined = await runScript(host, "try { await tools.save_note({ text: 'a' }); } catch (e) { return e.rule; }", { gate: new CallGate({ ask: async (r) => (asked.push(r.tool), "no") }) });
   assert.equal(declined.value, "declined");
   assert.deepEqual(asked, ["save_note"]);
   assert.equal(memory.sent("notes").slice(from).filter((m) => m.method === "tools/call").length, 0);
   const none = await runScript(host, "try { await tools.save_note({ text: 'a' }); } catch (e) { return e.rule; }");
   assert.equal(none.value, "declined");
-  const approved = await runScript(host, "return await tools.save_note({ text: 'b' })", { approve: async () => true });
+  const approved = await runScript(host, "return await tools.save_note({ text: 'b' })", { gate: new CallGate({ yes: true }) });
   assert.deepEqual(approved.value, { saved: "b" });
   assert.deepEqual(writes, [{ text: "b" }]);
 });

@@ -11,6 +11,8 @@ import { route, toView } from "../../src/host/router.js";
 import { UI_EXTENSION } from "../../src/protocol/index.js";
 import { ViewSession, viewQuestionText, type ViewNote, type ViewQuestion } from "../../src/view/session.js";
 import { viewPolicy } from "../../src/view/csp.js";
+import { CallGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/host/call/gate.js";
+import { CallLifecycle } from "../../src/host/call/lifecycle.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 
 const SERVER = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")], cwd: ROOT };
@@ -123,28 +125,61 @@ test("the View's CSP: restrictive by default, widened only by declared origins",
   assert.equal(p.dropped.length, 2);
 });
 
-test("a View's tools/call is approved as any call: declined, the View gets an error; approved, the ui output", async () => {
+const WIPE = { path: "/home/user/important", recursive: true };
+
+/** A View's tools/call of `wipe`, as the page relays it. */
+async function viewCall(session: ViewSession, id: string) {
+  const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: id, method: "tools/call", params: { name: "wipe", arguments: WIPE } }) });
+  return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+test("a View's tools/call goes through the gate with its real arguments: declined, an error; always, asked once", async () => {
   const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
-  const approvals: string[] = [];
-  let yes = false;
-  const session = new ViewSession(host, { approve: async (tool) => (approvals.push(`${tool.server}/${tool.name}`), yes) });
+  const asked: ApprovalRequest[] = [];
+  let answer: ApprovalAnswer = "no";
+  const calls = new CallLifecycle(new CallGate({ ask: async (r) => (asked.push(r), answer) }));
+  const session = new ViewSession(host, { calls });
   try {
     await session.start();
     const shown = await session.present("canary_view", {});
+    assert.equal(asked.length, 0, "the person's own call (and a read-only tool) is not asked");
     const id = shown.view.ok ? shown.view.id : "";
-    const rpc = async () => {
-      const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: id, method: "tools/call", params: { name: "canary_view", arguments: {} } }) });
-      return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-    };
-    const no = await rpc();
-    assert.match(no.error?.message ?? "", /tools\/call canary_view: not approved/);
-    yes = true;
-    const ok = await rpc();
+    const no = await viewCall(session, id);
+    assert.match(no.error?.message ?? "", /^tools\/call wipe: not approved: the user declined this call$/);
+    // 27.4: what the person is asked about is the call the server would get.
+    assert.deepEqual(asked[0], { server: "canary", tool: "wipe", args: WIPE, source: "view", detail: undefined });
+    answer = "always";
+    const ok = await viewCall(session, id);
     assert.equal(ok.error, undefined);
-    assert.ok(JSON.stringify(ok.result).includes("VCANARY-UI-OUTPUT"), "the ui output of the approved call");
-    assert.deepEqual(approvals, ["canary/canary_view", "canary/canary_view"]);
+    assert.ok(JSON.stringify(ok.result).includes('"run":1'), `the declined call never reached the server: ${JSON.stringify(ok.result)}`);
+    const again = await viewCall(session, id);
+    assert.ok(JSON.stringify(again.result).includes('"run":2'));
+    assert.equal(asked.length, 2, "after always: not asked again");
   } finally {
     await session.close();
+    await host.close();
+  }
+});
+
+test("27.3: a View session with nobody to ask refuses a destructive call unless --yes; the server never runs it", async () => {
+  const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
+  const refusing = new ViewSession(host);
+  try {
+    await refusing.start();
+    const shown = await refusing.present("canary_view", {});
+    const no = await viewCall(refusing, shown.view.ok ? shown.view.id : "");
+    assert.match(no.error?.message ?? "", /^tools\/call wipe: not approved: not marked read-only; the user did not approve it \(pass --yes to allow\)$/);
+  } finally {
+    await refusing.close();
+  }
+  const yes = new ViewSession(host, { calls: new CallLifecycle(new CallGate({ yes: true })) });
+  try {
+    await yes.start();
+    const shown = await yes.present("canary_view", {});
+    const ok = await viewCall(yes, shown.view.ok ? shown.view.id : "");
+    assert.ok(JSON.stringify(ok.result).includes('"run":1'), `--yes runs it, and it is the first run: ${JSON.stringify(ok.result)}`);
+  } finally {
+    await yes.close();
     await host.close();
   }
 });

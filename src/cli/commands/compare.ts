@@ -1,6 +1,7 @@
 // mcp-prism compare TOOL [--server NAME] [--args JSON] [--yes] [--json]: the same call under each
 // mode (2026-12-01) and each legacy client profile (2026-07-28), side by side. src/compare plans
 // and runs it (one wire call per distinct request); this file only asks approval and renders.
+import { CallGate } from "../../host/call/gate.js";
 import { describePlan, planCompare, type ComparePlan } from "../../compare/plan.js";
 import { LegacyConnections } from "../../compare/legacy-connection.js";
 import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
@@ -42,7 +43,8 @@ export async function run(argv: string[]): Promise<number> {
       const plan = await planCompare(host, finder(tool, cli.common.server));
       if (plan.calls.length === 0) return refuse("unknown-tool", `no tool named ${JSON.stringify(sanitizeName(tool))}${cli.common.server ? ` on ${sanitizeName(cli.common.server)}` : ""}`);
       doc.server = plan.server;
-      if (plan.needsApproval && !cli.common.yes && !(await approved(plan))) {
+      const gate = new CallGate({ yes: cli.common.yes, ask: async () => ((await approved(plan)) ? "yes" : "no") });
+      if (!(await gate.approveCall({ server: plan.server, tool: plan.tool, args, source: "compare" }, !plan.needsApproval)).ok) {
         return refuse("not-approved", `${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked readOnlyHint; comparing would run it ${describePlan(plan)}. Pass --yes to run it.`);
       }
       const result = await runCompare(host, plan, args, {

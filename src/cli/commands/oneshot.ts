@@ -16,7 +16,9 @@ import { callDocument, errorDocument, type CallDocument } from "../output/call.j
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
 import type { HostConfig } from "../../host/config.js";
-import { needsApproval } from "../../host/approval.js";
+import { CallGate } from "../../host/call/gate.js";
+import { CallLifecycle } from "../../host/call/lifecycle.js";
+import { refusingAsker } from "../refuse-asker.js";
 import { exitOnSignals } from "../../host/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
 import { callError, failedOutcome } from "../../host/host-error.js";
@@ -25,8 +27,11 @@ import { callError, failedOutcome } from "../../host/host-error.js";
 export class ApprovingExecutor implements ToolExecutor {
   constructor(
     private readonly inner: ToolExecutor,
-    private readonly yes: boolean,
-  ) {}
+    yes: boolean,
+  ) {
+    this.calls = new CallLifecycle(new CallGate({ yes }), (n, a, o) => inner.call(n, a, o));
+  }
+  private readonly calls: CallLifecycle;
   modelTools(): ToolEntry[] {
     return this.inner.modelTools();
   }
@@ -36,11 +41,9 @@ export class ApprovingExecutor implements ToolExecutor {
   async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
     const want = opts?.target;
     const entry = this.inner.modelTools().find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
-    if (entry && !this.yes && needsApproval(entry)) {
-      const plan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "", mode: opts?.mode ?? "chat" } as const;
-      return failedOutcome(plan, "not-approved", "not marked read-only; the user did not approve it (pass --yes to allow)");
-    }
-    return this.inner.call(name, args, entry ? { ...opts, target: { server: entry.server, tool: entry.name } } : opts);
+    // A name not listed is the host's to refuse (unknown-tool): nothing of it can run.
+    if (!entry) return this.inner.call(name, args, opts);
+    return this.calls.run({ source: "model", name, args, entry, opts: { mode: "chat", ...opts } });
   }
 }
 
@@ -166,10 +169,7 @@ export async function run(argv: string[]): Promise<number> {
 async function codeTool(host: import("../../host/host.js").Host, yes: boolean, json: boolean): Promise<HostTool> {
   const { runCodeTool } = await import("../../code/run-code.js");
   return runCodeTool(host, {
-    approve: async (entry) => {
-      if (!yes) err(`mcp-prism: ${sanitizeInline(`${entry.server}/${entry.name}`)} is not marked read-only; not run (pass --yes to allow)\n`);
-      return yes;
-    },
+    gate: new CallGate({ yes, ask: refusingAsker("mcp-prism") }),
     onCall: json ? undefined : (c) => err(`  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`),
   });
 }

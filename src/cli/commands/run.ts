@@ -8,6 +8,8 @@ import { parseCli, UsageError, withUsage } from "../args.js";
 import { startErrorFields, withHost } from "../start-host.js";
 import { err, out, outJson } from "../output/terminal.js";
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
+import { CallGate } from "../../host/call/gate.js";
+import { refusingAsker } from "../refuse-asker.js";
 
 /** A script file is read up to this many bytes (the sandbox bounds the text again). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -50,10 +52,7 @@ export async function run(argv: string[]): Promise<number> {
         const { runScript } = await import("../../code/bridge.js");
         const { reportOf } = await import("../../code/run-code.js");
         const result = await runScript(host, code, {
-          approve: async (entry) => {
-            if (!yes) err(`mcp-prism run: ${sanitizeInline(`${entry.server}/${entry.name}`)} is not marked read-only; not run (pass --yes to allow)\n`);
-            return yes;
-          },
+          gate: new CallGate({ yes, ask: refusingAsker("mcp-prism run") }),
         });
         const report = reportOf(result);
         if (json) outJson(report);

@@ -28,7 +28,6 @@ import type { SessionsHook } from "../../ui/commands/types.js";
 import { PromptHistory } from "../../ui/prompt-history.js";
 import { PendingHost } from "../../ui/pending-host.js";
 import { closeViews } from "../../ui/view-link.js";
-import { needsApproval } from "../../host/approval.js";
 import type { InputProvider } from "../../host/input-provider.js";
 import { UiInput } from "../../ui/input-dialogs.js";
 
@@ -164,7 +163,6 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     executor: pending.executor,
     host: pending.commandHost,
     runTurn: runner,
-    needsApproval,
     autoApprove: common.yes,
     resetConversation: () => {
       unrecord();

@@ -2,13 +2,16 @@
 //   [--config FILE] [--protocol V] [--yes]
 // Makes the call in app mode and shows the tool's MCP Apps View in a local page: `view: URL` is the
 // first stdout line; serves until SIGINT/SIGTERM, then tears the View down and exits 0.
-// A View's ui/message and ui/open-link are asked on the terminal (no terminal: declined).
+// A View's ui/message and ui/open-link are asked on the terminal (no terminal: declined); a View's
+// tools/call of a tool not marked read-only is refused unless --yes (one line here, an error to the App).
 // Exit 1 when the tool has no View or the servers do not start, 2 on usage errors.
 import type { Host } from "../../host/host.js";
 import type { ViewProjection } from "../../host/types.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
 import { ViewSession, viewQuestionText } from "../../view/session.js";
 import { openBrowser } from "../../host/browser.js";
+import { CallGate } from "../../host/call/gate.js";
+import { CallLifecycle } from "../../host/call/lifecycle.js";
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { confirm } from "../confirm.js";
 import { startHost, StartError } from "../start-host.js";
@@ -33,8 +36,15 @@ export async function run(argv: string[]): Promise<number> {
       err(`mcp-prism view: ${e.message}\n`);
       return 1;
     }
+    const calls = new CallLifecycle(new CallGate({ yes: cli.common.yes }));
+    calls.observe({
+      ended: (_id, o) => {
+        if (!o.ok && o.error.rule === "not-approved") err(`mcp-prism view: ${sanitizeInline(`${o.plan.server}/${o.plan.tool}`)} called by the View is not marked read-only; not run (pass --yes to allow)\n`);
+      },
+    });
     const session = new ViewSession(host, {
       projection,
+      calls,
       confirm: (q) => confirm(viewQuestionText({ ...q, server: sanitizeInline(q.server), tool: sanitizeInline(q.tool), text: sanitizeInline(q.text.slice(0, 2000)) })),
       openLink: (url) => void openBrowser(url),
       onUserTurn: (text) => err(`view: message from the View (no chat here): ${sanitizeInline(text.slice(0, 500))}\n`),

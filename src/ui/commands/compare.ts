@@ -1,5 +1,6 @@
 // /compare: the same call under every mode AND as each legacy client profile reads the legacy
 // (2026-07-28) result, side by side — what was requested and what each sink received.
+import { callsOf } from "../calls.js";
 import { describePlan, planCompare, type CompareHost } from "../../compare/plan.js";
 import { runCompare } from "../../compare/run.js";
 import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../host/types.js";
@@ -52,10 +53,11 @@ export const compare: SlashCommand = {
     const plan = await planCompare(host, (tools) => findTool(tools, parsed.tool));
     if (plan.calls.length === 0) resolveTool(await host.tools(ctx.store.getState().mode), parsed.tool); // throws the usual one-line error
     const what = `compare ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)}: ${describePlan(plan)}`;
-    if (plan.needsApproval && !ctx.autoApprove) {
+    const gate = callsOf(ctx).gate;
+    if (gate.decide(plan.server, plan.tool, !plan.needsApproval) !== "allow") {
       ctx.store.notice(`${what} — it is not marked read-only: approve to run it`);
-      const answer = await ctx.store.askApproval(plan.server, plan.tool, parsed.args);
-      if (answer === "no") {
+      const answer = await gate.approveCall({ server: plan.server, tool: plan.tool, args: parsed.args, source: "compare", detail: describePlan(plan) }, false, ctx.signal);
+      if (!answer.ok) {
         ctx.store.notice(`compare ${sanitizeName(plan.tool)}: not run (declined)`);
         return;
       }

@@ -4,6 +4,7 @@
 // does not see it.
 import { fencedScript } from "../../model/offline.js";
 import { runToolWithCard } from "./run-tool.js";
+import { callsOf } from "../calls.js";
 import { CommandError, type SlashCommand } from "./types.js";
 
 export const run: SlashCommand = {
@@ -28,7 +29,8 @@ export const run: SlashCommand = {
       code,
       {
         signal: ctx.signal,
-        approve: async (entry, a) => ctx.autoApprove === true || (await ctx.store.askApproval(entry.server, entry.name, a)) !== "no",
+        // The app's gate: asked in the one dialog queue, "always" shared with chat turns and Views.
+        gate: callsOf(ctx).gate,
       },
     );
     const report = reportOf(result);

@@ -14,6 +14,7 @@ import type { ToolSearchControl } from "../../model/tool-search.js";
 import type { ModelCapabilities } from "../../model/context.js";
 import type { UsageSnapshot } from "../usage-meter.js";
 import type { ViewQuestion } from "../../view/session.js";
+import type { CallLifecycle } from "../../host/call/lifecycle.js";
 
 /** A tool the host rejected (its declaration broke a rule). */
 export type RejectedTool = HostError;
@@ -78,6 +79,8 @@ export interface CommandContext {
   signal?: AbortSignal;
   /** --yes: tools that are not read-only run without asking. */
   autoApprove?: boolean;
+  /** The app's call lifecycle (gate, "always" memory, cards); absent in tests: one is made per command. */
+  calls?: CallLifecycle;
   /** What the model takes in a tool result (its adapter's), for "what the model saw" (/show). */
   modelCapabilities?: ModelCapabilities;
   /** Tool search's switch and what the model was last offered (/tools, /tools search on|off|auto). */
