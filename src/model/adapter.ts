@@ -73,3 +73,16 @@ export class ModelError extends Error {
     this.name = "ModelError";
   }
 }
+
+/** The deepest `code` (ECONNREFUSED, ENOTFOUND…) or message in an error's cause chain (every provider's network errors). */
+export function rootCause(e: unknown): string {
+  let best = (e as Error)?.message ?? String(e);
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
+    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof c.code === "string") best = c.code;
+    else if (typeof c.message === "string" && c.message) best = c.message;
+    cur = c.cause;
+  }
+  return best;
+}

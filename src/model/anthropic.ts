@@ -15,7 +15,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { ANTHROPIC_CAPABILITIES, type ModelCapabilities, type ModelContentBlock, type ModelMessage } from "./context.js";
 import { fromAnthropicUsage } from "./usage.js";
-import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
+import { ModelError, rootCause, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
 
 // claude-sonnet-4-5 is on the SDK's deprecation list (it prints a warning), so 4-6.
 export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6";
@@ -203,15 +203,3 @@ function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
   return typeof m === "string" ? m.slice(0, 200) : "";
 }
 
-/** The deepest `code` (ECONNREFUSED, ENOTFOUND…) or message in an error's cause chain. */
-function rootCause(e: unknown): string {
-  let best = (e as Error)?.message ?? String(e);
-  let cur: unknown = e;
-  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
-    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof c.code === "string") best = c.code;
-    else if (typeof c.message === "string" && c.message) best = c.message;
-    cur = c.cause;
-  }
-  return best;
-}

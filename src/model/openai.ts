@@ -5,7 +5,7 @@
 // (maxRetries 0 there): 429/5xx/connection failures before anything streamed wait for
 // `retry-after` (bounded) or a backoff, and each wait is a notice the user sees.
 import type OpenAI from "openai";
-import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
+import { ModelError, rootCause, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
 import type { ModelCapabilities } from "./context.js";
 import { toChatMessages } from "./openai-messages.js";
 import { fromOpenAIUsage } from "./usage.js";
@@ -267,17 +267,6 @@ function apiMessage(e: { error?: unknown; message?: string }): string {
   return typeof m === "string" ? m.replace(/\s+/g, " ").slice(0, 200) : "";
 }
 
-function rootCause(e: unknown): string {
-  let best = (e as Error)?.message ?? String(e);
-  let cur: unknown = e;
-  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
-    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof c.code === "string") best = c.code;
-    else if (typeof c.message === "string" && c.message) best = c.message;
-    cur = c.cause;
-  }
-  return best;
-}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
