@@ -10,7 +10,7 @@ import type { SessionStore } from "./state.js";
 export async function appRunCode(store: SessionStore, executor: ToolExecutor): Promise<HostTool> {
   const { runCodeTool } = await import("../code/run-code.js");
   // Approval is the executor's (it asks, or --yes): the bridge passes every call on to it.
-  const tool = runCodeTool(executor, { approve: async () => true });
+  const tool = runCodeTool(executor, { approve: async () => true, onDisplay: (routed) => store.userImages("run_code", routed) });
   return {
     name: tool.name,
     get description() {

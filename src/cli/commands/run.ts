@@ -54,6 +54,10 @@ export async function run(argv: string[]): Promise<number> {
             if (!yes) err(`mcp-prism run: ${sanitizeInline(`${entry.server}/${entry.name}`)} is not marked read-only; not run (pass --yes to allow)\n`);
             return yes;
           },
+          // A terminal without the app cannot draw it: say what came, never print the bytes.
+          onDisplay: (routed) => {
+            for (const o of routed.user) for (const b of o.format === "content" ? o.content : []) if (b.type === "image") err(`mcp-prism run: the script displayed an image (${sanitizeInline(b.mimeType)}, ${Math.floor((b.data.length * 3) / 4)} bytes); the app draws it\n`);
+          },
         });
         const report = reportOf(result);
         if (json) outJson(report);
