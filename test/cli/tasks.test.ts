@@ -1,5 +1,6 @@
 // Task-augmented tool calls: server-everything's simulate-research-query (taskSupport "required")
-// runs to completion through the BUILT CLI's `call` and `run`; a call cancelled through its
+// runs to completion through the BUILT CLI's `call` (its input_required round answered by
+// --answer, the elicitation path) and `run`; a call cancelled through its
 // signal sends tasks/cancel; a task that never ends (test/fixtures/endless-task-server.mjs) is
 // cancelled when mcp-prism exits on a signal, and the person is told. Needs a build.
 import { after, test } from "node:test";
@@ -49,6 +50,12 @@ test("call: simulate-research-query (taskSupport required) runs as a task to its
   assert.equal(doc.isError, false, r.stdout);
   assert.equal(doc.resultMeta["io.modelcontextprotocol/related-task"].taskId.length > 0, true);
   assert.match(JSON.stringify(doc), /Research Report: tides/);
+});
+
+test("call: a task that needs input (input_required) gets its elicitation answered on the usual path (--answer)", async () => {
+  const r = await cli(["call", "simulate-research-query", "--args", '{"topic":"python","ambiguous":true}', "--answer", '{"interpretation":"snake"}', "--config", everythingConfig, "--json"]).done;
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(JSON.parse(r.stdout).routed.model[0].content[0].text, /^# Research Report: python \(snake\)/);
 });
 
 test("run: a script awaits the task tool like any other and gets {text, content}", async () => {
