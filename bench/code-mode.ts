@@ -43,7 +43,7 @@ return { counts, mostRecent: all.slice(0, 5).map((c) => c.displayName) };`;
 const LOOKUP_ARGS = { orderId: "ord_5007" };
 const LOOKUP_SCRIPT = `return await tools.lookup_order(${JSON.stringify(LOOKUP_ARGS)});`;
 
-interface Run {
+export interface Run {
   name: string;
   defChars: number;
   resultChars: number;
@@ -51,7 +51,7 @@ interface Run {
   calls: number;
   complete: boolean;
 }
-const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
+export const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
 
 /** The tool_result texts of the newest user message (the results this request added). */
 function newResults(body: any): string[] {
@@ -69,10 +69,10 @@ function pagingModel(maxPages: number): Responder {
     return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
   };
 }
-const oneCall = (name: string, input: Record<string, unknown>): Responder => (_b, index) =>
+export const oneCall = (name: string, input: Record<string, unknown>): Responder => (_b, index) =>
   index === 0 ? { kind: "reply", blocks: [{ type: "tool_use", name, input }] } : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
 
-async function measure(name: string, executor: ToolExecutor, mode: Mode, responder: Responder, hostTools: HostTool[], complete: (seen: string) => boolean): Promise<Run> {
+export async function measure(name: string, executor: ToolExecutor, mode: Mode, responder: Responder, hostTools: HostTool[], complete: (seen: string) => boolean): Promise<Run> {
   const fake = await new FakeAnthropic().start();
   try {
     fake.responder = responder;
