@@ -171,7 +171,7 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     targets,
     notes: [
       `code mode / chat mode on the full bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,
-      "In code mode the model gets run_code, whose description holds the TypeScript declarations of the tools a script can call (their input and programmatic/structured output types); those tools are not listed to it a second time (a direct call of one still runs and gets the host's receipt). Tools without a programmatic/structured variant stay listed as in chat mode. What the single lookup pays for is the declarations and run_code's description over the tool definitions they replace, plus the run's report around the value.",
+      "In code mode the model gets run_code, whose description holds the TypeScript declarations of the tools a script can call (their input and programmatic/structured output types); those tools are not listed to it a second time (a direct call of one still runs and gets the host's receipt). Tools without one are declared too (typed from a legacy outputSchema, or ToolText), so run_code is the only tool listed. What the single lookup pays for is the declarations and run_code's description over the tool definitions they replace, plus the run's report around the value.",
     ],
   };
 }
