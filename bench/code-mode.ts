@@ -43,7 +43,7 @@ return { counts, mostRecent: all.slice(0, 5).map((c) => c.displayName) };`;
 const LOOKUP_ARGS = { orderId: "ord_5007" };
 const LOOKUP_SCRIPT = `return await tools.lookup_order(${JSON.stringify(LOOKUP_ARGS)});`;
 
-interface Run {
+export interface Run {
   name: string;
   defChars: number;
   resultChars: number;
@@ -51,7 +51,7 @@ interface Run {
   calls: number;
   complete: boolean;
 }
-const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
+export const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
 
 /** The tool_result texts of the newest user message (the results this request added). */
 function newResults(body: any): string[] {
@@ -69,10 +69,10 @@ function pagingModel(maxPages: number): Responder {
     return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
   };
 }
-const oneCall = (name: string, input: Record<string, unknown>): Responder => (_b, index) =>
+export const oneCall = (name: string, input: Record<string, unknown>): Responder => (_b, index) =>
   index === 0 ? { kind: "reply", blocks: [{ type: "tool_use", name, input }] } : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
 
-async function measure(name: string, executor: ToolExecutor, mode: Mode, responder: Responder, hostTools: HostTool[], complete: (seen: string) => boolean): Promise<Run> {
+export async function measure(name: string, executor: ToolExecutor, mode: Mode, responder: Responder, hostTools: HostTool[], complete: (seen: string) => boolean): Promise<Run> {
   const fake = await new FakeAnthropic().start();
   try {
     fake.responder = responder;
@@ -171,7 +171,7 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     targets,
     notes: [
       `code mode / chat mode on the full bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,
-      "In code mode the model gets run_code, whose description holds the TypeScript declarations of the tools a script can call (their input and programmatic/structured output types); those tools are not listed to it a second time (a direct call of one still runs and gets the host's receipt). Tools without a programmatic/structured variant stay listed as in chat mode. What the single lookup pays for is the declarations and run_code's description over the tool definitions they replace, plus the run's report around the value.",
+      "In code mode the model gets run_code, whose description holds the TypeScript declarations of the tools a script can call (their input and programmatic/structured output types); those tools are not listed to it a second time (a direct call of one still runs and gets the host's receipt). Tools without one are declared too (typed from a legacy outputSchema, or ToolText), so run_code is the only tool listed. What the single lookup pays for is the declarations and run_code's description over the tool definitions they replace, plus the run's report around the value.",
     ],
   };
 }

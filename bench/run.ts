@@ -18,6 +18,7 @@ import { eraBench } from "./era.js";
 import { floodsBench } from "./floods.js";
 import { schemasBench } from "./schemas.js";
 import { codeModeBench } from "./code-mode.js";
+import { codeRealBench } from "./code-real.js";
 import { viewBench } from "./view.js";
 import { markdownBench } from "./markdown.js";
 import { ROOT } from "./lib/demo.js";
@@ -36,6 +37,7 @@ const MODULES: [string, BenchModule][] = [
   ["floods", floodsBench],
   ["schemas", schemasBench],
   ["code-mode", codeModeBench],
+  ["code-real", codeRealBench],
   ["view", viewBench],
   ["markdown", markdownBench],
 ];

@@ -1,12 +1,14 @@
 // `tools.<name>(args)` inside a script, answered through the host's normal call path: Host.call
-// with requestedOutputs [programmatic/structured] (lookup, validation, routing), after the same
-// approval a direct call gets (a tool not marked readOnlyHint asks, unless --yes). The script gets
-// that output's structuredContent; an isError result or a refused call is a ToolError
-// {server, tool, rule, message}. Tools without a programmatic/structured variant are left out.
+// (lookup, validation, routing), after the same approval a direct call gets (a tool not marked
+// readOnlyHint asks, unless --yes). What the script gets depends on the tool's kind
+// (script-kinds.ts): programmatic/structured, outputSchema-validated structuredContent, or
+// {text, content}; an isError result or a refused call is a ToolError {server, tool, rule, message}.
 import { CallGate } from "../host/call/gate.js";
-import { P_STRUCTURED } from "../host/policy/types.js";
 import type { CallOptions, CallOutcome, ToolEntry } from "../host/types.js";
-import { isObject } from "../protocol/is-object.js";
+import { scriptKind, scriptTools, scriptValue, selectionFor } from "./script-kinds.js";
+import { displayed, DISPLAY, SEARCH } from "./script-extras.js";
+import { searchTools } from "./search.js";
+import type { Routed } from "../host/types.js";
 import { Sandbox, type CallAnswer, type CallFailure, type RunResult, type SandboxLimits } from "./runner.js";
 
 /** What a script may call: the host (or anything with its call path). */
@@ -37,14 +39,11 @@ export interface ScriptOptions {
   limits?: Partial<SandboxLimits>;
   /** Each inner call as it ends (the app draws it and logs its programmatic output). */
   onCall?: (c: InnerCall) => void;
+  /** An image the script handed to the user (`display`), routed to the user sink. */
+  onDisplay?: (routed: Routed) => void;
 }
 
-const isProgrammaticStructured = (v: { audience: string; format: string }) => v.audience === P_STRUCTURED.audience && v.format === P_STRUCTURED.format;
-
-/** The tools a script can call: those whose declared variants include programmatic/structured. */
-export function scriptTools(tools: readonly ToolEntry[]): ToolEntry[] {
-  return tools.filter((t) => t.era === "2026-12-01" && t.unavailable === undefined && t.variants.some(isProgrammaticStructured));
-}
+export { scriptTools };
 
 const REFUSING = new CallGate();
 
@@ -56,9 +55,12 @@ export function sharedSandbox(): Sandbox {
 
 /** Runs a script against the host's tools; never rejects. */
 export async function runScript(host: CodeHost, code: string, opts: ScriptOptions = {}, sandbox: Sandbox = sharedSandbox()): Promise<ScriptRun> {
-  const offered = new Map(scriptTools(host.modelTools()).map((t) => [t.qualifiedName, t]));
+  const listed = scriptTools(host.modelTools()).filter((t) => t.qualifiedName !== SEARCH);
+  const offered = new Map(listed.map((t) => [t.qualifiedName, t]));
   const calls: InnerCall[] = [];
   const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallAnswer> => {
+    if (name === SEARCH) return { ok: true, value: searchTools(listed, typeof args.query === "string" ? args.query : "") };
+    if (name === DISPLAY) return displayed(args, opts.onDisplay);
     const entry = offered.get(name) as ToolEntry;
     const record: InnerCall = { tool: entry.name, server: entry.server, args, bytes: 0 };
     calls.push(record);
@@ -72,24 +74,17 @@ export async function runScript(host: CodeHost, code: string, opts: ScriptOption
       return fail("declined", `${entry.name} is not marked read-only and was not approved`);
     }
     const both = opts.signal ? AbortSignal.any([signal, opts.signal]) : signal;
-    const outcome = await host.call(name, args, { select: [P_STRUCTURED], signal: both, target: { server: entry.server, tool: entry.name } });
+    const kind = scriptKind(entry) ?? "text";
+    const select = selectionFor(entry, kind);
+    const outcome = await host.call(name, args, { ...(select ? { select } : {}), signal: both, target: { server: entry.server, tool: entry.name } });
     record.outcome = outcome;
     if (!outcome.ok) return fail(outcome.error.rule, outcome.error.message);
-    const out = outcome.routed.programmatic.find((o) => o.format === "structured");
-    const value = out && "structuredContent" in out ? out.structuredContent : undefined;
-    if (outcome.isError) return fail("tool-error", errorMessage(value) ?? `${entry.name} reported an error`);
-    if (value === undefined) return fail("no-programmatic-output", `${entry.name} returned no programmatic/structured output`);
-    record.bytes = JSON.stringify(value).length;
+    const got = scriptValue(entry, kind, outcome);
+    if (!got.ok) return fail(got.rule, got.message);
+    record.bytes = JSON.stringify(got.value).length;
     opts.onCall?.(record);
-    return { ok: true, value };
+    return { ok: true, value: got.value };
   };
-  const result = await sandbox.run(code, { tools: [...offered.keys()], call, limits: opts.limits, signal: opts.signal });
+  const result = await sandbox.run(code, { tools: [...offered.keys(), SEARCH], call, limits: opts.limits, signal: opts.signal });
   return { ...result, calls };
-}
-
-/** A tool error's own message, when its programmatic output carries one as `error.message` or `message`. */
-function errorMessage(v: unknown): string | undefined {
-  if (!isObject(v)) return undefined;
-  const inner = isObject(v.error) ? v.error.message : v.message;
-  return typeof inner === "string" ? inner.slice(0, 500) : undefined;
 }

@@ -1,22 +1,36 @@
 // TypeScript declarations for `tools` inside a script, generated in process from each tool's
-// inputSchema and its programmatic/structured schema (SEP-3279: present the schema of the variant
-// that will be requested), with descriptions as doc comments. `$ref`s resolve only within the
-// same schema document (`#/...`); anything else, a cycle, or nesting past MAX_DEPTH is `unknown`.
-// Bounded: each tool's text is cut at MAX_TOOL_CHARS. Cached per tool entry (a new listing makes
-// new entries) and per tool list.
+// inputSchema and the schema of what the script will get (script-kinds.ts): the programmatic/
+// structured variant's schema (SEP-3279: present the schema of the variant that will be
+// requested), a legacy outputSchema, or `ToolText` for untyped tools. Grouped by server, each
+// tool's kind first in its doc comment. Servers are declared whole while DECLARATION_BUDGET lasts;
+// for the rest the model gets their tool names and `tools.$search(query)` (search.ts).
+// `$ref`s resolve only within the same schema document (`#/...`); anything else, a cycle, or
+// nesting past MAX_DEPTH is `unknown`. Bounded: each tool's text is cut at MAX_TOOL_CHARS.
+// Cached per tool entry (a new listing makes new entries) and per tool list.
 import { P_STRUCTURED } from "../host/policy/types.js";
 import type { ToolEntry } from "../host/types.js";
 import { isObject } from "../protocol/is-object.js";
-import { scriptTools } from "./bridge.js";
+import { scriptKind, scriptTools } from "./script-kinds.js";
 
 const MAX_DEPTH = 12;
 const MAX_TOOL_CHARS = 8_000;
-/** All declarations together (a server listing thousands of tools must not flood the model). */
-const MAX_TOTAL_CHARS = 60_000;
+/** Every declaration is listed up to this many characters in all; past it, names and `$search`. */
+export const DECLARATION_BUDGET = 24_000;
+/** The names listed per server when `$search` stands in for the declarations. */
+const MAX_NAME_CHARS = 6_000;
 const MAX_DOC_CHARS = 400;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 type Schema = Record<string, unknown>;
+
+/** Declared once, before `tools`: what an untyped tool and `$search` give, and `display`. */
+const PREAMBLE = [
+  "type Block = {type: \"text\"; text: string} | {type: \"image\"; data: string; mimeType: string} | {type: string; [key: string]: unknown};",
+  "/** An untyped tool's result: its text blocks joined, and the blocks as sent. */",
+  "type ToolText = {text: string; content: Block[]};",
+  "/** Shows an image block to the user (never to the model). */",
+  "declare function display(image: Block): Promise<void>;",
+];
 
 const byTool = new WeakMap<ToolEntry, string>();
 let lastList: { entries: ToolEntry[]; text: string } | undefined;
@@ -25,36 +39,60 @@ let lastList: { entries: ToolEntry[]; text: string } | undefined;
 export function declarationsFor(tools: readonly ToolEntry[]): string {
   const entries = scriptTools(tools);
   if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i])) return lastList.text;
+  const servers = new Map<string, ToolEntry[]>();
+  for (const t of entries) servers.set(t.server, [...(servers.get(t.server) ?? []), t]);
+  // Each server's block in full while the budget lasts; the servers past it by name, with $search.
   const members: string[] = [];
+  const named = new Map<string, ToolEntry[]>();
   let total = 0;
-  for (const [i, t] of entries.entries()) {
-    const d = toolDeclaration(t);
-    if (total + d.length > MAX_TOTAL_CHARS) {
-      members.push(`  /* ${entries.length - i} more tools not declared: the declarations are bounded at ${MAX_TOTAL_CHARS} characters */`);
-      break;
-    }
-    members.push(d);
-    total += d.length;
+  for (const [server, list] of servers) {
+    const block = [`  // server ${server}`, ...list.map(toolDeclaration)];
+    const size = block.reduce((n, l) => n + l.length, 0);
+    if (total + size <= DECLARATION_BUDGET) {
+      members.push(...block);
+      total += size;
+    } else named.set(server, list);
   }
-  // ToolError and console are named in run_code's description; declaring them here costs the model
-  // tokens on every request and tells it nothing more.
-  const text = ["declare const tools: {", ...members, "};"].join("\n");
+  if (named.size) members.push(...searchMembers(named));
+  const text = [...PREAMBLE, "declare const tools: {", ...members, "};"].join("\n");
   lastList = { entries, text };
   return text;
 }
 
-/** One member of `tools`: its doc comment and signature. */
+/** The servers past the budget: their tool names (bounded) and `$search`, which gives signatures. */
+function searchMembers(servers: Map<string, ToolEntry[]>): string[] {
+  const out = [
+    `  /** Too many to declare here: the tools named below. Search them by what they do: each match's name, server and TypeScript signature. Call any tool as tools[name](args). */`,
+    "  $search(query: string): Promise<{name: string; server: string; signature: string}[]>;",
+  ];
+  let used = 0;
+  for (const [server, list] of servers) {
+    const names: string[] = [];
+    for (const t of list) {
+      if (used + t.qualifiedName.length > MAX_NAME_CHARS) break;
+      names.push(t.qualifiedName);
+      used += t.qualifiedName.length + 2;
+    }
+    const more = list.length - names.length;
+    out.push(`  // server ${server}: ${names.join(", ")}${more ? ` and ${more} more` : ""}`);
+  }
+  return out;
+}
+
+/** One member of `tools`: its doc comment (kind first) and signature. */
 export function toolDeclaration(t: ToolEntry): string {
   const hit = byTool.get(t);
   if (hit !== undefined) return hit;
+  const kind = scriptKind(t) ?? "text";
   const variant = t.variants.find((v) => v.audience === P_STRUCTURED.audience && v.format === "structured");
-  const output = variant && variant.format === "structured" && isObject(variant.schema) ? variant.schema : undefined;
+  const schema = kind === "structured" ? variant && variant.format === "structured" && variant.schema : kind === "outputSchema" ? t.legacyOutputSchema : undefined;
+  const output = isObject(schema) ? schema : undefined;
   const name = IDENT.test(t.qualifiedName) ? t.qualifiedName : JSON.stringify(t.qualifiedName);
   const input = typeOf(t.inputSchema as Schema, t.inputSchema as Schema, 1, new Set());
-  const out = output ? typeOf(output, output, 1, new Set()) : "unknown";
-  const lead = doc(t.description ?? t.title);
-  let text = `${lead ? `  ${lead.trimEnd()}\n` : ""}  ${name}(args: ${input}): Promise<${out}>;`;
-  if (text.length > MAX_TOOL_CHARS) text = `${lead ? `  ${lead.trimEnd()}\n` : ""}  /* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
+  const out = kind === "text" ? "ToolText" : output ? typeOf(output, output, 1, new Set()) : "unknown";
+  const lead = doc(`[${kind}] ${t.description ?? t.title ?? ""}`);
+  let text = `  ${lead}${name}(args: ${input}): Promise<${out}>;`;
+  if (text.length > MAX_TOOL_CHARS) text = `  ${lead}/* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
   byTool.set(t, text);
   return text;
 }

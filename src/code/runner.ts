@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { CallFailure, FromWorker, RunEnd, SandboxLimits, ToWorker } from "./sandbox-protocol.js";
+import { DISPLAY, type CallFailure, type FromWorker, type RunEnd, type SandboxLimits, type ToWorker } from "./sandbox-protocol.js";
 
 export type { CallFailure, SandboxLimits } from "./sandbox-protocol.js";
 
@@ -22,6 +22,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   maxCalls: 100,
   maxCodeBytes: 100_000,
   maxArgsBytes: 100_000,
+  maxDisplayBytes: 8 * 1024 * 1024,
   maxInputBytes: 16 * 1024 * 1024,
   maxValueBytes: 1024 * 1024,
   maxLogBytes: 64 * 1024,
@@ -204,7 +205,8 @@ export class Sandbox {
   /** One tool call of the script: bounded arguments in, the tool's value as JSON text out. */
   private async answer(tool: string, argsJson: string, limits: SandboxLimits, call: CallHandler, signal: AbortSignal): Promise<{ ok: true; json: string } | { ok: false; error: CallFailure }> {
     const fail = (rule: string, message: string) => ({ ok: false as const, error: { server: "", tool, rule, message } });
-    if (argsJson.length > limits.maxArgsBytes) return fail("arguments-too-large", `the arguments are ${argsJson.length} characters of JSON, over the limit of ${limits.maxArgsBytes}`);
+    const bound = tool === DISPLAY ? limits.maxDisplayBytes : limits.maxArgsBytes;
+    if (argsJson.length > bound) return fail("arguments-too-large", `the arguments are ${argsJson.length} characters of JSON, over the limit of ${bound}`);
     let args: unknown;
     try {
       args = JSON.parse(argsJson);

@@ -27,6 +27,7 @@ export const PRELUDE = String.raw`
     const fn = async (args) => {
       let json;
       try {
+        if (name === "$search") args = { query: String_(args) };
         json = stringify(args === undefined ? {} : args);
       } catch (e) {
         throw new ToolError({ server: "", tool: name, rule: "invalid-arguments", message: "the arguments are not JSON: " + e.message });
@@ -43,6 +44,20 @@ export const PRELUDE = String.raw`
     tools[name] = freeze(fn);
   }
   freeze(tools);
+  const display = freeze(async (image) => {
+    let json;
+    try {
+      json = stringify(image);
+    } catch (e) {
+      throw new ToolError({ server: "", tool: "display", rule: "invalid-display", message: "the image is not JSON: " + e.message });
+    }
+    if (typeof json !== "string" || json[0] !== "{") throw new ToolError({ server: "", tool: "display", rule: "invalid-display", message: "display takes an image block" });
+    try {
+      await call("$display", json);
+    } catch (e) {
+      throw new ToolError(typeof e === "string" ? parse(e) : { server: "", tool: "display", rule: "sandbox", message: String_(e) });
+    }
+  });
   const show = (v) => {
     if (typeof v === "string") return v;
     try {
@@ -56,6 +71,7 @@ export const PRELUDE = String.raw`
   const console = freeze({ log: line("log"), info: line("info"), warn: line("warn"), error: line("error"), debug: line("debug") });
   defineProperty(g, "tools", { value: tools, enumerable: false, writable: false, configurable: false });
   defineProperty(g, "console", { value: console, enumerable: false, writable: false, configurable: false });
+  defineProperty(g, "display", { value: display, enumerable: false, writable: false, configurable: false });
   defineProperty(g, "ToolError", { value: ToolError, enumerable: false, writable: false, configurable: false });
   const failure = (e) => {
     if (e instanceof ToolError) return done(false, "uncaught ToolError from " + (e.server ? e.server + "/" : "") + e.tool + " (" + e.rule + "): " + e.message, "tool-error");

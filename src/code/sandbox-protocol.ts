@@ -1,6 +1,10 @@
 // The messages between the parent thread (runner.ts) and the sandbox worker (sandbox-worker.ts).
 // Everything is JSON text or plain numbers: no object of either side crosses into QuickJS.
 
+/** The names the host answers itself: `tools.$search` and `display` (script-extras.ts). */
+export const SEARCH = "$search";
+export const DISPLAY = "$display";
+
 /** Per-run bounds (see DEFAULT_LIMITS in runner.ts). */
 export interface SandboxLimits {
   /** CPU time inside QuickJS per run (interrupt handler, and after every pump of pending jobs). */
@@ -17,6 +21,8 @@ export interface SandboxLimits {
   maxCodeBytes: number;
   /** One call's arguments, as JSON. */
   maxArgsBytes: number;
+  /** One image handed to `display`, as JSON. */
+  maxDisplayBytes: number;
   /** All tool results handed into the sandbox in one run, as JSON. */
   maxInputBytes: number;
   /** The script's return value, as JSON. */

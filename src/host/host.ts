@@ -27,6 +27,7 @@ import { SamplingBudget } from "./sampling-budget.js";
 import { PromptRegistry } from "./prompt-registry.js";
 import { Subscriptions } from "./subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
+import { RunningTasks, serverRunsTasks, TaskError, taskHandle, taskSupport } from "./tasks.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -47,6 +48,8 @@ export class Host extends EventEmitter implements ToolExecutor {
   private rootList: Root[] | undefined;
   /** Each HTTP server's OAuth sign-in (login, logout; its transports carry it). */
   readonly signIns: SignIns;
+  /** The task-augmented calls still running (tasks.ts): cancelled when the host closes. */
+  readonly tasks = new RunningTasks();
   /** Every server's log messages (notifications/message), for the user only. */
   private readonly serverLogs = new ServerLogs();
   /** Samples servers may draw, per call and per session (limits); a cap reached is the `sampling-limit` event, once. */
@@ -320,7 +323,10 @@ export class Host extends EventEmitter implements ToolExecutor {
       const got = await withInputRounds(send, () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
       if (!got.ok) return failedCall(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
       raw = got.raw;
+      const handle = taskHandle(raw);
+      if (handle) raw = await this.tasks.follow(conn, call.plan.tool, handle, { signal: opts.signal, onProgress: opts.onProgress, maxMs: this.opts.config.limits.maxCallTimeoutMs });
     } catch (e) {
+      if (e instanceof TaskError) return failedCall(call, callError(call.plan.server, call.plan.tool, e.rule, e.message));
       return failedCall(call, wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
     }
     return finishCall(call, raw, this.opts.config.limits);
@@ -356,6 +362,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     const { plan, opts } = call;
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
     if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
+    if (taskSupport(call.entry) && serverRunsTasks(call.conn)) params.task = {};
     if (retry !== undefined) Object.assign(params, retry);
     return call.conn.request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,
@@ -416,7 +423,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     return this.signIns.login(this.conns.get(name), name, showUrl, () => (this.listings.delete(name), this.listing(name, this.mode)));
   }
 
+  /** Closes every server; the tasks still running are cancelled first (`tasks-cancelled` says which). */
   async close(): Promise<void> {
+    const cancelled = await this.tasks.cancelAll();
+    if (cancelled.length) this.emit("tasks-cancelled", cancelled.map(({ server, tool, taskId }) => ({ server, tool, taskId })));
     this.subscriptions.close();
     await Promise.all([...this.conns.values()].map((c) => c.close()));
   }

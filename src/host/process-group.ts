@@ -41,10 +41,17 @@ interface Registry {
   byChild: WeakMap<ChildProcess, Group>;
   exitHook: boolean;
   signalHandlers: boolean;
+  /** Run (bounded by their own timeouts) before the groups stop on a signal: tasks.ts cancels running tasks. */
+  beforeSignalExit?: Set<() => Promise<unknown>>;
 }
 const REGISTRY = Symbol.for("mcp-prism.process-groups");
 const registry: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
   ((globalThis as Record<symbol, unknown>)[REGISTRY] = { groups: new Map(), byChild: new WeakMap(), exitHook: false, signalHandlers: false } satisfies Registry);
+
+/** `fn` runs when a signal ends the process, before the servers' groups are stopped. */
+export function beforeSignalExit(fn: () => Promise<unknown>): void {
+  (registry.beforeSignalExit ??= new Set()).add(fn);
+}
 
 /** Registers a child spawned with `detached: GROUPS` as the leader of its own group. */
 export function trackGroup(child: ChildProcess): void {
@@ -188,7 +195,10 @@ export function exitOnSignals(): void {
       if (exiting) process.exit(128 + n);
       if (process.listenerCount(sig) > 1) return;
       exiting = true;
-      void stopAllGroups().finally(() => process.exit(128 + n));
+      // Running tasks get tasks/cancel first (bounded), while their servers can still hear it.
+      void Promise.all([...(registry.beforeSignalExit ?? [])].map((fn) => fn().catch(() => {})))
+        .then(() => stopAllGroups())
+        .finally(() => process.exit(128 + n));
     };
     process.on(sig, handler);
   }

@@ -16,6 +16,7 @@ import {
   type ToolResultVariant,
 } from "../protocol/index.js";
 import type { Connection } from "./connection.js";
+import { serverRunsTasks } from "./tasks.js";
 import type { DeclinedVariant, ToolEntry } from "./types.js";
 import { hostError, type HostError } from "./host-error.js";
 import { firstIssueText } from "../protocol/issue-text.js";
@@ -46,6 +47,8 @@ export function toToolEntry(
   era: Era,
   negotiated: ReadonlySet<string>,
   maxJsonDepth = DEFAULT_MAX_JSON_DEPTH,
+  /** The server runs tools/call as a task (tasks.ts): a tool that requires one is usable. */
+  runsTasks = false,
 ): ToolEntry | ToolError {
   const name = toolName(raw);
   const reject = (rule: string, detail: string): ToolError => hostError(server, name, rule, detail);
@@ -75,7 +78,7 @@ export function toToolEntry(
     const outputSchema = parsed.data.outputSchema as JsonSchema | undefined;
     if (outputSchema) entry.legacyOutputSchema = outputSchema;
   }
-  const task = taskRequirement(raw);
+  const task = runsTasks ? undefined : taskRequirement(raw);
   if (task) entry.unavailable = { rule: "task-required", detail: task };
   return entry;
 }
@@ -143,11 +146,11 @@ export async function settleAllSchemas(entries: readonly ToolEntry[]): Promise<T
   return out;
 }
 
-/** Why a tool cannot be called without task-augmented execution (which mcp-prism does not do), if it cannot. */
+/** Why a tool cannot be called on a server that does not run tasks, if it cannot. */
 function taskRequirement(raw: unknown): string | undefined {
   const execution = (raw as { execution?: unknown }).execution;
   const support = typeof execution === "object" && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  return support === "required" ? 'execution.taskSupport is "required": it runs only as a task, and mcp-prism does not run tasks' : undefined;
+  return support === "required" ? 'execution.taskSupport is "required": it runs only as a task, and the server does not offer tasks for tools/call' : undefined;
 }
 
 function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEntry, "variants"> {
@@ -180,6 +183,7 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
     // Over modern Streamable HTTP a tool's x-mcp-header annotations must be valid (the host mirrors
     // them into Mcp-Param headers); stdio may ignore them.
     const mirrors = conn.config.kind === "http" && conn.era !== undefined && conn.era !== "legacy";
+    const runsTasks = serverRunsTasks(conn);
     let slice = performance.now();
     for (const t of parsed.data.tools) {
       // A listing of thousands of tools is read in slices: keys and the spinner stay live.
@@ -187,7 +191,7 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
         await new Promise<void>((r) => setImmediate(r));
         slice = performance.now();
       }
-      const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated, maxJsonDepth);
+      const entry = toToolEntry(conn.name, t, conn.era ?? "legacy", negotiated, maxJsonDepth, runsTasks);
       const headers = mirrors && !("message" in entry) ? paramHeaderPlan(entry.inputSchema) : undefined;
       if ("message" in entry) errors.push(entry);
       else if (headers && !headers.ok) {

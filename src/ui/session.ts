@@ -202,6 +202,10 @@ export class ChatSession {
       this.store.notice(`queued until the servers are connected: ${short} (Esc cancels)`);
       return;
     }
+    if (this.running && line.trim() === "/cancel") {
+      this.cancel();
+      return;
+    }
     if (this.running) {
       // Type-ahead: runs when the current turn ends; Esc drops it with the turn.
       this.queued.push(line);

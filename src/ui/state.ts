@@ -3,7 +3,7 @@
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
 import { jsonBytes } from "../host/measure.js";
 import { AskQueue } from "../host/call/queue.js";
-import type { CallOutcome, Mode, ProgressUpdate } from "../host/types.js";
+import type { CallOutcome, Mode, ProgressUpdate, Routed } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import { imageRendered } from "./imageCache.js";
@@ -216,6 +216,18 @@ export class SessionStore {
   codeEnd(result: { text: string; isError: boolean; forModel: boolean }): void {
     this.editLive((items) => [...items, { kind: "code-result", ...result }]);
     this.record({ kind: "code", event: "end", ...result });
+  }
+
+  /** Images a script handed to the user (`display`, already routed to the user sink): drawn, each saveable. */
+  userImages(tool: string, routed: Routed): void {
+    for (const out of routed.user) {
+      if (out.format !== "content") continue;
+      for (const block of out.content) {
+        if (block.type !== "image") continue;
+        const saveId = this.addSaveable({ tool, type: "image", mimeType: block.mimeType, data: block.data });
+        this.append({ kind: "image", block, saveId });
+      }
+    }
   }
 
   /** Tool card N as last drawn (undefined once cleared or never drawn). */

@@ -76,9 +76,10 @@ for (const returned of [false, true]) {
     // The first request offers run_code, with the typed declarations in its description.
     const runCode = requests[0].body.tools.find((t: { name: string }) => t.name === "run_code");
     assert.match(runCode.description, /canary_probe\(args: \{/);
-    // Typed there, so not listed a second time; a tool without programmatic/structured still is.
+    // Typed there, so not listed a second time; a tool without programmatic/structured is typed as ToolText.
     const names = requests[0].body.tools.map((t: { name: string }) => t.name);
-    assert.ok(!names.includes("canary_probe") && names.includes("canary_plain"), names.join(", "));
+    assert.ok(!names.includes("canary_probe") && !names.includes("canary_plain"), names.join(", "));
+    assert.match(runCode.description, /\[text\][^\n]*canary_plain\(args: [^\n]*\): Promise<ToolText>;/);
     const result = requests[1].body.messages.at(-1).content[0];
     assert.equal(result.type, "tool_result");
     const seen = JSON.parse(result.content[0].text);
@@ -147,10 +148,10 @@ test("offline, code mode without a script: a typed tool is listed only in run_co
   assert.deepEqual(doc.toolCalls, []);
   assert.match(doc.answer, /search_customers is one of run_code's typed tools \(code mode lists it only there\)/);
   assert.match(doc.answer, /put a ```js block in your prompt/);
-  // A tool without a programmatic/structured variant is still listed: called directly as before.
+  // A tool without a programmatic/structured variant is in run_code too (typed ToolText).
   const direct = await cli(["-p", "call legacy_weather {\"city\":\"Paris\"}", "--mode", "code", "--json"]);
   assert.equal(direct.code, 0, direct.stderr + direct.stdout);
-  assert.deepEqual(JSON.parse(direct.stdout).toolCalls.map((c: { tool: string }) => c.tool), ["legacy_weather"]);
+  assert.match(JSON.parse(direct.stdout).answer, /legacy_weather is one of run_code's typed tools/);
 });
 
 test("mcp-prism run --server NAME: only that server's tools; a tool not marked read-only runs only with --yes", async () => {

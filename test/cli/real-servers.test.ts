@@ -76,7 +76,8 @@ describe("the built CLI on real servers", () => {
       for (const t of s.tools) {
         assert.equal(t.declined, undefined, `${s.name}/${t.name}`);
         assert.equal(t.warnings, undefined, `${s.name}/${t.name}`);
-        assert.equal(t.usable, t.name !== "simulate-research-query", `${s.name}/${t.name} usable`);
+        // simulate-research-query runs only as a task: usable, server-everything offers tasks.
+        assert.equal(t.usable, true, `${s.name}/${t.name} usable`);
       }
     }
     const raw = {
@@ -95,15 +96,16 @@ describe("the built CLI on real servers", () => {
       }
     }
     const everything = doc.servers.find((s: any) => s.name === "everything").tools;
-    assert.deepEqual(everything.find((t: any) => t.name === "simulate-research-query").unavailable.rule, "task-required");
+    const task = everything.find((t: any) => t.name === "simulate-research-query");
+    assert.deepEqual([task.execution, task.unavailable], [{ taskSupport: "required" }, undefined]);
   });
 
-  test("tools (human): the counts and the task-only tool's rule", () => {
+  test("tools (human): the counts; the task-only tool usable (the server offers tasks)", () => {
     const r = cli(["tools", "--config", configFile, "--server", "everything"]);
     assert.equal(r.code, 0, r.err);
-    // 16: the one-shot commands advertise roots, elicitation and sampling, so its gated tools are listed.
-    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 16 tools, 1 unavailable$/m);
-    assert.match(r.out, /^ {4}✗ unavailable \[task-required\]: execution\.taskSupport is "required"/m);
+    // 17: the one-shot commands advertise roots, elicitation and sampling, so its gated tools are listed (the task-only one too).
+    assert.match(r.out, /^everything · protocol 2025-11-25 \(initialize era\) · 17 tools$/m);
+    assert.doesNotMatch(r.out, /task-required/);
   });
 
   test("call --json: read_text_file → model; read_media_file → model image; get-structured-content → content to model, structured to program logic", () => {
@@ -128,15 +130,15 @@ describe("the built CLI on real servers", () => {
     }
   });
 
-  test("call --json: memory create_entities then read_graph; a task-only tool exits 1 with task-required", () => {
+  test("call --json: memory create_entities then read_graph; a task-only tool runs as a task", () => {
     const entity = { name: "cli", entityType: "test", observations: ["built CLI"] };
     const created = cli(["call", "create_entities", "--server", "memory", "--args", JSON.stringify({ entities: [entity] }), "--json", "--config", configFile]);
     assert.equal(created.code, 0, created.err);
     const graph = JSON.parse(cli(["call", "read_graph", "--server", "memory", "--json", "--config", configFile]).out);
     assert.deepEqual(graph.routed.programmatic[0].structuredContent.entities, [entity]);
     const task = cli(["call", "simulate-research-query", "--server", "everything", "--args", '{"topic":"t"}', "--json", "--config", configFile]);
-    assert.equal(task.code, 1);
-    assert.equal(JSON.parse(task.out).error.rule, "task-required");
+    assert.equal(task.code, 0, task.err);
+    assert.match(JSON.parse(task.out).routed.model[0].content[0].text, /^# Research Report: t/);
   });
 });
 

@@ -97,17 +97,21 @@ test("a tool not marked read-only asks first: declined is a ToolError and nothin
   assert.deepEqual(writes, [{ text: "b" }]);
 });
 
-test("tools without a programmatic/structured variant are left out", async () => {
-  const offered = scriptTools(host.modelTools()).map((t) => t.name);
+test("a tool without a programmatic/structured variant gives {text, content}: assistant/content requested", async () => {
   const all = host.modelTools();
-  for (const t of all) {
-    const has = t.variants.some((v) => v.audience === "programmatic" && v.format === "structured");
-    assert.equal(offered.includes(t.name), has, t.name);
-  }
-  assert.ok(all.some((t) => !offered.includes(t.name)), "the demo has a tool without the variant");
-  const without = all.find((t) => !offered.includes(t.name))!;
-  const r = await runScript(host, `return typeof tools[${JSON.stringify(without.qualifiedName)}]`);
-  assert.equal(r.value, "undefined");
+  const offered = scriptTools(all).map((t) => t.name);
+  const without = all.find((t) => t.name === "legacy_weather")!;
+  assert.ok(!without.variants.some((v) => v.audience === "programmatic" && v.format === "structured"));
+  assert.ok(offered.includes(without.name));
+  const from = memory.sent(without.server).length;
+  const r = await runScript(host, `const r = await tools[${JSON.stringify(without.qualifiedName)}]({ city: "Oslo" }); return { keys: Object.keys(r), text: typeof r.text, blocks: r.content.map((b) => b.type) };`);
+  assert.equal(r.ok, true, JSON.stringify(r.error));
+  const value = r.value as { keys: string[]; text: string; blocks: string[] };
+  assert.deepEqual(value.keys, ["text", "content"]);
+  assert.equal(value.text, "string");
+  assert.ok(value.blocks.length > 0);
+  const call = memory.sent(without.server).slice(from).find((m) => m.method === "tools/call");
+  assert.deepEqual(call?.params?.requestedOutputs, [{ audience: "assistant", format: "content" }]);
 });
 
 /** Type-checks `body` against the declarations with the real TypeScript compiler. */
@@ -125,12 +129,13 @@ function typeErrors(decl: string, body: string): string[] {
 test("declarations: typed from inputSchema and the programmatic/structured schema, doc comments, checked by tsc", () => {
   const decl = declarationsFor(host.modelTools());
   assert.match(decl, /declare const tools: \{/);
-  assert.match(decl, /\/\*\* Search the customer directory/);
+  assert.match(decl, /\/\*\* \[structured\] Search the customer directory/);
+  assert.match(decl, /\/\/ server demo\n/);
   assert.match(decl, /search_customers\(args: \{/);
   assert.match(decl, /nextCursor\?: string;/);
   assert.match(decl, /region: "NA" \| "EMEA" \| "APAC" \| "LATAM";/);
   assert.match(decl, /\/\*\* nextCursor from a previous page \*\//);
-  assert.doesNotMatch(decl, /legacy_weather/);
+  assert.match(decl, /\[text\][^\n]*legacy_weather\(args: [^\n]*\): Promise<ToolText>;/);
   assert.deepEqual(typeErrors(decl, "const p = await tools.search_customers({ query: 'x', limit: 5 }); const n: number = p.total; const r: string = p.items[0].region; const c: string | undefined = p.nextCursor; return [n, r, c];"), []);
   assert.ok(typeErrors(decl, "const p = await tools.search_customers({ query: 'x' }); const bad: number = p.items[0].displayName; return bad;").length > 0);
   assert.ok(typeErrors(decl, "return tools.search_customers({ limit: 5 });").length > 0, "query is required");
@@ -155,7 +160,7 @@ test("declarations: $refs only within the document; cycles and remote refs are u
   assert.match(d, /remote\?: unknown;/);
   assert.match(d, /tags\?: \(string \| null\)\[\];/);
   assert.match(d, /"odd-key"\?: 3\}/);
-  assert.match(d, /\/\*\* end \*\\\/ here \*\//, "a description cannot close its comment");
+  assert.match(d, /\/\*\* \[structured\] end \*\\\/ here \*\//, "a description cannot close its comment");
   assert.deepEqual(typeErrors(`declare const tools: {\n${d}\n};`, "const r = await tools['t-x']({ q: 1 }); return r.head?.value;"), []);
 });
 
@@ -181,11 +186,19 @@ test("run_code's result: the value, logs and calls; bounded with a notice when c
   assert.equal(modelText({ ok: true, value: 1, valueJson: "1", logs: ["hi"], calls: [], durationMs: 0 }), '{"value":1,"logs":["hi"],"calls":[]}');
 });
 
-test("declarations: bounded in all, the tools left out counted", () => {
-  const many = Array.from({ length: 2000 }, (_, i) => ({ ...entry({ type: "object", properties: { q: { type: "string", description: "x".repeat(100) } } }, { type: "object" }), qualifiedName: `t${i}` }) as ToolEntry);
-  const d = declarationsFor(many);
-  assert.ok(d.length < 62_000, `${d.length}`);
-  assert.match(d, /\/\* \d+ more tools not declared/);
+test("declarations: past the budget a server's tools are named (bounded) and $search finds their signatures", async () => {
+  const many = Array.from({ length: 2000 }, (_, i) => ({ ...entry({ type: "object", properties: { q: { type: "string", description: "x".repeat(100) } } }, { type: "object" }), qualifiedName: `t${i}`, name: `t${i}`, description: i === 1234 ? "Counts the penguins of an island" : "Other" }) as ToolEntry);
+  const small = { ...entry({ type: "object" }, { type: "object" }), server: "small", qualifiedName: "tiny", name: "tiny" } as ToolEntry;
+  const d = declarationsFor([small, ...many]);
+  assert.ok(d.length < 12_000, `${d.length}`);
+  assert.match(d, /\/\/ server small\n[^\n]*tiny\(args: Record<string, unknown>\): Promise<Record<string, unknown>>;/, "a server that fits is declared whole");
+  assert.match(d, /\$search\(query: string\): Promise<\{name: string; server: string; signature: string\}\[\]>;/);
+  assert.match(d, /\/\/ server s: t0, t1, [^\n]* and \d+ more\n/);
+  assert.deepEqual(typeErrors(d, "const m = await tools.$search('penguins'); const s: string = m[0].signature; return s;"), []);
+  const { searchTools } = await import("../../src/code/search.js");
+  const found = searchTools([small, ...many], "how many penguins on the island");
+  assert.equal(found[0].name, "t1234");
+  assert.match(found[0].signature, /t1234\(args: \{/);
 });
 
 test("code mode offers the typed tools once, in run_code; the others directly; a direct call of a typed one still gets its receipt", async () => {

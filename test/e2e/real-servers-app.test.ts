@@ -1,6 +1,7 @@
 // The real app in tmux on real third-party servers (server-filesystem, server-everything) and
-// the schema-edge fixture: /tools lists the real servers' tools (none set aside but the one
-// task-only tool, with its rule), /servers names every finding, and a legacy call whose
+// the schema-edge fixture: /tools lists the real servers' tools (none set aside: server-everything
+// runs its task-only tool as a task, and that task runs to its report on a card showing its
+// status), /servers names every finding, and a legacy call whose
 // structuredContent breaks its outputSchema shows the warning on its card; the transcript
 // keeps the warning and the result _meta.
 import { test, after } from "node:test";
@@ -47,8 +48,7 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   const toolLines = [
     /^read_text_file \(fs, legacy\) → assistant\/content$/m,
     /^get-structured-content \(everything, legacy\) → assistant\/content$/m,
-    /^simulate-research-query \(everything, legacy\) → assistant\/content {2}\[unavailable: task-required\]$/m,
-    /^ {2}✗ everything · simulate-research-query unavailable \[task-required\]: execution\.taskSupport is "required"/m,
+    /^simulate-research-query \(everything, legacy\) → assistant\/content$/m,
     /^ {2}⚠ edge · bad_output_schema \[uncompilable-output-schema\]: outputSchema does not compile/m,
     /edge · task_only unavailable/,
   ];
@@ -56,10 +56,10 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   let s = trimmed(await t.waitFor(whole(toolLines), "the whole /tools listing", { history: 400 }));
   for (const r of toolLines) assert.match(s, r);
   assert.doesNotMatch(s, /✗ fs · /, "no filesystem tool set aside");
+  assert.doesNotMatch(s, /✗ everything · /, "no everything tool set aside: the task-only one runs as a task");
 
   const serverLines = [
-    // 16: the app advertises roots, elicitation and sampling, so server-everything lists its gated tools.
-    /^everything {2}2025-11-25 {2}connected\n {2}tools: 16 usable, 1 unavailable; set aside:$/m,
+    /^everything {2}2025-11-25 {2}connected$/m,
     /^fs {2}2025-11-25 {2}connected$/m,
     // The roots each server was given (the config's; without `roots`, none are offered).
     new RegExp(`^fs {2}2025-11-25 {2}connected\\n {2}roots:\\n {4}${pathToFileURL(files.files).href.replace(/[/.]/g, "\\$&")}$`, "m"),
@@ -77,6 +77,12 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
   ];
   s = trimmed(await t.waitFor((x) => whole(cardLines)(x) && !x.includes("working…"), "the card with its warning", { history: 400 }));
   for (const r of cardLines) assert.match(s, r);
+
+  // The task-only tool: created, polled (its status on the card while it runs), its report routed.
+  t.submit('/call simulate-research-query {"topic":"tides"}');
+  await t.waitFor(/task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)/, "the task's status on its card", { history: 400 });
+  s = trimmed(await t.waitFor(/✓ everything · simulate-research-query[\s\S]*Research Report: tides/, "the task's report", { history: 400 }));
+  assert.match(s, /Research Report: tides/);
 
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);

@@ -1,7 +1,7 @@
 // The real third-party MCP servers the tests drive (devDependencies, exact versions): their
 // configs, a temporary directory for server-filesystem (a text file and a PNG) and a memory
 // file for server-memory, and server-everything's Streamable HTTP mode on a free loopback port.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -73,4 +73,26 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
       child.kill("SIGTERM");
     });
   return { url: `http://127.0.0.1:${port}/mcp`, child, stop };
+}
+
+export const GIT_SERVER = join(ROOT, "node_modules", "@cyanheads", "git-mcp-server", "dist", "index.js");
+export const SQLITE_SERVER = join(ROOT, "node_modules", "mcp-server-sqlite-npx", "dist", "index.js");
+/** @cyanheads/git-mcp-server confined to `baseDir` (its GIT_BASE_DIR), logging only errors. */
+export const gitServer = (baseDir: string) => ({ command: process.execPath, args: [GIT_SERVER], env: { MCP_LOG_LEVEL: "error", GIT_BASE_DIR: baseDir, MCP_TRANSPORT_TYPE: "stdio" } });
+/** mcp-server-sqlite-npx on the database file `db` (created when missing). */
+export const sqliteServer = (db: string) => ({ command: process.execPath, args: [SQLITE_SERVER, db] });
+
+/** A git repository at `dir` with one commit per subject (author `Author <n>` by index mod 3). */
+export function gitRepo(dir: string, subjects: string[]): void {
+  mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => {
+    const r = spawnSync("git", args, { cwd: dir, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+  };
+  git("init", "-q", "-b", "main");
+  subjects.forEach((s, i) => {
+    writeFileSync(join(dir, "file.txt"), `${i}\n`);
+    git("add", "file.txt");
+    git("-c", `user.name=Author ${i % 3}`, "-c", `user.email=a${i % 3}@example.com`, "commit", "-q", "-m", s);
+  });
 }

@@ -53,11 +53,12 @@ describe("server-everything over stdio", () => {
   after(() => host.close());
 
   test("every tool usable; get-structured-content's draft-07 outputSchema is kept and compiles", async () => {
-    const tools = await assertAllUsable(host, "everything", ["simulate-research-query"]);
+    // simulate-research-query runs only as a task: usable, server-everything offers tasks.
+    const tools = await assertAllUsable(host, "everything");
     const gsc = tools.find((t) => t.name === "get-structured-content");
     assert.equal(gsc?.legacyOutputSchema?.$schema, "http://json-schema.org/draft-07/schema#");
     const research = tools.find((t) => t.name === "simulate-research-query")!;
-    assert.equal(research.unavailable?.rule, "task-required");
+    assert.equal(research.unavailable, undefined);
     assert.deepEqual(research.execution, { taskSupport: "required" });
   });
 
@@ -75,11 +76,12 @@ describe("server-everything over stdio", () => {
     assert.equal(o.routed.user.length, 0);
   });
 
-  test("a task-only tool fails at once with task-required", async () => {
-    const o = await host.call("simulate-research-query", { topic: "x" });
-    assert.ok(!o.ok);
-    assert.equal(o.error.rule, "task-required");
-    assert.match(o.error.message, /^server everything, tool simulate-research-query: execution\.taskSupport is "required"/);
+  test("a task-only tool runs as a task: each status as progress, its report routed to the model", async () => {
+    const statuses: string[] = [];
+    const o = ok(await host.call("simulate-research-query", { topic: "x" }, { onProgress: (p) => void statuses.push(p.message ?? "") }));
+    assert.match(modelText(o), /^# Research Report: x/);
+    assert.ok(statuses.includes("task working: Gathering sources..."), statuses.join(" | "));
+    assert.equal(host.tasks.list().length, 0, "nothing left running");
   });
 });
 
@@ -96,8 +98,9 @@ describe("server-everything over Streamable HTTP", () => {
   });
 
   test("every tool usable; echo and get-structured-content route as over stdio", async () => {
-    await assertAllUsable(host, "everything", ["simulate-research-query"]);
+    await assertAllUsable(host, "everything");
     assert.equal(modelText(ok(await host.call("echo", { message: "over http" }))), "Echo: over http");
+    assert.match(modelText(ok(await host.call("simulate-research-query", { topic: "over http" }))), /^# Research Report: over http/);
     const o = ok(await host.call("get-structured-content", { location: "New York" }));
     assert.deepEqual(o.routed.programmatic.map((e) => e.structuredContent), [{ temperature: 33, conditions: "Cloudy", humidity: 82 }]);
   });

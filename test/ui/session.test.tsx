@@ -107,6 +107,22 @@ test("Esc cancels the running turn: the tool call is aborted, the card says canc
   assert.equal(s.quits(), 0);
 });
 
+test("/cancel typed while a turn runs cancels it at once (not queued behind it), as Esc does", async () => {
+  const s = setup(async (_p, o) => {
+    const out = await o.executor.call("wait", { ms: 20000 }, {});
+    return out.ok ? {} : { error: o.signal.aborted ? "cancelled" : out.error.message };
+  });
+  await s.type("wait a while\r");
+  await waitFor(() => s.frame().includes("demo · wait"), "running card");
+  await s.type("/cancel\r");
+  await waitFor(() => !s.session.busy, "turn ended after /cancel");
+  assert.equal(s.calls[0].opts?.signal?.aborted, true, "the call's signal was aborted");
+  assert.doesNotMatch(s.frame(), /queued: \/cancel/);
+  await s.type("/cancel\r");
+  await waitFor(() => s.frame().includes("nothing is running"), "/cancel with nothing running");
+  assert.equal(s.quits(), 0);
+});
+
 test("Ctrl+C once cancels the running turn; twice quits", async () => {
   const s = setup(async (_p, o) => {
     const out = await o.executor.call("wait", { ms: 20000 }, {});

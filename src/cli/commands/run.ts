@@ -53,6 +53,10 @@ export async function run(argv: string[]): Promise<number> {
         const { reportOf } = await import("../../code/run-code.js");
         const result = await runScript(host, code, {
           gate: new CallGate({ yes, ask: refusingAsker("mcp-prism run") }),
+          // A terminal without the app cannot draw it: say what came, never print the bytes.
+          onDisplay: (routed) => {
+            for (const o of routed.user) for (const b of o.format === "content" ? o.content : []) if (b.type === "image") err(`mcp-prism run: the script displayed an image (${sanitizeInline(b.mimeType)}, ${Math.floor((b.data.length * 3) / 4)} bytes); the app draws it\n`);
+          },
         });
         const report = reportOf(result);
         if (json) outJson(report);

@@ -13,6 +13,7 @@ import { model } from "./model.js";
 import { pane } from "./pane.js";
 import { open } from "./open.js";
 import { quit } from "./quit.js";
+import { cancel } from "./cancel.js";
 import { read } from "./read.js";
 import { resume } from "./resume.js";
 import { resources } from "./resources.js";
@@ -31,7 +32,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, cancel, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);
