@@ -57,8 +57,8 @@ export function scriptValue(entry: ToolEntry, kind: ScriptKind, outcome: CallSuc
   }
   if (kind === "text") return { ok: true, value: { text: textOf(content), content } };
   if (value === undefined) {
-    const what = kind === "structured" ? "programmatic/structured output" : "structuredContent (its outputSchema promises one)";
-    return { ok: false, rule: kind === "structured" ? "no-programmatic-output" : "no-structured-content", message: `${entry.name} returned no ${what}` };
+    if (kind === "structured") return { ok: false, rule: "no-programmatic-output", message: `${entry.name} returned no programmatic/structured output` };
+    return { ok: false, rule: "no-structured-content", message: `${entry.name} returned no structuredContent (its outputSchema promises one)` };
   }
   return { ok: true, value };
 }

@@ -27,7 +27,11 @@ export const RULES = {
   cancelled: r("cancelled", "the user cancelled the call"),
   timeout: r("no result in time", "the server sent no result within the call time limit; the request was cancelled"),
   "tool-moved": r("the name now means another tool", "the tool's name now means another server's tool, so the approved call was not run"),
-  "task-required": r("the tool runs only as a task", "the tool can only run as a task, which this host does not do"),
+  "task-required": r("the tool runs only as a task, and the server offers no tasks", "the tool can only run as a task, which this server does not offer"),
+  "task-failed": r("the task failed on the server", "the server ran the call as a task and the task failed"),
+  "task-cancelled": r("the task was cancelled", "the call ran as a task and the task was cancelled"),
+  "task-malformed": r("the server's task messages broke the protocol rules", "the server's task status or result broke the protocol rules"),
+  "invalid-display": r("display() was given something that is not an image", "the script's display() call was given something other than an image block (type image, an image/* mimeType, base64 data)"),
   "not-run": r("not run", "the call was not run"),
   "host-error": r("the host failed", "the host failed while running the call"),
   // connections
@@ -115,6 +119,7 @@ export const RULES = {
   // code mode
   "tool-error": r("the tool reported an error", "the tool reported an error"),
   "no-programmatic-output": r("no programmatic output", "the tool returned no programmatic/structured output"),
+  "no-structured-content": r("no structuredContent", "the tool declares an outputSchema but returned no structuredContent"),
   "script-error": r("the script threw", SCRIPT),
   "code-too-large": r("script too large", SCRIPT),
   "too-many-calls": r("too many tool calls", SCRIPT),
