@@ -65,8 +65,9 @@ test("the launcher's own chunk stays small (subcommands load on demand)", () => 
   const bytes = staticClosure(meta, "dist/cli/main.js").reduce((n, o) => n + meta.outputs[o].bytes, 0);
   // What every subcommand needs before its own chunk loads: routing, the one output sanitizer,
   // the process-group signal handling, the quiet exit on a closed stdout, and the word wrap of
-  // text on a terminal (ui/format.ts wrapText, ~1 kB) (~12.5 kB minified).
-  assert.ok(bytes < 13_000, `main.js and its static imports are ${bytes} bytes`);
+  // text on a terminal (ui/format.ts wrapText, ~1 kB), and moving common options typed before the
+  // subcommand after it (subcommandFirst, ~0.6 kB) (~13.4 kB minified).
+  assert.ok(bytes < 14_000, `main.js and its static imports are ${bytes} bytes`);
 });
 
 test("the host chunk, loaded after the first frame, does hold the SDK and zod (the split is where it should be)", () => {

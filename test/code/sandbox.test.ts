@@ -112,8 +112,11 @@ test("CPU time holds against loops inside the engine's builtins", async () => {
   for (const code of payloads) {
     const before = sandbox.started;
     const r = await run(code, { limits: { cpuMs: 200, wallMs: 30_000 } });
-    assert.equal(r.error?.rule, "cpu-time", `${code}: ${JSON.stringify(r.error)}`);
-    assert.match(r.error!.message, /more than 200 ms of CPU time/);
+    // `fill` writes a property per index: on a fast machine the memory limit ends it before the
+    // CPU limit does. Either bound holds; the wall clock (today's main) must never be what ends it.
+    const bounds = code.includes(".fill.") ? ["cpu-time", "memory"] : ["cpu-time"];
+    assert.ok(bounds.includes(r.error?.rule ?? ""), `${code}: ${JSON.stringify(r.error)}`);
+    if (r.error?.rule === "cpu-time") assert.match(r.error.message, /more than 200 ms of CPU time/);
     await stillWorks();
     assert.ok(sandbox.started <= before + 1, "at most one fresh worker per run");
   }
