@@ -16,7 +16,10 @@ test("80×24: completion, the pane beside the conversation with prompt and statu
   t.keys("-l", "/mo");
   await t.waitFor(/› \/mo\s*\n/, "typed /mo");
   t.keys("Tab");
-  await t.waitFor(/› \/mode\s*\n\s*chat {2}structured {2}code/, "/mode completed, the modes offered");
+  // /mode and /model agree as far as /mode: completed that far, both offered.
+  await t.waitFor(/› \/mode\s*\n\s*\/mode {2}\/model/, "/mo completed as far as /mode and /model agree");
+  t.keys("-l", " ");
+  await t.waitFor(/› \/mode\s*\n\s*chat {2}structured {2}code/, "the modes offered");
   t.keys("-l", "co");
   await t.waitFor(/› \/mode co\s*\n/, "typed co");
   t.keys("Tab");
