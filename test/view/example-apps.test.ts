@@ -9,6 +9,8 @@ import { Host } from "../../src/host/host.js";
 import type { ServerConfig } from "../../src/host/config.js";
 import type { ViewProjection } from "../../src/host/types.js";
 import { ViewSession, type ViewNote } from "../../src/view/session.js";
+import { CallLifecycle } from "../../src/host/call/lifecycle.js";
+import { CallGate } from "../../src/host/call/gate.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser, screenshot } from "../helpers/browser.js";
 
@@ -18,7 +20,8 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
   test(`server-basic-vanillajs renders the time and calls get-time back (projection ${projection})`, async () => {
     const host = await Host.start({ config: config({ basic: example("server-basic-vanillajs") }), mode: "app", eraCache: false });
     const notes: ViewNote[] = [];
-    const session = new ViewSession(host, { projection, onNote: (n) => notes.push(n) });
+    // get-time is not marked read-only: the App's call back goes through the gate, approved as with --yes.
+    const session = new ViewSession(host, { projection, onNote: (n) => notes.push(n), calls: new CallLifecycle(new CallGate({ yes: true })) });
     const browser = await launchBrowser();
     try {
       await session.start();
