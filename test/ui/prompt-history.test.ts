@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { historyPath, MAX_ENTRIES, MAX_ENTRY_CHARS, PromptHistory } from "../../src/ui/prompt-history.js";
 
 test("saved 0600 as one JSON string a line; loaded back in order, a multi-line entry whole", () => {
@@ -23,7 +23,7 @@ test("saved 0600 as one JSON string a line; loaded back in order, a multi-line e
     writeFileSync(historyPath(dir), `"a"\n{bad\n42\n"b"\n`);
     assert.deepEqual(PromptHistory.load(dir).entries, ["a", "b"]);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dirname(dir), { recursive: true, force: true }); // the mkdtemp parent too
   }
 });
 
@@ -43,7 +43,7 @@ test("bounded: the newest entries only, an oversized entry kept for this run but
     assert.equal(h.entries.at(-1)?.length, MAX_ENTRY_CHARS + 1);
     assert.equal(PromptHistory.load(dir).entries.at(-1), `p${2 * MAX_ENTRIES + 9}`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dirname(dir), { recursive: true, force: true }); // the mkdtemp parent too
   }
 });
 
