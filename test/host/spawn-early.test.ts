@@ -98,10 +98,11 @@ test("an early process nobody adopted is killed when the app exits", async (t) =
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-early-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const pidFile = join(dir, "pid");
-  // The app: spawns a server early (it records its pid), never adopts it, and exits.
+  // The app: spawns a server early (it records its pid, written whole by a rename: the app may see
+  // the file the moment it exists), never adopts it, and exits.
   const app = `
     import { spawnEarly } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, "../../src/host/spawn-server.ts")).href)};
-    spawnEarly({ command: process.execPath, args: ["-e", ${JSON.stringify(`require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setTimeout(() => {}, 60000)`)}] });
+    spawnEarly({ command: process.execPath, args: ["-e", ${JSON.stringify(`const fs = require("fs"); fs.writeFileSync(${JSON.stringify(pidFile + ".tmp")}, String(process.pid)); fs.renameSync(${JSON.stringify(pidFile + ".tmp")}, ${JSON.stringify(pidFile)}); setTimeout(() => {}, 60000)`)}] });
     const wait = () => (existsSync(${JSON.stringify(pidFile)}) ? process.exit(0) : setTimeout(wait, 20));
     import { existsSync } from "node:fs";
     wait();
