@@ -33,6 +33,11 @@ export function demoStdio(): ServerConfig {
   return { kind: "stdio", command: process.execPath, args: [BIN, "demo-server"] };
 }
 
+/** The demo server run from the sources (the unit layer runs without a build). */
+export function demoStdioSource(): ServerConfig {
+  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "demo-source.ts")], cwd: ROOT };
+}
+
 /** The demo server behind a tee that logs every client line to `log`. */
 export function demoTeed(log: string): ServerConfig {
   return { kind: "stdio", command: process.execPath, args: [TEE, log, process.execPath, BIN, "demo-server"], cwd: ROOT };

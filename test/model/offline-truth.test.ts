@@ -8,13 +8,13 @@ import { OfflineModel } from "../../src/model/offline.js";
 import { Conversation } from "../../src/model/conversation.js";
 import { runTurn } from "../../src/model/turn.js";
 import type { Mode } from "../../src/host/types.js";
-import { config, demoStdio } from "../helpers/host-fixtures.js";
+import { config, demoStdioSource } from "../helpers/host-fixtures.js";
 
 let host: Host | undefined;
 after(async () => host?.close());
 
 async function answer(prompt: string, mode: Mode): Promise<string> {
-  host ??= await Host.start({ config: config({ demo: demoStdio() }), eraCache: false });
+  host ??= await Host.start({ config: config({ demo: demoStdioSource() }), eraCache: false });
   const r = await runTurn({ adapter: new OfflineModel({ chunkDelayMs: 0 }), executor: host, conversation: new Conversation(), prompt, mode, events: () => {} });
   return r.answer;
 }
