@@ -23,6 +23,9 @@ export interface OneShotAnswers {
   model: () => ModelAdapter;
 }
 
+import { confirm } from "./confirm.js";
+import { issuerQuestionText } from "../host/auth/server-auth.js";
+
 const say = (line: string) => err(`mcp-prism: ${sanitizeInline(line)}\n`);
 
 export function oneShotInput(o: OneShotAnswers): InputProvider {
@@ -60,6 +63,10 @@ export function oneShotInput(o: OneShotAnswers): InputProvider {
         say(`sampling for server ${req.server} failed: ${detail}`);
         return { action: "decline", detail: `the model failed: ${detail}` };
       }
+    },
+    // Asked on a terminal only; never by --yes (which approves tool calls, not where secrets go).
+    async confirmIssuer(q): Promise<boolean> {
+      return confirm(issuerQuestionText(q));
     },
   };
 }

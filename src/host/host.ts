@@ -72,7 +72,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
-    this.signIns = new SignIns(opts.config, names, opts.signIn);
+    // The configured client's first use with a new issuer is asked through the front end's input.
+    const asker = opts.input;
+    this.signIns = new SignIns(opts.config, names, { confirmIssuer: asker?.confirmIssuer ? (q) => (asker.confirmIssuer as NonNullable<typeof asker.confirmIssuer>)(q) : undefined, ...opts.signIn });
     const transport = this.signIns.transport(opts.transport);
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;

@@ -41,12 +41,16 @@ export interface SampleRequest {
 }
 export type SampleAnswer = { action: "accept"; text: string; model: string } | { action: "decline"; detail: string };
 
+import type { IssuerQuestion } from "./auth/server-auth.js";
+
 export interface InputProvider {
   /** Which kinds it answers (advertised as client capabilities exactly so). */
   readonly elicitation: { form: boolean; url: boolean } | false;
   readonly sampling: boolean;
   elicit(req: ElicitRequest, signal?: AbortSignal): Promise<ElicitAnswer>;
   sample(req: SampleRequest, signal?: AbortSignal): Promise<SampleAnswer>;
+  /** The host's own question before a configured OAuth client first goes to a new issuer (absent: refused). */
+  confirmIssuer?(q: IssuerQuestion): Promise<boolean>;
 }
 
 /** What the host answers a server, or why it refuses the request (a JSON-RPC error / a failed round). */

@@ -10,6 +10,7 @@ import { ModelError } from "../model/adapter.js";
 import { sampledModelName, sampleWith } from "../model/sampling.js";
 import type { SessionStore } from "./state.js";
 import type { ViewQuestion } from "../view/session.js";
+import type { IssuerQuestion } from "../host/auth/server-auth.js";
 import { truncateChars } from "../protocol/sanitize.js";
 
 /** Characters of one answered value, and of a sampling request's texts, the transcript keeps. */
@@ -25,7 +26,8 @@ function recordedContent(content: Record<string, unknown> | undefined): Record<s
 export type PendingInput =
   | { kind: "elicit"; req: ElicitRequest; resolve: (a: ElicitAnswer) => void }
   | { kind: "sample"; req: SampleRequest; resolve: (approved: boolean) => void }
-  | { kind: "view"; req: ViewQuestion; resolve: (yes: boolean) => void };
+  | { kind: "view"; req: ViewQuestion; resolve: (yes: boolean) => void }
+  | { kind: "issuer"; req: IssuerQuestion; resolve: (yes: boolean) => void };
 
 export class UiInput implements InputProvider {
   readonly elicitation = { form: true, url: true };
@@ -69,6 +71,11 @@ export class UiInput implements InputProvider {
     const content = answer.action === "accept" ? recordedContent(answer.content) : undefined;
     this.store?.record({ kind: "elicitation", server: req.server, mode: req.mode, message: cut(req.message), ...asked, action: answer.action, ...(content ? { content } : {}) });
     return answer;
+  }
+
+  /** The host's question before a configured OAuth client first goes to a new issuer (/login). */
+  confirmIssuer(req: IssuerQuestion): Promise<boolean> {
+    return this.ask<boolean>((resolve) => ({ kind: "issuer", req, resolve }), false);
   }
 
   /** An App View's ui/message or ui/open-link, asked in its own dialog (in turn with the servers' questions). */

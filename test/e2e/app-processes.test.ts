@@ -47,7 +47,7 @@ test("SIGTERM to the app: it closes its servers like /quit and exits 143", async
   const { term, pids } = await appOn(t, "bash -c 'exec node …'");
   const [s] = readPids(pids);
   // A node process's comm is "node" on Node 20 and "MainThread" on Node 24 (the main thread is named).
-  assert.ok(["node", "MainThread"].includes(s.parent), `exec'd: the server's parent is the app, not ${s.parent}`);
+  assert.ok(["node", "MainThread"].includes(s.parent ?? ""), `exec'd: the server's parent is the app, not ${s.parent}`);
   process.kill(s.ppid, "SIGTERM");
   assert.equal(await term.exitCode(), 143);
   assert.deepEqual(sawEof(pids), [s.pid], "the server's stdin was closed first (not only a kill on exit)");

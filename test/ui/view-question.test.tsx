@@ -6,7 +6,7 @@ import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import React from "react";
-import { ViewQuestion } from "../../src/ui/components/ViewQuestion.js";
+import { IssuerQuestion, ViewQuestion } from "../../src/ui/components/ViewQuestion.js";
 import { InputDialog } from "../../src/ui/components/InputDialog.js";
 import { UiInput } from "../../src/ui/input-dialogs.js";
 import { SessionStore } from "../../src/ui/state.js";
@@ -87,4 +87,31 @@ test("UiInput.askView: the dialog above the prompt, the answer, and a transcript
   assert.equal(await asked, false);
   assert.equal(store.getState().input, undefined, "the dialog is gone");
   assert.deepEqual(records.map(({ at: _at, turn: _turn, ...r }) => r), [{ kind: "view-question", server: "demo", tool: "refresh_dashboard", asks: "message", text: MESSAGE.text, action: "decline" }]);
+});
+
+test("a configured OAuth client's new issuer: the issuer, its host, what is sent; only y says yes, in the dialog queue", async () => {
+  const answers: boolean[] = [];
+  const req = { server: "acme", issuer: "https://xn--gthub-n4a.com/", host: "xn--gthub-n4a.com", clientId: "prism-app", secret: true };
+  const h = renderAt(<IssuerQuestion req={req} width={100} onAnswer={(a) => answers.push(a)} />, 100);
+  open.push(h);
+  const f = stripAnsi(h.lastFrame());
+  assert.match(f, /Sign-in to acme: a new authorization server/);
+  assert.match(f, /host: xn--gthub-n4a\.com/);
+  assert.match(f, /Send the configured client id and secret \(prism-app\) there\? \[y\]es \/ \[n\]o/);
+  h.stdin.write("\r");
+  await tick(15);
+  assert.deepEqual(answers, []);
+  h.stdin.write("y");
+  await tick(15);
+  assert.deepEqual(answers, [true]);
+  // Through the app's InputProvider: the dialog is the store's pending input until answered.
+  const store = new SessionStore();
+  const input = new UiInput(new OfflineModel({ chunkDelayMs: 0 }));
+  input.attach(store);
+  const asked = input.confirmIssuer(req);
+  await tick(5);
+  const pending = store.getState().input;
+  assert.equal(pending?.kind, "issuer");
+  (pending as { resolve: (v: boolean) => void }).resolve(false);
+  assert.equal(await asked, false);
 });

@@ -17,6 +17,11 @@ export interface FlowHooks {
   redirect(url: URL): Promise<void> | void;
   /** Extra client metadata fields for a registration (scope, auth method). */
   metadata: Partial<OAuthClientMetadata> & { application_type?: string };
+  /**
+   * Asks the person whether the configured client may go to an issuer on another origin that
+   * `auth.issuer` does not name (its first use); absent: refused.
+   */
+  confirmIssuer?: (issuer: string) => Promise<boolean>;
 }
 
 /** An issuer compared as written, but for one trailing slash (String(new URL(x)) adds it). */
@@ -27,10 +32,18 @@ export const sameIssuer = (a: string, b: string) => a.replace(/\/$/, "") === b.r
  * goes only to `auth.issuer`, or, without one, to an issuer on the MCP server's own origin.
  */
 export function configuredClientProblem(config: AuthConfig, issuer: string | undefined, serverUrl: string): string | undefined {
+  return clientBinding(config, issuer, serverUrl)?.detail;
+}
+
+/**
+ * Why not, as data: `askable` only for an issuer on another origin while `auth.issuer` is unset —
+ * the one case the person may allow (once, remembered for that issuer in the 0600 store).
+ */
+export function clientBinding(config: AuthConfig, issuer: string | undefined, serverUrl: string): { askable: boolean; detail: string } | undefined {
   const shown = (s: string) => JSON.stringify(s.slice(0, 200).replace(/[^\x20-\x7E]/g, "?"));
-  if (issuer === undefined) return "the authorization server is not known yet: the configured client (auth.clientId) is not sent";
+  if (issuer === undefined) return { askable: false, detail: "the authorization server is not known yet: the configured client (auth.clientId) is not sent" };
   if (config.issuer !== undefined) {
-    return sameIssuer(config.issuer, issuer) ? undefined : `the configured client (auth.clientId) was issued by ${shown(config.issuer)} (auth.issuer), not by ${shown(issuer)}: not sent`;
+    return sameIssuer(config.issuer, issuer) ? undefined : { askable: false, detail: `the configured client (auth.clientId) was issued by ${shown(config.issuer)} (auth.issuer), not by ${shown(issuer)}: not sent` };
   }
   let same = false;
   try {
@@ -38,7 +51,7 @@ export function configuredClientProblem(config: AuthConfig, issuer: string | und
   } catch {
     same = false;
   }
-  return same ? undefined : `the authorization server ${shown(issuer)} is on another origin than the server: the configured client (auth.clientId, auth.clientSecret) is sent there only with "auth": {"issuer": ${shown(issuer)}}; not sent`;
+  return same ? undefined : { askable: true, detail: `the authorization server ${shown(issuer)} is on another origin than the server: the configured client (auth.clientId, auth.clientSecret) is sent there only with "auth": {"issuer": ${shown(issuer)}}; not sent` };
 }
 
 export class StoredProvider implements OAuthClientProvider {
@@ -79,10 +92,23 @@ export class StoredProvider implements OAuthClientProvider {
     return (this.record.issuers[issuer] ??= {});
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    const unbound = this.config.clientId ? configuredClientProblem(this.config, this.issuer, this.record.url) : undefined;
-    if (unbound) throw new SignInError(unbound);
-    if (this.config.clientId) return { client_id: this.config.clientId, ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const clientId = this.config.clientId;
+    if (!clientId) return this.storedClient();
+    const unbound = clientBinding(this.config, this.issuer, this.record.url);
+    if (unbound) {
+      const e = this.entry();
+      // Allowed once by the person for this issuer: remembered beside its registration, by client id.
+      if (!(unbound.askable && e && e.allowedClientId === clientId)) {
+        if (!unbound.askable || !this.flow.confirmIssuer || !e || !(await this.flow.confirmIssuer(this.issuer as string))) throw new SignInError(unbound.detail);
+        e.allowedClientId = clientId;
+        this.save();
+      }
+    }
+    return { client_id: clientId, ...(this.config.clientSecret ? { client_secret: this.config.clientSecret } : {}) };
+  }
+  /** The registration stored for the current issuer (never the configured client). */
+  storedClient(): OAuthClientInformationMixed | undefined {
     return this.entry()?.client;
   }
   saveClientInformation(info: OAuthClientInformationMixed & { issuer?: string }): void {

@@ -28,6 +28,25 @@ export interface SignInOptions {
   openBrowser: (url: string) => void;
   /** How long the redirect listener waits for the browser. */
   timeoutMs: number;
+  /** Asks the person before the configured client first goes to an issuer on another origin (absent: refused). */
+  confirmIssuer?: (q: IssuerQuestion) => Promise<boolean>;
+}
+
+/** The question before a configured client's first use with an issuer `auth.issuer` does not name. */
+export interface IssuerQuestion {
+  server: string;
+  /** The issuer as configured discovery found it, and its host as the browser reads it (punycode). */
+  issuer: string;
+  host: string;
+  clientId: string;
+  /** A client secret would go too. */
+  secret: boolean;
+}
+
+/** The question as one plain prompt (the CLI's confirm; the app draws it in its dialog). */
+export function issuerQuestionText(q: IssuerQuestion): string {
+  const what = q.secret ? "client id and secret" : "client id";
+  return `server ${q.server}: its authorization server is ${printable(q.issuer)}\nhost: ${printable(q.host)}\nSend the configured ${what} (auth.clientId ${printable(q.clientId)}) there? (remembered for this issuer; "auth": {"issuer": …} in the config says it for good)`;
 }
 
 /** Step-ups per server per session: past this, a 403 is the answer. */
@@ -203,6 +222,15 @@ export class ServerAuth implements HttpAuth {
       redirectUrl: listener?.redirectUrl ?? registered?.url ?? `http://127.0.0.1${CALLBACK_PATH}`,
       state,
       metadata: { application_type: "native" },
+      confirmIssuer: this.options.confirmIssuer
+        ? (issuer) => {
+            let host = "?";
+            try {
+              host = new URL(issuer).host;
+            } catch {}
+            return (this.options.confirmIssuer as NonNullable<SignInOptions["confirmIssuer"]>)({ server: this.server, issuer, host, clientId: this.config.clientId ?? "", secret: this.config.clientSecret !== undefined });
+          }
+        : undefined,
       redirect: (url) => {
         if (!interactive) throw new SignInError(NEEDED);
         const problem = signInUrlProblem(url);
@@ -272,7 +300,7 @@ export class ServerAuth implements HttpAuth {
   /** A registration for another redirect URL (its port was taken) is registered again. */
   private dropStaleRegistration(provider: StoredProvider, redirectUrl: string): void {
     if (this.config.clientId) return;
-    const client = provider.clientInformation();
+    const client = provider.storedClient();
     const uris = client && "redirect_uris" in client ? client.redirect_uris : undefined;
     if (uris && uris.length > 0 && !uris.includes(redirectUrl)) provider.invalidateCredentials("client");
   }

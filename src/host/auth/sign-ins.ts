@@ -30,6 +30,7 @@ export class SignIns {
       showUrl: settings.showUrl ?? ((server, url) => void process.stderr.write(`mcp-prism: sign in to ${server} in your browser; if it did not open, open:\n  ${url}\n`)),
       openBrowser: settings.openBrowser ?? ((url) => void openBrowser(url)),
       timeoutMs: settings.timeoutMs ?? config.limits.signInTimeoutMs,
+      confirmIssuer: settings.confirmIssuer,
     };
     for (const name of names) {
       const cfg = config.servers[name];

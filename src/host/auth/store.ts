@@ -16,6 +16,8 @@ export interface IssuerRecord {
   tokens?: OAuthTokens;
   /** When the tokens were saved (ms since epoch): with `expires_in`, when they expire. */
   savedAt?: number;
+  /** The configured client (auth.clientId) the person allowed to go to this issuer (no auth.issuer set). */
+  allowedClientId?: string;
 }
 
 export interface AuthRecord {

@@ -10,7 +10,7 @@ import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 import { openBrowser } from "../../host/browser.js";
 import type { PendingInput } from "../input-dialogs.js";
-import { ViewQuestion } from "./ViewQuestion.js";
+import { IssuerQuestion, ViewQuestion } from "./ViewQuestion.js";
 
 type Value = string | boolean | string[];
 const MAX_EDIT = 10_000;
@@ -18,6 +18,7 @@ const MAX_EDIT = 10_000;
 export function InputDialog({ input, width }: { input: PendingInput; width: number }) {
   if (input.kind === "sample") return <SampleApproval input={input} width={width} />;
   if (input.kind === "view") return <ViewQuestion req={input.req} width={width} onAnswer={input.resolve} />;
+  if (input.kind === "issuer") return <IssuerQuestion req={input.req} width={width} onAnswer={input.resolve} />;
   if (input.req.mode === "url") return <UrlPrompt input={input} width={width} />;
   return <ElicitForm key={input.req.message} input={input} width={width} />;
 }

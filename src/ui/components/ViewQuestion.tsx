@@ -8,6 +8,7 @@ import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth, wrapToWidth } from "../format.js";
 import type { ViewQuestion as Question } from "../../view/session.js";
+import type { IssuerQuestion as IssuerQ } from "../../host/auth/server-auth.js";
 
 /** Lines of a message shown at most (the rest is counted). */
 const MAX_LINES = 12;
@@ -32,6 +33,30 @@ export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: n
       {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}
       {req.kind === "open-link" ? <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host ?? "?")}`, inner)}</Text> : null}
       <Text color="magenta">{req.kind === "message" ? "Send it as your next turn? [y]es / [n]o (the App gets an error)" : "Open it in the browser? [y]es / [n]o"}</Text>
+    </Box>
+  );
+}
+
+/**
+ * The host's question before a configured OAuth client (auth.clientId, and its secret) first goes
+ * to an authorization server on another origin that `auth.issuer` does not name: the issuer in
+ * full and its host on a line of its own; sent only on [y], remembered for that issuer.
+ */
+export function IssuerQuestion({ req, width, onAnswer }: { req: IssuerQ; width: number; onAnswer: (yes: boolean) => void }) {
+  useKeys((text, key) => {
+    const c = text.toLowerCase();
+    if (c === "y") onAnswer(true);
+    else if (c === "n" || key.escape) onAnswer(false);
+  });
+  const inner = Math.max(10, width - 4);
+  const what = req.secret ? "client id and secret" : "client id";
+  return (
+    <Box flexDirection="column" borderStyle="single" borderColor="yellow" width={Math.max(20, width)}>
+      <Text bold>{truncateToWidth(`Sign-in to ${sanitizeName(req.server)}: a new authorization server`, Math.max(10, width - 2))}</Text>
+      <Text>{truncateToWidth(sanitizeInline(req.issuer), inner)}</Text>
+      <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host)}`, inner)}</Text>
+      <Text>{truncateToWidth(`It is not on the server's origin and the config names no auth.issuer.`, inner)}</Text>
+      <Text color="yellow">{truncateToWidth(`Send the configured ${what} (${sanitizeInline(req.clientId)}) there? [y]es / [n]o`, inner)}</Text>
     </Box>
   );
 }
