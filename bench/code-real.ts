@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Host } from "../src/host/host.js";
 import { runCodeTool } from "../src/code/run-code.js";
-import { DEFAULT_LIMITS } from "../src/host/config.js";
+import { DEFAULT_LIMITS } from "../src/host/config/config.js";
 import type { Responder } from "../test/helpers/fake-anthropic.js";
 import { gitServer } from "../test/helpers/real-servers.js";
 import { measure, oneCall, tokens, type Run } from "./code-mode.js";

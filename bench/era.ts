@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_LIMITS } from "../src/host/config.js";
-import { EraCache } from "../src/host/era-cache.js";
+import { DEFAULT_LIMITS } from "../src/host/config/config.js";
+import { EraCache } from "../src/host/connection/era-cache.js";
 import { Host } from "../src/host/host.js";
 import { fixtureServer } from "../test/helpers/host-fixtures.js";
 import { fmt, median, ms, ratio, type BenchOptions, type Section } from "./lib/report.js";

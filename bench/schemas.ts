@@ -4,7 +4,7 @@
 // the longest event-loop stall seen meanwhile (what a keystroke would wait); (b) validating a
 // catastrophic pattern (`^(a+)+$`, `^([a-zA-Z0-9]+)*@x\.com$`) on 40 vs 400 characters that do
 // not match. A backtracking engine needs ~2^40 steps for the 40-character value; RE2 is linear.
-import { DEFAULT_LIMITS } from "../src/host/config.js";
+import { DEFAULT_LIMITS } from "../src/host/config/config.js";
 import { schemaBomb } from "../test/helpers/schema-bomb.js";
 import { hostModule, protocolModule } from "./lib/compiled.js";
 import { fmt, median, ms, ratio, type BenchOptions, type Section } from "./lib/report.js";

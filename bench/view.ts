@@ -6,7 +6,7 @@
 // ui/initialize and post the same result, no AppBridge, no proxy, no View host. Both end when the
 // App's DOM shows the dataset line. One run, side by side, medians.
 import { Host } from "../src/host/host.js";
-import { toView } from "../src/host/router.js";
+import { toView } from "../src/host/result/router.js";
 import { UI_EXTENSION } from "../src/protocol/index.js";
 import { ViewSession } from "../src/view/session.js";
 import { appFrame, launchBrowser } from "../test/helpers/browser.js";

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../src/host/config.js";
+import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../src/host/config/config.js";
 import { Host } from "../src/host/host.js";
 import type { CallOptions, CallOutcome, Mode, SinkName } from "../src/host/types.js";
 import { effectiveSelection, sameSelector, selectorKey } from "../src/protocol/index.js";

@@ -33,10 +33,10 @@ const ALLOWED: Record<Layer, Layer[]> = {
  * the host does (its minimal environment, its own process group stopped with the host's escalation).
  */
 const ALSO_ALLOWED: Partial<Record<Layer, string[]>> = {
-  conformance: ["host/process-group.ts", "host/spawn-server.ts"],
+  conformance: ["host/connection/process-group.ts", "host/connection/spawn-server.ts"],
 };
 /** The host files mcp-prism/client exposes: pure rules, no connection, no I/O. */
-const CLIENT_RULES = ["host/legacy-outputs.ts", "host/policy/index.ts", "host/router.ts", "host/types.ts", "host/validate.ts"];
+const CLIENT_RULES = ["host/result/legacy-outputs.ts", "host/policy/index.ts", "host/result/router.ts", "host/types.ts", "host/result/validate.ts"];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -82,7 +82,7 @@ test("src/protocol does no I/O", () => {
 
 test("only the router mints sink entries", () => {
   const minting = files(SRC).filter((f) => /\bas (Model|User|Programmatic|App|View)SinkEntry\b/.test(readFileSync(f, "utf8")));
-  assert.deepEqual(minting, [join(SRC, "host", "router.ts")]);
+  assert.deepEqual(minting, [join(SRC, "host", "result", "router.ts")]);
 });
 
 test("one file per mode policy and per slash command", () => {
@@ -141,7 +141,7 @@ const PUBLIC_ENTRIES = ["protocol", "server", "client"].map((l) => join(SRC, l, 
 test("the public entries (package.json exports) reach neither the CLI nor the UI, nor the host's connections", () => {
   for (const entry of PUBLIC_ENTRIES) {
     const reached = [...closure(entry)].map((f) => relative(SRC, f));
-    const outside = reached.filter((f) => !/^(protocol|server|client)\//.test(f) && !CLIENT_RULES.includes(f) && !/^host\/(policy\/|measure\.ts|host-error\.ts)/.test(f));
+    const outside = reached.filter((f) => !/^(protocol|server|client)\//.test(f) && !CLIENT_RULES.includes(f) && !/^host\/(policy\/|result\/measure\.ts|host-error\.ts)/.test(f));
     assert.deepEqual(outside, [], `${entry} reaches beyond the public layers`);
   }
 });

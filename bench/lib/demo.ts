@@ -2,7 +2,7 @@
 // and the committed context workload.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config.js";
+import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config/config.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "mcp-prism.js");

@@ -5,8 +5,8 @@
 // data serve every approach: a direct call in chat mode reads the page's JSON and its cursor, a
 // legacy client profile reads content and structuredContent its own way, code mode's script reads
 // programmatic/structured. In process (bench/lib/memory-host.ts).
-import type { ServerConfig } from "../../src/host/config.js";
-import type { TransportFactory } from "../../src/host/transport-factory.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
+import type { TransportFactory } from "../../src/host/connection/transport-factory.js";
 import { decodeCursor, encodeCursor, searchCustomers } from "../../src/demo/customers.js";
 import { searchCustomersTool } from "../../src/demo/tools/search-customers.js";
 import { fromLegacyTool, ToolkitServer } from "../../src/server/index.js";

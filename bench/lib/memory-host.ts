@@ -1,5 +1,5 @@
 // A Host whose server lives in this process, over the SDK's InMemoryTransport, through the
-// host's transport seam (HostOptions.transport, src/host/transport-factory.ts): a stdio-shaped
+// host's transport seam (HostOptions.transport, src/host/connection/transport-factory.ts): a stdio-shaped
 // config (one transport for both eras, as a process would be) whose transport is the client end
 // of an in-memory pair; everything after the transport (era detection, envelope, tool listing,
 // the whole call pipeline) is the Host's own code. Built from the COMPILED modules
@@ -10,8 +10,8 @@
 // while reading), and the call pipeline has no size step; so here, as over stdio, the rule is
 // paid by everything that reads through the transport, the bare SDK request included.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { ServerConfig } from "../../src/host/config.js";
-import type { TransportFactory } from "../../src/host/transport-factory.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
+import type { TransportFactory } from "../../src/host/connection/transport-factory.js";
 import type { ToolkitServer } from "../../src/server/index.js";
 import { serverModule, sizeLimitedTransportModule, transportFactoryModule } from "./compiled.js";
 

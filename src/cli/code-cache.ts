@@ -6,6 +6,7 @@
 // version and architecture, keyed by the bundle's content hash (scripts/bundle.js writes it on
 // the bundle's last line: V8 itself only checks the source's length). MCP_PRISM_CODE_CACHE=0
 // turns it off. Any failure to read or write it just means compiling as without it.
+import { cacheDir } from "../host/config/paths.js";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -26,8 +27,7 @@ export interface CachedRun<T> {
 const BUILD_LINE = /\n\/\/ mcp-prism-build ([0-9a-f]{16,})\n?$/;
 
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : join(env.HOME ?? homedir(), ".cache");
-  return join(base, "mcp-prism");
+  return cacheDir(env);
 }
 
 export function runWithCodeCache<T>(file: string, esmImport: EsmImport, env: NodeJS.ProcessEnv = process.env): CachedRun<T> {

@@ -3,8 +3,8 @@
 // the terminal (stderr, a line read from stdin), before the chat app draws. Without a terminal the
 // UntrustedConfigError stands: the command is refused with its one line. Small and builtin-only:
 // the chat app's first-frame code runs it.
-import { ConfigTrust } from "../host/config-trust.js";
-import { loadConfig, UntrustedConfigError, type HostConfig, type ServerConfig } from "../host/config.js";
+import { ConfigTrust } from "../host/config/config-trust.js";
+import { loadConfig, UntrustedConfigError, type HostConfig, type ServerConfig } from "../host/config/config.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 
 export interface AskStreams {

@@ -1,5 +1,5 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
-import { exitOnSignals } from "../host/process-group.js";
+import { exitOnSignals } from "../host/connection/process-group.js";
 import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
 import { isHelpFlag, isPromptFlag, isVersionFlag, ownWords } from "./dispatch.js";
 import { out, err } from "./output/terminal.js";

@@ -1,6 +1,6 @@
 // The model a command runs with: a bad --model is a usage error (exit 2, with the usage line); a
 // model config that cannot be used stays a ModelError for the command to report its own way.
-import type { HostConfig } from "../host/config.js";
+import type { HostConfig } from "../host/config/config.js";
 import { ModelError, type ModelAdapter } from "../model/adapter.js";
 import { createModel, type CreateModelOptions } from "../model/select.js";
 import { UsageError, type CommonOptions } from "./args.js";

@@ -1,12 +1,12 @@
 // The one-shot commands' InputProvider: nobody to ask, so `--answer JSON` accepts an elicitation
 // with that content (a URL one: the URL is printed, the user opens it), anything else is declined
 // with one line on stderr; `--yes` approves sampling, answered by the active model.
-import type { ElicitAnswer, InputProvider, SampleAnswer } from "../host/input-provider.js";
+import type { ElicitAnswer, InputProvider, SampleAnswer } from "../host/input/input-provider.js";
 import type { ModelAdapter } from "../model/adapter.js";
 import { ModelError } from "../model/adapter.js";
 import { sampledModelName, sampleWith } from "../model/sampling.js";
 import { sanitizeInline } from "../protocol/sanitize.js";
-import { checkAnswer } from "../host/input-form.js";
+import { checkAnswer } from "../host/input/input-form.js";
 import { err } from "./output/terminal.js";
 import { parseToolArgs, type ParsedCli } from "./args.js";
 import { modelOptions } from "./model-for.js";

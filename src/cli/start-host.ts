@@ -1,7 +1,7 @@
 // What every one-shot subcommand (call, tools, compare, -p) and the chat app start with: the
 // config (asked about or refused), the host opened on it, and the one-line StartError when either fails.
-import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../host/config.js";
-import { ConnectionError } from "../host/connection.js";
+import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../host/config/config.js";
+import { ConnectionError } from "../host/connection/connection.js";
 import { Host, type HostOptions } from "../host/host.js";
 import type { CommonOptions } from "./args.js";
 import { resolveConfig } from "./config-gate.js";

@@ -10,9 +10,9 @@ import {
   type ToolResultOutputSelector,
   type ToolResultVariant,
 } from "../protocol/index.js";
-import { legacyOutputs } from "../host/legacy-outputs.js";
+import { legacyOutputs } from "../host/result/legacy-outputs.js";
 import { policyFor, selectOutputs } from "../host/policy/index.js";
-import { route } from "../host/router.js";
+import { route } from "../host/result/router.js";
 import { MODES, type Mode } from "../host/types.js";
 import {
   validateLegacyResult,
@@ -20,12 +20,12 @@ import {
   type ValidatedLegacyResult,
   type ValidatedVariantResult,
   type ValidationLimits,
-} from "../host/validate.js";
+} from "../host/result/validate.js";
 
 export { MODES, type Mode };
 export { checkSelection, effectiveSelection, negotiatedExtensions, legacyOutputs, validateLegacyResult };
-export { ResultValidationError, type ValidationRule, type ValidationLimits, type ValidatedLegacyResult, type ValidatedVariantResult, type LegacyResultWarning } from "../host/validate.js";
-export { RoutingError } from "../host/router.js";
+export { ResultValidationError, type ValidationRule, type ValidationLimits, type ValidatedLegacyResult, type ValidatedVariantResult, type LegacyResultWarning } from "../host/result/validate.js";
+export { RoutingError } from "../host/result/router.js";
 export type { ModePolicy, Preference } from "../host/policy/index.js";
 
 /** What a host needs to know of a listed 2026-12-01 tool. */

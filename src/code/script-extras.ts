@@ -1,7 +1,7 @@
 // The two things a script reaches besides server tools: `tools.$search(query)` (search.ts) and
 // `display(image)`, which hands an image block the script holds to the user: checked, then routed
 // by the router to the user sink (never the model; the script's return value stays JSON).
-import { route } from "../host/router.js";
+import { route } from "../host/result/router.js";
 import type { Routed } from "../host/types.js";
 import type { CallAnswer } from "./runner.js";
 

@@ -1,7 +1,7 @@
 // Raw newline-delimited JSON-RPC over a child process's stdin/stdout.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { GROUPS, stopGroup, trackGroup } from "../host/process-group.js";
-import { serverEnv } from "../host/spawn-server.js";
+import { GROUPS, stopGroup, trackGroup } from "../host/connection/process-group.js";
+import { serverEnv } from "../host/connection/spawn-server.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
 

@@ -1,13 +1,14 @@
+import type { LogEntry } from "./connection/server-logs.js";
 // The Host's public shapes: its options, a server's status, the `server` event it emits, a planned
 // request. Kept apart from host.ts so the pipeline file holds the pipeline.
 import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { SignInSettings } from "./auth/sign-ins.js";
-import type { HostConfig } from "./config.js";
-import type { Connection } from "./connection.js";
-import type { EraCache } from "./era-cache.js";
-import type { InputProvider } from "./input-provider.js";
-import type { ToolError } from "./tools.js";
-import type { TransportFactory } from "./transport-factory.js";
+import type { HostConfig } from "./config/config.js";
+import type { Connection } from "./connection/connection.js";
+import type { EraCache } from "./connection/era-cache.js";
+import type { InputProvider } from "./input/input-provider.js";
+import type { ToolError } from "./catalog/tools.js";
+import type { TransportFactory } from "./connection/transport-factory.js";
 import type { Mode } from "./types.js";
 
 export interface HostOptions {
@@ -59,4 +60,20 @@ export interface PlannedRequest {
 export interface ServerEvent {
   name: string;
   state: "connected" | "failed";
+}
+
+/** The Host's events: what Host (an EventEmitter) emits, each with one argument; the app listens to them. */
+export interface HostEvents {
+  /** A server's first connect settled (Host.open). */
+  server: ServerEvent;
+  /** A server's tools, prompts or resources changed (and were listed again). */
+  "list-changed": { server: string; list: string };
+  /** A subscribed resource changed on its server. */
+  "resource-updated": { server: string; uri: string };
+  /** A sampling cap was reached (said once per cap; the refused samples are the server's to handle). */
+  "sampling-limit": { server: string; line: string };
+  /** A server's log message (`notifications/message`), as kept in Host.logs. */
+  log: LogEntry;
+  /** Tasks still running when the host closed, cancelled on their servers. */
+  "tasks-cancelled": { server: string; tool: string; taskId: string }[];
 }

@@ -4,34 +4,38 @@ import { didYouMean } from "../protocol/suggest.js";
 import { EventEmitter } from "node:events";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode } from "../protocol/index.js";
-import { wireError } from "./call-errors.js";
-import { checkCall, failedCall, finishCall } from "./call-steps.js";
+import { wireError } from "./call/call-errors.js";
+import { checkCall, failedCall, finishCall } from "./call/call-steps.js";
 import { callError } from "./host-error.js";
-import { Connection, ConnectionError } from "./connection.js";
-import { connectedPlan, unknownPlan, type PendingCall } from "./pending-call.js";
-import { EraCache } from "./era-cache.js";
-import { featuresWith, type ClientSide, type ServerNotice } from "./client-capabilities.js";
-import { DEFAULT_LOG_LEVEL, logEntryOf, sendLogLevel, ServerLogs, type LogEntry } from "./server-logs.js";
-import { rootsOf, type Root } from "./roots.js";
+import { Connection, ConnectionError } from "./connection/connection.js";
+import { connectedPlan, unknownPlan, type PendingCall } from "./call/pending-call.js";
+import { EraCache } from "./connection/era-cache.js";
+import { featuresWith, type ClientSide, type ServerNotice } from "./connection/client-capabilities.js";
+import { DEFAULT_LOG_LEVEL, logEntryOf, sendLogLevel, ServerLogs, type LogEntry } from "./connection/server-logs.js";
+import { rootsOf, type Root } from "./config/roots.js";
 import { policyFor } from "./policy/index.js";
-import { withInputRounds, type Retry } from "./input-required.js";
-import { offeredToModel } from "./app-only.js";
-import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./resources.js";
-import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./tools.js";
+import { withInputRounds, type Retry } from "./call/input-required.js";
+import { offeredToModel } from "./catalog/app-only.js";
+import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./catalog/resources.js";
+import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./catalog/tools.js";
 import type { CallError, CallOptions, CallOutcome, Mode, ProgressUpdate, ToolEntry, ToolExecutor } from "./types.js";
-import { modeSelection } from "./selections.js";
-import type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
+import { modeSelection } from "./call/selections.js";
+import type { HostEvents, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";
 import { Coalescer } from "./coalesce.js";
-import { SamplingBudget } from "./sampling-budget.js";
-import { PromptRegistry } from "./prompt-registry.js";
-import { Subscriptions } from "./subscriptions.js";
+import { SamplingBudget } from "./input/sampling-budget.js";
+import { PromptRegistry } from "./catalog/prompt-registry.js";
+import { Subscriptions } from "./catalog/subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
-import { RunningTasks, serverRunsTasks, TaskError, taskHandle, taskSupport } from "./tasks.js";
+import { RunningTasks, serverRunsTasks, TaskError, taskHandle, taskSupport } from "./call/tasks.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
 export class Host extends EventEmitter implements ToolExecutor {
+  /** Emits one of the HostEvents (typed: an event the type does not declare does not compile). */
+  private event<K extends keyof HostEvents>(name: K, e: HostEvents[K]): boolean {
+    return this.emit(name, e);
+  }
   readonly mode: Mode;
   private readonly conns = new Map<string, Connection>();
   /** Per server, one listing per advertised extension set. */
@@ -66,7 +70,7 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.rootList = opts.config.roots ? rootsOf(opts.config.roots) : undefined;
     // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
     const appMode = (opts.mode ?? opts.config.mode) === "app";
-    this.sampling = new SamplingBudget(opts.config.limits, (server, line) => void this.emit("sampling-limit", { server, line }));
+    this.sampling = new SamplingBudget(opts.config.limits, (server, line) => void this.event("sampling-limit", { server, line }));
     const input = opts.input && this.sampling.wrap(opts.input);
     const side: ClientSide = { features: { ...featuresWith(input), roots: this.rootList !== undefined, ui: appMode }, input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
@@ -79,10 +83,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
       if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection(name, cfg, opts.config.limits, opts.protocol ?? opts.config.protocol, eraCache, transport, side));
+      this.conns.set(name, new Connection({ name, config: cfg, limits: opts.config.limits, forcedVersion: opts.protocol ?? opts.config.protocol, eraCache, transports: transport, side }));
     }
     this.prompts = new PromptRegistry(this.conns, opts.config.limits);
-    this.subscriptions = new Subscriptions(this.conns, (server, uri) => this.emit("resource-updated", { server, uri }));
+    this.subscriptions = new Subscriptions(this.conns, (server, uri) => this.event("resource-updated", { server, uri }));
   }
 
   /**
@@ -93,8 +97,8 @@ export class Host extends EventEmitter implements ToolExecutor {
     const host = new Host(opts);
     for (const name of host.conns.keys()) {
       const first = host.listing(name, host.mode).then(
-        () => void host.emit("server", { name, state: "connected" } satisfies ServerEvent),
-        () => void host.emit("server", { name, state: "failed" } satisfies ServerEvent),
+        () => void host.event("server", { name, state: "connected" } satisfies ServerEvent),
+        () => void host.event("server", { name, state: "failed" } satisfies ServerEvent),
       );
       host.starts.set(name, first);
     }
@@ -197,9 +201,9 @@ export class Host extends EventEmitter implements ToolExecutor {
   private noticed(server: string, n: ServerNotice): void {
     if (n.kind === "updated") return this.subscriptions.updated(server, n.uri);
     const entry = n.kind === "log" ? logEntryOf(server, n.params) : undefined;
-    if (entry) this.serverLogs.add(entry), this.emit("log", entry);
+    if (entry) this.serverLogs.add(entry), this.event("log", entry);
     if (n.kind === "log") return;
-    const changed = () => void this.emit("list-changed", { server, list: n.list });
+    const changed = () => void this.event("list-changed", { server, list: n.list });
     this.relists.trigger(`${n.list}\0${server}`, () => this.relist(server, n.list, changed));
   }
 
@@ -428,7 +432,7 @@ export class Host extends EventEmitter implements ToolExecutor {
   /** Closes every server; the tasks still running are cancelled first (`tasks-cancelled` says which). */
   async close(): Promise<void> {
     const cancelled = await this.tasks.cancelAll();
-    if (cancelled.length) this.emit("tasks-cancelled", cancelled.map(({ server, tool, taskId }) => ({ server, tool, taskId })));
+    if (cancelled.length) this.event("tasks-cancelled", cancelled.map(({ server, tool, taskId }) => ({ server, tool, taskId })));
     this.subscriptions.close();
     await Promise.all([...this.conns.values()].map((c) => c.close()));
   }

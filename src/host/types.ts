@@ -12,7 +12,7 @@ import type {
   ToolBase,
 } from "../protocol/index.js";
 import type { HostError } from "./host-error.js";
-import type { ValidatedLegacyResult } from "./validate.js";
+import type { ValidatedLegacyResult } from "./result/validate.js";
 
 export type { Era };
 

@@ -4,7 +4,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from "../protocol/json-depth.js";
 import { isObject } from "../protocol/is-object.js";
 import { ToolResultOutputSchema } from "../protocol/schemas.js";
-import { restoreModelSink } from "../host/router.js";
+import { restoreModelSink } from "../host/result/router.js";
 import type { ConversationItem, ModelToolResult, ToolCallRequest, UserAttachment } from "./conversation.js";
 
 /** Bounds on a parsed item's lists and ids (far above what a session writes). */

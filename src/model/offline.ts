@@ -5,7 +5,7 @@
 import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type ModelToolResultBlock } from "./context.js";
 import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
 import { extractArgs, pickTool } from "./offline-args.js";
-import { isReceiptText } from "../host/receipt-text.js";
+import { isReceiptText } from "../host/result/receipt-text.js";
 import { estimateTokens, IMAGE_TOKENS_ESTIMATE, NO_USAGE, type TokenUsage } from "./usage.js";
 
 export interface OfflineOptions {

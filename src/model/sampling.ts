@@ -3,7 +3,7 @@
 // answers deterministically from the messages it was given. maxTokens, temperature and
 // stopSequences go to the adapter (Anthropic honours all three); the answer is also cut at the
 // first stop sequence and at the token bound here, so the offline model keeps them too.
-import type { SampleRequest } from "../host/input-provider.js";
+import type { SampleRequest } from "../host/input/input-provider.js";
 import type { ModelAdapter } from "./adapter.js";
 import type { ModelMessage } from "./context.js";
 

@@ -13,7 +13,7 @@ import { WHOLE_RESULT, type Conversation, type UserAttachment, type ModelToolRes
 import { failureText, thrownOutcome } from "./failure.js";
 import { planOf } from "../host/call/plan.js";
 import { buildToolNameMap } from "./tool-names.js";
-import { offeredToModel } from "../host/app-only.js";
+import { offeredToModel } from "../host/catalog/app-only.js";
 import type { HostTool, HostToolRun } from "./host-tool.js";
 import { addUsage, NO_USAGE, type TokenUsage } from "./usage.js";
 import { resultBudget } from "./result-budget.js";

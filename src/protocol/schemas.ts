@@ -208,7 +208,7 @@ export const ListToolsResultLooseSchema = z.looseObject({
 // tools/call
 
 // A result's envelope (resultType, isError, _meta, outputs/content) is checked by hand in
-// host/validate.ts on every call (a zod parse of it would cost each call for no better line);
+// host/result/validate.ts on every call (a zod parse of it would cost each call for no better line);
 // its outputs (fast-output.ts, else zod) and content blocks are read by the schemas here.
 
 /** A 2026-12-01 result. */

@@ -2,7 +2,7 @@
 // context as the user's own context block on the user's turn (src/model/context.ts). Only text
 // contents attach, bounded in count and size; a reference that cannot be read stops the turn
 // with one line (the user asked for it: the prompt is not sent without it).
-import { formatBytes } from "../host/measure.js";
+import { formatBytes } from "../host/result/measure.js";
 import type { UserAttachment } from "../model/conversation.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import type { CommandHost } from "./commands/types.js";

@@ -4,7 +4,7 @@
 // /compare, an `@` resource (name or URI) in a prompt, or the value of a prompt command's argument
 // (asked of the server: completion/complete). Pure, so the rules are testable without a terminal;
 // the hook (hooks/useCompletion.ts) does the asking and drawing.
-import type { PromptEntry } from "../host/prompts.js";
+import type { PromptEntry } from "../host/catalog/prompts.js";
 import { MODES } from "../host/types.js";
 import { argWords, assignWords } from "./commands/prompt-command.js";
 import type { ArgKind } from "./commands/types.js";

@@ -4,7 +4,7 @@
 // (the transcript notes its size, never its text). Each question and its answer is a transcript
 // record (`elicitation`, `sampling`): sanitized by the parse (input-provider.ts) and bounded here;
 // records never enter the model's context.
-import type { ElicitAnswer, ElicitRequest, InputProvider, SampleAnswer, SampleRequest } from "../host/input-provider.js";
+import type { ElicitAnswer, ElicitRequest, InputProvider, SampleAnswer, SampleRequest } from "../host/input/input-provider.js";
 import type { ModelAdapter } from "../model/adapter.js";
 import { ModelError } from "../model/adapter.js";
 import { sampledModelName, sampleWith } from "../model/sampling.js";

@@ -4,8 +4,10 @@
 // one line naming the server and the reason when the start failed; the app keeps running).
 // `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
 // connecting then is a notice, and another when it connects or fails.
-import type { ServerEvent } from "../host/host-types.js";
-import { isNoticeLevel, type LogEntry } from "../host/server-logs.js";
+import type { HostEvents, ServerEvent } from "../host/host-types.js";
+
+export type { HostEvents };
+import { isNoticeLevel, type LogEntry } from "../host/connection/server-logs.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import type { CommandHost } from "./commands/index.js";
 import { shownState, type ServerView } from "./server-view.js";
@@ -28,17 +30,6 @@ export type StartedHost = CommandHost &
     onLog?(listener: (e: LogEntry) => void): unknown;
   };
 
-/** The Host's events the app listens to. */
-export interface HostEvents {
-  /** A server's first connect settled (Host.open). */
-  server: ServerEvent;
-  /** A server's tools, prompts or resources changed (and were listed again). */
-  "list-changed": { server: string; list: string };
-  /** A subscribed resource changed on its server. */
-  "resource-updated": { server: string; uri: string };
-  /** A sampling cap was reached (said once per cap; the refused samples are the server's to handle). */
-  "sampling-limit": { server: string; line: string };
-}
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 

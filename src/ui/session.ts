@@ -2,7 +2,7 @@
 // The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
 // tests can drive it with a scripted runner.
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
-import { offeredToModel } from "../host/app-only.js";
+import { offeredToModel } from "../host/catalog/app-only.js";
 import type { CallLifecycle } from "../host/call/lifecycle.js";
 import { appCalls } from "./calls.js";
 import { showInView, viewAttachments } from "./view-link.js";

@@ -1,7 +1,7 @@
 // The UI's session state: an external store (useSyncExternalStore) the turn loop, the slash
 // commands and the keyboard write to, and the components read. It holds what the router put in
 // each sink, indexed for drawing; it makes no protocol decisions of its own.
-import { jsonBytes } from "../host/measure.js";
+import { jsonBytes } from "../host/result/measure.js";
 import { AskQueue } from "../host/call/queue.js";
 import type { CallOutcome, Mode, ProgressUpdate, Routed } from "../host/types.js";
 import type { ContentBlock } from "../protocol/index.js";

@@ -4,7 +4,7 @@
 // the app is killed, and holds whole records only, even when the disk fills up.
 import { accessSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { stateDir } from "../host/state-dir.js";
+import { stateDir } from "../host/config/paths.js";
 import type { SessionStore } from "./state.js";
 import type { TranscriptRecord } from "./transcript-record.js";
 import type { Conversation } from "../model/conversation.js";

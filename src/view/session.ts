@@ -6,9 +6,9 @@
 // changes as notes for the App pane.
 import { readFileSync } from "node:fs";
 import { UI_EXTENSION } from "../protocol/index.js";
-import { appResourceUri, callableFromApp } from "../host/app-only.js";
-import type { ReadOutcome } from "../host/resources.js";
-import { toView } from "../host/router.js";
+import { appResourceUri, callableFromApp } from "../host/catalog/app-only.js";
+import type { ReadOutcome } from "../host/catalog/resources.js";
+import { toView } from "../host/result/router.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ViewProjection } from "../host/types.js";
 import { viewPolicy, type ViewPolicy } from "./csp.js";
 import { CallGate } from "../host/call/gate.js";

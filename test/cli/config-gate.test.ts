@@ -6,8 +6,8 @@ import { PassThrough } from "node:stream";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig, trustQuestion } from "../../src/cli/config-gate.js";
-import { ConfigTrust } from "../../src/host/config-trust.js";
-import { parseConfig, UntrustedConfigError } from "../../src/host/config.js";
+import { ConfigTrust } from "../../src/host/config/config-trust.js";
+import { parseConfig, UntrustedConfigError } from "../../src/host/config/config.js";
 import { tempDir } from "../helpers/host-fixtures.js";
 
 function terminal(answer: string | null, tty = true) {

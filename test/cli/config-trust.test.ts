@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigTrust, contentHash } from "../../src/host/config-trust.js";
+import { ConfigTrust, contentHash } from "../../src/host/config/config-trust.js";
 import { FakeAnthropic } from "../helpers/fake-anthropic.js";
 import { BIN, tempDir } from "../helpers/host-fixtures.js";
 

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../helpers/host-fixtures.js";
 import { runCli } from "../helpers/processes.js";
-import { SamplingBudget } from "../../src/host/sampling-budget.js";
-import type { InputProvider } from "../../src/host/input-provider.js";
+import { SamplingBudget } from "../../src/host/input/sampling-budget.js";
+import type { InputProvider } from "../../src/host/input/input-provider.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prism-sampling-caps-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

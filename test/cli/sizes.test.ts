@@ -4,7 +4,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { Host } from "../../src/host/host.js";
-import { formatBytes } from "../../src/host/measure.js";
+import { formatBytes } from "../../src/host/result/measure.js";
 import { sinkSummary } from "../../src/ui/components/ToolCard.js";
 import { renderCall } from "../../src/cli/output/call.js";
 import { BIN, config, demoStdio, tempDir } from "../helpers/host-fixtures.js";

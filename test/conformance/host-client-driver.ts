@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/host/config.js";
+import { loadConfig } from "../../src/host/config/config.js";
 import { sampleArguments } from "../../src/conformance/sample-args.js";
 import { Host } from "../../src/host/host.js";
 import { AuthStore } from "../../src/host/auth/store.js";

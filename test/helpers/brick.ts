@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { ROOT } from "./host-fixtures.js";
 
 export { CORRUPT_PNG, NOT_A_PNG, SERVER_MESSAGE, STDERR_CANARY } from "../fixtures/brick-server.js";

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config.js";
+import { DEFAULT_LIMITS, type HostConfig, type ServerConfig } from "../../src/host/config/config.js";
 import { waitForListeningUrl } from "./listening.js";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import type { CallOptions } from "../../src/host/types.js";
 import { ROOT } from "./host-fixtures.js";
 import { waitForListeningUrl } from "./listening.js";

@@ -9,9 +9,9 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerConfig } from "../../src/host/config.js";
-import { SizeLimitedTransport } from "../../src/host/size-limited-transport.js";
-import { defaultTransport, type TransportContext, type TransportFactory } from "../../src/host/transport-factory.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
+import { SizeLimitedTransport } from "../../src/host/connection/size-limited-transport.js";
+import { defaultTransport, type TransportContext, type TransportFactory } from "../../src/host/connection/transport-factory.js";
 import { ToolkitConnection, type ToolkitServer } from "../../src/server/index.js";
 
 /** The command of a config that names an in-memory server (never spawned). */

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { BIN, ROOT } from "./host-fixtures.js";
 
 export const FORKING_SERVER = join(ROOT, "test", "fixtures", "forking-server.mjs");

@@ -1,6 +1,6 @@
 // The schema-bomb fixture server (test/fixtures/schema-bomb-server.ts) as a config entry.
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { ROOT } from "./host-fixtures.js";
 
 export const SCHEMA_BOMB = join(ROOT, "test", "fixtures", "schema-bomb-server.ts");

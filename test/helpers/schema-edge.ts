@@ -1,6 +1,6 @@
 // The schema-edge fixture server's config (test/fixtures/schema-edge-server.ts), behind its own wire log.
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { ROOT } from "./host-fixtures.js";
 
 export const SCHEMA_EDGE = join(ROOT, "test", "fixtures", "schema-edge-server.ts");

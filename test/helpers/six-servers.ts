@@ -4,7 +4,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HostConfig, ServerConfig } from "../../src/host/config.js";
+import type { HostConfig, ServerConfig } from "../../src/host/config/config.js";
 import { config, ROOT } from "./host-fixtures.js";
 import { everythingStdio, filesystemStdio, memoryStdio } from "./real-servers.js";
 

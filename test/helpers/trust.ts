@@ -1,6 +1,6 @@
 // The trust-and-leaks fixture (test/fixtures/trust-server.mjs): configs and the byte checks.
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { ROOT } from "./host-fixtures.js";
 
 export const TRUST_SERVER = join(ROOT, "test", "fixtures", "trust-server.mjs");

@@ -4,8 +4,8 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Connection, ConnectionError } from "../../src/host/connection.js";
-import { EraCache } from "../../src/host/era-cache.js";
+import { Connection, ConnectionError } from "../../src/host/connection/connection.js";
+import { EraCache } from "../../src/host/connection/era-cache.js";
 import { config, tempDir } from "../helpers/host-fixtures.js";
 
 const CHALLENGE = 'Bearer realm="prism-test", error="invalid_token", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"';
@@ -31,7 +31,7 @@ after(() => Promise.all(servers.map((s) => s.close())));
 
 async function connect(url: string, cache?: EraCache): Promise<{ conn: Connection; error: ConnectionError }> {
   const cfg = config({}).limits;
-  const conn = new Connection("secure", { kind: "http", url, headers: { authorization: "Bearer expired" } }, cfg, undefined, cache);
+  const conn = new Connection({ name: "secure", config: { kind: "http", url, headers: { authorization: "Bearer expired" } }, limits: cfg, eraCache: cache });
   const error = await conn.ensureConnected().then(
     () => assert.fail("connected without credentials"),
     (e: unknown) => e as ConnectionError,

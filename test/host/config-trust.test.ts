@@ -4,8 +4,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, loadConfig, parseConfig, serverConfig, UntrustedConfigError } from "../../src/host/config.js";
-import { ConfigTrust, contentHash } from "../../src/host/config-trust.js";
+import { ConfigError, loadConfig, parseConfig, serverConfig, UntrustedConfigError } from "../../src/host/config/config.js";
+import { ConfigTrust, contentHash } from "../../src/host/config/config-trust.js";
 import { tempDir } from "../helpers/host-fixtures.js";
 
 const cfg = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: "node", args: ["x.js"] } } });

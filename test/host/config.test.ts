@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundledCliPath, ConfigError, loadConfig, parseConfig, UntrustedConfigError } from "../../src/host/config.js";
-import { ConfigTrust, contentHash } from "../../src/host/config-trust.js";
+import { bundledCliPath, ConfigError, loadConfig, parseConfig, UntrustedConfigError } from "../../src/host/config/config.js";
+import { ConfigTrust, contentHash } from "../../src/host/config/config-trust.js";
 import { ROOT, tempDir } from "../helpers/host-fixtures.js";
 
 const good = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: "node", args: ["x.js"] } } });

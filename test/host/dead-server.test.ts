@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { explainingLines, TailBuffer } from "../../src/host/tail-buffer.js";
+import { explainingLines, TailBuffer } from "../../src/host/connection/tail-buffer.js";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { BIN, tempDir } from "../helpers/host-fixtures.js";
 

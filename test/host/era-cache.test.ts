@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import { EraCache } from "../../src/host/era-cache.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import { EraCache } from "../../src/host/connection/era-cache.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
 
 const hosts: Host[] = [];

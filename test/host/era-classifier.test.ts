@@ -1,7 +1,7 @@
 // The era classifier as a table: every probe outcome × context row → the verdict, no process.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { challenge, classifyProbe, type EraVerdict, type ProbeContext, type ProbeOutcome } from "../../src/host/era-classifier.js";
+import { challenge, classifyProbe, type EraVerdict, type ProbeContext, type ProbeOutcome } from "../../src/host/connection/era-classifier.js";
 
 const discover = (supportedVersions: string[]) => ({ resultType: "complete", supportedVersions, capabilities: {} });
 const stdio: ProbeContext = { transport: "stdio", version: "2026-12-01", forced: false, retried: false };

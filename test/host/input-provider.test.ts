@@ -4,9 +4,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
-import { checkAnswer, formDefaults, parseForm } from "../../src/host/input-form.js";
-import { clientCapabilities, featuresWith } from "../../src/host/client-capabilities.js";
-import { answerInput, parseElicit, parseSample, type InputProvider } from "../../src/host/input-provider.js";
+import { checkAnswer, formDefaults, parseForm } from "../../src/host/input/input-form.js";
+import { clientCapabilities, featuresWith } from "../../src/host/connection/client-capabilities.js";
+import { answerInput, parseElicit, parseSample, type InputProvider } from "../../src/host/input/input-provider.js";
 import { startMrtrServer } from "../fixtures/input-mrtr-server.js";
 import { sampleWith } from "../../src/model/sampling.js";
 import { OfflineModel } from "../../src/model/offline.js";

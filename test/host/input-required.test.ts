@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Host } from "../../src/host/host.js";
-import { answerInputRequests, MAX_INPUT_ROUNDS } from "../../src/host/input-required.js";
+import { answerInputRequests, MAX_INPUT_ROUNDS } from "../../src/host/call/input-required.js";
 import { config } from "../helpers/host-fixtures.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });

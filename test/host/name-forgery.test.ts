@@ -3,7 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
-import { qualifyNames } from "../../src/host/tools.js";
+import { qualifyNames } from "../../src/host/catalog/tools.js";
 import type { ToolEntry } from "../../src/host/types.js";
 import { config } from "../helpers/host-fixtures.js";
 import { trustServer } from "../helpers/trust.js";

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { defineTool, serveHttp, ToolkitServer, type HttpHandle } from "../../src/server/index.js";
 import { Host } from "../../src/host/host.js";
-import { ModernHttpTransport } from "../../src/host/http-transport.js";
+import { ModernHttpTransport } from "../../src/host/connection/http-transport.js";
 import { headerValue } from "../../src/protocol/http-headers.js";
 import { modernMeta } from "../helpers/raw-stdio.js";
 import { postModern } from "../helpers/raw-http.js";

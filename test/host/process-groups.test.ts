@@ -45,7 +45,7 @@ for (const how of ["an uncaught exception", "process.exit"] as const) {
     // A host process: spawns the server (with its group), waits until it has started its child, ends.
     const host = `
       import { existsSync } from "node:fs";
-      import { spawnServer } from ${JSON.stringify(pathToFileURL(join(ROOT, "src/host/spawn-server.ts")).href)};
+      import { spawnServer } from ${JSON.stringify(pathToFileURL(join(ROOT, "src/host/connection/spawn-server.ts")).href)};
       spawnServer(${JSON.stringify({ command: server.command, args: server.args, env: server.env })});
       const wait = () => (existsSync(${JSON.stringify(pids)}) ? setTimeout(() => { ${end}; }, 100) : setTimeout(wait, 20));
       wait();
@@ -62,8 +62,8 @@ for (const how of ["an uncaught exception", "process.exit"] as const) {
 test("two copies of process-group.ts share one registry (the app's bundle spawns, the host's chunks stop)", async (t) => {
   const pids = join(tempDir(), "pids");
   t.after(() => killRecorded(pids));
-  const copy = (await import(`../../src/host/process-group.ts?copy=${Date.now()}`)) as typeof import("../../src/host/process-group.js");
-  const own = await import("../../src/host/process-group.js");
+  const copy = (await import(`../../src/host/connection/process-group.ts?copy=${Date.now()}`)) as typeof import("../../src/host/connection/process-group.js");
+  const own = await import("../../src/host/connection/process-group.js");
   assert.notEqual(copy.trackGroup, own.trackGroup, "a second module instance");
   const server = forkingServer("bash -c 'node …' (bash stays)", pids);
   const child = spawn(server.command, server.args, { env: { ...process.env, ...server.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });

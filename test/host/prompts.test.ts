@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import { config, ROOT, tempDir, wireLines } from "../helpers/host-fixtures.js";
 import { everythingStdio, startEverythingHttp } from "../helpers/real-servers.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "prompt-server.mjs");
 const TEE = join(ROOT, "test", "fixtures", "wire-tee.mjs");

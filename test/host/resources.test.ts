@@ -1,11 +1,11 @@
-// Resources through the Host (src/host/resources.ts): listing over pages, templates, reads of
+// Resources through the Host (src/host/catalog/resources.ts): listing over pages, templates, reads of
 // text and blobs, the modern `_meta` envelope on every request, hostile results refused with a
 // rule, and which server a URI is read from. Both eras, in memory (test/fixtures/resource-server.ts);
 // server-everything over real stdio.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
-import { matchesTemplate } from "../../src/host/resources.js";
+import { matchesTemplate } from "../../src/host/catalog/resources.js";
 import { config } from "../helpers/host-fixtures.js";
 import { memoryServers } from "../helpers/in-memory.js";
 import { everythingStdio } from "../helpers/real-servers.js";

@@ -2,7 +2,7 @@
 // audience's sink once, in the order the result gave, with no hole left.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { route, RoutingError } from "../../src/host/router.js";
+import { route, RoutingError } from "../../src/host/result/router.js";
 import type { ToolResultOutput } from "../../src/protocol/index.js";
 
 const UI = "io.modelcontextprotocol/ui";

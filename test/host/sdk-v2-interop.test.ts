@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 import { waitForListeningUrl } from "../helpers/listening.js";
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import type { CallOutcome, ToolEntry } from "../../src/host/types.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { compileSchema } from "../../src/protocol/json-schema.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 import { waitForListeningUrl } from "../helpers/listening.js";

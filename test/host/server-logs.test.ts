@@ -5,13 +5,13 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import { logEntryOf, LOG_RING, LOG_TEXT_MAX, ServerLogs } from "../../src/host/server-logs.js";
+import { logEntryOf, LOG_RING, LOG_TEXT_MAX, ServerLogs } from "../../src/host/connection/server-logs.js";
 import { META } from "../../src/protocol/index.js";
 import { config, demoStdio, demoTeed, ROOT, tempDir, wireLines } from "../helpers/host-fixtures.js";
 import { startHttpServer } from "../helpers/raw-http.js";
 import { everythingStdio } from "../helpers/real-servers.js";
 import { LOG_CANARY } from "../fixtures/session-server.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 
 const fixture = (): ServerConfig => ({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "session-server.ts")], cwd: ROOT });
 

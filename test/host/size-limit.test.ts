@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { bytesOverLimit } from "../../src/host/size-limit.js";
+import { bytesOverLimit } from "../../src/host/connection/size-limit.js";
 
 const exact = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? "");
 // Strings from the whole code-point range, lone surrogates and control characters included.

@@ -3,8 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { SizeLimitedTransport } from "../../src/host/size-limited-transport.js";
-import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK } from "../../src/host/size-limit.js";
+import { SizeLimitedTransport } from "../../src/host/connection/size-limited-transport.js";
+import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK } from "../../src/host/connection/size-limit.js";
 
 async function pair(limit: number) {
   const [client, server] = InMemoryTransport.createLinkedPair();

@@ -1,4 +1,4 @@
-// A server process spawned early (src/host/spawn-server.ts) is adopted by the first stdio
+// A server process spawned early (src/host/connection/spawn-server.ts) is adopted by the first stdio
 // transport started with the same params, with whatever it did meanwhile: output it wrote, a
 // failed spawn, an exit. A second transport spawns its own; an unadopted one dies with the app.
 import { test } from "node:test";
@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { adoptEarly, spawnEarly, type StdioParams } from "../../src/host/spawn-server.js";
-import { LimitedStdioTransport } from "../../src/host/stdio-transport.js";
+import { adoptEarly, spawnEarly, type StdioParams } from "../../src/host/connection/spawn-server.js";
+import { LimitedStdioTransport } from "../../src/host/connection/stdio-transport.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const node = (code: string): StdioParams => ({ command: process.execPath, args: ["-e", code] });
@@ -52,7 +52,7 @@ test("the first transport adopts the early process and reads what it wrote befor
 });
 
 test("two copies of the module share one registry (the app's bundle spawns, the host's chunks adopt)", async () => {
-  const copy = (await import(`../../src/host/spawn-server.ts?copy=${Date.now()}`)) as typeof import("../../src/host/spawn-server.js");
+  const copy = (await import(`../../src/host/connection/spawn-server.ts?copy=${Date.now()}`)) as typeof import("../../src/host/connection/spawn-server.js");
   assert.notEqual(copy.adoptEarly, adoptEarly, "a second module instance");
   const params = node("setTimeout(() => {}, 5000)");
   copy.spawnEarly(params);
@@ -101,7 +101,7 @@ test("an early process nobody adopted is killed when the app exits", async (t) =
   // The app: spawns a server early (it records its pid, written whole by a rename: the app may see
   // the file the moment it exists), never adopts it, and exits.
   const app = `
-    import { spawnEarly } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, "../../src/host/spawn-server.ts")).href)};
+    import { spawnEarly } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, "../../src/host/connection/spawn-server.ts")).href)};
     spawnEarly({ command: process.execPath, args: ["-e", ${JSON.stringify(`const fs = require("fs"); fs.writeFileSync(${JSON.stringify(pidFile + ".tmp")}, String(process.pid)); fs.renameSync(${JSON.stringify(pidFile + ".tmp")}, ${JSON.stringify(pidFile)}); setTimeout(() => {}, 60000)`)}] });
     const wait = () => (existsSync(${JSON.stringify(pidFile)}) ? process.exit(0) : setTimeout(wait, 20));
     import { existsSync } from "node:fs";

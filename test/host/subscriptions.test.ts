@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { Host } from "../../src/host/host.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { config, demoStdio, startDemoHttp } from "../helpers/host-fixtures.js";
 
 /** Resolves with the first event `name` whose payload `ok` accepts, or rejects after `ms`. */

@@ -1,11 +1,11 @@
-// The host's transport seam (HostOptions.transport, src/host/transport-factory.ts): every transport
+// The host's transport seam (HostOptions.transport, src/host/connection/transport-factory.ts): every transport
 // a connection opens comes from the factory, with the server's name, limits and the era it is for;
 // a reconnect asks again; and the in-memory tier (test/helpers/in-memory.ts) keeps the size rule.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createDemoServer } from "../../src/demo/server.js";
 import { Host } from "../../src/host/host.js";
-import type { TransportContext, TransportFactory } from "../../src/host/transport-factory.js";
+import type { TransportContext, TransportFactory } from "../../src/host/connection/transport-factory.js";
 import { config } from "../helpers/host-fixtures.js";
 import { inMemoryPair, memoryServers } from "../helpers/in-memory.js";
 

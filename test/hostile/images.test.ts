@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { IMAGES } from "../fixtures/image-forge-images.js";
-import { ResultValidationError, validateLegacyResult } from "../../src/host/validate.js";
+import { ResultValidationError, validateLegacyResult } from "../../src/host/result/validate.js";
 
 const config = join(tempDir(), "images.json");
 writeFileSync(

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import { BIN, config, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { waitForListeningUrl } from "../helpers/listening.js";
 

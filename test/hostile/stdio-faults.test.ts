@@ -3,9 +3,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
-import { findReplyId, LimitedStdioTransport } from "../../src/host/stdio-transport.js";
-import { RESULT_TOO_LARGE_CODE } from "../../src/host/size-limit.js";
-import { TailBuffer } from "../../src/host/tail-buffer.js";
+import { findReplyId, LimitedStdioTransport } from "../../src/host/connection/stdio-transport.js";
+import { RESULT_TOO_LARGE_CODE } from "../../src/host/connection/size-limit.js";
+import { TailBuffer } from "../../src/host/connection/tail-buffer.js";
 import { COMMANDS, dispatch, type CommandHost } from "../../src/ui/commands/index.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { config } from "../helpers/host-fixtures.js";

@@ -13,7 +13,7 @@ import { parseContextItem } from "../../src/model/context-parse.js";
 import type { ModelSinkEntry } from "../../src/host/types.js";
 import { ASSISTANT_PNG } from "./support.js";
 import { encodePng } from "../../src/demo/png.js";
-import { parseConfig } from "../../src/host/config.js";
+import { parseConfig } from "../../src/host/config/config.js";
 
 const caps = ANTHROPIC_CAPABILITIES;
 const text = (t: string) => [{ audience: "assistant", format: "content", content: [{ type: "text", text: t }] }] as unknown as ModelSinkEntry[];

@@ -10,7 +10,7 @@ import type { ModelRequest, ModelToolSpec } from "../../src/model/adapter.js";
 import { OfflineModel } from "../../src/model/offline.js";
 import { runTurn } from "../../src/model/turn.js";
 import { FakeExecutor, tool } from "./support.js";
-import { parseConfig } from "../../src/host/config.js";
+import { parseConfig } from "../../src/host/config/config.js";
 
 const spec = (name: string, description = "", props: string[] = []): ModelToolSpec => ({
   name,

@@ -2,10 +2,10 @@
 // router.property.test.ts (≥1,000 cases in npm test) and scripts/property-long.ts (50,000+).
 import fc from "fast-check";
 import { checkSelection, effectiveSelection, sameSelector, selectorKey, type JsonSchema, type ToolResultOutputSelector, type ToolResultVariant } from "../../src/protocol/index.js";
-import { route, RoutingError, sinkBytes } from "../../src/host/router.js";
-import { writeReceipt } from "../../src/host/receipt.js";
+import { route, RoutingError, sinkBytes } from "../../src/host/result/router.js";
+import { writeReceipt } from "../../src/host/result/receipt.js";
 import type { CallOutcome, CallPlan, Routed } from "../../src/host/types.js";
-import { requestedExtensions, ResultValidationError, validateVariantResult } from "../../src/host/validate.js";
+import { requestedExtensions, ResultValidationError, validateVariantResult } from "../../src/host/result/validate.js";
 import { callError } from "../../src/host/host-error.js";
 import { ANTHROPIC_CAPABILITIES, buildContext } from "../../src/model/context.js";
 import { modelResultFor } from "../../src/model/turn.js";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkSelection, defineExtensionAudiences, extensionOfAudience, negotiatedAudiences, UI_EXTENSION } from "../../src/protocol/index.js";
-import { route } from "../../src/host/router.js";
+import { route } from "../../src/host/result/router.js";
 import { defineTool, ToolkitServer, type RequestContext } from "../../src/server/index.js";
 import { modernMeta } from "../helpers/raw-stdio.js";
 

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RULES, modelMeaning, type Rule } from "../../src/protocol/rules.js";
-import type { ValidationRule } from "../../src/host/validate.js";
+import type { ValidationRule } from "../../src/host/result/validate.js";
 import type { DeclarationRule } from "../../src/protocol/declaration.js";
 import type { SelectionRule } from "../../src/protocol/selection.js";
 import { failureText } from "../../src/model/failure.js";

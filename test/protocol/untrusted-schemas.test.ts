@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compiledSchemaCount, compileSchema, SchemaCompileError, schemaCompileIssue } from "../../src/protocol/json-schema.js";
 import { exceedsJsonDepth } from "../../src/protocol/json-depth.js";
-import { toToolEntry } from "../../src/host/tools.js";
+import { toToolEntry } from "../../src/host/catalog/tools.js";
 
 const NO_MATCH = `${"a".repeat(5000)}!`; // a backtracking engine would need ~2^5000 steps
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { UiInput } from "../../src/ui/input-dialogs.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { OfflineModel } from "../../src/model/offline.js";
-import { parseElicit, parseSample } from "../../src/host/input-provider.js";
+import { parseElicit, parseSample } from "../../src/host/input/input-provider.js";
 
 const CANARY = "CANARY-RECORD-51c0";
 

@@ -6,7 +6,7 @@ import type { Key } from "ink";
 import { PromptInput, applyKey, EMPTY_EDIT } from "../../src/ui/components/PromptInput.js";
 import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
 import type { CompletionSource } from "../../src/ui/hooks/useCompletion.js";
-import type { PromptEntry } from "../../src/host/prompts.js";
+import type { PromptEntry } from "../../src/host/catalog/prompts.js";
 import { COMMANDS } from "../../src/ui/commands/index.js";
 
 const GREET: PromptEntry = { server: "p", name: "greet", arguments: [{ name: "name", required: true }, { name: "style", required: false }] };

@@ -10,7 +10,7 @@ import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
 import { SessionStore } from "../../src/ui/state.js";
 import { PendingHost, type StartedHost } from "../../src/ui/pending-host.js";
 import type { ToolEntry } from "../../src/host/types.js";
-import { ConnectionError } from "../../src/host/connection.js";
+import { ConnectionError } from "../../src/host/connection/connection.js";
 import { startHost } from "../../src/cli/start-host.js";
 import { tick, waitFor, okOutcome, type Harness } from "./harness.js";
 import { mountApp } from "./mount-app.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { argWords, isPromptCommand, parsePromptArgs } from "../../src/ui/commands/prompt-command.js";
-import type { PromptEntry } from "../../src/host/prompts.js";
+import type { PromptEntry } from "../../src/host/catalog/prompts.js";
 
 const greet: PromptEntry = { server: "p", name: "greet", arguments: [{ name: "name", required: true }, { name: "style", required: false }] };
 

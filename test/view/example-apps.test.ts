@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
-import type { ServerConfig } from "../../src/host/config.js";
+import type { ServerConfig } from "../../src/host/config/config.js";
 import type { ViewProjection } from "../../src/host/types.js";
 import { ViewSession, type ViewNote } from "../../src/view/session.js";
 import { CallLifecycle } from "../../src/host/call/lifecycle.js";

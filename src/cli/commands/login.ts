@@ -2,7 +2,7 @@
 // stderr), its tokens kept under $XDG_STATE_HOME/mcp-prism/auth/ for the next runs.
 // mcp-prism logout SERVER: forgets that server's tokens, client registrations and discovery.
 import { parseCli, UsageError, withUsage } from "../args.js";
-import { serverConfig } from "../../host/config.js";
+import { serverConfig } from "../../host/config/config.js";
 import { SignIns } from "../../host/auth/sign-ins.js";
 import { sanitizeName } from "../../protocol/sanitize.js";
 import { commandConfig, openHost, StartError } from "../start-host.js";

@@ -15,11 +15,11 @@ import { oneShotInput } from "../oneshot-input.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
-import type { HostConfig } from "../../host/config.js";
+import type { HostConfig } from "../../host/config/config.js";
 import { CallGate } from "../../host/call/gate.js";
 import { CallLifecycle } from "../../host/call/lifecycle.js";
 import { refusingAsker } from "../refuse-asker.js";
-import { exitOnSignals } from "../../host/process-group.js";
+import { exitOnSignals } from "../../host/connection/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
 import { callError, failedOutcome } from "../../host/host-error.js";
 

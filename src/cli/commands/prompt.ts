@@ -6,7 +6,7 @@ import { renderPrompt } from "../output/prompts.js";
 import { startErrorFields } from "../start-host.js";
 import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
-import type { PromptError } from "../../host/prompts.js";
+import type { PromptError } from "../../host/catalog/prompts.js";
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("prompt", async () => {

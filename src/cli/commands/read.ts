@@ -2,7 +2,7 @@
 // a blob is one line unless --out FILE saves it (whole or not at all, mode 0600). --json prints
 // {"server","uri","contents":[…]}. Exit 1 when the read failed, 2 on usage errors.
 import { resolve } from "node:path";
-import { formatBytes } from "../../host/measure.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { writePrivateFile } from "../../ui/commands/save-file.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { contentBytes, renderContents } from "../output/resources.js";

@@ -5,7 +5,7 @@
 // refused), and it is written whole: a temporary file renamed over the old one, mode 0600.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ConfigError, parseConfig, userConfigPath } from "../../host/config.js";
+import { ConfigError, parseConfig, userConfigPath } from "../../host/config/config.js";
 import { isObject } from "../../protocol/is-object.js";
 import { didYouMean } from "../../protocol/suggest.js";
 import { parseOptions, UsageError, withUsage } from "../args.js";

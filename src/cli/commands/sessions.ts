@@ -1,6 +1,6 @@
 // mcp-prism sessions [--json]: the saved sessions (one transcript file each in the state
 // directory), the most recently used first: id, time, directory, turns, first prompt.
-import { stateDir } from "../../host/state-dir.js";
+import { stateDir } from "../../host/config/paths.js";
 import { listSessions, summaryLine } from "../../ui/sessions.js";
 import { parseOptions, withUsage } from "../args.js";
 import { out, outJson } from "../output/terminal.js";

@@ -4,7 +4,7 @@
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
 import React from "react";
 import { render } from "ink";
-import type { HostConfig } from "../../host/config.js";
+import type { HostConfig } from "../../host/config/config.js";
 import type { Host } from "../../host/host.js";
 import type { CallOutcome, Mode } from "../../host/types.js";
 import type { LegacyConnections } from "../../compare/legacy-connection.js";
@@ -19,7 +19,7 @@ import type { CommandHost } from "../../ui/commands/index.js";
 import { ChatSession, type TurnRunner } from "../../ui/session.js";
 import { SessionStore } from "../../ui/state.js";
 import { enterTerminalModes } from "../../ui/terminal.js";
-import { exitOnSignals } from "../../host/process-group.js";
+import { exitOnSignals } from "../../host/connection/process-group.js";
 import type { CommonOptions } from "../args.js";
 import { attachTranscript, recordContext, transcriptDir, TranscriptFile, fsProblem } from "../../ui/transcript.js";
 import { listSessions, sessionId } from "../../ui/sessions.js";
@@ -28,7 +28,7 @@ import type { SessionsHook } from "../../ui/commands/types.js";
 import { PromptHistory } from "../../ui/prompt-history.js";
 import { PendingHost } from "../../ui/pending-host.js";
 import { closeViews } from "../../ui/view-link.js";
-import type { InputProvider } from "../../host/input-provider.js";
+import type { InputProvider } from "../../host/input/input-provider.js";
 import { UiInput } from "../../ui/input-dialogs.js";
 
 /**

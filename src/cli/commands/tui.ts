@@ -9,10 +9,10 @@
 // frame. Only a bad config file (or an unknown --server) still exits before the UI, with its one
 // line. A directory config the user has not trusted is asked about on the terminal first, before
 // the UI and before any of its servers is spawned (src/cli/config-gate.ts).
-import { ConfigError, serverConfig, type HostConfig } from "../../host/config.js";
+import { ConfigError, serverConfig, type HostConfig } from "../../host/config/config.js";
 import type { Host } from "../../host/host.js";
-import type { InputProvider } from "../../host/input-provider.js";
-import { spawnEarly } from "../../host/spawn-server.js";
+import type { InputProvider } from "../../host/input/input-provider.js";
+import { spawnEarly } from "../../host/connection/spawn-server.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import { modelFor } from "../model-for.js";
 import { parseCli, withUsage } from "../args.js";
@@ -137,7 +137,7 @@ export function resumeWanted(argv: readonly string[]): { argv: string[]; id?: st
 async function savedSession(id: string | undefined): Promise<RestoredSession | string> {
   const { listSessions, findSession, lastSessionIn } = await import("../../ui/sessions.js");
   const { restoreSession } = await import("../../ui/session-restore.js");
-  const { stateDir } = await import("../../host/state-dir.js");
+  const { stateDir } = await import("../../host/config/paths.js");
   const dir = stateDir();
   const all = listSessions(dir);
   const s = id === undefined ? lastSessionIn(all, process.cwd()) : findSession(all, id);

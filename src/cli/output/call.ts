@@ -1,6 +1,6 @@
 // `call` output: the --json document, and the human view of each sink's share.
 import { selectorKey } from "../../protocol/index.js";
-import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/measure.js";
+import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/result/measure.js";
 import type { CallError, CallOutcome, HostWarning, SinkName } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { previewOutput } from "./sinks.js";

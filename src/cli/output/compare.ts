@@ -2,7 +2,7 @@
 // showing what reaches the model, the user, program logic and the App view.
 import Table from "cli-table3";
 import { selectorKey } from "../../protocol/index.js";
-import { measureReceipt, measureSinks, type Share } from "../../host/measure.js";
+import { measureReceipt, measureSinks, type Share } from "../../host/result/measure.js";
 import type { CallOutcome, LegacyProfile, Mode, SinkName } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { shareText } from "./call.js";

@@ -1,8 +1,8 @@
 // `prompts` and `prompt` output: each server's prompts with their arguments and the entries it
 // could not use (with their rule); a prompt's messages as the user's turn would carry them. The
 // --json documents keep what the server sent; only the human view is sanitized (terminal.ts).
-import type { PromptEntry, PromptError, GotPrompt } from "../../host/prompts.js";
-import { promptTurn, promptUsage } from "../../host/prompt-turn.js";
+import type { PromptEntry, PromptError, GotPrompt } from "../../host/catalog/prompts.js";
+import { promptTurn, promptUsage } from "../../host/catalog/prompt-turn.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 
 export interface PromptsDocument {

@@ -1,7 +1,7 @@
 // The text forms of `mcp-prism resources` and `mcp-prism read`. Every server string is sanitized
 // by out() as a whole; names and URIs are also kept to one line here.
-import type { ResourceContents, ResourceListing } from "../../host/resources.js";
-import { formatBytes } from "../../host/measure.js";
+import type { ResourceContents, ResourceListing } from "../../host/catalog/resources.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
 
 const line = (s: string, max = 300) => truncateChars(sanitizeInline(s), max);

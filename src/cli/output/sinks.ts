@@ -1,7 +1,7 @@
 // Human-readable previews of routed outputs. Every server-controlled string goes through the
 // terminal sanitizer before it is printed.
 import type { ToolResultOutput } from "../../protocol/index.js";
-import { base64Bytes, formatBytes } from "../../host/measure.js";
+import { base64Bytes, formatBytes } from "../../host/result/measure.js";
 import { sanitizeInline, sanitizeJson, sanitizeText } from "../../protocol/sanitize.js";
 import { DEFAULT_PAGE_SIZE, renderTable, totalRows } from "../../ui/table.js";
 

@@ -5,7 +5,7 @@
 // the human view is sanitized.
 import { selectorKey, type JsonSchema } from "../../protocol/index.js";
 import type { ServerStatus } from "../../host/host.js";
-import { isAppOnly } from "../../host/tools.js";
+import { isAppOnly } from "../../host/catalog/tools.js";
 import type { DeclinedVariant, HostWarning, ToolEntry } from "../../host/types.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 

@@ -1,7 +1,7 @@
 // goose: blocks are filtered by their annotations.audience hint — user-only blocks to the user,
 // everything else (assistant-only, both, unannotated) to the model. structuredContent is ignored.
 import type { ContentBlock, ToolResultOutput } from "../../protocol/index.js";
-import type { ValidatedLegacyResult } from "../../host/validate.js";
+import type { ValidatedLegacyResult } from "../../host/result/validate.js";
 
 function userOnly(b: ContentBlock): boolean {
   const aud = b.annotations?.audience;

@@ -1,6 +1,6 @@
 // Hosts that send both: content plus the serialized structuredContent, all to the model.
 import type { ToolResultOutput } from "../../protocol/index.js";
-import type { ValidatedLegacyResult } from "../../host/validate.js";
+import type { ValidatedLegacyResult } from "../../host/result/validate.js";
 
 export function both(r: ValidatedLegacyResult): ToolResultOutput[] {
   const content = [...r.content];

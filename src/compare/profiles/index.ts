@@ -3,10 +3,10 @@
 // The host reads legacy results one way (legacyOutputs, the `sep` profile) and hands the
 // validated result on (CallSuccess.legacyResult): a profile is a second reading, no second call.
 import type { ToolResultOutput } from "../../protocol/index.js";
-import { legacyOutputs } from "../../host/legacy-outputs.js";
-import { route, sinkBytes } from "../../host/router.js";
+import { legacyOutputs } from "../../host/result/legacy-outputs.js";
+import { route, sinkBytes } from "../../host/result/router.js";
 import type { CallOutcome, LegacyProfile } from "../../host/types.js";
-import type { ValidatedLegacyResult } from "../../host/validate.js";
+import type { ValidatedLegacyResult } from "../../host/result/validate.js";
 import { annotationAudience } from "./annotation-audience.js";
 import { both } from "./both.js";
 import { contentOnly } from "./content-only.js";

@@ -2,10 +2,10 @@
 // TransportContext), the connect or call that signs in when the server answered 401/403 and
 // sign-in is interactive (outside any request's timeout: a person may take minutes), and the
 // login / logout commands.
-import { ConnectionError, type Connection } from "../connection.js";
-import type { HostConfig } from "../config.js";
-import { HttpStatusError } from "../http-transport.js";
-import { defaultTransport, httpStatusOf, type TransportFactory } from "../transport-factory.js";
+import { ConnectionError, type Connection } from "../connection/connection.js";
+import type { HostConfig } from "../config/config.js";
+import { HttpStatusError } from "../connection/http-transport.js";
+import { defaultTransport, httpStatusOf, type TransportFactory } from "../connection/transport-factory.js";
 import { openBrowser } from "../browser.js";
 import { ServerAuth, type SignInOptions } from "./server-auth.js";
 import { AuthStore } from "./store.js";

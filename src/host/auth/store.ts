@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { isObject } from "../../protocol/is-object.js";
-import { stateDir } from "../state-dir.js";
+import { stateDir } from "../config/paths.js";
 
 export interface IssuerRecord {
   client?: OAuthClientInformationMixed;

@@ -5,7 +5,7 @@ import { describePlan, planCompare, type CompareHost } from "../../compare/plan.
 import { runCompare } from "../../compare/run.js";
 import { SINKS, type CallOutcome, type SinkName, type ToolEntry } from "../../host/types.js";
 import { PROFILE_CLIENTS } from "../../compare/profiles/index.js";
-import { formatBytes } from "../../host/measure.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { userSummary } from "../components/ToolCard.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { parseToolCallArgs, resolveTool } from "./parse.js";

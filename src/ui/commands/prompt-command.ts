@@ -2,8 +2,8 @@
 // or words: `name=value` for a named argument, a bare word (or "quoted words") for the next
 // declared one. The prompt's messages become the user's turn (promptTurn: text, and the text of
 // an embedded text resource); other content kinds are named in a notice and not sent.
-import type { PromptEntry } from "../../host/prompts.js";
-import { promptTurn, promptUsage } from "../../host/prompt-turn.js";
+import type { PromptEntry } from "../../host/catalog/prompts.js";
+import { promptTurn, promptUsage } from "../../host/catalog/prompt-turn.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { CommandError, type CommandContext } from "./types.js";
 

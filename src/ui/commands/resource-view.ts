@@ -1,8 +1,8 @@
 // How a read resource is shown in the conversation (/read, /open): in the user's place only —
 // never in the model's context. Each content becomes a numbered output (/save-output N saves it
 // whole); a text is drawn up to a bound, a blob is one line.
-import { formatBytes } from "../../host/measure.js";
-import type { ReadOutcome, ResourceContents } from "../../host/resources.js";
+import { formatBytes } from "../../host/result/measure.js";
+import type { ReadOutcome, ResourceContents } from "../../host/catalog/resources.js";
 import { sanitizeInline, sanitizeText, truncateChars } from "../../protocol/sanitize.js";
 import { CommandError, type CommandContext } from "./types.js";
 

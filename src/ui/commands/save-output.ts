@@ -1,7 +1,7 @@
 // /save-output N [file]: writes an audio, image or resource the user sink received (whole or not
 // at all, mode 0600: save-file.ts).
 import { resolve } from "node:path";
-import { formatBytes } from "../../host/measure.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
 import type { Saveable } from "../state.js";
 import { fsProblem } from "../transcript.js";

@@ -3,7 +3,7 @@ import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { toolCounts, toolIssueLines } from "./tool-issues.js";
 import type { SlashCommand } from "./types.js";
 import { shownState } from "../server-view.js";
-import { explainingLines } from "../../host/tail-buffer.js";
+import { explainingLines } from "../../host/connection/tail-buffer.js";
 
 /** Lines of each server's stderr and of the host's diagnostics shown (the newest). */
 const SHOWN = 3;

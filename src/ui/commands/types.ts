@@ -3,12 +3,12 @@
 import type { PlannedRequest } from "../../host/host.js";
 import type { SessionSummary } from "../sessions.js";
 import type { HostError } from "../../host/host-error.js";
-import type { LogEntry } from "../../host/server-logs.js";
-import type { ReadOutcome, ResourceListing } from "../../host/resources.js";
+import type { LogEntry } from "../../host/connection/server-logs.js";
+import type { ReadOutcome, ResourceListing } from "../../host/catalog/resources.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry } from "../../host/types.js";
 import type { ServerView } from "../server-view.js";
-import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/prompts.js";
-import type { PromptLookup } from "../../host/prompt-registry.js";
+import type { Completion, PromptEntry, PromptListing, PromptResult } from "../../host/catalog/prompts.js";
+import type { PromptLookup } from "../../host/catalog/prompt-registry.js";
 import type { SessionStore } from "../state.js";
 import type { ToolSearchControl } from "../../model/tool-search.js";
 import type { ModelCapabilities } from "../../model/context.js";

@@ -5,7 +5,7 @@
 import React, { useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
-import { checkAnswer, formDefaults, type FormField } from "../../host/input-form.js";
+import { checkAnswer, formDefaults, type FormField } from "../../host/input/input-form.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";
 import { openBrowser } from "../../host/browser.js";

@@ -3,7 +3,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
-import { formatBytes } from "../../host/measure.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { displayWidth, truncateToWidth, wrapToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
 

@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
-import { formatBytes } from "../../host/measure.js";
+import { formatBytes } from "../../host/result/measure.js";
 import { compactJson, formatElapsed, truncateToWidth, wrapText, wrapToWidth } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";

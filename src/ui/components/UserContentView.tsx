@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName, sanitizeText } from "../../protocol/sanitize.js";
-import { base64Bytes, formatBytes } from "../../host/measure.js";
+import { base64Bytes, formatBytes } from "../../host/result/measure.js";
 import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
 import { TableView } from "./TableView.js";

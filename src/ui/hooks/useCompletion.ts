@@ -5,7 +5,7 @@
 // short pause in typing, the previous request cancelled). Only at the end of the line; a stale
 // answer is dropped.
 import { useEffect, useMemo, useState } from "react";
-import type { Completion, PromptEntry } from "../../host/prompts.js";
+import type { Completion, PromptEntry } from "../../host/catalog/prompts.js";
 import { argumentText, completionAt, type CommandInfo, type CompletionData, type ResourceInfo, type ToolInfo } from "../completion.js";
 
 /** What the session knows without asking anyone, read at each key. */
