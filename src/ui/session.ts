@@ -82,7 +82,9 @@ export interface ChatSessionOptions {
 type Queued = string | { viewTurn: string };
 
 /** Commands that answer at once while the host is still connecting. */
-const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "connecting", tools: "connecting" };
+// /servers and /tools answer at once from what is known (servers still connecting say so), never
+// "try again": they are what a person runs when a server is slow or broken.
+const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "run", tools: "run", reconnect: "run", mcp: "run" };
 
 export class ChatSession {
   readonly store: SessionStore;
