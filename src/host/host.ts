@@ -31,6 +31,11 @@ import { RunningTasks, serverRunsTasks, TaskError, taskHandle, taskSupport } fro
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
+/** Only what is known now: servers not connected are neither waited for nor connected. */
+export interface KnownOnly {
+  knownOnly: boolean;
+}
+
 export class Host extends EventEmitter implements ToolExecutor {
   /** Emits one of the HostEvents (typed: an event the type does not declare does not compile). */
   private event<K extends keyof HostEvents>(name: K, e: HostEvents[K]): boolean {
@@ -184,14 +189,33 @@ export class Host extends EventEmitter implements ToolExecutor {
    * it again (its tools, prompts and resources are gone) until `enable` (a reconnect). Rejects
    * with the ConnectionError of a connect that fails.
    */
-  async setServer(server: string, action: "reconnect" | "enable" | "disable", mode: Mode = this.mode): Promise<void> {
+  async setServer(server: string, action: "reconnect" | "enable" | "disable", mode: Mode = this.mode, signal?: AbortSignal): Promise<void> {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     conn.disabled = action === "disable";
     this.listings.delete(server);
     await conn.close();
-    if (conn.disabled) conn.lastFailure = { rule: "server-disabled", detail: "disabled for this session" };
-    else await this.listing(server, mode);
+    if (conn.disabled) {
+      conn.lastFailure = { rule: "server-disabled", detail: "disabled for this session" };
+      return;
+    }
+    if (signal?.aborted) throw new ConnectionError("cancelled", server, "reconnect cancelled");
+    // Cancelled (Esc): the attempt is closed (its process group stopped) and the server left failed.
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        conn.lastFailure = { rule: "cancelled", detail: "reconnect cancelled" };
+        void conn.close().finally(() => (conn.lastFailure = { rule: "cancelled", detail: "reconnect cancelled" }));
+        reject(new ConnectionError("cancelled", server, "reconnect cancelled"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      await Promise.race([this.listing(server, mode), aborted]);
+    } finally {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   /**
@@ -249,9 +273,11 @@ export class Host extends EventEmitter implements ToolExecutor {
    * Every usable tool (names unique across servers) as listed for a mode; `waitMs` bounds the
    * wait for servers not connected yet (what they have not listed by then is left out).
    */
-  async tools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
+  async tools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY, known?: KnownOnly): Promise<ToolEntry[]> {
     await Promise.all(
       [...this.conns.entries()].map(([n, c]) => {
+        // Known only: a server not connected is not connected here (that is /mcp reconnect's job).
+        if (known?.knownOnly && c.state !== "connected") return undefined;
         const listed = this.listing(n, mode).catch(() => undefined);
         return c.state === "connected" ? listed : within(waitMs, listed, undefined);
       }),
@@ -260,12 +286,12 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   /** tools() with every schema compiled (declined variants and schema warnings known), in slices that yield. */
-  async settledTools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolEntry[]> {
-    return settleAllSchemas(await this.tools(mode, waitMs));
+  async settledTools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY, known?: KnownOnly): Promise<ToolEntry[]> {
+    return settleAllSchemas(await this.tools(mode, waitMs, known));
   }
 
-  async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY): Promise<ToolError[]> {
-    await this.tools(mode, waitMs);
+  async toolErrors(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY, known?: KnownOnly): Promise<ToolError[]> {
+    await this.tools(mode, waitMs, known);
     return [...this.conns.values()].flatMap((c) => this.listingOf(c, mode)?.errors ?? []);
   }
 

@@ -189,7 +189,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
         </Box>
       )}
       {Date.now() - quitArmed < QUIT_WINDOW_MS ? <Text color="yellow">Press ^C again to quit</Text> : null}
-      <StatusBar servers={servers()} mode={state.mode} model={typeof modelName === "function" ? modelName() : modelName} width={columns} busy={state.busy} usage={usage} />
+      <StatusBar servers={servers()} mode={state.mode} model={typeof modelName === "function" ? modelName() : modelName} width={columns} busy={state.busy} usage={usage} contextWindow={session.capabilities()?.contextWindow} />
     </Box>
   );
 }

@@ -31,6 +31,8 @@ export type StartedHost = CommandHost &
   };
 
 
+const KNOWN = { knownOnly: true };
+
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
 /**
@@ -130,12 +132,13 @@ export class PendingHost {
     return new Error(this.failure ?? "the host is still connecting to its servers");
   }
 
-  // Every turn and /tools list through this: a server not connected is not waited for (the start
-  // already waited its bound; its tools join when it connects).
+  // Every turn, /tools and /servers list through this, from what is known now: a server not
+  // connected is neither waited for nor connected again here (its tools join when its first connect
+  // ends; after a failure, /mcp reconnect or /reconnect does it, cancellable with Esc).
   readonly commandHost: CommandHost = {
-    tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m, 0) : []),
-    toolErrors: async (m: Mode) => (this.host?.toolErrors ? this.host.toolErrors(m) : []),
-    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m, 0) ?? this.host.tools(m, 0)) : []),
+    tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m, 0, KNOWN) : []),
+    toolErrors: async (m: Mode) => (this.host?.toolErrors ? this.host.toolErrors(m, 0, KNOWN) : []),
+    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m, 0, KNOWN) ?? this.host.tools(m, 0, KNOWN)) : []),
     servers: () => this.servers(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();
@@ -177,10 +180,13 @@ export class PendingHost {
       if (!this.host?.resources) throw this.notConnected();
       return this.host.resources(server);
     },
-    setServer: async (server, action, mode) => {
+    setServer: async (server, action, mode, signal) => {
       if (!this.host?.setServer) throw this.notConnected();
-      await this.host.setServer(server, action, mode);
-      this.changed();
+      try {
+        await this.host.setServer(server, action, mode, signal);
+      } finally {
+        this.changed();
+      }
     },
     readResource: async (uri, server) => {
       if (!this.host?.readResource) throw this.notConnected();

@@ -64,8 +64,8 @@ export interface ChatSessionOptions {
    * live, but lines are queued (they run once it settles), except /quit; /servers and /tools say so.
    */
   hostReady?: Promise<unknown>;
-  /** The model adapter's capabilities (what "what the model saw" is built with). */
-  modelCapabilities?: ModelCapabilities;
+  /** The active model adapter's capabilities (what "what the model saw" is built with; its window). A function when /model can switch it. */
+  modelCapabilities?: ModelCapabilities | (() => ModelCapabilities);
   /** Tool search's switch and what the model was last offered (/tools). */
   toolSearch?: ToolSearchControl;
   /** The active model and switching it (/model). */
@@ -82,7 +82,9 @@ export interface ChatSessionOptions {
 type Queued = string | { viewTurn: string };
 
 /** Commands that answer at once while the host is still connecting. */
-const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "connecting", tools: "connecting" };
+// /servers and /tools answer at once from what is known (servers still connecting say so), never
+// "try again": they are what a person runs when a server is slow or broken.
+const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "run", tools: "run", reconnect: "run", mcp: "run" };
 
 export class ChatSession {
   readonly store: SessionStore;
@@ -129,6 +131,12 @@ export class ChatSession {
     return this.running !== undefined;
   }
 
+  /** The active model's capabilities (they follow a /model switch). */
+  capabilities(): ModelCapabilities | undefined {
+    const c = this.opts.modelCapabilities;
+    return typeof c === "function" ? c() : c;
+  }
+
   /** Cancels the running turn or command; true if something was running. */
   cancel(): boolean {
     if (!this.running) {
@@ -156,7 +164,7 @@ export class ChatSession {
       signal,
       autoApprove: this.opts.autoApprove,
       calls: this.calls,
-      modelCapabilities: this.opts.modelCapabilities,
+      modelCapabilities: this.capabilities(),
       toolSearch: this.opts.toolSearch,
       model: this.opts.model,
       usage: this.usage.snapshot,

@@ -16,6 +16,8 @@ export interface UsageSnapshot {
   session: TokenUsage;
   /** The last model turn's, while it runs and after. */
   last?: TurnUsage;
+  /** The last model request's own usage: its input is what the conversation fills of the window now. */
+  lastRequest?: TokenUsage;
   turns: readonly TurnUsage[];
 }
 
@@ -44,7 +46,7 @@ export class UsageMeter {
     const prev = this.snap.last ?? { n: ++this.count, prompt: "", usage: NO_USAGE, requests: 0 };
     const last: TurnUsage = { ...prev, usage: addUsage(prev.usage, usage), requests: prev.requests + 1 };
     const turns = this.snap.turns.length && this.snap.turns[this.snap.turns.length - 1].n === last.n ? [...this.snap.turns.slice(0, -1), last] : [...this.snap.turns, last].slice(-KEPT_TURNS);
-    this.set({ session: addUsage(this.snap.session, usage), last, turns });
+    this.set({ session: addUsage(this.snap.session, usage), last, turns, lastRequest: usage });
   }
 
   private set(s: UsageSnapshot): void {

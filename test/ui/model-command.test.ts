@@ -47,3 +47,22 @@ test("/model lists the endpoint's models and switches mid-session; the conversat
   assert.equal(last.model, "fake-small");
   assert.match(JSON.stringify(last.messages), /hello.*first answer.*again/);
 });
+
+test("after /model the app's capabilities (what /show says the model saw, the context window) are the new model's", async () => {
+  let adapter: ModelAdapter = createModel({ flag: "offline" });
+  const executor = new FakeExecutor([]);
+  const session = new ChatSession({
+    store: new SessionStore({ mode: "chat" }),
+    executor,
+    host: { tools: async () => [], servers: () => [], call: executor.call.bind(executor) },
+    runTurn: modelTurnRunner(() => adapter, () => new Conversation()),
+    modelCapabilities: () => adapter.capabilities,
+    model: { current: () => adapter.id, list: async () => [], use: (spec) => (adapter = createModel({ flag: spec, baseURL: fake.baseURL, env: {}, config: { provider: "openai-compatible", model: "fake-small", baseURL: fake.baseURL, contextWindow: 8192 } })).id },
+  });
+  const before = session.commandContext().modelCapabilities;
+  await session.submit("/model openai-compatible:fake-small");
+  const now = session.commandContext().modelCapabilities;
+  assert.equal(now, adapter.capabilities);
+  assert.notEqual(now, before);
+  assert.equal(session.capabilities()?.contextWindow, 8192);
+});

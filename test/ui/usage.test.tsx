@@ -8,13 +8,13 @@ import { AnthropicModel } from "../../src/model/anthropic.js";
 import { OfflineModel } from "../../src/model/offline.js";
 import { Conversation } from "../../src/model/conversation.js";
 import { runTurn, type TurnEvent } from "../../src/model/turn.js";
-import { fromAnthropicUsage, formatTokens, usageSummary } from "../../src/model/usage.js";
+import { fromAnthropicUsage, formatTokens, NO_USAGE, usageSummary } from "../../src/model/usage.js";
 import type { ModelAdapter } from "../../src/model/adapter.js";
 import { ChatSession } from "../../src/ui/session.js";
 import { modelTurnRunner } from "../../src/cli/commands/tui-render.js";
 import { SessionStore } from "../../src/ui/state.js";
 import type { CommandHost } from "../../src/ui/commands/index.js";
-import { usageStatus } from "../../src/ui/components/StatusBar.js";
+import { contextMeter, usageStatus } from "../../src/ui/components/StatusBar.js";
 import { callFirstToolThenAnswer, FakeAnthropic } from "../helpers/fake-anthropic.js";
 import { FakeExecutor, tool } from "../model/support.js";
 import { waitFor, type Harness } from "./harness.js";
@@ -99,4 +99,27 @@ test("app: the offline model's tokens carry ≈ in the status bar and /usage", a
   await waitFor(() => /tokens ≈[\d.]+k? in \/ ≈\d+ out · turn ≈[\d.]+k? \/ ≈\d+/.test(frame()), "estimated tokens in the status bar");
   await type("/usage\r");
   await waitFor(() => /session  ≈[\d.]+k? in · ≈\d+ out/.test(frame()) && /the offline model's estimate/.test(frame()), "/usage with estimates");
+});
+
+test("app: the context meter shows what the last request filled of the active model's window", async () => {
+  fake.script(
+    { kind: "reply", blocks: [{ type: "text", text: "Hello." }], usage: { input_tokens: 1000, output_tokens: 20, cache_read_input_tokens: 234 } },
+    { kind: "reply", blocks: [{ type: "text", text: "Again." }], usage: { input_tokens: 150_000, output_tokens: 7 } },
+  );
+  const adapter = anthropic();
+  const executor = new FakeExecutor(entries);
+  const host: CommandHost = { tools: async () => entries, servers: () => [{ name: "crm", protocolVersion: "2026-12-01", state: "connected" }], call: (n, a, o) => executor.call(n, a, o) };
+  const conversation = new Conversation();
+  const session = new ChatSession({ store: new SessionStore(), executor, host, runTurn: modelTurnRunner(adapter, () => conversation), autoApprove: true, modelCapabilities: () => adapter.capabilities });
+  const { frame, type } = mountApp(session, host.servers, open);
+  assert.doesNotMatch(frame(), /ctx /, "nothing before the first request");
+  await type("hi\r");
+  const window = formatTokens(adapter.capabilities.contextWindow);
+  await waitFor(() => new RegExp(`ctx 1\\.2k/${window.replace(".", "\\.")} 1%`).test(frame()), "the meter after the first turn");
+  await type("again\r");
+  // Not the session's sum: the last request's input is what the context holds now.
+  await waitFor(() => new RegExp(`ctx 150k/${window.replace(".", "\\.")} 75%`).test(frame()), "the meter follows the last request");
+  assert.equal(contextMeter(session.usage.snapshot(), 200_000), "ctx 150k/200k 75%");
+  assert.equal(contextMeter({ session: NO_USAGE, turns: [], lastRequest: { ...NO_USAGE, input: 3000, estimated: true } }, 32_768), "ctx ≈3.0k/33k 9%");
+  assert.equal(contextMeter(session.usage.snapshot(), undefined), "", "no window known: no meter");
 });

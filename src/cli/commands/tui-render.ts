@@ -172,7 +172,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     sessions,
     promptHistory: PromptHistory.load(dir),
     hostReady: pending.ready,
-    modelCapabilities: adapter.capabilities,
+    modelCapabilities: () => adapter.capabilities,
     toolSearch,
     model: {
       current: () => adapter.id,

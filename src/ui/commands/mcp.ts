@@ -34,9 +34,9 @@ export const mcp: SlashCommand = {
     if (!ctx.host.servers().some((s) => s.name === name)) throw new CommandError(`no server named ${JSON.stringify(sanitizeInline(name).slice(0, 60))} (see /mcp)`);
     if (!ctx.host.setServer) throw new CommandError("this host cannot reconnect or disable servers");
     const label = sanitizeName(name);
-    if (action !== "disable") ctx.store.notice(`server ${label}: connecting…`);
+    if (action !== "disable") ctx.store.notice(`server ${label}: connecting… (Esc cancels)`);
     try {
-      await ctx.host.setServer(name, action as Action, ctx.store.getState().mode);
+      await ctx.host.setServer(name, action as Action, ctx.store.getState().mode, ctx.signal);
     } catch (e) {
       const f = e as { detail?: unknown; message?: unknown };
       throw new CommandError(`server ${label}: ${sanitizeInline(String(f.detail ?? f.message ?? e))}`);
@@ -44,5 +44,18 @@ export const mcp: SlashCommand = {
     const now = ctx.host.servers().find((s) => s.name === name);
     const version = now?.protocolVersion ? ` (${sanitizeName(now.protocolVersion)})` : "";
     ctx.store.notice(`server ${label}: ${DONE[action as Action]}${action === "disable" ? "" : version}`);
+  },
+};
+
+/** /reconnect NAME: /mcp reconnect NAME, the explicit (and cancellable) way back for a failed server. */
+export const reconnect: SlashCommand = {
+  name: "reconnect",
+  usage: "/reconnect NAME",
+  args: ["server"],
+  description: "connect a server again (closes it first); Esc cancels",
+  run(args, ctx) {
+    const name = args.trim();
+    if (!name || /\s/.test(name)) throw new CommandError("usage: /reconnect NAME (/servers lists them)");
+    return mcp.run(`reconnect ${name}`, ctx);
   },
 };

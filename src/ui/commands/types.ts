@@ -35,11 +35,11 @@ export interface PromptSource {
 
 export interface CommandHost {
   /** Every listed tool for a mode that was not rejected, App-only and unavailable ones included. */
-  tools(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
+  tools(mode: Mode, waitMs?: number, known?: { knownOnly: boolean }): Promise<ToolEntry[]>;
   /** The tools rejected for a mode, each with its rule (optional: a host that rejects none may omit it). */
-  toolErrors?(mode: Mode, waitMs?: number): Promise<RejectedTool[]>;
+  toolErrors?(mode: Mode, waitMs?: number, known?: { knownOnly: boolean }): Promise<RejectedTool[]>;
   /** tools() with every schema compiled, so declined variants and schema warnings are known (Host.settledTools). */
-  settledTools?(mode: Mode, waitMs?: number): Promise<ToolEntry[]>;
+  settledTools?(mode: Mode, waitMs?: number, known?: { knownOnly: boolean }): Promise<ToolEntry[]>;
   servers(): ServerView[];
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
@@ -56,7 +56,7 @@ export interface CommandHost {
   /** Each server's resources and templates (Host.resources), or one server's; optional. */
   resources?(server?: string): Promise<ResourceListing[]>;
   /** /mcp: reconnect, disable or enable a server for this session (Host.setServer); optional. */
-  setServer?(server: string, action: "reconnect" | "enable" | "disable", mode: Mode): Promise<void>;
+  setServer?(server: string, action: "reconnect" | "enable" | "disable", mode: Mode, signal?: AbortSignal): Promise<void>;
   /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
   /** Subscribes to a resource the user read or attached, where its server offers it (a change is then a notice). */

@@ -26,12 +26,24 @@ export function usageStatus(u: UsageSnapshot | undefined): string {
   return `tokens ${pair(u.session, " in / ")} out · turn ${pair(u.last.usage, " / ")}`;
 }
 
-export function StatusBar({ servers, mode, model, width, busy, usage }: { servers: readonly ServerView[]; mode: Mode; model: string; width: number; busy?: boolean; usage?: UsageSnapshot }) {
+/**
+ * The context meter: what the last model request's input filled of the active model's window
+ * ("ctx 12k/200k 6%"; "≈" where the provider reported no counts and the host estimated them).
+ */
+export function contextMeter(u: UsageSnapshot | undefined, window: number | undefined): string {
+  if (!u?.lastRequest || !window || window <= 0) return "";
+  const used = totalInput(u.lastRequest);
+  const m = u.lastRequest.estimated ? "≈" : "";
+  return `ctx ${m}${formatTokens(used)}/${formatTokens(window)} ${Math.min(999, Math.round((used / window) * 100))}%`;
+}
+
+export function StatusBar({ servers, mode, model, width, busy, usage, contextWindow }: { servers: readonly ServerView[]; mode: Mode; model: string; width: number; busy?: boolean; usage?: UsageSnapshot; contextWindow?: number }) {
   const left = servers.map((s) => {
     const state = s.disabled ? "disabled" : shownState(s.state, s.failure);
     return { text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[state]}`, color: STATE_COLOR[state] };
   });
-  const tokens = usageStatus(usage);
+  const meter = contextMeter(usage, contextWindow);
+  const tokens = [usageStatus(usage), meter].filter(Boolean).join(" · ");
   const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${tokens ? ` · ${tokens}` : ""}${busy ? " · working…" : ""}`;
   const base = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ `;
   const hints = [KEY_HINTS, ...SHORTER_HINTS].find((h) => displayWidth(base + h) <= width) ?? SHORTER_HINTS[SHORTER_HINTS.length - 1];
