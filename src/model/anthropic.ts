@@ -176,6 +176,10 @@ export class AnthropicModel implements ModelAdapter {
       if (e.status === 429) return new ModelError("rate-limit", `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`);
       if (e.status === 529 || (e.error as { error?: { type?: string } })?.error?.type === "overloaded_error")
         return new ModelError("overloaded", `the Anthropic API is overloaded ${retries}; try again shortly`);
+      // "prompt is too long: 208310 tokens > 200000 maximum": named as the context window, with the numbers.
+      const over = /prompt is too long/i.test(detail) ? /(\d[\d,]*) tokens > (\d[\d,]*) maximum/.exec(detail) : undefined;
+      if (over !== undefined && (e.status === 400 || e.status === 413))
+        return new ModelError("context-length", `the conversation is over ${this.id}'s context window${over ? ` (${over[2]} tokens; the request had ${over[1]})` : ` (${detail})`}`, { what: "too-large", detail });
       if (e.status === 400 || e.status === 413)
         return new ModelError("bad-request", `the Anthropic API refused the request (${e.status}${detail ? `: ${detail}` : ""})`, refusedContent(e.status, detail));
       if (e.status === undefined)

@@ -237,3 +237,17 @@ test("a sampling request's maxTokens, temperature and stopSequences go to the Me
   assert.equal(body.tools, undefined);
   assert.match(JSON.stringify(body.system), /Be brief/);
 });
+
+test("a context-length error is named as such, with the numbers (the Messages API's 'prompt is too long')", async () => {
+  reset();
+  const window = fake.contextWindow;
+  fake.contextWindow = 50;
+  try {
+    const conversation = new Conversation();
+    const r = await runTurn({ adapter: model(), executor: new FakeExecutor([]), conversation, prompt: "x".repeat(400), mode: "chat" });
+    assert.equal(r.error?.kind, "context-length");
+    assert.match(r.error!.message, /over anthropic:claude-test's context window \(50 tokens; the request had \d+\)/);
+  } finally {
+    fake.contextWindow = window;
+  }
+});
