@@ -79,6 +79,9 @@ export class OpenAIModel implements ModelAdapter {
       organization: null,
       project: null,
       webhookSecret: null,
+      // The SDK adds OPENAI_CUSTOM_HEADERS (meant for OpenAI) to every request whatever the
+      // endpoint; a null for each of its names removes them (buildHeaders: later entries win).
+      defaultHeaders: envHeaderNames(process.env.OPENAI_CUSTOM_HEADERS),
       baseURL: this.opts.baseURL,
       maxRetries: 0,
       timeout: this.opts.timeoutMs ?? 120_000,
@@ -278,4 +281,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener("abort", done, { once: true });
   });
+}
+
+/** Each header OPENAI_CUSTOM_HEADERS ("Name: value" lines) names, mapped to null (removed). */
+function envHeaderNames(raw: string | undefined): Record<string, null> {
+  const names: Record<string, null> = {};
+  for (const line of (raw ?? "").split("\n").slice(0, 100)) {
+    const name = line.slice(0, Math.max(0, line.indexOf(":"))).trim();
+    if (name) names[name] = null;
+  }
+  return names;
 }

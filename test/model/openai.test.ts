@@ -205,6 +205,24 @@ test("keys: a local preset sends none of the environment's; a configured apiKeyE
   assert.ok(!denied.error!.message.includes("SECRET"));
 });
 
+test("OPENAI_CUSTOM_HEADERS (read by the SDK from the environment, meant for OpenAI) reach no endpoint", async () => {
+  reset();
+  const before = process.env.OPENAI_CUSTOM_HEADERS;
+  process.env.OPENAI_CUSTOM_HEADERS = "X-Org-Secret: HEADER-SECRET-4\nAuthorization-Extra: HEADER-SECRET-5";
+  try {
+    const local = createModel({ flag: "ollama:fake-large", baseURL: fake.baseURL, env: {} });
+    fake.script({ kind: "reply", text: "hi" });
+    const r = await runTurn({ adapter: local, executor: new FakeExecutor([]), conversation: new Conversation(), prompt: "x", mode: "chat" });
+    assert.equal(r.ok, true, r.error?.message);
+    const headers = JSON.stringify(fake.requests[0].headers);
+    assert.ok(!headers.includes("HEADER-SECRET"), headers);
+    assert.ok(!/x-org-secret/i.test(headers), headers);
+  } finally {
+    if (before === undefined) delete process.env.OPENAI_CUSTOM_HEADERS;
+    else process.env.OPENAI_CUSTOM_HEADERS = before;
+  }
+});
+
 test("configuration: presets, flags and the config block", () => {
   const env = { OPENAI_API_KEY: "k" };
   assert.equal(createModel({ flag: "openai:gpt-5.1", env }).id, "openai:gpt-5.1");
