@@ -35,6 +35,15 @@ test("ToolCard running: spinner, progress 3/5 with message, elapsed time", () =>
   assert.match(f, /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /m);
 });
 
+test("ToolCard running a task: its status and message, no bare 0 before them", () => {
+  const h = draw(<ToolCard call={call({ startedAt: Date.now() - 1500, progress: { progress: 0, message: "task working: 3 of 5 sources read" } })} width={100} />);
+  const f = stripAnsi(h.lastFrame());
+  assert.match(f, /^ {2}task working: 3 of 5 sources read · (1\.[5-9]|[2-9]\.\d)s/m);
+  assert.doesNotMatch(f, /0 task/);
+  const plain = stripAnsi(draw(<ToolCard call={call({ startedAt: Date.now(), progress: { progress: 0 } })} width={100} />).lastFrame());
+  assert.match(plain, /^ {2}0 · /m, "a progress of 0 with nothing else is still shown");
+});
+
 test("ToolCard done: requested outputs and per-sink sizes", () => {
   const img = { type: "image", data: "AAAA", mimeType: "image/png" };
   const o = okOutcome(

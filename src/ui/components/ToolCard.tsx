@@ -89,8 +89,9 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
 
   if (!o) {
     const p = call.progress;
-    const frac = p ? (p.total ? `${p.progress}/${p.total}` : `${p.progress}`) : "";
-    const msg = p?.message ? ` ${sanitizeInline(p.message)}` : "";
+    // A bare 0 before a message says nothing ("0 task working"): only the message then.
+    const frac = p ? (p.total ? `${p.progress}/${p.total}` : p.progress || !p.message ? `${p.progress}` : "") : "";
+    const msg = p?.message ? `${frac ? " " : ""}${sanitizeInline(p.message)}` : "";
     return (
       <Box flexDirection="column">
         {header}
