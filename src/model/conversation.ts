@@ -58,7 +58,12 @@ export const WHOLE_RESULT = -1;
 export type ConversationItem = UserItem | AssistantItem | ToolResultItem;
 
 /** What changed in a conversation (the app records each change in the session transcript). */
-export type ConversationChange = { type: "append"; item: ConversationItem } | { type: "replaced"; item: ToolResultItem } | { type: "rollback"; length: number };
+export type ConversationChange =
+  | { type: "append"; item: ConversationItem }
+  | { type: "replaced"; item: ToolResultItem }
+  | { type: "rollback"; length: number }
+  /** The first `removed` items were replaced by `items` (a summary: compact.ts). */
+  | { type: "compacted"; removed: number; items: ConversationItem[] };
 
 /** A conversation is an append-only list; a failed turn rolls back to its start (see turn.ts). */
 export class Conversation {
@@ -93,6 +98,13 @@ export class Conversation {
   /** Says that `item.replaced` changed (turn.ts, after the provider refused some of its content). */
   replaced(item: ToolResultItem): void {
     this.tell({ type: "replaced", item });
+  }
+  /** Replaces the first `removed` items by `items` (compaction; the transcript keeps the originals). */
+  compact(removed: number, items: ConversationItem[]): void {
+    this.items.splice(0, removed, ...items);
+    // What the provider took before is not what it will get now: nothing counts as taken.
+    this.accepted = 0;
+    this.tell({ type: "compacted", removed, items });
   }
   /** Index to roll back to if a turn fails half-way. */
   mark(): number {

@@ -5,6 +5,8 @@
 // - every tool_use gets a tool_result (an error result when the call did not give one);
 // - content the provider refused (HTTP 400/413: an image it cannot decode, a request too large)
 //   is replaced, for the model only, by a one-line note, and the request is retried once.
+import { compactIfNear, compactionLine, DEFAULT_COMPACT_AT } from "./compact.js";
+import { estimateTextTokens } from "./tokens.js";
 import type { CallOutcome, HostReceipt, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { ModelError, type ModelAdapter, type ModelToolSpec, type RefusedContent } from "./adapter.js";
 import { boundInstructions, boundTools } from "./bounds.js";
@@ -73,6 +75,8 @@ export interface RunTurnOptions {
   pinnedTools?: readonly string[];
   /** The budget of one tool result for the model, in tokens (config limits.modelResultTokens; default from the window). */
   resultTokens?: number;
+  /** Compact the older turns at this share of the window (config limits.compactAt; default 0.85); false: never. */
+  compactAt?: number | false;
 }
 
 /** The system prompt (each server's instructions bounded) and a notice per server whose instructions were cut. */
@@ -204,6 +208,16 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     }
   };
 
+  // Near the window, the older turns become a summary first (compact.ts): the request stays inside it.
+  if (opts.compactAt !== false) {
+    try {
+      const c = await compactIfNear(conversation, adapter, opts.compactAt ?? DEFAULT_COMPACT_AT, { signal, resultTokens: budget, extraTokens: estimateTextTokens(opts.prompt) + estimateTextTokens(system) + estimateTextTokens(JSON.stringify(tools)) });
+      if (c) emit({ type: "notice", text: compactionLine(c, adapter.capabilities.contextWindow) });
+    } catch (e) {
+      if (signal?.aborted) return finish({ ok: false, answer: "", toolCalls: [], modelRequests: 0, error: new ModelError("aborted", "cancelled") });
+      emit({ type: "notice", text: `the conversation could not be compacted (${asModelError(e, signal).message}); the request goes as it is` });
+    }
+  }
   conversation.append(opts.attachments?.length ? { role: "user", text: opts.prompt, attachments: opts.attachments } : { role: "user", text: opts.prompt });
   for (let round = 0; round < maxRounds; round++) {
     const reply = await ask();

@@ -122,6 +122,13 @@ export function restoreSession(path: string): RestoredSession {
     const target = rep && typeof rep.callId === "string" ? out.items.findLast((i): i is ToolResultItem => i.role === "tool" && i.callId === rep.callId) : undefined;
     if (notes?.ok && target) target.replaced = notes.value;
     else if (typeof r.rollback === "number" && Number.isInteger(r.rollback) && r.rollback >= 0) out.items.length = Math.min(out.items.length, r.rollback);
+    else if (isObject(r.compacted) && Number.isInteger(r.compacted.removed) && (r.compacted.removed as number) >= 0 && Array.isArray(r.compacted.items)) {
+      // A compaction: the summary items replace the first `removed` (each parsed like any item).
+      const parsed = r.compacted.items.slice(0, 16).map((i) => parseContextItem(i));
+      const bad = parsed.find((p) => !p.ok);
+      if (bad && !bad.ok) out.refused.push(`line ${line}: a compaction record with ${bad.why}; skipped`);
+      else out.items.splice(0, Math.min(out.items.length, r.compacted.removed as number), ...parsed.flatMap((p) => (p.ok ? [p.value] : [])));
+    }
     else out.refused.push(`line ${line}: a model-context record of the wrong shape; skipped`);
   }
 }

@@ -1,6 +1,7 @@
 // The chat session behind the App: runs model turns and slash commands against the store.
 // The model turn itself is injected (TurnRunner), so the UI holds no model or protocol logic and
 // tests can drive it with a scripted runner.
+import type { Compaction } from "../model/compact.js";
 import type { CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { offeredToModel } from "../host/catalog/app-only.js";
 import type { CallLifecycle } from "../host/call/lifecycle.js";
@@ -70,6 +71,8 @@ export interface ChatSessionOptions {
   toolSearch?: ToolSearchControl;
   /** The active model and switching it (/model). */
   model?: ModelSwitch;
+  /** Compacts the model context now (/compact). */
+  compact?: (signal?: AbortSignal) => Promise<Compaction | undefined>;
   /** The saved sessions, for /resume. */
   sessions?: SessionsHook;
   /** The prompt history saved across runs (else it lives for this run only). */
@@ -167,6 +170,7 @@ export class ChatSession {
       modelCapabilities: this.capabilities(),
       toolSearch: this.opts.toolSearch,
       model: this.opts.model,
+      compact: this.opts.compact,
       usage: this.usage.snapshot,
       sessions: this.opts.sessions,
       askView: this.opts.askView,

@@ -169,6 +169,7 @@ export function recordContext(conversation: Conversation, store: SessionStore): 
   return conversation.observe((c) => {
     if (c.type === "append") store.record({ kind: "context", ...contextItemRecord(c.item) });
     else if (c.type === "replaced") store.record({ kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) });
+    else if (c.type === "compacted") store.record({ kind: "context", compacted: { removed: c.removed, items: c.items.map((i) => contextItemRecord(i)).flatMap((r) => ("item" in r ? [r.item] : [])) } });
     else store.record({ kind: "context", rollback: c.length });
   });
 }

@@ -20,6 +20,8 @@ import { contextItemRecord } from "../../src/model/context-record.js";
 import { parseContextItem } from "../../src/model/context-parse.js";
 import { AnthropicModel } from "../../src/model/anthropic.js";
 import { runTurn } from "../../src/model/turn.js";
+import { OfflineModel } from "../../src/model/offline.js";
+import { compact } from "../../src/model/compact.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
 import { CANARY, FakeExecutor, tool } from "../model/support.js";
 
@@ -215,4 +217,26 @@ test("resume restores the model the session last ran with: its start record, the
   store.record({ kind: "session", event: "model", model: "ollama:qwen3" });
   t.detach();
   assert.equal(restoreSession(t.file!.path).model, "ollama:qwen3");
+});
+
+test("a compacted session resumes with the compacted context (the summary, then the kept turns); the transcript keeps the old turns", async () => {
+  const dir = tmp();
+  const store = new SessionStore();
+  const t = attachTranscript(store, dir);
+  store.record({ kind: "session", event: "start", pid: 1, cwd: "/work/project", mode: "chat", model: "offline", servers: [] });
+  const conversation = new Conversation();
+  recordContext(conversation, store);
+  const offline = new OfflineModel({ chunkDelayMs: 0 });
+  for (const prompt of ["first question about Globex", "second question", "third question"]) {
+    const r = await runTurn({ adapter: offline, executor: new FakeExecutor([]), conversation, prompt, mode: "chat" });
+    assert.ok(r.ok, r.error?.message);
+  }
+  const c = await compact(conversation, offline);
+  assert.ok(c, "compacted");
+  t.detach();
+  const r = restoreSession(t.file!.path);
+  assert.deepEqual(r.refused, []);
+  assert.deepEqual(buildContext(r.items, ANTHROPIC_CAPABILITIES), buildContext(conversation.items, ANTHROPIC_CAPABILITIES));
+  assert.match(JSON.stringify(r.items[0]), /Summary of the earlier conversation/);
+  assert.ok(readFileSync(t.file!.path, "utf8").includes("first question about Globex"), "the transcript still holds the compacted turns");
 });

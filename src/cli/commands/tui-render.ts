@@ -2,6 +2,7 @@
 // import while the servers' processes boot; it draws the first frame, then starts the host (whose
 // code, ../start-host.js and everything under it, is imported only then: nothing here imports it
 // statically, so the MCP SDK, zod and Ajv are not loaded before the first frame).
+import { compact } from "../../model/compact.js";
 import React from "react";
 import { render } from "ink";
 import type { HostConfig } from "../../host/config/config.js";
@@ -48,7 +49,7 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
 }
 
 /** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
-export function modelTurnRunner(adapter: ModelAdapter | (() => ModelAdapter), conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }): TurnRunner {
+export function modelTurnRunner(adapter: ModelAdapter | (() => ModelAdapter), conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }, compactAt?: number): TurnRunner {
   return async (prompt, opts) => {
     search.offered = undefined;
     const r = await runTurn({
@@ -59,6 +60,7 @@ export function modelTurnRunner(adapter: ModelAdapter | (() => ModelAdapter), co
       attachments: opts.attachments,
       hostTools: opts.hostTools,
       resultTokens,
+      compactAt,
       toolSearch: search.setting,
       mode: opts.mode,
       signal: opts.signal,
@@ -105,7 +107,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
   const toolSearch: ToolSearchControl = { setting: o.config.toolSearch ?? "auto" };
-  const runner = modelTurnRunner(() => adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch);
+  const runner = modelTurnRunner(() => adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch, o.config.limits.compactAt);
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const dir = transcriptDir();
@@ -187,6 +189,7 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
       },
     },
     askView: (q) => input.askView(q),
+    compact: (signal) => compact(conversation, adapter, { signal, resultTokens: o.config.limits.modelResultTokens }),
   });
   // A signal quits like /quit: the servers get the whole stdio shutdown (bounded), then the app
   // exits with 128 + its number. exitOnSignals is installed first, so it leaves signals to the

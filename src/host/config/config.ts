@@ -57,6 +57,8 @@ export interface Limits {
   maxSampledTokensPerSession: number;
   /** The budget of one tool result for the model, in tokens (unset: the smaller of 25,000 and a quarter of the model's window). */
   modelResultTokens?: number;
+  /** Compact the older turns when the context reaches this share of the model's window (unset: 0.85). */
+  compactAt?: number;
 }
 export const DEFAULT_LIMITS: Limits = {
   callTimeoutMs: 60_000,
@@ -281,6 +283,11 @@ export function parseConfig(text: string, file: string): HostConfig {
     if (budget !== undefined) {
       if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1000 || budget > 10_000_000) bad("limits.modelResultTokens", "integer from 1000 to 10000000 (tokens)");
       cfg.limits.modelResultTokens = budget as number;
+    }
+    const at = limits.compactAt;
+    if (at !== undefined) {
+      if (typeof at !== "number" || !(at >= 0.1 && at <= 0.99)) bad("limits.compactAt", "a share of the model's window from 0.1 to 0.99");
+      cfg.limits.compactAt = at as number;
     }
   }
   return cfg;

@@ -8,6 +8,7 @@ import { help } from "./help.js";
 import { logs } from "./logs.js";
 import { login } from "./login.js";
 import { mcp, reconnect } from "./mcp.js";
+import { compact } from "./compact.js";
 import { mode } from "./mode.js";
 import { model } from "./model.js";
 import { pane } from "./pane.js";
@@ -32,7 +33,7 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, reconnect, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, usage, resume, save, saveOutput, open, cancel, quit];
+export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, reconnect, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, compact, usage, resume, save, saveOutput, open, cancel, quit];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);

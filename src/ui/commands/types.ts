@@ -1,5 +1,6 @@
 // The slash command contract. `ctx` is everything a command may touch, so commands are testable
 // against a fake host without a terminal.
+import type { Compaction } from "../../model/compact.js";
 import type { PlannedRequest } from "../../host/host.js";
 import type { SessionSummary } from "../sessions.js";
 import type { HostError } from "../../host/host-error.js";
@@ -87,6 +88,8 @@ export interface CommandContext {
   toolSearch?: ToolSearchControl;
   /** The active model and switching it (/model); absent where the model is fixed. */
   model?: ModelSwitch;
+  /** Compacts the model context now (/compact); absent where there is no conversation. */
+  compact?: (signal?: AbortSignal) => Promise<Compaction | undefined>;
   /** The tokens of each model turn and of the session so far (/usage). */
   usage?: () => UsageSnapshot;
   /** The saved sessions (/resume); absent where nothing is saved. */
