@@ -61,7 +61,7 @@ function setup() {
 
 test("every command has its own name, usage and description", () => {
   const names = COMMANDS.map((c) => c.name);
-  assert.deepEqual(names, ["help", "mode", "model", "tools", "servers", "mcp", "logs", "login", "resources", "read", "call", "run", "compare", "show", "view", "pane", "table", "clear", "usage", "resume", "save", "save-output", "open", "cancel", "quit"]);
+  assert.deepEqual(names, ["help", "mode", "model", "tools", "servers", "mcp", "reconnect", "logs", "login", "resources", "read", "call", "run", "compare", "show", "view", "pane", "table", "clear", "compact", "usage", "resume", "save", "save-output", "open", "cancel", "quit"]);
   for (const c of COMMANDS) assert.ok(c.usage.startsWith(`/${c.name}`) && c.description.length > 5);
 });
 

@@ -44,7 +44,7 @@ export const servers: SlashCommand = {
           return [
             `${sanitizeName(s.name)}  ${s.protocolVersion ? sanitizeName(s.protocolVersion) : "?"}  ${shownState(s.state, s.failure)}${s.error ? ` — ${sanitizeInline(s.error)}` : ""}`,
             ...(issues.length > 0 ? [`  tools: ${toolCounts(tools, rejected, s.name)}; set aside:`, ...issues] : []),
-            ...(s.state === "failed" && !s.disabled ? [`  /reconnect ${sanitizeName(s.name)} connects it again (Esc cancels)`] : []),
+            ...(s.state === "failed" && !s.disabled && s.failure?.rule !== "auth-required" ? [`  /reconnect ${sanitizeName(s.name)} connects it again (Esc cancels)`] : []),
             ...rootLines(s.roots, w),
             ...tail("diagnostics", s.diagnostics, w),
             ...tail("stderr", s.stderr, w, s.stderrFirstError),
