@@ -9,7 +9,6 @@
 import { cacheDir } from "../host/config/paths.js";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 

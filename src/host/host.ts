@@ -18,7 +18,7 @@ import { withInputRounds, type Retry } from "./call/input-required.js";
 import { offeredToModel } from "./catalog/app-only.js";
 import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./catalog/resources.js";
 import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./catalog/tools.js";
-import type { CallError, CallOptions, CallOutcome, Mode, ProgressUpdate, ToolEntry, ToolExecutor } from "./types.js";
+import type { CallError, CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "./types.js";
 import { modeSelection } from "./call/selections.js";
 import type { HostEvents, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 import { within } from "./within.js";

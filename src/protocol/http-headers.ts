@@ -122,7 +122,7 @@ export function paramHeaderPlan(inputSchema: unknown): ParamHeaderPlan {
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let v = args;
   for (const k of path) {
-    if (!isObject(v) || !Object.prototype.hasOwnProperty.call(v, k)) return undefined;
+    if (!isObject(v) || !Object.hasOwn(v, k)) return undefined;
     v = v[k];
   }
   return v;

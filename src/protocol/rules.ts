@@ -137,7 +137,7 @@ export const RULES = {
 export type Rule = keyof typeof RULES;
 
 export function isRule(s: string): s is Rule {
-  return Object.prototype.hasOwnProperty.call(RULES, s);
+  return  Object.hasOwn(RULES, s);
 }
 
 /** What the model reads about a rule; a rule not in the table (another host's, a bug) reads as a failure. */

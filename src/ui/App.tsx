@@ -1,7 +1,7 @@
 // The chat app shell: conversation in the main column, the side pane (Programmatic + App) beside
 // it — or folded below it at ≤ 80 columns — and the status bar at the bottom.
 import { truncateToWidth } from "./format.js";
-import React, { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Text, useApp, useStdout } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";

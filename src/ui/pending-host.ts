@@ -4,7 +4,7 @@
 // one line naming the server and the reason when the start failed; the app keeps running).
 // `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
 // connecting then is a notice, and another when it connects or fails.
-import type { HostEvents, ServerEvent } from "../host/host-types.js";
+import type { HostEvents, } from "../host/host-types.js";
 
 export type { HostEvents };
 import { isNoticeLevel, type LogEntry } from "../host/connection/server-logs.js";

@@ -11,7 +11,7 @@ import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
 
 export type { ToolCallView, TurnItem, Turn, ProgrammaticEntry, AppEntry, Saveable, ApprovalAnswer, PendingApproval, PaneName, UiState } from "./state-types.js";
-import type { ToolCallView, TurnItem, Turn, ProgrammaticEntry, AppEntry, Saveable, ApprovalAnswer, PendingApproval, PaneName, UiState } from "./state-types.js";
+import type { ToolCallView, TurnItem, Turn, Saveable, ApprovalAnswer, UiState } from "./state-types.js";
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
 

@@ -7,7 +7,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { clientCapabilities } from "../../src/host/connection/client-capabilities.js";
-import { ConfigError, parseConfig } from "../../src/host/config/config.js";
+import { type ConfigError, parseConfig } from "../../src/host/config/config.js";
 import { Host } from "../../src/host/host.js";
 import { META } from "../../src/protocol/index.js";
 import { config, demoTeed, tempDir, wireLines } from "../helpers/host-fixtures.js";

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Host } from "../../src/host/host.js";
-import type { CallOptions, CallOutcome, ToolEntry, ToolExecutor } from "../../src/host/types.js";
+import type { CallOptions, CallOutcome, ToolExecutor } from "../../src/host/types.js";
 import { AnthropicModel } from "../../src/model/anthropic.js";
 import { buildContext, ANTHROPIC_CAPABILITIES } from "../../src/model/context.js";
 import { Conversation, WHOLE_RESULT } from "../../src/model/conversation.js";

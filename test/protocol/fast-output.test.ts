@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { ContentToolResultOutputSchema, fastParseOutput, StructuredToolResultOutputSchema } from "../../src/protocol/index.js";
 
 const json = fc.jsonValue({ maxDepth: 3 });
-const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+const _maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 const block = fc.oneof(
   fc.record({ type: fc.constant("text"), text: fc.string() }),
   fc.record({ type: fc.constant("text"), text: fc.string(), extra: json }),

@@ -1,7 +1,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import { App, layoutFor } from "../../src/ui/App.js";
 import { ChatSession, type TurnRunner } from "../../src/ui/session.js";
 import { SessionStore } from "../../src/ui/state.js";

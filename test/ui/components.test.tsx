@@ -1,7 +1,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import jpeg from "jpeg-js";
 import { ToolCard } from "../../src/ui/components/ToolCard.js";
 import { UserContentView } from "../../src/ui/components/UserContentView.js";

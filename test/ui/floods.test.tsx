@@ -4,7 +4,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import { Conversation } from "../../src/ui/components/Conversation.js";
 import { DRAW_INTERVAL_MS, SessionStore, type Turn, type TurnItem } from "../../src/ui/state.js";
 import { LIVE_TAIL_MAX, LONG_LINE, splitFinished } from "../../src/ui/live-text.js";

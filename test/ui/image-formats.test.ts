@@ -10,7 +10,7 @@ import { readBase64ImageHeader, readImageHeader, type ImageHeader } from "../../
 import { doubleIhdrPng, encodeGif, encodeRawPng, ihdr, jpegBehindApp, pngChunk, type RawPng } from "../fixtures/image-forge.js";
 import { PNG_SIGNATURE } from "../../src/demo/png.js";
 
-const CH: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const _CH: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const PALETTE = Buffer.from(Array.from({ length: 256 }, (_, i) => [i, 255 - i, (i * 7) & 255]).flat());
 
 /** The RGBA a correct decoder gives for pixel (x, y) of `p` (8-bit output). */

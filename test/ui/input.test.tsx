@@ -1,7 +1,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import type { Key } from "ink";
 import { PromptInput, applyKey, EMPTY_EDIT } from "../../src/ui/components/PromptInput.js";
 import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";

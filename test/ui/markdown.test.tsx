@@ -3,7 +3,6 @@
 import "./env.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import { render } from "ink-testing-library";
 import { Box } from "ink";
 import { Markdown } from "../../src/ui/components/Markdown.js";

@@ -1,6 +1,5 @@
 // The App mounted on a ChatSession for the session-level UI tests: 120×40, typing, the frame
 // without colours, and a quit counter in place of exiting.
-import React from "react";
 import { App } from "../../src/ui/App.js";
 import type { ChatSession } from "../../src/ui/session.js";
 import { renderAt, stripAnsi, tick, type Harness } from "./harness.js";

@@ -5,7 +5,7 @@ import "./env.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionStore } from "../../src/ui/state.js";
 import { attachTranscript, TranscriptFile } from "../../src/ui/transcript.js";

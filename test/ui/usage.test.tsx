@@ -15,7 +15,7 @@ import { modelTurnRunner } from "../../src/cli/commands/tui-render.js";
 import { SessionStore } from "../../src/ui/state.js";
 import type { CommandHost } from "../../src/ui/commands/index.js";
 import { contextMeter, usageStatus } from "../../src/ui/components/StatusBar.js";
-import { callFirstToolThenAnswer, FakeAnthropic } from "../helpers/fake-anthropic.js";
+import { FakeAnthropic } from "../helpers/fake-anthropic.js";
 import { FakeExecutor, tool } from "../model/support.js";
 import { waitFor, type Harness } from "./harness.js";
 import { mountApp } from "./mount-app.js";

@@ -5,7 +5,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import { IssuerQuestion, ViewQuestion } from "../../src/ui/components/ViewQuestion.js";
 import { InputDialog } from "../../src/ui/components/InputDialog.js";
 import { UiInput } from "../../src/ui/input-dialogs.js";

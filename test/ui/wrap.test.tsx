@@ -4,7 +4,6 @@
 import "./env.js";
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import React from "react";
 import { hangingIndent, wrapText } from "../../src/ui/format.js";
 import { wrapSpans } from "../../src/ui/markdown.js";
 import { fitToTerminal } from "../../src/cli/output/terminal.js";

@@ -21,7 +21,7 @@ import { CallLifecycle } from "../../host/call/lifecycle.js";
 import { refusingAsker } from "../refuse-asker.js";
 import { exitOnSignals } from "../../host/connection/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
-import { callError, failedOutcome } from "../../host/host-error.js";
+import { callError, } from "../../host/host-error.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {

@@ -6,7 +6,6 @@ import { formatBytes } from "../../host/result/measure.js";
 import { writePrivateFile } from "../../ui/commands/save-file.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { contentBytes, renderContents } from "../output/resources.js";
-import { startErrorFields } from "../start-host.js";
 import { ANSWER_OPTION, withAnsweringHost } from "../oneshot-input.js";
 import { out, err, outJson } from "../output/terminal.js";
 

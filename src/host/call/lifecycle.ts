@@ -3,7 +3,7 @@
 // `progress`, `ended`) that the app draws cards from and a transcript recorder can write.
 import type { CallOptions, CallOutcome, CallPlan, ProgressUpdate, ToolEntry } from "../types.js";
 import { failedOutcome } from "../host-error.js";
-import { CallGate, type CallSource } from "./gate.js";
+import type { CallGate, CallSource } from "./gate.js";
 import { planFor } from "./plan.js";
 
 export interface CallStarted {

@@ -5,9 +5,7 @@
 // then loading it throws UntrustedConfigError, which callers that can ask turn into a question.
 import { packageRoot, userConfigPath } from "./paths.js";
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseAuthConfig, type AuthConfig } from "../auth/auth-config.js";
 import { ConfigTrust, contentHash } from "./config-trust.js";
 import { isDirectory, parseRoots } from "./roots.js";

@@ -1,4 +1,4 @@
-import React, { useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";

@@ -1,6 +1,5 @@
 // A tool card expanded (card-detail.ts): each section under its label, text wrapped (never cut),
 // the images the model received drawn under "model context".
-import React from "react";
 import { Box, Text } from "ink";
 import type { DetailSection } from "../card-detail.js";
 import { ImageBlock } from "./UserContentView.js";

@@ -1,7 +1,6 @@
 // A script run's two parts in the conversation: the script (first lines), and once it ended what it
 // gave — to the model (run_code: exactly the text the model received) or to you (/run). The inner
 // calls are ordinary tool cards between the two (requestedOutputs, where each output went).
-import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import { truncateToWidth } from "../format.js";

@@ -2,7 +2,6 @@
 // the live turn below streams model text, tool cards and user-sink content as they arrive. While a
 // reply streams, its finished lines join <Static> as parts of the turn (`part`, no margin below:
 // the rest of the turn follows), so the live frame holds only the unfinished tail (live-text.ts).
-import React from "react";
 import { Box, Static, Text } from "ink";
 import { wrapText } from "../format.js";
 import { sanitizeText } from "../../protocol/sanitize.js";

@@ -2,7 +2,7 @@
 // (↑/↓ field, type to edit, Space toggles, ←/→ choose, Enter accept, ^D decline, Esc cancel), a
 // URL elicitation (the URL shown; [o] opens it with $BROWSER only when asked), or a sampling
 // approval (server, messages, system prompt, max tokens; [y]/[n]). Everything shown is sanitized.
-import React, { useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
 import { checkAnswer, formDefaults, type FormField } from "../../host/input/input-form.js";

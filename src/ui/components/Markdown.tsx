@@ -1,6 +1,6 @@
 // Model text drawn as markdown (the blocks come from ui/markdown.ts, already sanitized). Lists and
 // quotes keep their text beside the marker: a wrapped line stays indented under the text.
-import React, { useMemo } from "react";
+import { useMemo } from "react";
 import { Box, Text } from "ink";
 import { markdownBlocks, type MdBlock, type MdContext, type Span } from "../markdown.js";
 import type { CodePiece } from "../markdown-code.js";

@@ -1,6 +1,5 @@
 // Side panes: the programmatic log and the App pane. Each draws only its own sink's entries,
 // wrapped to the pane's width and scrolled by the page: every line of every entry is reachable.
-import React from "react";
 import { Box, Text } from "ink";
 import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/result/measure.js";

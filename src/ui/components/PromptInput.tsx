@@ -5,7 +5,7 @@
 // Paste: a bracketed paste (ESC[200~ … ESC[201~, see useKeys) is inserted with its newlines and
 // never submits. Without the markers, a chunk ENDING in CR is typed text plus Enter (tmux
 // send-keys, fast typing over ssh) and submits; any other multi-character chunk is a paste.
-import React, { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import chalk from "chalk";
 import { useKeys } from "../hooks/useKeys.js";

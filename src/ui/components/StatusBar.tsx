@@ -1,6 +1,5 @@
 // The status bar: each server's state, the mode and the model, and the keys. Never cut: the key
 // hints shorten to fit, and what still does not fit wraps onto a second row.
-import React from "react";
 import { Box, Text } from "ink";
 import type { Mode } from "../../host/types.js";
 import { shownState, type ServerView, type ShownState } from "../server-view.js";

@@ -1,4 +1,4 @@
-import React, { useMemo } from "react";
+import { useMemo } from "react";
 import { Text } from "ink";
 import { renderTable, DEFAULT_PAGE_SIZE } from "../table.js";
 

@@ -1,6 +1,5 @@
 // One tool call: what was asked, what the mode requested, progress while running, and where the
 // result went (per sink, with sizes) once done. Every server-controlled string is sanitized.
-import React from "react";
 import { Box, Text } from "ink";
 import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";

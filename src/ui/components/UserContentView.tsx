@@ -1,6 +1,6 @@
 // The user sink drawn in place: text as text, images as half-blocks, tables, and labelled lines
 // for audio and resources (saved with /save-output N).
-import React, { useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { Box, Text } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";

@@ -2,7 +2,6 @@
 // is shown in full, wrapped, and sent as the next turn only on [y]) or ui/open-link (the link shown,
 // its host on a line of its own as the browser resolves it, opened only on [y]). Its own wording,
 // never the tool-approval dialog: what the App asks, which App, which server. Everything shown is sanitized.
-import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";

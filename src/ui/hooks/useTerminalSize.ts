@@ -11,13 +11,13 @@ export function useTerminalSize(fallback: TerminalSize = { columns: 100, rows: 3
   const { stdout } = useStdout();
   const read = (): TerminalSize => ({ columns: stdout.columns || fallback.columns, rows: stdout.rows || fallback.rows });
   const [size, setSize] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `read` is rebuilt each render; the listener is set once per stdout
   useEffect(() => {
     const onResize = () => setSize(read());
     stdout.on("resize", onResize);
     return () => {
       stdout.off("resize", onResize);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout]);
   return size;
 }
