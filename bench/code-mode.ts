@@ -29,7 +29,13 @@ import { demoConfig } from "./lib/demo.js";
 import { directoryServer } from "./lib/directory-server.js";
 import { int, ratio, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
-const PROFILES: readonly LegacyProfile[] = ["content-only", "structured-replaces-content", "both", "annotation-audience", "sep"];
+const PROFILES: readonly LegacyProfile[] = [
+  "content-only",
+  "structured-replaces-content",
+  "both",
+  "annotation-audience",
+  "sep",
+];
 const PAGE = 50;
 
 const BULK_SCRIPT = `let cursor; const counts = {}; const all = [];
@@ -57,37 +63,83 @@ export const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
 function newResults(body: any): string[] {
   const last = body?.messages?.at(-1);
   if (!Array.isArray(last?.content)) return [];
-  return last.content.filter((b: any) => b.type === "tool_result").flatMap((b: any) => (Array.isArray(b.content) ? b.content : []).filter((c: any) => c.type === "text").map((c: any) => c.text as string));
+  return last.content
+    .filter((b: any) => b.type === "tool_result")
+    .flatMap((b: any) =>
+      (Array.isArray(b.content) ? b.content : [])
+        .filter((c: any) => c.type === "text")
+        .map((c: any) => c.text as string),
+    );
 }
 
 /** Direct calls: page while a nextCursor is visible, at most `maxPages`. */
 function pagingModel(maxPages: number): Responder {
   return (body, index) => {
-    if (index === 0) return { kind: "reply", blocks: [{ type: "tool_use", name: "search_customers", input: { query: "enterprise", limit: PAGE } }] };
-    const cursor = newResults(body).join("\n").match(/"nextCursor":"([^"]+)"/)?.[1];
-    if (cursor && index < maxPages) return { kind: "reply", blocks: [{ type: "tool_use", name: "search_customers", input: { query: "enterprise", limit: PAGE, cursor } }] };
+    if (index === 0)
+      return {
+        kind: "reply",
+        blocks: [{ type: "tool_use", name: "search_customers", input: { query: "enterprise", limit: PAGE } }],
+      };
+    const cursor = newResults(body)
+      .join("\n")
+      .match(/"nextCursor":"([^"]+)"/)?.[1];
+    if (cursor && index < maxPages)
+      return {
+        kind: "reply",
+        blocks: [{ type: "tool_use", name: "search_customers", input: { query: "enterprise", limit: PAGE, cursor } }],
+      };
     return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
   };
 }
-export const oneCall = (name: string, input: Record<string, unknown>): Responder => (_b, index) =>
-  index === 0 ? { kind: "reply", blocks: [{ type: "tool_use", name, input }] } : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
+export const oneCall =
+  (name: string, input: Record<string, unknown>): Responder =>
+  (_b, index) =>
+    index === 0
+      ? { kind: "reply", blocks: [{ type: "tool_use", name, input }] }
+      : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
 
-export async function measure(name: string, executor: ToolExecutor, mode: Mode, responder: Responder, hostTools: HostTool[], complete: (seen: string) => boolean): Promise<Run> {
+export async function measure(
+  name: string,
+  executor: ToolExecutor,
+  mode: Mode,
+  responder: Responder,
+  hostTools: HostTool[],
+  complete: (seen: string) => boolean,
+): Promise<Run> {
   const fake = await new FakeAnthropic().start();
   try {
     fake.responder = responder;
     const adapter = new AnthropicModel({ apiKey: "bench-key", baseURL: fake.url, maxRetries: 0 });
-    const turn = await runTurn({ adapter, executor, conversation: new Conversation(), prompt: "bench", mode, hostTools, maxRounds: 12 });
+    const turn = await runTurn({
+      adapter,
+      executor,
+      conversation: new Conversation(),
+      prompt: "bench",
+      mode,
+      hostTools,
+      maxRounds: 12,
+    });
     let defChars = 0;
     let resultChars = 0;
     let seen = "";
     for (const q of fake.requests) {
       defChars += JSON.stringify(q.body.tools ?? []).length;
       // Every request re-sends the results so far: the model reads them again each round trip.
-      for (const m of q.body.messages ?? []) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_result") for (const c of b.content ?? []) if (c.type === "text") resultChars += c.text.length;
+      for (const m of q.body.messages ?? [])
+        if (Array.isArray(m.content))
+          for (const b of m.content)
+            if (b.type === "tool_result")
+              for (const c of b.content ?? []) if (c.type === "text") resultChars += c.text.length;
       seen += newResults(q.body).join("\n");
     }
-    return { name, defChars, resultChars, requests: fake.requests.length, calls: turn.toolCalls.length, complete: complete(seen) };
+    return {
+      name,
+      defChars,
+      resultChars,
+      requests: fake.requests.length,
+      calls: turn.toolCalls.length,
+      complete: complete(seen),
+    };
   } finally {
     await fake.stop();
   }
@@ -104,7 +156,9 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
   const answer = bulkAnswer();
   const pages = Math.ceil(answer.ids.length / PAGE);
   const bulkComplete = (seen: string) =>
-    (answer.ids.every((id) => seen.includes(id)) || Object.entries(answer.counts).every(([r, n]) => seen.includes(`"${r}":${n}`))) && answer.recent.every((n) => seen.includes(n));
+    (answer.ids.every((id) => seen.includes(id)) ||
+      Object.entries(answer.counts).every(([r, n]) => seen.includes(`"${r}":${n}`))) &&
+    answer.recent.every((n) => seen.includes(n));
   const lookupComplete = (seen: string) => seen.includes(LOOKUP_ARGS.orderId);
   const paging = pagingModel(pages + 2);
   const bulk: Run[] = [];
@@ -112,7 +166,12 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
   const single: Run[] = [];
   const dir = directoryServer();
   const dirConfig = demoConfig({ directory: dir.config });
-  const at = (protocol?: string) => ({ config: dirConfig, transport: dir.transport, eraCache: false as const, ...(protocol ? { protocol } : {}) });
+  const at = (protocol?: string) => ({
+    config: dirConfig,
+    transport: dir.transport,
+    eraCache: false as const,
+    ...(protocol ? { protocol } : {}),
+  });
 
   const chat = await Host.start({ ...at(), mode: "chat" });
   try {
@@ -120,7 +179,16 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     bulk.push(await measure("chat mode, direct calls", chat, "chat", paging, [], bulkComplete));
     bulk.push(await measure("structured mode, direct calls", chat, "structured", paging, [], bulkComplete));
     log("code-mode: bulk, code mode");
-    bulk.push(await measure("code mode, run_code script", chat, "code", oneCall("run_code", { code: BULK_SCRIPT }), [runCodeTool(chat)], bulkComplete));
+    bulk.push(
+      await measure(
+        "code mode, run_code script",
+        chat,
+        "code",
+        oneCall("run_code", { code: BULK_SCRIPT }),
+        [runCodeTool(chat)],
+        bulkComplete,
+      ),
+    );
   } finally {
     await chat.close();
   }
@@ -128,7 +196,11 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
   try {
     for (const profile of PROFILES) {
       log(`code-mode: bulk, legacy ${profile}`);
-      const executor: ToolExecutor = { modelTools: () => legacy.modelTools(), instructions: () => legacy.instructions(), call: async (n, a, o) => readAs(profile, await legacy.call(n, a, o)) };
+      const executor: ToolExecutor = {
+        modelTools: () => legacy.modelTools(),
+        instructions: () => legacy.instructions(),
+        call: async (n, a, o) => readAs(profile, await legacy.call(n, a, o)),
+      };
       bulk.push(await measure(`legacy ${profile}, direct calls`, executor, "chat", paging, [], bulkComplete));
     }
   } finally {
@@ -142,22 +214,65 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
     onDemo.push(await measure("structured mode, direct calls", demo, "structured", paging, [], bulkComplete));
     log("code-mode: demo server, code mode");
     const tool = runCodeTool(demo);
-    onDemo.push(await measure("code mode, run_code script", demo, "code", oneCall("run_code", { code: BULK_SCRIPT }), [tool], bulkComplete));
+    onDemo.push(
+      await measure(
+        "code mode, run_code script",
+        demo,
+        "code",
+        oneCall("run_code", { code: BULK_SCRIPT }),
+        [tool],
+        bulkComplete,
+      ),
+    );
     log("code-mode: single lookup");
-    single.push(await measure("chat mode, one call", demo, "chat", oneCall("lookup_order", LOOKUP_ARGS), [], lookupComplete));
-    single.push(await measure("code mode, run_code script", demo, "code", oneCall("run_code", { code: LOOKUP_SCRIPT }), [tool], lookupComplete));
+    single.push(
+      await measure("chat mode, one call", demo, "chat", oneCall("lookup_order", LOOKUP_ARGS), [], lookupComplete),
+    );
+    single.push(
+      await measure(
+        "code mode, run_code script",
+        demo,
+        "code",
+        oneCall("run_code", { code: LOOKUP_SCRIPT }),
+        [tool],
+        lookupComplete,
+      ),
+    );
   } finally {
     await demo.close();
   }
   const table = (runs: Run[], base: Run, caption: string): Table => ({
     caption,
-    head: ["how", "model round trips", "tool calls", "tool definitions (chars)", "tool results read (chars)", "tokens ≈", "vs chat", "complete"],
-    rows: runs.map((r) => [r.name, r.requests, r.calls, int(r.defChars), int(r.resultChars), int(tokens(r)), ratio(tokens(r) / tokens(base)), r.complete ? "yes" : "no"]),
+    head: [
+      "how",
+      "model round trips",
+      "tool calls",
+      "tool definitions (chars)",
+      "tool results read (chars)",
+      "tokens ≈",
+      "vs chat",
+      "complete",
+    ],
+    rows: runs.map((r) => [
+      r.name,
+      r.requests,
+      r.calls,
+      int(r.defChars),
+      int(r.resultChars),
+      int(tokens(r)),
+      ratio(tokens(r) / tokens(base)),
+      r.complete ? "yes" : "no",
+    ]),
   });
   const [chatBulk, , codeBulk] = bulk;
   const [chatOne, codeOne] = single;
   const targets: Target[] = [
-    { name: "code mode, single lookup", target: "≤ 1.2× chat mode's tokens", figure: ratio(tokens(codeOne) / tokens(chatOne)), met: tokens(codeOne) <= 1.2 * tokens(chatOne) },
+    {
+      name: "code mode, single lookup",
+      target: "≤ 1.2× chat mode's tokens",
+      figure: ratio(tokens(codeOne) / tokens(chatOne)),
+      met: tokens(codeOne) <= 1.2 * tokens(chatOne),
+    },
   ];
   return {
     id: "code-mode",
@@ -167,7 +282,11 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
       "First on the demo's directory served as a server written before SEP-3279 would (the page as structuredContent, its JSON as content): every approach does the whole task. Direct calls page while the newest result shows a nextCursor, one model round trip per page; the legacy profiles read the same results on a 2026-07-28 connection; code mode runs one script.",
       "Then on the SEP demo server, whose model-facing variants are summaries (chat: prose with the total and three names; structured: the total, counts per region and three names) without a cursor: a direct call cannot page there and none can name five, which the rows say. The single lookup: lookup_order once, directly in chat mode or through a one-line script in code mode.",
     ],
-    tables: [table(bulk, chatBulk, "bulk task, every approach paging in full"), table(onDemo, onDemo[0], "bulk task on the SEP demo server"), table(single, chatOne, "single lookup (SEP demo server)")],
+    tables: [
+      table(bulk, chatBulk, "bulk task, every approach paging in full"),
+      table(onDemo, onDemo[0], "bulk task on the SEP demo server"),
+      table(single, chatOne, "single lookup (SEP demo server)"),
+    ],
     targets,
     notes: [
       `code mode / chat mode on the full bulk task: ${ratio(tokens(codeBulk) / tokens(chatBulk))} of the tokens, ${codeBulk.requests} round trips against ${chatBulk.requests}.`,

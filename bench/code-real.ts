@@ -50,10 +50,18 @@ for (const c of src.commits) if (recent.has(c.hash)) counts[c.author] = (counts[
 return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5);`;
 
 /** Chat mode: both git_log calls in one round trip, then the answer. */
-const chatModel = (repo: string): Responder => (_b, index) =>
-  index === 0
-    ? { kind: "reply", blocks: [{ type: "tool_use", name: "git_log", input: { path: repo, maxCount: 300 } }, { type: "tool_use", name: "git_log", input: { path: repo, maxCount: 300, filePath: "src" } }] }
-    : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
+const chatModel =
+  (repo: string): Responder =>
+  (_b, index) =>
+    index === 0
+      ? {
+          kind: "reply",
+          blocks: [
+            { type: "tool_use", name: "git_log", input: { path: repo, maxCount: 300 } },
+            { type: "tool_use", name: "git_log", input: { path: repo, maxCount: 300, filePath: "src" } },
+          ],
+        }
+      : { kind: "reply", blocks: [{ type: "text", text: "done" }] };
 
 export async function codeRealBench({ log }: BenchOptions): Promise<Section> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-bench-git-"));
@@ -61,28 +69,73 @@ export async function codeRealBench({ log }: BenchOptions): Promise<Section> {
   try {
     log("code-real: generating a 500-commit repository");
     const { top } = generateRepo(repo);
-    const complete = (seen: string) => top.every(([a, n]) => seen.includes(a) && (seen.includes(`${n}]`) || seen.split(a).length - 1 >= n));
-    const host = await Host.start({ config: { source: "bench", servers: { git: { kind: "stdio", ...gitServer(dir) } }, limits: { ...DEFAULT_LIMITS, discoverTimeoutMs: 30_000 } }, mode: "chat", eraCache: false });
+    const complete = (seen: string) =>
+      top.every(([a, n]) => seen.includes(a) && (seen.includes(`${n}]`) || seen.split(a).length - 1 >= n));
+    const host = await Host.start({
+      config: {
+        source: "bench",
+        servers: { git: { kind: "stdio", ...gitServer(dir) } },
+        limits: { ...DEFAULT_LIMITS, discoverTimeoutMs: 30_000 },
+      },
+      mode: "chat",
+      eraCache: false,
+    });
     const runs: Run[] = [];
     try {
       log("code-real: git, chat mode");
       runs.push(await measure("chat mode, direct calls", host, "chat", chatModel(repo), [], complete));
       log("code-real: git, code mode");
-      runs.push(await measure("code mode, run_code script", host, "code", oneCall("run_code", { code: script(repo) }), [runCodeTool(host, { gate: new CallGate({ yes: true }) })], complete));
+      runs.push(
+        await measure(
+          "code mode, run_code script",
+          host,
+          "code",
+          oneCall("run_code", { code: script(repo) }),
+          [runCodeTool(host, { gate: new CallGate({ yes: true }) })],
+          complete,
+        ),
+      );
     } finally {
       await host.close();
     }
     const [chat, code] = runs;
-    const targets: Target[] = [{ name: "code mode on the git server, bulk task", target: "≥ 10× fewer tokens than chat mode", figure: ratio(tokens(code) / tokens(chat)), met: tokens(chat) >= 10 * tokens(code) }];
+    const targets: Target[] = [
+      {
+        name: "code mode on the git server, bulk task",
+        target: "≥ 10× fewer tokens than chat mode",
+        figure: ratio(tokens(code) / tokens(chat)),
+        met: tokens(chat) >= 10 * tokens(code),
+      },
+    ];
     return {
       id: "code-real",
       title: "Code mode on a real server without variants (git)",
-      intro: ["@cyanheads/git-mcp-server on a generated repository of 500 commits: the five authors with the most commits touching src/ in the last 300. Its tools declare outputSchemas only; code mode types them from those (bench/code-real.ts)."],
+      intro: [
+        "@cyanheads/git-mcp-server on a generated repository of 500 commits: the five authors with the most commits touching src/ in the last 300. Its tools declare outputSchemas only; code mode types them from those (bench/code-real.ts).",
+      ],
       tables: [
         {
           caption: "git: top five src/ authors in the last 300 commits",
-          head: ["how", "model round trips", "tool calls", "tool definitions (chars)", "tool results read (chars)", "tokens ≈", "vs chat", "complete"],
-          rows: runs.map((r) => [r.name, r.requests, r.calls, int(r.defChars), int(r.resultChars), int(tokens(r)), ratio(tokens(r) / tokens(chat)), r.complete ? "yes" : "no"]),
+          head: [
+            "how",
+            "model round trips",
+            "tool calls",
+            "tool definitions (chars)",
+            "tool results read (chars)",
+            "tokens ≈",
+            "vs chat",
+            "complete",
+          ],
+          rows: runs.map((r) => [
+            r.name,
+            r.requests,
+            r.calls,
+            int(r.defChars),
+            int(r.resultChars),
+            int(tokens(r)),
+            ratio(tokens(r) / tokens(chat)),
+            r.complete ? "yes" : "no",
+          ]),
         },
       ],
       targets,

@@ -11,7 +11,12 @@ import { runTurn } from "../src/model/turn.js";
 import { resultBudget } from "../src/model/result-budget.js";
 import { ToolIndex } from "../src/model/tool-index.js";
 import type { ToolSearchSetting } from "../src/model/tool-search.js";
-import { callFirstToolThenAnswer, FakeAnthropic, requestTokens, type Responder } from "../test/helpers/fake-anthropic.js";
+import {
+  callFirstToolThenAnswer,
+  FakeAnthropic,
+  requestTokens,
+  type Responder,
+} from "../test/helpers/fake-anthropic.js";
 import { FakeExecutor, tool } from "../test/model/support.js";
 import type { ModelSinkEntry } from "../src/host/types.js";
 import { sixServers } from "../test/helpers/six-servers.js";
@@ -37,7 +42,14 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
     fake.requests.length = 0;
     fake.refused.length = 0;
     fake.responder = responder;
-    const r = await runTurn({ adapter, executor: host, conversation: new Conversation(), prompt, mode: "chat", toolSearch: setting });
+    const r = await runTurn({
+      adapter,
+      executor: host,
+      conversation: new Conversation(),
+      prompt,
+      mode: "chat",
+      toolSearch: setting,
+    });
     return { r, tokens: fake.requests.map((q) => requestTokens(q.body)), refused: fake.refused.length };
   };
   try {
@@ -51,7 +63,11 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
     const line = "2026-12-03T08:00:00Z INFO request served in 12 ms from the upstream cache\n";
     const path = join(six.dir, "big.log");
     writeFileSync(path, line.repeat(Math.ceil((2 * 1024 * 1024) / line.length)));
-    const read = await turn("read big.log", "off", (_b, i) => (i === 0 ? { kind: "reply", blocks: [{ type: "tool_use", name: "read_text_file", input: { path } }] } : { kind: "reply", blocks: [{ type: "text", text: "done" }] }));
+    const read = await turn("read big.log", "off", (_b, i) =>
+      i === 0
+        ? { kind: "reply", blocks: [{ type: "tool_use", name: "read_text_file", input: { path } }] }
+        : { kind: "reply", blocks: [{ type: "text", text: "done" }] },
+    );
     const body = fake.requests[1]?.body;
     const resultTokens = body ? requestTokens({ messages: [body.messages.at(-1)] }) - 4 : NaN;
     const budget = resultBudget(adapter.capabilities);
@@ -61,9 +77,24 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
     const session = new Conversation();
     const text1500 = (n: number) => `row ${n}: ${"lorem ipsum dolor sit amet ".repeat(220)}`;
     let rows = 0;
-    const executor = new FakeExecutor([tool("lookup", { inputSchema: { type: "object", properties: { q: { type: "string" } } } })], () => ({
-      routed: { model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: text1500(++rows) }] } as ModelSinkEntry], user: [], programmatic: [], app: [], appMeta: {} },
-    }));
+    const executor = new FakeExecutor(
+      [tool("lookup", { inputSchema: { type: "object", properties: { q: { type: "string" } } } })],
+      () => ({
+        routed: {
+          model: [
+            {
+              audience: "assistant",
+              format: "content",
+              content: [{ type: "text", text: text1500(++rows) }],
+            } as ModelSinkEntry,
+          ],
+          user: [],
+          programmatic: [],
+          app: [],
+          appMeta: {},
+        },
+      }),
+    );
     fake.requests.length = 0;
     fake.refused.length = 0;
     fake.peakTokens = 0;
@@ -72,7 +103,14 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
     let failedTurns = 0;
     const turns = opts.quick ? 120 : 300;
     for (let i = 0; i < turns; i++) {
-      const r = await runTurn({ adapter, executor, conversation: session, prompt: `turn ${i}: ${"please look this up and tell me what you find. ".repeat(40)}`, mode: "chat", events: (e) => void (e.type === "notice" && e.text.startsWith("context compacted") && compactions++) });
+      const r = await runTurn({
+        adapter,
+        executor,
+        conversation: session,
+        prompt: `turn ${i}: ${"please look this up and tell me what you find. ".repeat(40)}`,
+        mode: "chat",
+        events: (e) => void (e.type === "notice" && e.text.startsWith("context compacted") && compactions++),
+      });
       if (!r.ok) failedTurns++;
     }
     const peakRatio = fake.peakTokens / fake.contextWindow;
@@ -101,11 +139,36 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
     const queryGrowth = large.query / small.query / 10;
 
     const targets: Target[] = [
-      { name: "Tokens per request, six real servers: tool search on vs off", target: "≤ 0.15×", figure: `${ratio(searchRatio)}: ${int(on.tokens[0])} vs ${int(off.tokens[0])} tokens (first request)`, met: searchRatio <= 0.15 },
-      { name: "Model tokens for a 2 MB read_text_file vs the result budget", target: "≤ 1.0×", figure: `${ratio(budgetRatio)}: ${int(resultTokens)} vs ${int(budget)} tokens; ${read.refused} requests refused by the 200,000-token window`, met: budgetRatio <= 1 && read.refused === 0 },
-      { name: `Peak request over a ${turns}-turn session vs the window`, target: "≤ 0.9×", figure: `${ratio(peakRatio)}: ${int(fake.peakTokens)} of ${int(fake.contextWindow)} tokens; ${compactions} compactions, ${sessionRefused} requests refused, ${failedTurns} turns failed`, met: peakRatio <= 0.9 && sessionRefused === 0 && failedTurns === 0 },
-      { name: "Search index: build per tool, 1,000 vs 100 tools (linear = 1×)", target: "≤ 1.5×", figure: `${ratio(buildGrowth)}: ${fmt(large.build, 3)} ms vs ${fmt(small.build, 3)} ms`, met: buildGrowth <= 1.5 },
-      { name: "Search index: one query per tool, 1,000 vs 100 tools (linear = 1×)", target: "≤ 1.5×", figure: `${ratio(queryGrowth)}: ${fmt(large.query, 3)} ms vs ${fmt(small.query, 3)} ms`, met: queryGrowth <= 1.5 },
+      {
+        name: "Tokens per request, six real servers: tool search on vs off",
+        target: "≤ 0.15×",
+        figure: `${ratio(searchRatio)}: ${int(on.tokens[0])} vs ${int(off.tokens[0])} tokens (first request)`,
+        met: searchRatio <= 0.15,
+      },
+      {
+        name: "Model tokens for a 2 MB read_text_file vs the result budget",
+        target: "≤ 1.0×",
+        figure: `${ratio(budgetRatio)}: ${int(resultTokens)} vs ${int(budget)} tokens; ${read.refused} requests refused by the 200,000-token window`,
+        met: budgetRatio <= 1 && read.refused === 0,
+      },
+      {
+        name: `Peak request over a ${turns}-turn session vs the window`,
+        target: "≤ 0.9×",
+        figure: `${ratio(peakRatio)}: ${int(fake.peakTokens)} of ${int(fake.contextWindow)} tokens; ${compactions} compactions, ${sessionRefused} requests refused, ${failedTurns} turns failed`,
+        met: peakRatio <= 0.9 && sessionRefused === 0 && failedTurns === 0,
+      },
+      {
+        name: "Search index: build per tool, 1,000 vs 100 tools (linear = 1×)",
+        target: "≤ 1.5×",
+        figure: `${ratio(buildGrowth)}: ${fmt(large.build, 3)} ms vs ${fmt(small.build, 3)} ms`,
+        met: buildGrowth <= 1.5,
+      },
+      {
+        name: "Search index: one query per tool, 1,000 vs 100 tools (linear = 1×)",
+        target: "≤ 1.5×",
+        figure: `${ratio(queryGrowth)}: ${fmt(large.query, 3)} ms vs ${fmt(small.query, 3)} ms`,
+        met: queryGrowth <= 1.5,
+      },
     ];
     return {
       id: "context-scale",
@@ -115,10 +178,20 @@ export async function contextScaleBench(opts: BenchOptions): Promise<Section> {
         `The index is timed on synthetic tool sets (median of ${reps}); the ratio divides the per-tool cost at 1,000 tools by that at 100.`,
       ],
       tables: [
-        { caption: "Per request", head: ["run", "requests", "first request tokens", "largest request tokens"], rows: [["tool search off", off.tokens.length, off.tokens[0], Math.max(...off.tokens)], ["tool search on", on.tokens.length, on.tokens[0], Math.max(...on.tokens)], ["2 MB read (off)", read.tokens.length, read.tokens[0], Math.max(...read.tokens)]] },
+        {
+          caption: "Per request",
+          head: ["run", "requests", "first request tokens", "largest request tokens"],
+          rows: [
+            ["tool search off", off.tokens.length, off.tokens[0], Math.max(...off.tokens)],
+            ["tool search on", on.tokens.length, on.tokens[0], Math.max(...on.tokens)],
+            ["2 MB read (off)", read.tokens.length, read.tokens[0], Math.max(...read.tokens)],
+          ],
+        },
       ],
       targets,
-      notes: ["The long session: each turn's prompt is ≈500 tokens and its tool result ≈1,500; near 0.85 of the window the older turns are compacted into a summary the model writes (src/model/compact.ts)."],
+      notes: [
+        "The long session: each turn's prompt is ≈500 tokens and its tool result ≈1,500; near 0.85 of the window the older turns are compacted into a summary the model writes (src/model/compact.ts).",
+      ],
     };
   } finally {
     await host.close();

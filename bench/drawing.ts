@@ -24,7 +24,9 @@ const DRAW_BUDGET_MS = 50;
 
 type Row = Record<string, unknown>;
 function tableRows(n: number): Row[] {
-  const seed = (JSON.parse(readFileSync(join(ROOT, "src", "demo", "data", "customers.json"), "utf8")) as { customers: Row[] }).customers;
+  const seed = (
+    JSON.parse(readFileSync(join(ROOT, "src", "demo", "data", "customers.json"), "utf8")) as { customers: Row[] }
+  ).customers;
   return Array.from({ length: n }, (_, i) => ({ ...seed[i % seed.length], customerId: `cust_${100000 + i}` }));
 }
 
@@ -40,7 +42,19 @@ async function timed(reps: number, fn: () => unknown | Promise<unknown>): Promis
 
 function hostileText(bytes: number): string {
   // Escape families, C1, BiDi overrides, zero-width and tag characters, CRLF, lone surrogates.
-  const parts = ["\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\", "\x1bP+q\x1b\\", "\u009b31m", "\u202Eevil\u202C", "\u200B\u2060\uFEFF", "\u{E0041}\u{E0042}", "a\r\nb\tc", "\uD800", "\x7f\x00\x08"];
+  const parts = [
+    "\x1b[2J\x1b[H",
+    "\x1b]0;pwned\x07",
+    "\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\",
+    "\x1bP+q\x1b\\",
+    "\u009b31m",
+    "\u202Eevil\u202C",
+    "\u200B\u2060\uFEFF",
+    "\u{E0041}\u{E0042}",
+    "a\r\nb\tc",
+    "\uD800",
+    "\x7f\x00\x08",
+  ];
   const out: string[] = [];
   for (let i = 0, n = 0; n < bytes; i++) {
     const piece = parts[i % parts.length] + "x".repeat(i % 7);
@@ -50,7 +64,8 @@ function hostileText(bytes: number): string {
   return out.join("");
 }
 function benignText(bytes: number): string {
-  const line = "Globex Retail renewed 42 seats on the growth plan — €1,234.50/month, owner Dana Levi (São Paulo). 日本語も少し。\n";
+  const line =
+    "Globex Retail renewed 42 seats on the growth plan — €1,234.50/month, owner Dana Levi (São Paulo). 日本語も少し。\n";
   return line.repeat(Math.ceil(bytes / Buffer.byteLength(line)));
 }
 
@@ -108,7 +123,12 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
       if (!r.ok) throw new Error(r.reason);
     });
     imageMedian.set(side, median(times));
-    imageRows.push([`${int(side)}×${int(side)} PNG (${fmt(png.length / 1024, 0)} kB)`, ms(median(times)), ms(Math.max(...times)), ms(median(stalls))]);
+    imageRows.push([
+      `${int(side)}×${int(side)} PNG (${fmt(png.length / 1024, 0)} kB)`,
+      ms(median(times)),
+      ms(Math.max(...times)),
+      ms(median(stalls)),
+    ]);
   }
   log("drawing: sanitizer");
   const benign = benignText(1 << 20);
@@ -134,26 +154,48 @@ export async function drawingBench({ quick, log }: BenchOptions): Promise<Sectio
     {
       name: "No draw over 50 ms",
       target: `every median draw ≤ ${DRAW_BUDGET_MS} ms`,
-      figure: over.length ? `over: ${over.map(([n, t]) => `${n} ${ms(t)}`).join(", ")}` : `slowest ${draws.reduce((a, b) => (b[1] > a[1] ? b : a))[0]} ${ms(Math.max(...draws.map((d) => d[1])))}`,
+      figure: over.length
+        ? `over: ${over.map(([n, t]) => `${n} ${ms(t)}`).join(", ")}`
+        : `slowest ${draws.reduce((a, b) => (b[1] > a[1] ? b : a))[0]} ${ms(Math.max(...draws.map((d) => d[1])))}`,
       met: over.length === 0,
     },
   ];
   const tables: Table[] = [
-    { caption: `user/structured table (\`{customers: [...]}\`, 10 columns, ${WIDTH} columns wide), ${reps} draws each`, head: ["rows", "renderTable median", "renderTable max", "Ink TableView median", "Ink TableView max"], rows: tableRowsOut },
-    { caption: `Images through src/ui/image.ts (PNG decoded straight to the drawn size: inflated in 256 kB pieces into one reused buffer, yielding to the event loop every 4 MB, each row unfiltered and box-sampled as it arrives; half blocks fitted to 100×40 cells), ${imgReps} draws each; the last column is the longest event-loop stall during a draw (median over the draws)`, head: ["image", "median", "max", "longest main-thread stall"], rows: imageRows },
+    {
+      caption: `user/structured table (\`{customers: [...]}\`, 10 columns, ${WIDTH} columns wide), ${reps} draws each`,
+      head: ["rows", "renderTable median", "renderTable max", "Ink TableView median", "Ink TableView max"],
+      rows: tableRowsOut,
+    },
+    {
+      caption: `Images through src/ui/image.ts (PNG decoded straight to the drawn size: inflated in 256 kB pieces into one reused buffer, yielding to the event loop every 4 MB, each row unfiltered and box-sampled as it arrives; half blocks fitted to 100×40 cells), ${imgReps} draws each; the last column is the longest event-loop stall during a draw (median over the draws)`,
+      head: ["image", "median", "max", "longest main-thread stall"],
+      rows: imageRows,
+    },
     {
       caption: `Sanitizer (sanitizeText), ${sanReps} runs each`,
       head: ["input", "median", "max", "throughput"],
       rows: [
-        ["1 MB benign (prose, accents, CJK)", ms(median(sanB)), ms(Math.max(...sanB)), `${fmt(Buffer.byteLength(benign) / 2 ** 20 / (median(sanB) / 1000), 0)} MB/s`],
-        ["1 MB hostile (ESC/OSC/DCS, C1, BiDi, zero-width, tags, CRLF, lone surrogates)", ms(median(sanH)), ms(Math.max(...sanH)), `${fmt(Buffer.byteLength(hostile) / 2 ** 20 / (median(sanH) / 1000), 0)} MB/s`],
+        [
+          "1 MB benign (prose, accents, CJK)",
+          ms(median(sanB)),
+          ms(Math.max(...sanB)),
+          `${fmt(Buffer.byteLength(benign) / 2 ** 20 / (median(sanB) / 1000), 0)} MB/s`,
+        ],
+        [
+          "1 MB hostile (ESC/OSC/DCS, C1, BiDi, zero-width, tags, CRLF, lone surrogates)",
+          ms(median(sanH)),
+          ms(Math.max(...sanH)),
+          `${fmt(Buffer.byteLength(hostile) / 2 ** 20 / (median(sanH) / 1000), 0)} MB/s`,
+        ],
       ],
     },
   ];
   return {
     id: "drawing",
     title: "4. Drawing",
-    intro: ["Five unmeasured warm-up draws of a 20-row table come first. Each table draw gets a fresh copy of the rows array, so the column sample is taken anew (a first draw, not a cached redraw). The Ink figure is mount + first frame + unmount of `TableView` under ink-testing-library. Images are PNGs drawn by the demo's own encoder; the time is `renderImage` (header check, decode, resize, ANSI)."],
+    intro: [
+      "Five unmeasured warm-up draws of a 20-row table come first. Each table draw gets a fresh copy of the rows array, so the column sample is taken anew (a first draw, not a cached redraw). The Ink figure is mount + first frame + unmount of `TableView` under ink-testing-library. Images are PNGs drawn by the demo's own encoder; the time is `renderImage` (header check, decode, resize, ANSI).",
+    ],
     tables,
     targets,
     notes: [],

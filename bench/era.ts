@@ -14,7 +14,10 @@ import { fmt, median, ms, ratio, type BenchOptions, type Section } from "./lib/r
 
 async function connectMs(cache: EraCache): Promise<{ ms: number; era: string | undefined }> {
   const t0 = performance.now();
-  const host = await Host.start({ config: { source: "bench", servers: { legacy: fixtureServer("silent") }, limits: { ...DEFAULT_LIMITS } }, eraCache: cache });
+  const host = await Host.start({
+    config: { source: "bench", servers: { legacy: fixtureServer("silent") }, limits: { ...DEFAULT_LIMITS } },
+    eraCache: cache,
+  });
   const took = performance.now() - t0;
   const era = host.servers()[0].era;
   await host.close();
@@ -31,7 +34,8 @@ export async function eraBench({ quick, log }: BenchOptions): Promise<Section> {
       const cache = new EraCache(dir);
       const a = await connectMs(cache);
       const b = await connectMs(cache);
-      if (a.era !== "legacy" || b.era !== "legacy") throw new Error(`expected legacy twice, got ${a.era} then ${b.era}`);
+      if (a.era !== "legacy" || b.era !== "legacy")
+        throw new Error(`expected legacy twice, got ${a.era} then ${b.era}`);
       first.push(a.ms);
       second.push(b.ms);
       log(`era: rep ${i + 1}/${reps}: first ${fmt(a.ms, 0)} ms, second ${fmt(b.ms, 0)} ms`);
@@ -57,7 +61,14 @@ export async function eraBench({ quick, log }: BenchOptions): Promise<Section> {
         ],
       },
     ],
-    targets: [{ name: "remembered legacy connect", target: "second connect ≤ 0.5× the first", figure: `${ratio(s / f)} (${fmt(s, 0)} ms vs ${fmt(f, 0)} ms)`, met: s <= 0.5 * f }],
+    targets: [
+      {
+        name: "remembered legacy connect",
+        target: "second connect ≤ 0.5× the first",
+        figure: `${ratio(s / f)} (${fmt(s, 0)} ms vs ${fmt(f, 0)} ms)`,
+        met: s <= 0.5 * f,
+      },
+    ],
     notes: [],
   };
 }

@@ -26,12 +26,18 @@ const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
 /** Mounts the view, runs `feed`, waits for the last coalesced frame; the CPU it all took. */
-async function measure(feed: (store: SessionStore) => Promise<void>): Promise<{ cpu: number; frames: number; wall: number }> {
+async function measure(
+  feed: (store: SessionStore) => Promise<void>,
+): Promise<{ cpu: number; frames: number; wall: number }> {
   const store = new SessionStore({ paneOpen: false });
   const stdout = new FakeStdout({ columns: WIDTH, isTTY: true, keepFrames: false });
   let frames = 0;
   store.subscribe(() => frames++);
-  const app = render(React.createElement(View, { store }), { stdout: stdout as unknown as NodeJS.WriteStream, patchConsole: false, exitOnCtrlC: false });
+  const app = render(React.createElement(View, { store }), {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   await feed(store);
@@ -45,7 +51,10 @@ async function measure(feed: (store: SessionStore) => Promise<void>): Promise<{ 
 }
 
 /** The run with the median CPU of `reps` runs (machine load varies during a bench). */
-async function medianOf(reps: number, feed: (store: SessionStore) => Promise<void>): Promise<{ cpu: number; frames: number; wall: number }> {
+async function medianOf(
+  reps: number,
+  feed: (store: SessionStore) => Promise<void>,
+): Promise<{ cpu: number; frames: number; wall: number }> {
   const runs = [];
   for (let i = 0; i < reps; i++) runs.push(await measure(feed));
   const m = median(runs.map((r) => r.cpu));
@@ -126,7 +135,12 @@ export async function floodsBench({ quick, log }: BenchOptions): Promise<Section
       met: textRatio <= 10,
     },
   ];
-  const row = (name: string, r: { cpu: number; frames: number; wall: number }) => [name, `${fmt(r.cpu, 0)} ms`, `${fmt(r.wall, 0)} ms`, int(r.frames)];
+  const row = (name: string, r: { cpu: number; frames: number; wall: number }) => [
+    name,
+    `${fmt(r.cpu, 0)} ms`,
+    `${fmt(r.wall, 0)} ms`,
+    int(r.frames),
+  ];
   return {
     id: "floods",
     title: "8. Floods",

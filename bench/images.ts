@@ -60,10 +60,51 @@ export async function imagesBench({ quick, log }: BenchOptions): Promise<Section
   const formats: { name: string; bytes: number; t: number; pause: number }[] = [];
   const s16 = 2000;
   const cases: [string, () => Buffer][] = [
-    [`16-bit RGBA Adam7-interlaced PNG ${s16}×${s16}`, () => encodeRawPng({ width: s16, height: s16, depth: 16, colour: 6, interlace: 1, sample: (x, y, c) => (c === 3 ? 65535 : (x * 31 + y * 17 + c * 4099) & 65535) })],
-    ["2-bit palette PNG 4000×4000", () => encodeRawPng({ width: 4000, height: 4000, depth: 2, colour: 3, palette: Buffer.from([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]), sample: (x, y) => ((x >> 6) + (y >> 6)) % 4 })],
-    ["GIF 2000×2000", () => encodeGif({ screen: [2000, 2000], frame: { left: 0, top: 0, width: 2000, height: 2000, index: (x, y) => ((x >> 5) ^ (y >> 5)) & 3 }, palette: [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]] })],
-    ["JPEG 3000×3000 (decoded synchronously by jpeg-js, in the worker)", () => Buffer.from(jpeg.encode({ data: Buffer.from(drawSunrise("bench", 1, 3000, 3000)), width: 3000, height: 3000 }, 80).data)],
+    [
+      `16-bit RGBA Adam7-interlaced PNG ${s16}×${s16}`,
+      () =>
+        encodeRawPng({
+          width: s16,
+          height: s16,
+          depth: 16,
+          colour: 6,
+          interlace: 1,
+          sample: (x, y, c) => (c === 3 ? 65535 : (x * 31 + y * 17 + c * 4099) & 65535),
+        }),
+    ],
+    [
+      "2-bit palette PNG 4000×4000",
+      () =>
+        encodeRawPng({
+          width: 4000,
+          height: 4000,
+          depth: 2,
+          colour: 3,
+          palette: Buffer.from([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]),
+          sample: (x, y) => ((x >> 6) + (y >> 6)) % 4,
+        }),
+    ],
+    [
+      "GIF 2000×2000",
+      () =>
+        encodeGif({
+          screen: [2000, 2000],
+          frame: { left: 0, top: 0, width: 2000, height: 2000, index: (x, y) => ((x >> 5) ^ (y >> 5)) & 3 },
+          palette: [
+            [0, 0, 0],
+            [255, 0, 0],
+            [0, 255, 0],
+            [0, 0, 255],
+          ],
+        }),
+    ],
+    [
+      "JPEG 3000×3000 (decoded synchronously by jpeg-js, in the worker)",
+      () =>
+        Buffer.from(
+          jpeg.encode({ data: Buffer.from(drawSunrise("bench", 1, 3000, 3000)), width: 3000, height: 3000 }, 80).data,
+        ),
+    ],
   ];
   for (const [name, make] of cases) {
     log(`images: ${name}`);
@@ -101,7 +142,13 @@ export async function imagesBench({ quick, log }: BenchOptions): Promise<Section
       {
         caption: "PNG size scaling (8-bit RGB)",
         head: ["image", "file", "median draw", "per megapixel", "longest main-thread pause"],
-        rows: scaling.map((r) => [`${int(r.side)}×${int(r.side)} (${fmt((r.side * r.side) / 1e6, 1)} MP)`, `${fmt(r.bytes / 2 ** 20, 1)} MB`, ms(r.t), ms(r.t / ((r.side * r.side) / 1e6)), ms(r.pause)]),
+        rows: scaling.map((r) => [
+          `${int(r.side)}×${int(r.side)} (${fmt((r.side * r.side) / 1e6, 1)} MP)`,
+          `${fmt(r.bytes / 2 ** 20, 1)} MB`,
+          ms(r.t),
+          ms(r.t / ((r.side * r.side) / 1e6)),
+          ms(r.pause),
+        ]),
       },
       {
         caption: "Other decoders",

@@ -59,7 +59,8 @@ function heapMb(): number {
 export async function longSessionBench({ quick, log }: BenchOptions): Promise<Section> {
   // Quick mode runs fewer turns (the 2-minute budget); the target is for 1,000 and is then judged on a linear extrapolation, said so.
   const turns = quick ? 300 : 1000;
-  if (!(globalThis as { gc?: unknown }).gc) log("long-session: no global gc (run node with --expose-gc); heap figures include garbage");
+  if (!(globalThis as { gc?: unknown }).gc)
+    log("long-session: no global gc (run node with --expose-gc); heap figures include garbage");
   const host = await Host.start({ config: demoConfig(), mode: "chat" });
   const adapter = new OfflineModel({ chunkDelayMs: 0 });
   const conversation = new Conversation();
@@ -124,7 +125,12 @@ export async function longSessionBench({ quick, log }: BenchOptions): Promise<Se
         met: (growth * 1000) / turns <= 50,
       },
       // "Unchanged": within 1.5× (and under one 60 Hz frame of difference); a few ms of jitter on a busy 2-core machine is not growth.
-      { name: "Keystroke echo at turn 1 vs turn N", target: "ratio ≈ 1 (≤ 1.5×)", figure: `${ratio(echoRatio)}: ${ms(e1)} → ${ms(eN)} (medians of ${KEYS} keys)`, met: echoRatio <= 1.5 },
+      {
+        name: "Keystroke echo at turn 1 vs turn N",
+        target: "ratio ≈ 1 (≤ 1.5×)",
+        figure: `${ratio(echoRatio)}: ${ms(e1)} → ${ms(eN)} (medians of ${KEYS} keys)`,
+        met: echoRatio <= 1.5,
+      },
     ];
     return {
       id: "long-session",
@@ -141,7 +147,11 @@ export async function longSessionBench({ quick, log }: BenchOptions): Promise<Se
             ["heap used after gc", `${fmt(heap1, 1)} MB`, `${fmt(heapN, 1)} MB`],
             ["keystroke echo (median)", ms(e1), ms(eN)],
             ["keystroke echo (max)", ms(Math.max(...echo1)), ms(Math.max(...echoN))],
-            ["turn time (median of the first / last 50 turns)", ms(median(turnTimes.slice(0, 50))), ms(median(turnTimes.slice(-50)))],
+            [
+              "turn time (median of the first / last 50 turns)",
+              ms(median(turnTimes.slice(0, 50))),
+              ms(median(turnTimes.slice(-50))),
+            ],
           ],
         },
       ],

@@ -66,15 +66,24 @@ export async function markdownBench({ quick }: BenchOptions): Promise<Section> {
   const lexR = median(lexRatios);
   const drawR = median(drawRatios);
   const targets: Target[] = [
-    { name: "Markdown blocks, 10× the text", target: "≤ 12× the time", figure: `${ratio(lexR)} (${ms(median(lexS))} for ${small.length} chars, ${ms(median(lexL))} for ${large.length})`, met: lexR <= 12 },
+    {
+      name: "Markdown blocks, 10× the text",
+      target: "≤ 12× the time",
+      figure: `${ratio(lexR)} (${ms(median(lexS))} for ${small.length} chars, ${ms(median(lexL))} for ${large.length})`,
+      met: lexR <= 12,
+    },
     { name: "Markdown drawn with Ink, 10× the text", target: "≤ 12× the time", figure: ratio(drawR), met: drawR <= 12 },
   ];
   return {
     id: "markdown",
     title: "Markdown for model text",
-    intro: [`A reply of headings, emphasis, a list, a quote, a fenced block and a pipe table, ${small.length} characters, against ten times it; ${reps} alternating pairs.`],
+    intro: [
+      `A reply of headings, emphasis, a list, a quote, a fenced block and a pipe table, ${small.length} characters, against ten times it; ${reps} alternating pairs.`,
+    ],
     tables: [],
     targets,
-    notes: ["While a reply streams, each finished part is drawn once (live-text.ts), so a reply costs what its parts cost."],
+    notes: [
+      "While a reply streams, each finished part is drawn once (live-text.ts), so a reply costs what its parts cost.",
+    ],
   };
 }

@@ -35,7 +35,11 @@ interface Probe {
 }
 const PROBES: Probe[] = [
   { name: "lookup_order (small result)", tool: "lookup_order", args: { orderId: "ord_5001" } },
-  { name: "search_customers Globex (37 rows, schema-validated user/structured)", tool: "search_customers", args: { query: "Globex", limit: 50 } },
+  {
+    name: "search_customers Globex (37 rows, schema-validated user/structured)",
+    tool: "search_customers",
+    args: { query: "Globex", limit: 50 },
+  },
 ];
 
 interface SideResult {
@@ -91,7 +95,11 @@ function side(times: Float64Array, pauseMs: number): SideResult {
  * median of the RUNS runs' ratios (issue 7: medians over repeated runs); the ratio over all runs
  * together, the pauses of each side, and the ratio of the totals with them are shown too.
  */
-async function pair(hostCall: () => Promise<boolean>, bareCall: () => Promise<boolean>, warmup: number): Promise<PairResult> {
+async function pair(
+  hostCall: () => Promise<boolean>,
+  bareCall: () => Promise<boolean>,
+  warmup: number,
+): Promise<PairResult> {
   let failures = 0;
   const w0 = performance.now();
   for (let i = 0; i < warmup; i++) {
@@ -156,7 +164,8 @@ function pauseThreshold(host: Float64Array, bare: Float64Array): number {
 function bareClient(host: import("../src/host/host.js").Host, server: string, version: string) {
   const conn = (host as unknown as { conns?: Map<string, { client?: unknown }> }).conns?.get(server);
   const client = conn?.client as InstanceType<typeof RpcClient> | undefined;
-  if (!(client instanceof RpcClient)) throw new Error("bench/overhead.ts: Host.conns / Connection.client moved; update bareClient");
+  if (!(client instanceof RpcClient))
+    throw new Error("bench/overhead.ts: Host.conns / Connection.client moved; update bareClient");
   const envelope = {
     [META.protocolVersion]: version,
     [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },
@@ -176,14 +185,22 @@ function bareClient(host: import("../src/host/host.js").Host, server: string, ve
   };
 }
 
-async function measureTransport(kind: "in process" | "stdio", log: (l: string) => void): Promise<{ rows: { probe: Probe; r: PairResult }[] }> {
+async function measureTransport(
+  kind: "in process" | "stdio",
+  log: (l: string) => void,
+): Promise<{ rows: { probe: Probe; r: PairResult }[] }> {
   // Each transport starts from a collected heap (npm run bench exposes gc), not from the garbage of
   // the figures before it; both sides then collect their own garbage as they go.
   (globalThis as { gc?: () => void }).gc?.();
   const memory = kind === "in process" ? memoryServer(createDemoServer()) : undefined;
-  const host = await Host.start({ config: demoConfig({ demo: memory?.config ?? demoStdio() }), mode: "chat", transport: memory?.transport });
+  const host = await Host.start({
+    config: demoConfig({ demo: memory?.config ?? demoStdio() }),
+    mode: "chat",
+    transport: memory?.transport,
+  });
   const version = host.servers()[0]?.protocolVersion ?? "";
-  if (version !== "2026-12-01") throw new Error(`host did not connect on 2026-12-01 (${host.servers()[0]?.error ?? version})`);
+  if (version !== "2026-12-01")
+    throw new Error(`host did not connect on 2026-12-01 (${host.servers()[0]?.error ?? version})`);
   const bare = bareClient(host, "demo", version);
   const rows: { probe: Probe; r: PairResult }[] = [];
   try {
@@ -244,12 +261,18 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
       ratio(r.rawRatio),
     ]),
   };
-  const targets: Target[] = all.flatMap(({ kind, limit, probe, r }) => limit === undefined ? [] : [{
-    name: `Host overhead ${kind}, ${probe.tool}`,
-    target: `≤ ${limit.toFixed(2)}×`,
-    figure: `${ratio(r.ratio)} (median of ${RUNS} runs, ${fmt(Math.min(...r.runRatios), 3)}–${fmt(Math.max(...r.runRatios), 3)}; all together ${ratio(r.wholeRatio)}: ${int(1000 / r.host.meanMs)} vs ${int(1000 / r.bare.meanMs)} calls/s, pauses excluded; with them ${ratio(r.rawRatio)})`,
-    met: r.ratio <= limit,
-  }]);
+  const targets: Target[] = all.flatMap(({ kind, limit, probe, r }) =>
+    limit === undefined
+      ? []
+      : [
+          {
+            name: `Host overhead ${kind}, ${probe.tool}`,
+            target: `≤ ${limit.toFixed(2)}×`,
+            figure: `${ratio(r.ratio)} (median of ${RUNS} runs, ${fmt(Math.min(...r.runRatios), 3)}–${fmt(Math.max(...r.runRatios), 3)}; all together ${ratio(r.wholeRatio)}: ${int(1000 / r.host.meanMs)} vs ${int(1000 / r.bare.meanMs)} calls/s, pauses excluded; with them ${ratio(r.rawRatio)})`,
+            met: r.ratio <= limit,
+          },
+        ],
+  );
   const compiledPerCall = all.filter(({ r }) => r.schemasAfter !== r.schemasBefore);
   targets.push({
     name: "Schema validators compiled once per tool",
@@ -271,7 +294,9 @@ export async function overheadBench({ log, quick }: BenchOptions): Promise<Secti
     tables: [table],
     targets,
     notes: [
-      failures ? `${failures} calls did not succeed (counted, not retried).` : "Every measured call succeeded on both sides.",
+      failures
+        ? `${failures} calls did not succeed (counted, not retried).`
+        : "Every measured call succeeded on both sides.",
     ],
   };
 }

@@ -78,7 +78,12 @@ function render(sections: Section[], errors: string[], quick: boolean, started: 
     if (s.targets.length) out.push(...s.targets.map(targetLine), "");
     if (s.notes.length) out.push(...s.notes.map((n) => `- ${n}`), "");
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    out
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }
 
 async function main(): Promise<number> {

@@ -22,7 +22,10 @@ async function listing(tools: number): Promise<{ listMs: number; callMs: number;
   }, 5);
   try {
     const t0 = performance.now();
-    const host = await Host.start({ config: { source: "bench", servers: { bomb: schemaBomb("modern", tools) }, limits: { ...DEFAULT_LIMITS } }, mode: "chat" });
+    const host = await Host.start({
+      config: { source: "bench", servers: { bomb: schemaBomb("modern", tools) }, limits: { ...DEFAULT_LIMITS } },
+      mode: "chat",
+    });
     try {
       const listed = await host.tools();
       const listMs = performance.now() - t0;
@@ -54,7 +57,9 @@ export async function schemasBench({ quick, log }: BenchOptions): Promise<Sectio
   for (let i = 0; i < reps; i++) {
     small.push(await listing(500));
     large.push(await listing(5000));
-    log(`schemas: rep ${i + 1}/${reps}: 500 tools ${fmt(small[i].listMs, 0)} ms, 5,000 tools ${fmt(large[i].listMs, 0)} ms`);
+    log(
+      `schemas: rep ${i + 1}/${reps}: 500 tools ${fmt(small[i].listMs, 0)} ms, 5,000 tools ${fmt(large[i].listMs, 0)} ms`,
+    );
   }
   const m = (xs: typeof small, k: keyof (typeof small)[0]) => median(xs.map((x) => x[k]));
   const listRatio = m(large, "listMs") / m(small, "listMs");
@@ -88,8 +93,18 @@ export async function schemasBench({ quick, log }: BenchOptions): Promise<Sectio
       },
     ],
     targets: [
-      { name: "listing 5,000 tools", target: "≤ 10× listing 500", figure: `${ratio(listRatio)} (${fmt(m(large, "listMs"), 0)} ms vs ${fmt(m(small, "listMs"), 0)} ms)`, met: listRatio <= 10 },
-      { name: "catastrophic pattern, 400 vs 40 characters", target: "≤ 10× (linear)", figure: `worst ${ratio(worst)}`, met: worst <= 10 },
+      {
+        name: "listing 5,000 tools",
+        target: "≤ 10× listing 500",
+        figure: `${ratio(listRatio)} (${fmt(m(large, "listMs"), 0)} ms vs ${fmt(m(small, "listMs"), 0)} ms)`,
+        met: listRatio <= 10,
+      },
+      {
+        name: "catastrophic pattern, 400 vs 40 characters",
+        target: "≤ 10× (linear)",
+        figure: `worst ${ratio(worst)}`,
+        met: worst <= 10,
+      },
     ],
     notes: [],
   };

@@ -43,9 +43,23 @@ const SPECS: VariantSpec[] = [
 
 export const PIECES: Piece[] = [
   { piece: "V8 code cache of tui.cjs (MCP_PRISM_CODE_CACHE=0 without)", with: "full", without: "no-code-cache" },
-  { piece: "tui.cjs: the CommonJS first-frame bundle with its code cache, import() rewrite and globalThis registries (without: the app's ES module chunks)", with: "full", without: "esm-app" },
-  { piece: "string-width patch: emoji pre-check, RGI pattern built on first use", with: "full", without: "no-string-width" },
-  { piece: "yoga-layout patches: WASM instantiated synchronously, without fetch() (undici) or a top-level await (on the ES module app)", with: "esm-app", without: "esm-app-no-yoga" },
+  {
+    piece:
+      "tui.cjs: the CommonJS first-frame bundle with its code cache, import() rewrite and globalThis registries (without: the app's ES module chunks)",
+    with: "full",
+    without: "esm-app",
+  },
+  {
+    piece: "string-width patch: emoji pre-check, RGI pattern built on first use",
+    with: "full",
+    without: "no-string-width",
+  },
+  {
+    piece:
+      "yoga-layout patches: WASM instantiated synchronously, without fetch() (undici) or a top-level await (on the ES module app)",
+    with: "esm-app",
+    without: "esm-app-no-yoga",
+  },
 ];
 
 /**
@@ -55,14 +69,51 @@ export const PIECES: Piece[] = [
  * they measured is gone.
  */
 export const REMOVED: Table = {
-  caption: "Removed on 2026-12-01 — measured with and without by this bench before the removal (process start → first drawn frame, medians, ms; load 12–19)",
+  caption:
+    "Removed on 2026-12-01 — measured with and without by this bench before the removal (process start → first drawn frame, medians, ms; load 12–19)",
   head: ["piece", "warm with", "warm without", "Δ warm", "cold with", "cold without", "Δ cold", "decision"],
   rows: [
-    ["CommonJS launcher (bin/mcp-prism.js requiring app-launch.cjs to run tui.cjs before node's ES module loader), run 1", "679", "708", "+29", "791", "899", "+108", "removed: < 50 ms warm in both runs (cold within noise: ±60 ms between runs)"],
-    ["CommonJS launcher, run 2", "689", "705", "+15", "814", "850", "+36", "(bin is an ES module; main() runs tui.cjs)"],
+    [
+      "CommonJS launcher (bin/mcp-prism.js requiring app-launch.cjs to run tui.cjs before node's ES module loader), run 1",
+      "679",
+      "708",
+      "+29",
+      "791",
+      "899",
+      "+108",
+      "removed: < 50 ms warm in both runs (cold within noise: ±60 ms between runs)",
+    ],
+    [
+      "CommonJS launcher, run 2",
+      "689",
+      "705",
+      "+15",
+      "814",
+      "850",
+      "+36",
+      "(bin is an ES module; main() runs tui.cjs)",
+    ],
     ["signal-exit patch (assert loaded only on a failed check)", "679", "629", "−51", "791", "819", "+29", "removed"],
-    ["zod patch (English messages only; loads after the first frame)", "679", "636", "−44", "791", "855", "+65", "removed: not on the first frame's path (Δ to connected +98 ms, within noise)"],
-    ["Ink patch (no devtools import), on the ES module app", "936", "888", "−48", "879", "907", "+27", "kept, not for speed: tui.cjs cannot hold Ink's top-level await"],
+    [
+      "zod patch (English messages only; loads after the first frame)",
+      "679",
+      "636",
+      "−44",
+      "791",
+      "855",
+      "+65",
+      "removed: not on the first frame's path (Δ to connected +98 ms, within noise)",
+    ],
+    [
+      "Ink patch (no devtools import), on the ES module app",
+      "936",
+      "888",
+      "−48",
+      "879",
+      "907",
+      "+27",
+      "kept, not for speed: tui.cjs cannot hold Ink's top-level await",
+    ],
   ],
 };
 
@@ -78,7 +129,11 @@ export function buildVariants(dir: string, log: (l: string) => void): Variant[] 
     log(`startup: building the variant without ${spec.buildWithout.join(", ")}`);
     execFileSync(process.execPath, ["scripts/bundle.js"], {
       cwd: ROOT,
-      env: { ...process.env, PRISM_BUNDLE_OUT: join(root, "dist", "bundle"), PRISM_BUNDLE_WITHOUT: spec.buildWithout.join(",") },
+      env: {
+        ...process.env,
+        PRISM_BUNDLE_OUT: join(root, "dist", "bundle"),
+        PRISM_BUNDLE_WITHOUT: spec.buildWithout.join(","),
+      },
       stdio: ["ignore", "ignore", "inherit"],
     });
     return { key: spec.key, bin: join(root, "bin", "mcp-prism.js"), env: spec.env };

@@ -94,8 +94,10 @@ async function oneStart(i: number, variant: Variant, cacheDir?: string): Promise
       JSON.stringify(variant.bin),
       "--model offline",
     ].join(" ");
-    if (!tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, cmd).ok) throw new Error("tmux new-session failed");
-    if (!tmux("pipe-pane", "-t", session, "-o", `cat >> ${JSON.stringify(output)}`).ok) throw new Error("tmux pipe-pane failed");
+    if (!tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, cmd).ok)
+      throw new Error("tmux new-session failed");
+    if (!tmux("pipe-pane", "-t", session, "-o", `cat >> ${JSON.stringify(output)}`).ok)
+      throw new Error("tmux pipe-pane failed");
     const pane = paneWatcher(output);
     const t0 = Date.now();
     if (!tmux("wait-for", "-S", go).ok) throw new Error("tmux wait-for -S failed");
@@ -110,7 +112,12 @@ async function oneStart(i: number, variant: Variant, cacheDir?: string): Promise
         marks[m.milestone] = m.sinceStartMs;
         startEpoch = m.epochMs - m.sinceStartMs;
       }
-    return { launchToFrame: seen - t0, processToFrame: seen - startEpoch, processToConnected: connected ? connected - startEpoch : NaN, marks };
+    return {
+      launchToFrame: seen - t0,
+      processToFrame: seen - startEpoch,
+      processToConnected: connected ? connected - startEpoch : NaN,
+      marks,
+    };
   } finally {
     tmux("kill-session", "-t", session);
     rmSync(dir, { recursive: true, force: true });
@@ -130,10 +137,12 @@ async function serverBoot(): Promise<number> {
 }
 
 export async function startupBench({ quick, log }: BenchOptions): Promise<Section> {
-  if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) throw new Error("no compiled build: run `npm run build` (npm run bench does)");
+  if (!existsSync(join(ROOT, "dist", "cli", "main.js")))
+    throw new Error("no compiled build: run `npm run build` (npm run bench does)");
   const reps = quick ? 3 : 15;
   // Keep the private tmux server alive across runs so its own start-up is not counted.
-  if (!tmux("new-session", "-d", "-s", "keep", "sleep 3600").ok) throw new Error("tmux is needed for the start-up figure");
+  if (!tmux("new-session", "-d", "-s", "keep", "sleep 3600").ok)
+    throw new Error("tmux is needed for the start-up figure");
   const work = mkdtempSync(join(tmpdir(), "mcp-prism-startup-variants-"));
   const warm = new Map<string, Sample[]>();
   const coldOf = new Map<string, Sample[]>();
@@ -195,19 +204,41 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         head: ["phase", "median"],
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
-          ["launcher, main.js and tui-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)", ms(between("node-ready", "app-run"))],
+          [
+            "launcher, main.js and tui-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)",
+            ms(between("node-ready", "app-run")),
+          ],
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
           ["UI modules: Ink, React, yoga, the App (→ UI loaded)", ms(between("config-loaded", "ui-loaded"))],
           ["session, transcript, first Ink render (→ render() returned)", ms(between("ui-loaded", "first-render"))],
-          ["render() returned → frame seen in the terminal's input (negative: Ink writes the frame inside render(), then runs its effects)", ms(toScreen)],
+          [
+            "render() returned → frame seen in the terminal's input (negative: Ink writes the frame inside render(), then runs its effects)",
+            ms(toScreen),
+          ],
           ["**process start → first drawn frame** (servers `connecting…`, prompt live)", ms(total)],
           ["pane released (tmux wait-for) → first drawn frame", ms(med((s) => s.launchToFrame))],
-          ["behind the first frame — demo server process spawned (host start → servers spawned)", ms(between("host-start", "servers-spawned"))],
-          ["behind the first frame — host code load + discovery + tools/list while the server boots (host start → host ready)", ms(between("host-start", "host-ready"))],
+          [
+            "behind the first frame — demo server process spawned (host start → servers spawned)",
+            ms(between("host-start", "servers-spawned")),
+          ],
+          [
+            "behind the first frame — host code load + discovery + tools/list while the server boots (host start → host ready)",
+            ms(between("host-start", "host-ready")),
+          ],
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
-          [`cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`, ms(median(cold.map((s) => s.processToFrame)))],
-          ["cold: launcher, chunks and first-frame bundle compiled without a cache (→ app `run()`)", ms(median(cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite)))],
+          [
+            `cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`,
+            ms(median(cold.map((s) => s.processToFrame))),
+          ],
+          [
+            "cold: launcher, chunks and first-frame bundle compiled without a cache (→ app `run()`)",
+            ms(
+              median(
+                cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite),
+              ),
+            ),
+          ],
         ],
       },
       piecesTable(warm, coldOf),
@@ -220,16 +251,39 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
 
 /** The pieces table: each piece's median first frame with and without it, warm and cold. */
 function piecesTable(warm: Map<string, Sample[]>, cold: Map<string, Sample[]>): Table {
-  const med = (m: Map<string, Sample[]>, key: string) => median((m.get(key) ?? []).map((s) => s.processToFrame).filter(Number.isFinite));
-  const medConnected = (key: string) => median((warm.get(key) ?? []).map((s) => s.processToConnected).filter(Number.isFinite));
+  const med = (m: Map<string, Sample[]>, key: string) =>
+    median((m.get(key) ?? []).map((s) => s.processToFrame).filter(Number.isFinite));
+  const medConnected = (key: string) =>
+    median((warm.get(key) ?? []).map((s) => s.processToConnected).filter(Number.isFinite));
   return {
-    caption: "Each start-up piece with and without it (process start → first drawn frame, medians; Δ = without − with; warm: the variant's code cache written by its warm-up start, cold: an empty cache directory)",
-    head: ["piece", "warm with", "warm without", "Δ warm", "cold with", "cold without", "Δ cold", "Δ to `connected` (warm)", "≥ 50 ms or needed for ≤ 400 ms cold?"],
+    caption:
+      "Each start-up piece with and without it (process start → first drawn frame, medians; Δ = without − with; warm: the variant's code cache written by its warm-up start, cold: an empty cache directory)",
+    head: [
+      "piece",
+      "warm with",
+      "warm without",
+      "Δ warm",
+      "cold with",
+      "cold without",
+      "Δ cold",
+      "Δ to `connected` (warm)",
+      "≥ 50 ms or needed for ≤ 400 ms cold?",
+    ],
     rows: PIECES.map((p) => {
       const dw = med(warm, p.without) - med(warm, p.with);
       const dc = med(cold, p.without) - med(cold, p.with);
       const needed = med(cold, p.without) > 400 && med(cold, p.with) <= 400;
-      return [p.piece, ms(med(warm, p.with)), ms(med(warm, p.without)), ms(dw), ms(med(cold, p.with)), ms(med(cold, p.without)), ms(dc), ms(medConnected(p.without) - medConnected(p.with)), dw >= 50 || dc >= 50 || needed ? "pays" : "does not pay"];
+      return [
+        p.piece,
+        ms(med(warm, p.with)),
+        ms(med(warm, p.without)),
+        ms(dw),
+        ms(med(cold, p.with)),
+        ms(med(cold, p.without)),
+        ms(dc),
+        ms(medConnected(p.without) - medConnected(p.with)),
+        dw >= 50 || dc >= 50 || needed ? "pays" : "does not pay",
+      ];
     }),
   };
 }

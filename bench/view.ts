@@ -95,7 +95,14 @@ export async function viewBench({ quick, log }: BenchOptions): Promise<Section> 
       },
     ],
     // A ratio, measured side by side: the App's own boot (its bundled SDK) is in both and dominates.
-    targets: [{ name: "App View overhead", target: "result → View showing it ≤ 2× the same HTML with no bridge", figure: `${ratio(b / n)} (${ms(b)} vs ${ms(n)})`, met: b <= 2 * n }],
+    targets: [
+      {
+        name: "App View overhead",
+        target: "result → View showing it ≤ 2× the same HTML with no bridge",
+        figure: `${ratio(b / n)} (${ms(b)} vs ${ms(n)})`,
+        met: b <= 2 * n,
+      },
+    ],
     notes: [],
   };
 }

@@ -27,8 +27,10 @@ const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 function mirrorNote(rows: { structured: boolean; serverMirrored: boolean }[]): string {
   const withSc = rows.filter((r) => r.structured).length;
   const already = rows.filter((r) => r.serverMirrored).length;
-  if (already === 0) return `The demo server does not mirror structuredContent into content (${withSc} of ${rows.length} calls carry structuredContent).`;
-  if (already === withSc) return `The demo server ALREADY mirrors structuredContent into a text block in all ${withSc} legacy results that carry it, so the computed column equals the measured one.`;
+  if (already === 0)
+    return `The demo server does not mirror structuredContent into content (${withSc} of ${rows.length} calls carry structuredContent).`;
+  if (already === withSc)
+    return `The demo server ALREADY mirrors structuredContent into a text block in all ${withSc} legacy results that carry it, so the computed column equals the measured one.`;
   return `The demo server mirrors structuredContent itself in ${already} of the ${withSc} legacy results that carry it.`;
 }
 
@@ -53,9 +55,21 @@ export async function wireBench({ log }: BenchOptions): Promise<Section> {
   log("wire: raw calls on 2026-12-01, 2026-07-28 and 2025-11-25");
   const modern = spawnStdio();
   const old = spawnStdio();
-  const rows: { sep: Record<Mode, number>; l0728: number; l1125: number; mirror: number; mirrorExact: boolean; structured: boolean; serverMirrored: boolean }[] = [];
+  const rows: {
+    sep: Record<Mode, number>;
+    l0728: number;
+    l1125: number;
+    mirror: number;
+    mirrorExact: boolean;
+    structured: boolean;
+    serverMirrored: boolean;
+  }[] = [];
   try {
-    const init = await old.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } });
+    const init = await old.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "0" },
+    });
     if (init.msg.error) throw new Error(`initialize failed: ${init.msg.error.message}`);
     old.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     for (let i = 0; i < calls.length; i++) {
@@ -63,19 +77,32 @@ export async function wireBench({ log }: BenchOptions): Promise<Section> {
       const sep = {} as Record<Mode, number>;
       for (const mode of MODES) {
         const sel = requested.get(mode)![i];
-        const params: Record<string, unknown> = { name: c.tool, arguments: c.args, _meta: modernMeta("2026-12-01", mode === "app" ? APPS_CAPS : {}) };
+        const params: Record<string, unknown> = {
+          name: c.tool,
+          arguments: c.args,
+          _meta: modernMeta("2026-12-01", mode === "app" ? APPS_CAPS : {}),
+        };
         if (sel !== undefined) params.requestedOutputs = sel;
         const r = await modern.request("tools/call", params);
         if (r.msg.error) throw new Error(`${label(c)} (${mode}): ${r.msg.error.message}`);
         sep[mode] = bytes(r.raw);
       }
-      const l0728 = await modern.request("tools/call", { name: c.tool, arguments: c.args, _meta: modernMeta("2026-07-28") });
+      const l0728 = await modern.request("tools/call", {
+        name: c.tool,
+        arguments: c.args,
+        _meta: modernMeta("2026-07-28"),
+      });
       const l1125 = await old.request("tools/call", { name: c.tool, arguments: c.args });
       if (l0728.msg.error || l1125.msg.error) throw new Error(`${label(c)}: legacy call failed`);
       const withM = withMirror(l1125.msg);
       const mirrored = JSON.stringify(withM);
       // Exact when re-serializing the unmodified message reproduces the wire line byte for byte.
-      rows.push({ sep, l0728: bytes(l0728.raw), l1125: bytes(l1125.raw), mirror: bytes(mirrored), mirrorExact: JSON.stringify(l1125.msg) === l1125.raw,
+      rows.push({
+        sep,
+        l0728: bytes(l0728.raw),
+        l1125: bytes(l1125.raw),
+        mirror: bytes(mirrored),
+        mirrorExact: JSON.stringify(l1125.msg) === l1125.raw,
         structured: l1125.msg.result?.structuredContent !== undefined,
         serverMirrored: l1125.msg.result?.structuredContent !== undefined && withM === l1125.msg,
       });
@@ -90,21 +117,42 @@ export async function wireBench({ log }: BenchOptions): Promise<Section> {
   const sepTotal = Object.fromEntries(MODES.map((m) => [m, sum((r) => r.sep[m])])) as Record<Mode, number>;
   const perCall: Table = {
     caption: "Response bytes per call (one stdio line, JSON-RPC envelope included)",
-    head: ["call", ...MODES.map((m) => `SEP ${m}`), "legacy 2026-07-28", "legacy 2025-11-25", "2025-11-25 + mirror (computed)"],
+    head: [
+      "call",
+      ...MODES.map((m) => `SEP ${m}`),
+      "legacy 2026-07-28",
+      "legacy 2025-11-25",
+      "2025-11-25 + mirror (computed)",
+    ],
     rows: [
-      ...calls.map((c, i) => [label(c), ...MODES.map((m) => int(rows[i].sep[m])), int(rows[i].l0728), int(rows[i].l1125), int(rows[i].mirror)]),
+      ...calls.map((c, i) => [
+        label(c),
+        ...MODES.map((m) => int(rows[i].sep[m])),
+        int(rows[i].l0728),
+        int(rows[i].l1125),
+        int(rows[i].mirror),
+      ]),
       ["**total**", ...MODES.map((m) => int(sepTotal[m])), int(totals.l0728), int(totals.l1125), int(totals.mirror)],
     ],
   };
   const ratios: Table = {
     caption: "Workload total, each SEP mode against the legacy results (SEP bytes ÷ legacy bytes)",
     head: ["mode", "bytes", "÷ 2026-07-28", "÷ 2025-11-25", "÷ 2025-11-25 + mirror"],
-    rows: MODES.map((m) => [m, int(sepTotal[m]), ratio(sepTotal[m] / totals.l0728), ratio(sepTotal[m] / totals.l1125), ratio(sepTotal[m] / totals.mirror)]),
+    rows: MODES.map((m) => [
+      m,
+      int(sepTotal[m]),
+      ratio(sepTotal[m] / totals.l0728),
+      ratio(sepTotal[m] / totals.l1125),
+      ratio(sepTotal[m] / totals.mirror),
+    ]),
   };
   const big = calls
     .map((c, i) => ({ c, r: rows[i] }))
     .filter(({ c }) => c.expectRecords !== undefined)
-    .map(({ c, r }) => `${label(c)} (${c.expectRecords} records): SEP chat ${int(r.sep.chat)} B, code ${int(r.sep.code)} B, minimal ${int(r.sep.minimal)} B vs legacy+mirror ${int(r.mirror)} B`);
+    .map(
+      ({ c, r }) =>
+        `${label(c)} (${c.expectRecords} records): SEP chat ${int(r.sep.chat)} B, code ${int(r.sep.code)} B, minimal ${int(r.sep.minimal)} B vs legacy+mirror ${int(r.mirror)} B`,
+    );
   const targets: Target[] = [];
   return {
     id: "wire",

@@ -15,7 +15,9 @@ process.env.NODE_ENV ??= "production";
 // before anything loads it. An explicit FORCE_COLOR wins (colour forced, in a pipe too).
 if (process.env.NO_COLOR && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = "0";
 
-const entry = ["../dist/bundle/main.js", "../dist/cli/main.js"].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
+const entry = ["../dist/bundle/main.js", "../dist/cli/main.js"]
+  .map((p) => new URL(p, import.meta.url))
+  .find((u) => existsSync(u));
 if (!entry) {
   process.stderr.write("mcp-prism: not built yet (dist/ is missing): run `npm run build` first\n");
   process.exitCode = 2;

@@ -25,7 +25,12 @@ export const BUNDLE_PATCHES = [
     id: "ink-clear-rewrite",
     name: "ink: the frame after a clear-and-rewrite erases only what was written",
     file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
-    edits: [["ansiEscapes.clearTerminal + this.fullStaticOutput + output)", "ansiEscapes.clearTerminal + this.fullStaticOutput + outputToRender)"]],
+    edits: [
+      [
+        "ansiEscapes.clearTerminal + this.fullStaticOutput + output)",
+        "ansiEscapes.clearTerminal + this.fullStaticOutput + outputToRender)",
+      ],
+    ],
   },
   {
     // string-width 8 (Ink, widest-line, cli-truncate) tests every grapheme of a non-ASCII line
@@ -69,7 +74,12 @@ export const BUNDLE_PATCHES = [
     id: "yoga",
     name: "yoga-layout: no top-level await (the factory above fills its module object synchronously)",
     file: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
-    edits: [["const Yoga = wrapAssembly(await loadYoga());", "const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);"]],
+    edits: [
+      [
+        "const Yoga = wrapAssembly(await loadYoga());",
+        "const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);",
+      ],
+    ],
   },
   {
     // Ink's React devtools hook (DEV=true) imports react-devtools-core, which is not shipped (the
@@ -79,7 +89,10 @@ export const BUNDLE_PATCHES = [
     name: "ink: no devtools import (react-devtools-core is not shipped)",
     file: /[\\/]ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
-      ["        await import('./devtools.js');", '        throw Object.assign(new Error("react-devtools-core is not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
+      [
+        "        await import('./devtools.js');",
+        '        throw Object.assign(new Error("react-devtools-core is not bundled"), { code: "ERR_MODULE_NOT_FOUND" });',
+      ],
       ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
     ],
   },

@@ -50,37 +50,54 @@ const esm = await build({
   splitting: true,
   format: "esm",
   // CommonJS dependencies inside an ESM bundle still call require().
-  banner: { js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);",
+  },
   plugins: [patchPlugin(PATCHES, applied)],
 });
 
 /** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = ["../start-host.js", "./oneshot.js", "@anthropic-ai/sdk", "openai", "../view/session.js", "../../ui/session-restore.js"];
+const ESM_SIDE = [
+  "../start-host.js",
+  "./oneshot.js",
+  "@anthropic-ai/sdk",
+  "openai",
+  "../view/session.js",
+  "../../ui/session-restore.js",
+];
 const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
 const UI_DIR = /[\\/]dist[\\/]ui$/;
 const esmSide = {
   name: "mcp-prism-esm-side",
   setup(b) {
-    b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
+    b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) =>
+      COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
+    );
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
     b.onResolve({ filter: /^openai$/ }, (a) => ({ path: a.path, external: true }));
     // A saved session read back (--continue, --resume, /resume): its checks use zod.
-    b.onResolve({ filter: /^\.\.\/\.\.\/ui\/session-restore\.js$/ }, (a) => (COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/\.\.\/ui\/session-restore\.js$/ }, (a) =>
+      COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
+    );
     // The App View host (src/ui/view-link.ts loads it on /view), off the first frame.
-    b.onResolve({ filter: /^\.\.\/view\/session\.js$/ }, (a) => (UI_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/view\/session\.js$/ }, (a) =>
+      UI_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
+    );
   },
 };
 const withAppCjs = !WITHOUT.has("tui-cjs");
-const cjs = !withAppCjs ? { outputFiles: [], metafile: { inputs: {}, outputs: {} } } : await build({
-  ...COMMON,
-  entryPoints: ["dist/cli/commands/tui.js"],
-  outfile: join(OUT, "tui.cjs"),
-  format: "cjs",
-  write: false,
-  define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
-  banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [esmSide, patchPlugin(PATCHES, applied)],
-});
+const cjs = !withAppCjs
+  ? { outputFiles: [], metafile: { inputs: {}, outputs: {} } }
+  : await build({
+      ...COMMON,
+      entryPoints: ["dist/cli/commands/tui.js"],
+      outfile: join(OUT, "tui.cjs"),
+      format: "cjs",
+      write: false,
+      define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
+      banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+      plugins: [esmSide, patchPlugin(PATCHES, applied)],
+    });
 for (const out of cjs.outputFiles) {
   let text = out.text;
   if (out.path.endsWith(".cjs")) {
@@ -88,7 +105,10 @@ for (const out of cjs.outputFiles) {
     // Same length as `import`, so the source map's columns still hold.
     for (const s of ESM_SIDE) text = text.replaceAll(`import(${JSON.stringify(s)})`, `esmImp(${JSON.stringify(s)})`);
     const left = text.match(/\bimport\s*\(/g);
-    if (left) throw new Error(`tui.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`);
+    if (left)
+      throw new Error(
+        `tui.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`,
+      );
     // The code cache's key (src/cli/code-cache.ts): V8 itself only compares the source's length.
     text += `\n// mcp-prism-build ${createHash("sha256").update(text).digest("hex").slice(0, 32)}\n`;
   }
@@ -116,7 +136,10 @@ const sandbox = await build({
   define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
   banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
 });
-copyFileSync(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"), join(OUT, "quickjs.wasm"));
+copyFileSync(
+  createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm"),
+  join(OUT, "quickjs.wasm"),
+);
 // The App View's browser code (src/view/page: the host page with the real MCP Apps AppBridge) and
 // the demo dashboard App (src/demo/app: the App SDK), from their TypeScript sources, into
 // dist/view-assets/ (its own folder: the chunk cleanup below does not see it). Browser-only
@@ -134,11 +157,17 @@ await build({
 });
 
 const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
-if (unused.length) throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
+if (unused.length)
+  throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set([esm, cjs, worker, sandbox].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
+const current = new Set(
+  [esm, cjs, worker, sandbox].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)),
+);
 current.add("quickjs.wasm");
 for (const f of readdirSync(OUT)) if (!current.has(f)) rmSync(join(OUT, f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
 // first-frame code from it (https://esbuild.github.io/api/#metafile).
-writeFileSync(join(OUT, "..", "bundle-meta.json"), JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile, sandbox: sandbox.metafile }));
+writeFileSync(
+  join(OUT, "..", "bundle-meta.json"),
+  JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile, sandbox: sandbox.metafile }),
+);

@@ -15,8 +15,12 @@ const marker = "dist/bundle/main.js";
 const stale = !existsSync(marker) || newest("src") > statSync(marker).mtimeMs;
 if (stale) {
   process.stderr.write("mcp-prism: building (tsc, the declarations, then the bundle)…\n");
-  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+    stdio: "inherit",
+  });
   // The public entries' .d.ts files (package.json exports).
-  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.types.json"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.types.json"], {
+    stdio: "inherit",
+  });
   execFileSync(process.execPath, ["scripts/bundle.js"], { stdio: "inherit" });
 }

@@ -17,18 +17,90 @@ const COUNTRIES: Record<string, string[]> = {
   LATAM: ["BR", "AR", "CL", "CO"],
 };
 const PLANS = ["free", "starter", "business", "enterprise"];
-const OWNERS = ["Ada Park", "Bruno Silva", "Chen Wei", "Dana Levi", "Emeka Obi", "Freya Lund", "Gita Rao", "Hugo Brandt"];
+const OWNERS = [
+  "Ada Park",
+  "Bruno Silva",
+  "Chen Wei",
+  "Dana Levi",
+  "Emeka Obi",
+  "Freya Lund",
+  "Gita Rao",
+  "Hugo Brandt",
+];
 // No word may start like a region, plan or "globex" (search matches name-word prefixes).
 const PREFIXES = [
-  "Acme", "Initech", "Umbrella", "Stark", "Wayne", "Hooli", "Vandelay", "Soylent", "Wonka", "Cyberdyne",
-  "Tyrell", "Massive", "Aperture", "Oscorp", "Dunder", "Pied", "Bluth", "Prestige", "Sterling", "Gringotts",
-  "Monarch", "Kruger", "Duff", "Virtucon", "Zorg", "Octan", "Rekall", "Ollivander", "Krusty", "Lunar",
+  "Acme",
+  "Initech",
+  "Umbrella",
+  "Stark",
+  "Wayne",
+  "Hooli",
+  "Vandelay",
+  "Soylent",
+  "Wonka",
+  "Cyberdyne",
+  "Tyrell",
+  "Massive",
+  "Aperture",
+  "Oscorp",
+  "Dunder",
+  "Pied",
+  "Bluth",
+  "Prestige",
+  "Sterling",
+  "Gringotts",
+  "Monarch",
+  "Kruger",
+  "Duff",
+  "Virtucon",
+  "Zorg",
+  "Octan",
+  "Rekall",
+  "Ollivander",
+  "Krusty",
+  "Lunar",
 ];
 const SUFFIXES = [
-  "Retail", "Energy", "Labs", "Logistics", "Health", "Foods", "Media", "Capital", "Robotics", "Analytics",
-  "Mining", "Textiles", "Aerospace", "Pharma", "Security", "Software", "Telecom", "Travel", "Insurance", "Marine",
-  "Motors", "Studios", "Farms", "Bank", "Consulting", "Chemicals", "Airlines", "Hotels", "Games", "Semiconductors",
-  "Water", "Solar", "Biotech", "Cloud", "Construction", "Education", "Fitness", "Publishing", "Outdoors", "Furniture",
+  "Retail",
+  "Energy",
+  "Labs",
+  "Logistics",
+  "Health",
+  "Foods",
+  "Media",
+  "Capital",
+  "Robotics",
+  "Analytics",
+  "Mining",
+  "Textiles",
+  "Aerospace",
+  "Pharma",
+  "Security",
+  "Software",
+  "Telecom",
+  "Travel",
+  "Insurance",
+  "Marine",
+  "Motors",
+  "Studios",
+  "Farms",
+  "Bank",
+  "Consulting",
+  "Chemicals",
+  "Airlines",
+  "Hotels",
+  "Games",
+  "Semiconductors",
+  "Water",
+  "Solar",
+  "Biotech",
+  "Cloud",
+  "Construction",
+  "Education",
+  "Fitness",
+  "Publishing",
+  "Outdoors",
+  "Furniture",
 ];
 const GLOBEX_COUNT = 37;
 
@@ -71,7 +143,7 @@ export function generate(seed = SEED): { datasetVersion: string; seed: number; c
   const taken = new Set(names);
   while (names.length < TOTAL) {
     const n = `${pick(PREFIXES)} ${pick(SUFFIXES)}`;
-    if (!taken.has(n)) (taken.add(n), names.push(n));
+    if (!taken.has(n)) taken.add(n), names.push(n);
   }
   const top3: Record<string, { id: string; region: Customer["region"]; at: string }> = {
     "Globex Retail": { id: "cust_1042", region: "NA", at: "2026-08-17T21:10:00Z" },
@@ -86,7 +158,14 @@ export function generate(seed = SEED): { datasetVersion: string; seed: number; c
     const region = (fixed?.region ?? regions.pop()!) as Customer["region"];
     const created = int(FROM - 400 * 86400000, FROM);
     const plan = pick(PLANS);
-    const seats = plan === "free" ? int(1, 5) : plan === "starter" ? int(3, 25) : plan === "business" ? int(20, 250) : int(200, 5000);
+    const seats =
+      plan === "free"
+        ? int(1, 5)
+        : plan === "starter"
+          ? int(3, 25)
+          : plan === "business"
+            ? int(20, 250)
+            : int(200, 5000);
     const perSeat: Record<string, number> = { free: 0, starter: 8, business: 15, enterprise: 22 };
     return {
       customerId: fixed?.id ?? newId(),
@@ -117,7 +196,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = serialize(generate());
   if (process.argv.includes("--check")) {
     const same = readFileSync(OUT, "utf8") === text;
-    process.stdout.write(same ? "customers.json is up to date\n" : "customers.json differs from the generator output\n");
+    process.stdout.write(
+      same ? "customers.json is up to date\n" : "customers.json differs from the generator output\n",
+    );
     process.exitCode = same ? 0 : 1;
   } else {
     writeFileSync(OUT, text);

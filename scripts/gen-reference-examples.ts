@@ -19,7 +19,11 @@ const CLIENT_INFO = { name: "ExampleClient", version: "1.0.0" };
 function meta(version: string, extensions: string[] = []) {
   const caps: Record<string, unknown> = {};
   if (extensions.includes(UI)) caps.extensions = { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } };
-  return { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientInfo": CLIENT_INFO, "io.modelcontextprotocol/clientCapabilities": caps };
+  return {
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    "io.modelcontextprotocol/clientCapabilities": caps,
+  };
 }
 
 interface Example {
@@ -31,7 +35,13 @@ interface Example {
   onlyTools?: string[];
 }
 
-const call = (name: string, args: Record<string, unknown>, requested?: { audience: string; format: string }[], version = "2026-12-01", extensions: string[] = []) => ({
+const call = (
+  name: string,
+  args: Record<string, unknown>,
+  requested?: { audience: string; format: string }[],
+  version = "2026-12-01",
+  extensions: string[] = [],
+) => ({
   name,
   arguments: args,
   ...(requested ? { requestedOutputs: requested } : {}),
@@ -42,25 +52,80 @@ const sel = (s: string) => ({ audience: s.slice(0, s.lastIndexOf("/")), format: 
 export const EXAMPLES: Record<string, Example> = {
   discover: { method: "server/discover", params: { _meta: meta("2026-12-01") } },
   "tools-list": { method: "tools/list", params: { _meta: meta("2026-12-01") }, onlyTools: ["search_customers"] },
-  "tools-list-apps": { method: "tools/list", params: { _meta: meta("2026-12-01", [UI]) }, onlyTools: ["refresh_dashboard"] },
+  "tools-list-apps": {
+    method: "tools/list",
+    params: { _meta: meta("2026-12-01", [UI]) },
+    onlyTools: ["refresh_dashboard"],
+  },
   fallback: { method: "tools/call", params: call("search_customers", { query: "Globex" }) },
-  conversational: { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/content")]) },
-  "code-mode": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("programmatic/structured")]) },
-  "structured-model": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/structured")]) },
-  "user-structured": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("user/structured")]) },
-  "user-media": { method: "tools/call", params: call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 }, [sel("user/content")]) },
-  apps: { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/content"), sel(`${UI}/structured`)], "2026-12-01", [UI]) },
-  "app-only": { method: "tools/call", params: call("refresh_dashboard", {}, [sel(`${UI}/structured`)], "2026-12-01", [UI]) },
+  conversational: {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel("assistant/content")]),
+  },
+  "code-mode": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel("programmatic/structured")]),
+  },
+  "structured-model": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel("assistant/structured")]),
+  },
+  "user-structured": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel("user/structured")]),
+  },
+  "user-media": {
+    method: "tools/call",
+    params: call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 }, [sel("user/content")]),
+  },
+  apps: {
+    method: "tools/call",
+    params: call(
+      "search_customers",
+      { query: "Globex" },
+      [sel("assistant/content"), sel(`${UI}/structured`)],
+      "2026-12-01",
+      [UI],
+    ),
+  },
+  "app-only": {
+    method: "tools/call",
+    params: call("refresh_dashboard", {}, [sel(`${UI}/structured`)], "2026-12-01", [UI]),
+  },
   "app-only-fallback": { method: "tools/call", params: call("refresh_dashboard", {}, undefined, "2026-12-01", [UI]) },
   "refuse-undeclared": { method: "tools/call", params: call("refresh_dashboard", {}, [sel("user/structured")]) },
-  "refuse-unnegotiated": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel(`${UI}/structured`)]) },
-  "repeated-selector": { method: "tools/call", params: call("search_customers", { query: "Globex" }, [sel("assistant/content"), sel("assistant/content")]) },
-  "tool-error": { method: "tools/call", params: call("lookup_order", { orderId: "ord_9999" }, [sel("assistant/content"), sel("programmatic/structured")]) },
+  "refuse-unnegotiated": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel(`${UI}/structured`)]),
+  },
+  "repeated-selector": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, [sel("assistant/content"), sel("assistant/content")]),
+  },
+  "tool-error": {
+    method: "tools/call",
+    params: call("lookup_order", { orderId: "ord_9999" }, [sel("assistant/content"), sel("programmatic/structured")]),
+  },
   "unsupported-version": { method: "server/discover", params: { _meta: meta("1900-01-01") } },
-  "legacy-0728-tools-list": { method: "tools/list", params: { _meta: meta("2026-07-28") }, onlyTools: ["search_customers"] },
-  "legacy-0728-call": { method: "tools/call", params: call("search_customers", { query: "Globex" }, undefined, "2026-07-28") },
-  "legacy-1125-initialize": { method: "initialize", era: "legacy", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO } },
-  "legacy-1125-call": { method: "tools/call", era: "legacy", params: { name: "legacy_weather", arguments: { city: "Seattle" } } },
+  "legacy-0728-tools-list": {
+    method: "tools/list",
+    params: { _meta: meta("2026-07-28") },
+    onlyTools: ["search_customers"],
+  },
+  "legacy-0728-call": {
+    method: "tools/call",
+    params: call("search_customers", { query: "Globex" }, undefined, "2026-07-28"),
+  },
+  "legacy-1125-initialize": {
+    method: "initialize",
+    era: "legacy",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO },
+  },
+  "legacy-1125-call": {
+    method: "tools/call",
+    era: "legacy",
+    params: { name: "legacy_weather", arguments: { city: "Seattle" } },
+  },
 };
 
 // ---------------------------------------------------------------- abbreviation
@@ -71,14 +136,27 @@ const MAX_BASE64 = 24;
 const MAX_TEXT = 80;
 /** Values that differ per call; replaced by a fixed marker so the examples are reproducible. */
 const VOLATILE_KEYS = new Set(["refreshedAt"]);
-const KEEP_WHOLE = new Set(["supportedVersions", "supported", "required", "enum", "outputVariants", "tools", "requestedOutputs", "outputs", "columns", "content"]);
+const KEEP_WHOLE = new Set([
+  "supportedVersions",
+  "supported",
+  "required",
+  "enum",
+  "outputVariants",
+  "tools",
+  "requestedOutputs",
+  "outputs",
+  "columns",
+  "content",
+]);
 
 /** Deterministic: base64 cut to its first characters, arrays to their first items, volatile values marked. */
 export function abbreviate(value: unknown, key = ""): unknown {
   if (typeof value === "string") {
     if (VOLATILE_KEYS.has(key)) return "<time of the call>";
-    if (key === "instructions" && value.length > MAX_TEXT) return `${value.slice(0, MAX_TEXT)}…(${value.length} characters)`;
-    if ((key === "data" || key === "blob") && value.length > MAX_BASE64) return `${value.slice(0, MAX_BASE64)}…(${value.length} base64 characters)`;
+    if (key === "instructions" && value.length > MAX_TEXT)
+      return `${value.slice(0, MAX_TEXT)}…(${value.length} characters)`;
+    if ((key === "data" || key === "blob") && value.length > MAX_BASE64)
+      return `${value.slice(0, MAX_BASE64)}…(${value.length} base64 characters)`;
     return value;
   }
   if (Array.isArray(value)) {
@@ -86,7 +164,8 @@ export function abbreviate(value: unknown, key = ""): unknown {
     if (value.length <= MAX_ITEMS + 2 || KEEP_WHOLE.has(key)) return value.map((v) => abbreviate(v));
     return [...value.slice(0, MAX_ITEMS).map((v) => abbreviate(v)), `…(${value.length - MAX_ITEMS} more)`];
   }
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, abbreviate(v, k)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, abbreviate(v, k)]));
   return value;
 }
 
@@ -94,7 +173,10 @@ function replyBody(reply: RpcReply, ex: Example): Record<string, unknown> {
   if (reply.kind === "error") return { jsonrpc: "2.0", id: 1, error: reply.error };
   let result = reply.result;
   if (ex.onlyTools && Array.isArray(result.tools)) {
-    result = { ...result, tools: result.tools.filter((t) => ex.onlyTools!.includes((t as { name?: string }).name ?? "")) };
+    result = {
+      ...result,
+      tools: result.tools.filter((t) => ex.onlyTools!.includes((t as { name?: string }).name ?? "")),
+    };
   }
   return { jsonrpc: "2.0", id: 1, result: abbreviate(result) };
 }
@@ -102,7 +184,16 @@ function replyBody(reply: RpcReply, ex: Example): Record<string, unknown> {
 function render(ex: Example, reply: RpcReply): string {
   const request = { jsonrpc: "2.0", id: 1, method: ex.method, params: ex.params };
   const note = ex.onlyTools ? ` (only ${ex.onlyTools.join(", ")} shown)` : "";
-  return ["Request:", "```json", JSON.stringify(request, null, 2), "```", `Response${note}:`, "```json", JSON.stringify(replyBody(reply, ex), null, 2), "```"].join("\n");
+  return [
+    "Request:",
+    "```json",
+    JSON.stringify(request, null, 2),
+    "```",
+    `Response${note}:`,
+    "```json",
+    JSON.stringify(replyBody(reply, ex), null, 2),
+    "```",
+  ].join("\n");
 }
 
 // ---------------------------------------------------------------- driving the demo server
@@ -119,7 +210,11 @@ export async function regenerate(chapter: string, timeoutMs = 15_000): Promise<s
 
   const opened: RawConnection[] = [];
   const start = async () => {
-    const c = await StdioConnection.start(process.execPath, SERVER.map((a, i) => (i === 0 ? `${ROOT}${a}` : a)), timeoutMs);
+    const c = await StdioConnection.start(
+      process.execPath,
+      SERVER.map((a, i) => (i === 0 ? `${ROOT}${a}` : a)),
+      timeoutMs,
+    );
     opened.push(c);
     return c;
   };
@@ -138,7 +233,10 @@ export async function regenerate(chapter: string, timeoutMs = 15_000): Promise<s
       if (ex.method === "initialize") await conn.notify("notifications/initialized");
       rendered.set(name, render(ex, reply));
     }
-    return chapter.replace(BLOCK, (_all, name: string) => `<!-- example:${name} -->\n${rendered.get(name)}\n<!-- /example -->`);
+    return chapter.replace(
+      BLOCK,
+      (_all, name: string) => `<!-- example:${name} -->\n${rendered.get(name)}\n<!-- /example -->`,
+    );
   } finally {
     await Promise.all(opened.map((c) => c.close()));
   }
@@ -150,7 +248,9 @@ async function main(): Promise<number> {
   const after = await regenerate(before);
   if (check) {
     if (after === before) return 0;
-    process.stderr.write("gen-reference-examples: docs/reference/tool-result-variants.md drifted from the demo server; run npx tsx scripts/gen-reference-examples.ts\n");
+    process.stderr.write(
+      "gen-reference-examples: docs/reference/tool-result-variants.md drifted from the demo server; run npx tsx scripts/gen-reference-examples.ts\n",
+    );
     return 1;
   }
   if (after !== before) writeFileSync(CHAPTER, after);

@@ -17,7 +17,9 @@ const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "mcp-prism.js");
 const UI = "io.modelcontextprotocol/ui";
 
-const { values } = parseArgs({ options: { sequential: { type: "string", default: "1000" }, concurrent: { type: "string", default: "100" } } });
+const { values } = parseArgs({
+  options: { sequential: { type: "string", default: "1000" }, concurrent: { type: "string", default: "100" } },
+});
 const SEQUENTIAL = Number(values.sequential);
 const CONCURRENT = Number(values.concurrent);
 
@@ -43,12 +45,25 @@ function work(i: number): Work {
     { tool: "lookup_order", args: { orderId: `ord_${5001 + (i % 40)}` }, mode: "code" },
     { tool: "lookup_order", args: { orderId: `nope_${i}` }, mode: "chat", expectIsError: true },
     { tool: "refresh_dashboard", args: {}, mode: "app", select: [{ audience: UI, format: "structured" }] },
-    { tool: "search_customers", args: { query: "Globex" }, mode: "chat", select: [{ audience: "programmatic", format: "structured" }, { audience: "assistant", format: "content" }] },
+    {
+      tool: "search_customers",
+      args: { query: "Globex" },
+      mode: "chat",
+      select: [
+        { audience: "programmatic", format: "structured" },
+        { audience: "assistant", format: "content" },
+      ],
+    },
   ];
   return mix[i % mix.length];
 }
 
-const SINK_OF: Record<string, SinkName> = { assistant: "model", user: "user", programmatic: "programmatic", [UI]: "app" };
+const SINK_OF: Record<string, SinkName> = {
+  assistant: "model",
+  user: "user",
+  programmatic: "programmatic",
+  [UI]: "app",
+};
 
 interface Tally {
   calls: number;
@@ -64,7 +79,8 @@ function check(w: Work, o: CallOutcome, t: Tally): void {
   t.calls++;
   t.ms.push(o.durationMs);
   if (!o.ok) return void t.errors.push(`${w.tool} (${w.mode}): [${o.error.rule}] ${o.error.message}`);
-  if (o.isError !== Boolean(w.expectIsError)) return void t.errors.push(`${w.tool} ${JSON.stringify(w.args)}: isError ${o.isError}`);
+  if (o.isError !== Boolean(w.expectIsError))
+    return void t.errors.push(`${w.tool} ${JSON.stringify(w.args)}: isError ${o.isError}`);
   if (o.isError) t.expectedIsError++;
   else t.ok++;
   const requested = effectiveSelection(o.plan.requested);
@@ -78,8 +94,10 @@ function check(w: Work, o: CallOutcome, t: Tally): void {
       seen.push(key);
     }
   }
-  if (!o.isError && seen.length !== requested.length) t.misrouted.push(`${w.tool}: ${seen.length} outputs for ${requested.length} selectors`);
-  for (const k of Object.keys(o.routed.appMeta)) if (k !== UI || o.plan.mode !== "app") t.misrouted.push(`${w.tool}: appMeta ${k} in mode ${o.plan.mode}`);
+  if (!o.isError && seen.length !== requested.length)
+    t.misrouted.push(`${w.tool}: ${seen.length} outputs for ${requested.length} selectors`);
+  for (const k of Object.keys(o.routed.appMeta))
+    if (k !== UI || o.plan.mode !== "app") t.misrouted.push(`${w.tool}: appMeta ${k} in mode ${o.plan.mode}`);
 }
 
 function memory(): { rss: number; heap: number } {
@@ -107,10 +125,15 @@ async function startDemoHttp(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
 
 async function runTransport(name: string, server: ServerConfig) {
-  const config: HostConfig = { source: "load", servers: { demo: server }, limits: { ...DEFAULT_LIMITS, callTimeoutMs: 60_000, discoverTimeoutMs: 15_000 } };
+  const config: HostConfig = {
+    source: "load",
+    servers: { demo: server },
+    limits: { ...DEFAULT_LIMITS, callTimeoutMs: 60_000, discoverTimeoutMs: 15_000 },
+  };
   const host = await Host.start({ config });
   try {
     const call = (i: number) => {
@@ -145,20 +168,35 @@ try {
     await runTransport("http", { kind: "http", url: http.url }),
   ];
   const mb = (n: number) => n.toFixed(1);
-  console.log(`mcp-prism load · ${new Date().toISOString().slice(0, 10)} · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? "cpu"} · ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM · gc ${typeof (globalThis as { gc?: unknown }).gc === "function" ? "on" : "OFF (run with --expose-gc)"}`);
-  console.log("| transport | phase | calls | routed ok | expected isError | errors | misrouted | wall s | p50 ms | p99 ms |");
+  console.log(
+    `mcp-prism load · ${new Date().toISOString().slice(0, 10)} · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? "cpu"} · ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM · gc ${typeof (globalThis as { gc?: unknown }).gc === "function" ? "on" : "OFF (run with --expose-gc)"}`,
+  );
+  console.log(
+    "| transport | phase | calls | routed ok | expected isError | errors | misrouted | wall s | p50 ms | p99 ms |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
-    for (const [phase, t, secs] of [[`${SEQUENTIAL} sequential`, r.seq, r.seqSecs], [`${CONCURRENT} concurrent`, r.conc, r.concSecs]] as const) {
-      console.log(`| ${r.name} | ${phase} | ${t.calls} | ${t.ok} | ${t.expectedIsError} | ${t.errors.length} | ${t.misrouted.length} | ${secs.toFixed(1)} | ${pct(t.ms, 50).toFixed(1)} | ${pct(t.ms, 99).toFixed(1)} |`);
+    for (const [phase, t, secs] of [
+      [`${SEQUENTIAL} sequential`, r.seq, r.seqSecs],
+      [`${CONCURRENT} concurrent`, r.conc, r.concSecs],
+    ] as const) {
+      console.log(
+        `| ${r.name} | ${phase} | ${t.calls} | ${t.ok} | ${t.expectedIsError} | ${t.errors.length} | ${t.misrouted.length} | ${secs.toFixed(1)} | ${pct(t.ms, 50).toFixed(1)} | ${pct(t.ms, 99).toFixed(1)} |`,
+      );
     }
   }
-  console.log("\n| transport | RSS before MB | RSS after sequential | RSS after concurrent | heap before MB | heap after sequential | heap after concurrent |");
+  console.log(
+    "\n| transport | RSS before MB | RSS after sequential | RSS after concurrent | heap before MB | heap after sequential | heap after concurrent |",
+  );
   console.log("|---|---|---|---|---|---|---|");
   for (const r of results) {
-    console.log(`| ${r.name} | ${mb(r.before.rss)} | ${mb(r.afterSeq.rss)} | ${mb(r.after.rss)} | ${mb(r.before.heap)} | ${mb(r.afterSeq.heap)} | ${mb(r.after.heap)} |`);
+    console.log(
+      `| ${r.name} | ${mb(r.before.rss)} | ${mb(r.afterSeq.rss)} | ${mb(r.after.rss)} | ${mb(r.before.heap)} | ${mb(r.afterSeq.heap)} | ${mb(r.after.heap)} |`,
+    );
   }
-  const problems = results.flatMap((r) => [...r.seq.errors, ...r.seq.misrouted, ...r.conc.errors, ...r.conc.misrouted].map((p) => `${r.name}: ${p}`));
+  const problems = results.flatMap((r) =>
+    [...r.seq.errors, ...r.seq.misrouted, ...r.conc.errors, ...r.conc.misrouted].map((p) => `${r.name}: ${p}`),
+  );
   for (const p of problems.slice(0, 20)) console.error(p);
   process.exitCode = problems.length ? 1 : 0;
 } finally {

@@ -12,4 +12,6 @@ try {
   process.stderr.write(`${(e as Error).message}\n`);
   process.exit(1);
 }
-process.stdout.write(`router property: ${runs} cases passed (seed ${seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(
+  `router property: ${runs} cases passed (seed ${seed}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);

@@ -6,7 +6,15 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
 // --unit: the fast layer only — no tmux, no browser, no built CLI (`npm run test:unit`).
-const UNIT = ["test/architecture.test.ts", "test/protocol/", "test/model/", "test/ui/", "test/code/", "test/compare/", "test/property/"];
+const UNIT = [
+  "test/architecture.test.ts",
+  "test/protocol/",
+  "test/model/",
+  "test/ui/",
+  "test/code/",
+  "test/compare/",
+  "test/property/",
+];
 const unit = process.argv.includes("--unit");
 const only = process.argv.slice(2).filter((a) => a !== "--unit");
 function collect(dir) {
@@ -37,10 +45,14 @@ env.XDG_STATE_HOME = state;
 // ...and a private TMPDIR: whatever a test leaves behind is named below, then removed with it.
 const tmp = mkdtempSync(join(tmpdir(), "mcp-prism-test-tmp-"));
 env.TMPDIR = tmp;
-const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
-  stdio: "inherit",
-  env,
-});
+const r = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=240000", ...files],
+  {
+    stdio: "inherit",
+    env,
+  },
+);
 rmSync(cache, { recursive: true, force: true });
 rmSync(state, { recursive: true, force: true });
 // Said to a developer; under CI nothing follows the test runner's closing lines (CI reads them).
@@ -51,7 +63,9 @@ if (left.length && !process.env.CI) {
     const prefix = n.replace(/[-.][A-Za-z0-9]{6,}$/, "");
     byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
   }
-  console.error(`run-tests: the tests left ${left.length} entries in TMPDIR (removed now): ${[...byPrefix].map(([p, n]) => `${p} ×${n}`).join(", ")}`);
+  console.error(
+    `run-tests: the tests left ${left.length} entries in TMPDIR (removed now): ${[...byPrefix].map(([p, n]) => `${p} ×${n}`).join(", ")}`,
+  );
 }
 rmSync(tmp, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -7,7 +7,20 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 
 const SRC = "src";
-const LAYERS = ["protocol", "server", "demo", "host", "client", "compare", "conformance", "model", "code", "view", "ui", "cli"] as const;
+const LAYERS = [
+  "protocol",
+  "server",
+  "demo",
+  "host",
+  "client",
+  "compare",
+  "conformance",
+  "model",
+  "code",
+  "view",
+  "ui",
+  "cli",
+] as const;
 type Layer = (typeof LAYERS)[number];
 /** What each layer may import (besides itself). */
 const ALLOWED: Record<Layer, Layer[]> = {
@@ -36,7 +49,13 @@ const ALSO_ALLOWED: Partial<Record<Layer, string[]>> = {
   conformance: ["host/connection/process-group.ts", "host/connection/spawn-server.ts"],
 };
 /** The host files mcp-prism/client exposes: pure rules, no connection, no I/O. */
-const CLIENT_RULES = ["host/result/legacy-outputs.ts", "host/policy/index.ts", "host/result/router.ts", "host/types.ts", "host/result/validate.ts"];
+const CLIENT_RULES = [
+  "host/result/legacy-outputs.ts",
+  "host/policy/index.ts",
+  "host/result/router.ts",
+  "host/types.ts",
+  "host/result/validate.ts",
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -65,13 +84,17 @@ test("the host files the checker may import use no other host file", () => {
     const file = join(SRC, path);
     for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
       const target = relative(SRC, resolve(dirname(file), m[1])).replace(/\.js$/, ".ts");
-      assert.ok(ALSO_ALLOWED.conformance?.includes(target) || target.startsWith("protocol/"), `${file} imports ${m[1]}`);
+      assert.ok(
+        ALSO_ALLOWED.conformance?.includes(target) || target.startsWith("protocol/"),
+        `${file} imports ${m[1]}`,
+      );
     }
   }
 });
 
 test("the code sandbox never uses node:vm", () => {
-  for (const file of files(join(SRC, "code"))) assert.doesNotMatch(readFileSync(file, "utf8"), /from "(node:)?vm"/, file);
+  for (const file of files(join(SRC, "code")))
+    assert.doesNotMatch(readFileSync(file, "utf8"), /from "(node:)?vm"/, file);
 });
 
 test("src/protocol does no I/O", () => {
@@ -81,12 +104,16 @@ test("src/protocol does no I/O", () => {
 });
 
 test("only the router mints sink entries", () => {
-  const minting = files(SRC).filter((f) => /\bas (Model|User|Programmatic|App|View)SinkEntry\b/.test(readFileSync(f, "utf8")));
+  const minting = files(SRC).filter((f) =>
+    /\bas (Model|User|Programmatic|App|View)SinkEntry\b/.test(readFileSync(f, "utf8")),
+  );
   assert.deepEqual(minting, [join(SRC, "host", "result", "router.ts")]);
 });
 
 test("one file per mode policy and per slash command", () => {
-  const policies = readdirSync(join(SRC, "host", "policy")).filter((f) => f !== "index.ts" && f !== "types.ts").sort();
+  const policies = readdirSync(join(SRC, "host", "policy"))
+    .filter((f) => f !== "index.ts" && f !== "types.ts")
+    .sort();
   assert.deepEqual(policies, ["app.ts", "chat.ts", "code.ts", "minimal.ts", "structured.ts"]);
   const commands = readdirSync(join(SRC, "ui", "commands")).map((f) => f.replace(/\.tsx?$/, ""));
   for (const c of ["help", "mode", "tools", "servers", "call", "compare", "pane", "table", "clear", "save", "quit"]) {
@@ -108,7 +135,8 @@ test("one terminal sanitizer: the checker's report uses src/protocol/sanitize.ts
 test("errors are data: no code reads a host error's line back (prefix, regex or substring of a message)", () => {
   // The host's lines start "server S, tool T: …" or "server S: …" (src/host/host-error.ts renders
   // them from fields); a consumer that needs the server, tool, rule or detail reads the field.
-  const lead = /(?:startsWith|endsWith|includes|indexOf)\(\s*[`"'](?:server|tool) |\/\^(?:server|tool) |replace\(\s*[`"'](?:server|tool) /;
+  const lead =
+    /(?:startsWith|endsWith|includes|indexOf)\(\s*[`"'](?:server|tool) |\/\^(?:server|tool) |replace\(\s*[`"'](?:server|tool) /;
   // Asking a message what it means (startsWith("--model"), match(/…/)) instead of its error's kind.
   const asked = /\.(?:message|error|lastError)\.(?:startsWith|endsWith|match|includes|indexOf|search)\(/;
   const found: string[] = [];
@@ -131,7 +159,11 @@ function closure(entry: string): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     for (const m of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
-      todo.push(resolve(dirname(file), m[1]).replace(/\.js$/, ".ts").replace(process.cwd() + "/", ""));
+      todo.push(
+        resolve(dirname(file), m[1])
+          .replace(/\.js$/, ".ts")
+          .replace(process.cwd() + "/", ""),
+      );
     }
   }
   return seen;
@@ -141,14 +173,24 @@ const PUBLIC_ENTRIES = ["protocol", "server", "client"].map((l) => join(SRC, l, 
 test("the public entries (package.json exports) reach neither the CLI nor the UI, nor the host's connections", () => {
   for (const entry of PUBLIC_ENTRIES) {
     const reached = [...closure(entry)].map((f) => relative(SRC, f));
-    const outside = reached.filter((f) => !/^(protocol|server|client)\//.test(f) && !CLIENT_RULES.includes(f) && !/^host\/(policy\/|result\/measure\.ts|host-error\.ts)/.test(f));
+    const outside = reached.filter(
+      (f) =>
+        !/^(protocol|server|client)\//.test(f) &&
+        !CLIENT_RULES.includes(f) &&
+        !/^host\/(policy\/|result\/measure\.ts|host-error\.ts)/.test(f),
+    );
     assert.deepEqual(outside, [], `${entry} reaches beyond the public layers`);
   }
 });
 
 test("mcp-prism/client and mcp-prism/protocol do no I/O", () => {
   for (const entry of [join(SRC, "client", "index.ts"), join(SRC, "protocol", "index.ts")])
-    for (const file of closure(entry)) assert.doesNotMatch(readFileSync(file, "utf8"), /from "node:(fs|net|http|https|child_process|process|worker_threads)"/, file);
+    for (const file of closure(entry))
+      assert.doesNotMatch(
+        readFileSync(file, "utf8"),
+        /from "node:(fs|net|http|https|child_process|process|worker_threads)"/,
+        file,
+      );
 });
 
 test("nothing in the CLI or UI is exported: package.json exports name only the public entries", () => {
@@ -165,7 +207,11 @@ test("one call lifecycle: nothing outside src/host/call builds a CallPlan, decid
   assert.deepEqual(plans, [], "CallPlan literals outside host/call/plan.ts");
   // Deciding whether a tool needs approval, or remembering "always": the gate's.
   const deciding = outside.filter((f) => /\bneedsApproval\(|\balways\.(add|has)\(/.test(readFileSync(f, "utf8")));
-  assert.deepEqual(deciding, [join(SRC, "compare", "plan.ts")], "only compare's plan reads needsApproval (to describe the plan)");
+  assert.deepEqual(
+    deciding,
+    [join(SRC, "compare", "plan.ts")],
+    "only compare's plan reads needsApproval (to describe the plan)",
+  );
   // The app's approval dialog is shown only as the gate's asker (ui/calls.ts).
   const asking = outside.filter((f) => /\.askApproval\(/.test(readFileSync(f, "utf8")));
   assert.deepEqual(asking, [join(SRC, "ui", "calls.ts")]);

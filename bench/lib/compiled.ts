@@ -14,10 +14,18 @@ async function load<T>(rel: string): Promise<T> {
 }
 
 export const hostModule = await load<typeof import("../../src/host/host.js")>("host/host.js");
-export const connectionModule = await load<typeof import("../../src/host/connection/connection.js")>("host/connection/connection.js");
-export const transportFactoryModule = await load<typeof import("../../src/host/connection/transport-factory.js")>("host/connection/transport-factory.js");
-export const sizeLimitedTransportModule = await load<typeof import("../../src/host/connection/size-limited-transport.js")>("host/connection/size-limited-transport.js");
-export const rpcClientModule = await load<typeof import("../../src/host/connection/rpc-client.js")>("host/connection/rpc-client.js");
+export const connectionModule = await load<typeof import("../../src/host/connection/connection.js")>(
+  "host/connection/connection.js",
+);
+export const transportFactoryModule = await load<typeof import("../../src/host/connection/transport-factory.js")>(
+  "host/connection/transport-factory.js",
+);
+export const sizeLimitedTransportModule = await load<
+  typeof import("../../src/host/connection/size-limited-transport.js")
+>("host/connection/size-limited-transport.js");
+export const rpcClientModule = await load<typeof import("../../src/host/connection/rpc-client.js")>(
+  "host/connection/rpc-client.js",
+);
 export const protocolModule = await load<typeof import("../../src/protocol/index.js")>("protocol/index.js");
 export const serverModule = await load<typeof import("../../src/server/index.js")>("server/index.js");
 export const demoServerModule = await load<typeof import("../../src/demo/server.js")>("demo/server.js");

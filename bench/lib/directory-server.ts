@@ -21,7 +21,13 @@ const pageSchema = {
       type: "array",
       items: {
         type: "object",
-        properties: { customerId: { type: "string" }, displayName: { type: "string" }, region: { enum: REGIONS }, plan: { type: "string" }, lastActivity: { type: "string" } },
+        properties: {
+          customerId: { type: "string" },
+          displayName: { type: "string" },
+          region: { enum: REGIONS },
+          plan: { type: "string" },
+          lastActivity: { type: "string" },
+        },
         required: ["customerId", "displayName", "region", "plan", "lastActivity"],
       },
     },
@@ -41,10 +47,20 @@ const search = fromLegacyTool<{ query: string; cursor?: string; limit?: number }
   annotations: { readOnlyHint: true },
   handler: ({ query, cursor, limit }) => {
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    if (offset === undefined) return { isError: true, content: [{ type: "text", text: `The cursor ${JSON.stringify(cursor)} is not one this server issued.` }] };
+    if (offset === undefined)
+      return {
+        isError: true,
+        content: [{ type: "text", text: `The cursor ${JSON.stringify(cursor)} is not one this server issued.` }],
+      };
     const page = searchCustomers(query, offset, limit ?? 25);
     const structured = {
-      items: page.items.map((c) => ({ customerId: c.customerId, displayName: c.displayName, region: c.region, plan: c.plan, lastActivity: c.lastActivity })),
+      items: page.items.map((c) => ({
+        customerId: c.customerId,
+        displayName: c.displayName,
+        region: c.region,
+        plan: c.plan,
+        lastActivity: c.lastActivity,
+      })),
       total: page.total,
       ...(page.nextOffset !== undefined ? { nextCursor: encodeCursor(page.nextOffset) } : {}),
     };

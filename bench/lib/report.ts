@@ -59,7 +59,10 @@ export function gc(): void {
 
 export function markdownTable(t: Table): string {
   const esc = (c: Cell) => String(c).replace(/\|/g, "\\|").replace(/\n/g, " ");
-  const lines = [`| ${t.head.map(esc).join(" | ")} |`, `|${t.head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`];
+  const lines = [
+    `| ${t.head.map(esc).join(" | ")} |`,
+    `|${t.head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
+  ];
   for (const r of t.rows) lines.push(`| ${r.map(esc).join(" | ")} |`);
   return (t.caption ? `${t.caption}\n\n` : "") + lines.join("\n");
 }

@@ -83,7 +83,11 @@ export function parseOptions(argv: string[], options: OptionSpec, allowPositiona
 }
 
 /** Parses argv with the common options plus `extra`; throws UsageError with one line. */
-export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positionals?: [min: number, max: number] } = {}): ParsedCli {
+export function parseCli(
+  argv: string[],
+  extra: OptionSpec = {},
+  opts: { positionals?: [min: number, max: number] } = {},
+): ParsedCli {
   const parsed = parseOptions(argv, { ...COMMON_OPTIONS, ...extra });
   const v = parsed.values;
   const str = (k: string) => (typeof v[k] === "string" ? (v[k] as string) : undefined);
@@ -97,8 +101,10 @@ export function parseCli(argv: string[], extra: OptionSpec = {}, opts: { positio
   }
   const roots = parseRootFlags(v.root);
   const [min, max] = opts.positionals ?? [0, Infinity];
-  if (parsed.positionals.length < min) throw new UsageError(min === 1 ? "missing the tool name" : `expected at least ${min} arguments`);
-  if (parsed.positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`);
+  if (parsed.positionals.length < min)
+    throw new UsageError(min === 1 ? "missing the tool name" : `expected at least ${min} arguments`);
+  if (parsed.positionals.length > max)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[max])}`);
   return {
     common: {
       config: str("config"),
@@ -145,7 +151,8 @@ export function parseToolArgs(text: string | undefined, flag = "--args"): Record
   } catch (e) {
     throw new UsageError(`${flag}: invalid JSON (${(e as Error).message.split("\n")[0]})`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag}: expected a JSON object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError(`${flag}: expected a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -155,7 +162,10 @@ export function parseSelectors(values: unknown): ToolResultOutputSelector[] | un
   const list = (Array.isArray(values) ? values : [values]) as string[];
   return list.map((text) => {
     const sel = parseSelector(text);
-    if (!sel) throw new UsageError(`--select: expected audience/format such as assistant/content (got ${JSON.stringify(text)})`);
+    if (!sel)
+      throw new UsageError(
+        `--select: expected audience/format such as assistant/content (got ${JSON.stringify(text)})`,
+      );
     return sel;
   });
 }

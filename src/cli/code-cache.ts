@@ -29,10 +29,17 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return cacheDir(env);
 }
 
-export function runWithCodeCache<T>(file: string, esmImport: EsmImport, env: NodeJS.ProcessEnv = process.env): CachedRun<T> {
+export function runWithCodeCache<T>(
+  file: string,
+  esmImport: EsmImport,
+  env: NodeJS.ProcessEnv = process.env,
+): CachedRun<T> {
   const source = readFileSync(file, "utf8");
   const build = BUILD_LINE.exec(source.slice(-200))?.[1];
-  const cacheFile = build && env.MCP_PRISM_CODE_CACHE !== "0" ? join(codeCacheDir(env), `app-${process.version}-${process.arch}.v8cache`) : undefined;
+  const cacheFile =
+    build && env.MCP_PRISM_CODE_CACHE !== "0"
+      ? join(codeCacheDir(env), `app-${process.version}-${process.arch}.v8cache`)
+      : undefined;
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
@@ -44,7 +51,10 @@ export function runWithCodeCache<T>(file: string, esmImport: EsmImport, env: Nod
     }
   }
   // The CommonJS wrapper, plus the import() stand-in; on the source's first line, so line numbers hold.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, esmImp) {${source}\n})`, { filename: file, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, esmImp) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
   const module = { exports: {} as T };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), esmImport);
   const hit = cachedData !== undefined && !script.cachedDataRejected;

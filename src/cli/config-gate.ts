@@ -35,7 +35,11 @@ export async function resolveConfig(explicit: string | undefined, o: ResolveOpti
     const unsaved = trust.remember(e.file, e.sha256, yes ? "trusted" : "declined");
     // Declined: the lookup goes on past it (the user's own config, else the built-in default).
     const config = yes ? e.config : loadConfig(explicit, env, cwd, trust);
-    const notices = [...(yes ? [`using ${e.file} (trusted)`] : []), ...(config.notices ?? []), ...(unsaved ? [unsaved] : [])];
+    const notices = [
+      ...(yes ? [`using ${e.file} (trusted)`] : []),
+      ...(config.notices ?? []),
+      ...(unsaved ? [unsaved] : []),
+    ];
     return { ...config, notices };
   }
 }
@@ -50,9 +54,11 @@ export function trustQuestion(e: UntrustedConfigError): string {
   const line = (s: string) => `  ${truncateChars(sanitizeInline(s), MAX_LINE)}\n`;
   let text = `mcp-prism: ${sanitizeInline(e.file)} is a config found in this directory. Trusting it runs:\n`;
   for (const name of names.slice(0, MAX_SHOWN_SERVERS)) text += line(`${name}: ${describeServer(c.servers[name])}`);
-  if (names.length > MAX_SHOWN_SERVERS) text += `  … and ${names.length - MAX_SHOWN_SERVERS} more servers (read the file)\n`;
+  if (names.length > MAX_SHOWN_SERVERS)
+    text += `  … and ${names.length - MAX_SHOWN_SERVERS} more servers (read the file)\n`;
   const model = c.model;
-  const baseURL = typeof model === "object" && model !== null && typeof model.baseURL === "string" ? model.baseURL : undefined;
+  const baseURL =
+    typeof model === "object" && model !== null && typeof model.baseURL === "string" ? model.baseURL : undefined;
   if (baseURL !== undefined) text += line(`model endpoint: ${baseURL} (it would receive ANTHROPIC_API_KEY)`);
   return text + "Trust this file? The answer is remembered until the file changes. [y/N] ";
 }

@@ -1,7 +1,8 @@
 // How main() and the app read -p: one turn without the app.
 
 /** -p/--prompt anywhere (before any subcommand): one turn without the app. */
-export const isPromptFlag = (a: string): boolean => a === "-p" || a === "--prompt" || a.startsWith("--prompt=") || /^-p./.test(a);
+export const isPromptFlag = (a: string): boolean =>
+  a === "-p" || a === "--prompt" || a.startsWith("--prompt=") || /^-p./.test(a);
 
 /** The words before a `--` (what follows is another program's command line, as for `check -- CMD`). */
 export function ownWords(argv: readonly string[]): readonly string[] {

@@ -12,5 +12,9 @@ export const ESM_IMPORTS: Record<string, () => Promise<unknown>> = {
 
 export function esmImport(specifier: string): Promise<unknown> {
   const load = ESM_IMPORTS[specifier];
-  return load ? load() : Promise.reject(new Error(`mcp-prism: tui.cjs imports ${JSON.stringify(specifier)}, which the loader does not provide`));
+  return load
+    ? load()
+    : Promise.reject(
+        new Error(`mcp-prism: tui.cjs imports ${JSON.stringify(specifier)}, which the loader does not provide`),
+      );
 }

@@ -32,7 +32,18 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(SUBCOMMANDS).filter(
  * The commands that start servers and have no UI: a signal stops the servers' process groups, then
  * exits (the app and -p install it themselves; demo-server starts none).
  */
-const STOPS_SERVERS_ON_SIGNAL = new Set(["call", "compare", "tools", "prompts", "prompt", "resources", "read", "check", "run", "login"]);
+const STOPS_SERVERS_ON_SIGNAL = new Set([
+  "call",
+  "compare",
+  "tools",
+  "prompts",
+  "prompt",
+  "resources",
+  "read",
+  "check",
+  "run",
+  "login",
+]);
 
 export const USAGE = `mcp-prism — a terminal chat host for MCP servers (SEP-3279 prototype)
 
@@ -74,7 +85,14 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Boolean options: a flag after one of these is a flag of its own, not its value. */
-const BOOLEAN_FLAGS = new Set(["--json", "--yes", "-y", "--allow-writes", "--allow-untested", "--conformance-fixtures"]);
+const BOOLEAN_FLAGS = new Set([
+  "--json",
+  "--yes",
+  "-y",
+  "--allow-writes",
+  "--allow-untested",
+  "--conformance-fixtures",
+]);
 
 /** Whether `is` matches a word of argv that is not an option's value (nor past `--`). */
 function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {
@@ -83,7 +101,20 @@ function hasFlag(argv: readonly string[], is: (a: string) => boolean): boolean {
 }
 
 /** The common options that take a value: the word after one is its value, never a subcommand. */
-const VALUE_OPTIONS = new Set(["--config", "--root", "--server", "--mode", "--model", "--protocol", "--base-url", "--api-key-env", "--answer", "--resume", "-p", "--prompt"]);
+const VALUE_OPTIONS = new Set([
+  "--config",
+  "--root",
+  "--server",
+  "--mode",
+  "--model",
+  "--protocol",
+  "--base-url",
+  "--api-key-env",
+  "--answer",
+  "--resume",
+  "-p",
+  "--prompt",
+]);
 
 /**
  * Common options may stand before the subcommand (`mcp-prism --config F tools`): the subcommand,
@@ -111,7 +142,9 @@ async function dispatch(argvAsTyped: string[]): Promise<number> {
     const load = SUBCOMMANDS[first];
     if (!load) {
       const { didYouMean } = await import("../protocol/suggest.js");
-      err(`mcp-prism: unknown command ${JSON.stringify(first)}${didYouMean(first, [...Object.keys(SUBCOMMANDS), "help"])}; see mcp-prism --help\n`);
+      err(
+        `mcp-prism: unknown command ${JSON.stringify(first)}${didYouMean(first, [...Object.keys(SUBCOMMANDS), "help"])}; see mcp-prism --help\n`,
+      );
       return 2;
     }
     if (hasFlag(rest, isVersionFlag)) return version();
@@ -154,7 +187,9 @@ async function help(command: string | undefined): Promise<number> {
   const { didYouMean } = await import("../protocol/suggest.js");
   if (OWN_HELP.has(command)) return (await SUBCOMMANDS[command]()).run(["--help"]);
   if (!(command in COMMAND_HELP)) {
-    err(`mcp-prism help: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMAND_HELP))}\n`);
+    err(
+      `mcp-prism help: unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMAND_HELP))}\n`,
+    );
     return 2;
   }
   out(commandHelp(command));

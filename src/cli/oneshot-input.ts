@@ -51,7 +51,9 @@ export function oneShotInput(o: OneShotAnswers): InputProvider {
     },
     async sample(req, signal): Promise<SampleAnswer> {
       if (!o.yes) {
-        say(`server ${req.server} asked the model for a sample (${req.messages.length} message${req.messages.length === 1 ? "" : "s"}, at most ${req.maxTokens} tokens); declined (pass --yes to approve)`);
+        say(
+          `server ${req.server} asked the model for a sample (${req.messages.length} message${req.messages.length === 1 ? "" : "s"}, at most ${req.maxTokens} tokens); declined (pass --yes to approve)`,
+        );
         return { action: "decline", detail: "the user did not approve the sampling request" };
       }
       if (req.ignored) say(`server ${req.server}'s sampling request: ${req.ignored}`);
@@ -81,11 +83,21 @@ export const ANSWER_OPTION = { answer: { type: "string" } } as const;
 export function cliInput(cli: ParsedCli, host: () => Host | undefined): InputProvider {
   const raw = cli.values.answer;
   const answer = typeof raw === "string" ? parseToolArgs(raw, "--answer") : undefined;
-  return oneShotInput({ answer, yes: cli.common.yes, model: () => createModel(modelOptions(cli.common, host()?.opts.config.model)) });
+  return oneShotInput({
+    answer,
+    yes: cli.common.yes,
+    model: () => createModel(modelOptions(cli.common, host()?.opts.config.model)),
+  });
 }
 
 /** withHost with the command line's InputProvider: a server's questions are answered (--answer / --yes) or declined. */
-export function withAnsweringHost(cli: ParsedCli, failed: (e: StartError) => number, body: (host: Host) => Promise<number>): Promise<number> {
+export function withAnsweringHost(
+  cli: ParsedCli,
+  failed: (e: StartError) => number,
+  body: (host: Host) => Promise<number>,
+): Promise<number> {
   let started: Host | undefined;
-  return withHost(cli.common, failed, (host) => ((started = host), body(host)), { input: cliInput(cli, () => started) });
+  return withHost(cli.common, failed, (host) => ((started = host), body(host)), {
+    input: cliInput(cli, () => started),
+  });
 }

@@ -6,7 +6,9 @@ import { err } from "./output/terminal.js";
 
 export function refusingAsker(command: string): Asker {
   return async (r) => {
-    err(`${command}: ${sanitizeInline(`${r.server}/${r.tool}`)} is not marked read-only; not run (pass --yes to allow)\n`);
+    err(
+      `${command}: ${sanitizeInline(`${r.server}/${r.tool}`)} is not marked read-only; not run (pass --yes to allow)\n`,
+    );
     return "no";
   };
 }

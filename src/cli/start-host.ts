@@ -55,11 +55,21 @@ export function openHost(common: CommonOptions, extra: Partial<HostOptions> = {}
   }
   if (common.roots) config = { ...config, roots: common.roots };
   if (common.server !== undefined && !serverConfig(config, common.server)) {
-    throw new StartError("unknown-server", `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
+    throw new StartError(
+      "unknown-server",
+      `no server named ${JSON.stringify(common.server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`,
+    );
   }
   try {
     // A one-shot command signs in when a server asks (browser, URL on stderr); the app passes its own.
-    return Host.open({ mode: common.mode, protocol: common.protocol, servers: common.server ? [common.server] : undefined, signIn: { interactive: true }, ...extra, config });
+    return Host.open({
+      mode: common.mode,
+      protocol: common.protocol,
+      servers: common.server ? [common.server] : undefined,
+      signIn: { interactive: true },
+      ...extra,
+      config,
+    });
   } catch (e) {
     if (e instanceof ConnectionError) throw new StartError(e.rule, e.detail, e.server);
     throw e;
@@ -81,7 +91,10 @@ export async function startHost(common: CommonOptions, extra: Partial<HostOption
     await host.close();
     const [one] = servers;
     if (servers.length === 1 && one.failure) throw new StartError(one.failure.rule, one.failure.detail, one.name);
-    throw new StartError("connection-failed", servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "));
+    throw new StartError(
+      "connection-failed",
+      servers.map((s) => s.error ?? `server ${s.name}: not connected`).join("; "),
+    );
   }
   return host;
 }
@@ -89,17 +102,30 @@ export async function startHost(common: CommonOptions, extra: Partial<HostOption
 /** One line per server still connecting after the start's wait (a prompt runs without its tools). */
 export function stillConnecting(host: Host): string[] {
   const s = Math.round(host.connectWaitMs / 100) / 10;
-  return host.servers().filter((x) => x.state === "connecting").map((x) => `server ${x.name}: still connecting after ${s} s; its tools are left out until it connects`);
+  return host
+    .servers()
+    .filter((x) => x.state === "connecting")
+    .map((x) => `server ${x.name}: still connecting after ${s} s; its tools are left out until it connects`);
 }
 
 /** A failed start as `--json` carries it: the fields and the line. */
-export const startErrorFields = (e: StartError) => ({ server: e.server, rule: e.rule, detail: e.detail, message: e.message });
+export const startErrorFields = (e: StartError) => ({
+  server: e.server,
+  rule: e.rule,
+  detail: e.detail,
+  message: e.message,
+});
 
 /**
  * Runs `body` on a started host and closes the host after it; a failed start (StartError, one
  * line) goes to `failed` instead. Both return the exit code.
  */
-export async function withHost(common: CommonOptions, failed: (e: StartError) => number, body: (host: Host) => Promise<number>, extra: Partial<HostOptions> = {}): Promise<number> {
+export async function withHost(
+  common: CommonOptions,
+  failed: (e: StartError) => number,
+  body: (host: Host) => Promise<number>,
+  extra: Partial<HostOptions> = {},
+): Promise<number> {
   let host: Host;
   try {
     host = await startHost(common, extra);

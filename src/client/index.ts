@@ -24,7 +24,14 @@ import {
 
 export { MODES, type Mode };
 export { checkSelection, effectiveSelection, negotiatedExtensions, legacyOutputs, validateLegacyResult };
-export { ResultValidationError, type ValidationRule, type ValidationLimits, type ValidatedLegacyResult, type ValidatedVariantResult, type LegacyResultWarning } from "../host/result/validate.js";
+export {
+  ResultValidationError,
+  type ValidationRule,
+  type ValidationLimits,
+  type ValidatedLegacyResult,
+  type ValidatedVariantResult,
+  type LegacyResultWarning,
+} from "../host/result/validate.js";
 export { RoutingError } from "../host/result/router.js";
 export type { ModePolicy, Preference } from "../host/policy/index.js";
 
@@ -50,8 +57,17 @@ export function extensionsFor(mode: Mode): Record<string, Record<string, unknown
  * audiences only when negotiated, none twice. undefined means send none (the server answers
  * with the assistant/content fallback), as the `minimal` mode does.
  */
-export function requestedOutputsFor(mode: Mode, tool: DeclaredTool, options: SelectionOptions = {}): ToolResultOutputSelector[] | undefined {
-  return selectOutputs(policyFor(mode), tool.outputVariants, options.negotiatedExtensions ?? new Set(), options.declined);
+export function requestedOutputsFor(
+  mode: Mode,
+  tool: DeclaredTool,
+  options: SelectionOptions = {},
+): ToolResultOutputSelector[] | undefined {
+  return selectOutputs(
+    policyFor(mode),
+    tool.outputVariants,
+    options.negotiatedExtensions ?? new Set(),
+    options.declined,
+  );
 }
 
 /**
@@ -82,11 +98,19 @@ export interface AudienceSplit {
  * requested for this call; an output of any other audience throws RoutingError (validation
  * should have refused it: nothing is dropped silently).
  */
-export function splitByAudience(outputs: readonly ToolResultOutput[], extensions: readonly string[] = []): AudienceSplit {
+export function splitByAudience(
+  outputs: readonly ToolResultOutput[],
+  extensions: readonly string[] = [],
+): AudienceSplit {
   const routed = route(outputs, { appExtensions: extensions });
   const byExtension: Record<string, ToolResultOutput[]> = Object.create(null);
   for (const o of routed.app) (byExtension[o.audience] ??= []).push(o);
-  return { assistant: [...routed.model], user: [...routed.user], programmatic: [...routed.programmatic], extensions: byExtension };
+  return {
+    assistant: [...routed.model],
+    user: [...routed.user],
+    programmatic: [...routed.programmatic],
+    extensions: byExtension,
+  };
 }
 
 /**
@@ -95,7 +119,11 @@ export function splitByAudience(outputs: readonly ToolResultOutput[], extensions
  * the model. `outputSchema`: the legacy tool's, if any (a violating structuredContent is dropped
  * with a warning).
  */
-export function splitLegacyResult(raw: unknown, outputSchema?: Record<string, unknown>, limits?: ValidationLimits): AudienceSplit & { result: ValidatedLegacyResult } {
+export function splitLegacyResult(
+  raw: unknown,
+  outputSchema?: Record<string, unknown>,
+  limits?: ValidationLimits,
+): AudienceSplit & { result: ValidatedLegacyResult } {
   const result = validateLegacyResult(raw, outputSchema, limits);
   return { ...splitByAudience(legacyOutputs(result)), result };
 }

@@ -54,12 +54,18 @@ export function sharedSandbox(): Sandbox {
 }
 
 /** Runs a script against the host's tools; never rejects. */
-export async function runScript(host: CodeHost, code: string, opts: ScriptOptions = {}, sandbox: Sandbox = sharedSandbox()): Promise<ScriptRun> {
+export async function runScript(
+  host: CodeHost,
+  code: string,
+  opts: ScriptOptions = {},
+  sandbox: Sandbox = sharedSandbox(),
+): Promise<ScriptRun> {
   const listed = scriptTools(host.modelTools()).filter((t) => t.qualifiedName !== SEARCH);
   const offered = new Map(listed.map((t) => [t.qualifiedName, t]));
   const calls: InnerCall[] = [];
   const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallAnswer> => {
-    if (name === SEARCH) return { ok: true, value: searchTools(listed, typeof args.query === "string" ? args.query : "") };
+    if (name === SEARCH)
+      return { ok: true, value: searchTools(listed, typeof args.query === "string" ? args.query : "") };
     if (name === DISPLAY) return displayed(args, opts.onDisplay);
     const entry = offered.get(name) as ToolEntry;
     const record: InnerCall = { tool: entry.name, server: entry.server, args, bytes: 0 };
@@ -76,7 +82,11 @@ export async function runScript(host: CodeHost, code: string, opts: ScriptOption
     const both = opts.signal ? AbortSignal.any([signal, opts.signal]) : signal;
     const kind = scriptKind(entry) ?? "text";
     const select = selectionFor(entry, kind);
-    const outcome = await host.call(name, args, { ...(select ? { select } : {}), signal: both, target: { server: entry.server, tool: entry.name } });
+    const outcome = await host.call(name, args, {
+      ...(select ? { select } : {}),
+      signal: both,
+      target: { server: entry.server, tool: entry.name },
+    });
     record.outcome = outcome;
     if (!outcome.ok) return fail(outcome.error.rule, outcome.error.message);
     const got = scriptValue(entry, kind, outcome);
@@ -85,6 +95,11 @@ export async function runScript(host: CodeHost, code: string, opts: ScriptOption
     opts.onCall?.(record);
     return { ok: true, value: got.value };
   };
-  const result = await sandbox.run(code, { tools: [...offered.keys(), SEARCH], call, limits: opts.limits, signal: opts.signal });
+  const result = await sandbox.run(code, {
+    tools: [...offered.keys(), SEARCH],
+    call,
+    limits: opts.limits,
+    signal: opts.signal,
+  });
   return { ...result, calls };
 }

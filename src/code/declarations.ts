@@ -25,7 +25,7 @@ type Schema = Record<string, unknown>;
 
 /** Declared once, before `tools`: what an untyped tool and `$search` give, and `display`. */
 const PREAMBLE = [
-  "type Block = {type: \"text\"; text: string} | {type: \"image\"; data: string; mimeType: string} | {type: string; [key: string]: unknown};",
+  'type Block = {type: "text"; text: string} | {type: "image"; data: string; mimeType: string} | {type: string; [key: string]: unknown};',
   "/** An untyped tool's result: its text blocks joined, and the blocks as sent. */",
   "type ToolText = {text: string; content: Block[]};",
   "/** Shows an image block to the user (never to the model). */",
@@ -38,7 +38,8 @@ let lastList: { entries: ToolEntry[]; text: string } | undefined;
 /** The declarations for every tool a script can call (cached while the list holds the same entries). */
 export function declarationsFor(tools: readonly ToolEntry[]): string {
   const entries = scriptTools(tools);
-  if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i])) return lastList.text;
+  if (lastList && lastList.entries.length === entries.length && lastList.entries.every((e, i) => e === entries[i]))
+    return lastList.text;
   const servers = new Map<string, ToolEntry[]>();
   for (const t of entries) servers.set(t.server, [...(servers.get(t.server) ?? []), t]);
   // Each server's block in full while the budget lasts; the servers past it by name, with $search.
@@ -85,14 +86,20 @@ export function toolDeclaration(t: ToolEntry): string {
   if (hit !== undefined) return hit;
   const kind = scriptKind(t) ?? "text";
   const variant = t.variants.find((v) => v.audience === P_STRUCTURED.audience && v.format === "structured");
-  const schema = kind === "structured" ? variant && variant.format === "structured" && variant.schema : kind === "outputSchema" ? t.legacyOutputSchema : undefined;
+  const schema =
+    kind === "structured"
+      ? variant && variant.format === "structured" && variant.schema
+      : kind === "outputSchema"
+        ? t.legacyOutputSchema
+        : undefined;
   const output = isObject(schema) ? schema : undefined;
   const name = IDENT.test(t.qualifiedName) ? t.qualifiedName : JSON.stringify(t.qualifiedName);
   const input = typeOf(t.inputSchema as Schema, t.inputSchema as Schema, 1, new Set());
   const out = kind === "text" ? "ToolText" : output ? typeOf(output, output, 1, new Set()) : "unknown";
   const lead = doc(`[${kind}] ${t.description ?? t.title ?? ""}`);
   let text = `  ${lead}${name}(args: ${input}): Promise<${out}>;`;
-  if (text.length > MAX_TOOL_CHARS) text = `  ${lead}/* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
+  if (text.length > MAX_TOOL_CHARS)
+    text = `  ${lead}/* declaration cut: over ${MAX_TOOL_CHARS} characters */ ${name}(args: Record<string, unknown>): Promise<unknown>;`;
   byTool.set(t, text);
   return text;
 }
@@ -119,7 +126,9 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
 }
 
 function literal(v: unknown): string {
-  return typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null ? JSON.stringify(v) : "unknown";
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null
+    ? JSON.stringify(v)
+    : "unknown";
 }
 
 function typeOf(s: unknown, root: Schema, depth: number, seen: Set<Schema>): string {
@@ -136,10 +145,26 @@ function typeOf(s: unknown, root: Schema, depth: number, seen: Set<Schema>): str
   if (Array.isArray(s.enum)) return s.enum.slice(0, 50).map(literal).join(" | ") || "never";
   for (const k of ["anyOf", "oneOf"] as const) {
     const list = s[k];
-    if (Array.isArray(list) && list.length) return list.slice(0, 20).map((x) => paren(typeOf(x, root, depth + 1, seen))).join(" | ");
+    if (Array.isArray(list) && list.length)
+      return list
+        .slice(0, 20)
+        .map((x) => paren(typeOf(x, root, depth + 1, seen)))
+        .join(" | ");
   }
-  if (Array.isArray(s.allOf) && s.allOf.length) return s.allOf.slice(0, 20).map((x) => paren(typeOf(x, root, depth + 1, seen))).join(" & ");
-  const types = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : s.properties ? ["object"] : s.items ? ["array"] : [];
+  if (Array.isArray(s.allOf) && s.allOf.length)
+    return s.allOf
+      .slice(0, 20)
+      .map((x) => paren(typeOf(x, root, depth + 1, seen)))
+      .join(" & ");
+  const types = Array.isArray(s.type)
+    ? s.type
+    : typeof s.type === "string"
+      ? [s.type]
+      : s.properties
+        ? ["object"]
+        : s.items
+          ? ["array"]
+          : [];
   if (!types.length) return "unknown";
   if (types.length === 1) return oneType(String(types[0]), s, root, depth, seen);
   return types.map((t) => paren(oneType(String(t), s, root, depth, seen))).join(" | ");
@@ -161,7 +186,11 @@ function oneType(t: string, s: Schema, root: Schema, depth: number, seen: Set<Sc
     case "null":
       return "null";
     case "array": {
-      if (Array.isArray(s.prefixItems)) return `[${s.prefixItems.slice(0, 20).map((x) => typeOf(x, root, depth + 1, seen)).join(", ")}]`;
+      if (Array.isArray(s.prefixItems))
+        return `[${s.prefixItems
+          .slice(0, 20)
+          .map((x) => typeOf(x, root, depth + 1, seen))
+          .join(", ")}]`;
       return `${paren(typeOf(s.items, root, depth + 1, seen))}[]`;
     }
     case "object":
@@ -174,7 +203,9 @@ function oneType(t: string, s: Schema, root: Schema, depth: number, seen: Set<Sc
 /** One line per object, no spare spaces (the declarations are read by the model on every request). */
 function objectType(s: Schema, root: Schema, depth: number, seen: Set<Schema>): string {
   const props = isObject(s.properties) ? s.properties : {};
-  const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
+  const required = new Set(
+    Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [],
+  );
   const parts: string[] = [];
   for (const [key, sub] of Object.entries(props).slice(0, 100)) {
     const k = IDENT.test(key) ? key : JSON.stringify(key);

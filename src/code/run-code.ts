@@ -63,12 +63,18 @@ export function modelText(run: ScriptRun): string {
     const room = Math.max(0, MAX_MODEL_CHARS - (text.length - valueJson.length) - 200);
     // The cut JSON is itself a string in the report: escaping (quotes) makes it longer, so shrink to fit.
     let cut = valueJson.slice(0, room);
-    for (let quoted = JSON.stringify(cut).length; quoted > room && cut.length > 0; quoted = JSON.stringify(cut).length) {
+    for (
+      let quoted = JSON.stringify(cut).length;
+      quoted > room && cut.length > 0;
+      quoted = JSON.stringify(cut).length
+    ) {
       cut = cut.slice(0, Math.max(0, Math.floor((cut.length * room) / quoted) - 1));
     }
     out.value = null;
     out.valueCut = cut;
-    notices.push(`value cut: the first ${cut.length} of ${valueJson.length} characters of its JSON shown (return less, e.g. counts or the top rows)`);
+    notices.push(
+      `value cut: the first ${cut.length} of ${valueJson.length} characters of its JSON shown (return less, e.g. counts or the top rows)`,
+    );
   }
   if (notices.length) out.notice = notices.join("; ");
   text = JSON.stringify(out);
@@ -103,7 +109,11 @@ export function runCodeTool(host: CodeHost, opts: Omit<ScriptOptions, "signal"> 
     },
     async run(args: Record<string, unknown>, ctx: { signal?: AbortSignal }) {
       const code = args.code;
-      if (typeof code !== "string") return { isError: true, text: JSON.stringify({ error: { rule: "invalid-arguments", message: "run_code takes {\"code\": string}" } }) };
+      if (typeof code !== "string")
+        return {
+          isError: true,
+          text: JSON.stringify({ error: { rule: "invalid-arguments", message: 'run_code takes {"code": string}' } }),
+        };
       const run = await runScript(host, code, { ...opts, signal: ctx.signal });
       return { isError: !run.ok, text: modelText(run), detail: { code, run } };
     },

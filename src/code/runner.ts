@@ -10,7 +10,14 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DISPLAY, type CallFailure, type FromWorker, type RunEnd, type SandboxLimits, type ToWorker } from "./sandbox-protocol.js";
+import {
+  DISPLAY,
+  type CallFailure,
+  type FromWorker,
+  type RunEnd,
+  type SandboxLimits,
+  type ToWorker,
+} from "./sandbox-protocol.js";
 
 export type { CallFailure, SandboxLimits } from "./sandbox-protocol.js";
 
@@ -85,9 +92,17 @@ function cpuGrace(cpuMs: number): number {
 
 function spawnWorker(clock: SharedArrayBuffer): Worker {
   const url = workerUrl();
-  const opts = { workerData: { wasm: wasmPath(), clock }, resourceLimits: { maxOldGenerationSizeMb: 96 }, stdout: true, stderr: true };
+  const opts = {
+    workerData: { wasm: wasmPath(), clock },
+    resourceLimits: { maxOldGenerationSizeMb: 96 },
+    stdout: true,
+    stderr: true,
+  };
   const w = url.pathname.endsWith(".ts")
-    ? new Worker(`${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`, { ...opts, eval: true })
+    ? new Worker(
+        `${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`,
+        { ...opts, eval: true },
+      )
     : new Worker(url, opts);
   w.unref();
   return w;
@@ -123,9 +138,23 @@ export class Sandbox {
   private runNow(code: string, opts: RunOptions): Promise<RunResult> {
     const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...opts.limits };
     const started = performance.now();
-    const end = (r: Omit<RunResult, "durationMs" | "logs"> & { logs?: string[] }): RunResult => ({ logs: [], ...r, durationMs: performance.now() - started });
-    if (code.length > limits.maxCodeBytes) return Promise.resolve(end({ ok: false, error: { rule: "code-too-large", message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeBytes}` } }));
-    if (opts.signal?.aborted) return Promise.resolve(end({ ok: false, error: { rule: "cancelled", message: "cancelled before it ran" } }));
+    const end = (r: Omit<RunResult, "durationMs" | "logs"> & { logs?: string[] }): RunResult => ({
+      logs: [],
+      ...r,
+      durationMs: performance.now() - started,
+    });
+    if (code.length > limits.maxCodeBytes)
+      return Promise.resolve(
+        end({
+          ok: false,
+          error: {
+            rule: "code-too-large",
+            message: `the script is ${code.length} characters, over the limit of ${limits.maxCodeBytes}`,
+          },
+        }),
+      );
+    if (opts.signal?.aborted)
+      return Promise.resolve(end({ ok: false, error: { rule: "cancelled", message: "cancelled before it ran" } }));
     let w: Worker;
     try {
       if (!this.worker) {
@@ -159,14 +188,42 @@ export class Sandbox {
         if (fault) this.drop(w);
         resolve(fault ? { ...r, fault: true } : r);
       };
-      const timer = setTimeout(() => finish(end({ ok: false, error: { rule: "wall-time", message: `the script ran longer than ${limits.wallMs} ms` } }), true), limits.wallMs + 250);
-      const watchdog = setInterval(() => {
-        const used = cpuUsedMs(clock);
-        if (used > limits.cpuMs + cpuGrace(limits.cpuMs)) finish({ ...end({ ok: false, error: { rule: "cpu-time", message: `the script used more than ${limits.cpuMs} ms of CPU time` } }), cpuMs: Math.round(used) }, true);
-      }, Math.min(250, Math.max(10, limits.cpuMs / 8)));
+      const timer = setTimeout(
+        () =>
+          finish(
+            end({ ok: false, error: { rule: "wall-time", message: `the script ran longer than ${limits.wallMs} ms` } }),
+            true,
+          ),
+        limits.wallMs + 250,
+      );
+      const watchdog = setInterval(
+        () => {
+          const used = cpuUsedMs(clock);
+          if (used > limits.cpuMs + cpuGrace(limits.cpuMs))
+            finish(
+              {
+                ...end({
+                  ok: false,
+                  error: { rule: "cpu-time", message: `the script used more than ${limits.cpuMs} ms of CPU time` },
+                }),
+                cpuMs: Math.round(used),
+              },
+              true,
+            );
+        },
+        Math.min(250, Math.max(10, limits.cpuMs / 8)),
+      );
       const onAbort = () => finish(end({ ok: false, error: { rule: "cancelled", message: "cancelled" } }), true);
-      const onError = (e: Error) => finish(end({ ok: false, error: { rule: "sandbox-fault", message: `the sandbox failed: ${e.message.slice(0, 300)}` } }), true);
-      const onExit = () => finish(end({ ok: false, error: { rule: "sandbox-fault", message: "the sandbox's worker stopped" } }), true);
+      const onError = (e: Error) =>
+        finish(
+          end({
+            ok: false,
+            error: { rule: "sandbox-fault", message: `the sandbox failed: ${e.message.slice(0, 300)}` },
+          }),
+          true,
+        );
+      const onExit = () =>
+        finish(end({ ok: false, error: { rule: "sandbox-fault", message: "the sandbox's worker stopped" } }), true);
       const reply = (m: ToWorker) => {
         if (!settled) w.postMessage(m);
       };
@@ -177,7 +234,17 @@ export class Sandbox {
             if (a.ok) {
               inputBytes += a.json.length;
               if (inputBytes > limits.maxInputBytes) {
-                return reply({ t: "reply", callId: m.callId, ok: false, error: { server: "", tool: m.tool, rule: "input-too-large", message: `the tool results of this run passed ${limits.maxInputBytes} characters of JSON` } });
+                return reply({
+                  t: "reply",
+                  callId: m.callId,
+                  ok: false,
+                  error: {
+                    server: "",
+                    tool: m.tool,
+                    rule: "input-too-large",
+                    message: `the tool results of this run passed ${limits.maxInputBytes} characters of JSON`,
+                  },
+                });
               }
               return reply({ t: "reply", callId: m.callId, ok: true, json: a.json });
             }
@@ -186,7 +253,13 @@ export class Sandbox {
           return;
         }
         if (m.id !== id) return;
-        const r: RunResult = end({ ok: m.ok, logs: m.logs, ...(m.logsCut ? { logsCut: m.logsCut } : {}), ...(m.cpuMs !== undefined ? { cpuMs: m.cpuMs } : {}), ...(m.wasmBytes !== undefined ? { wasmBytes: m.wasmBytes } : {}) });
+        const r: RunResult = end({
+          ok: m.ok,
+          logs: m.logs,
+          ...(m.logsCut ? { logsCut: m.logsCut } : {}),
+          ...(m.cpuMs !== undefined ? { cpuMs: m.cpuMs } : {}),
+          ...(m.wasmBytes !== undefined ? { wasmBytes: m.wasmBytes } : {}),
+        });
         if (m.ok && m.value !== undefined) {
           r.valueJson = m.value;
           r.value = JSON.parse(m.value);
@@ -203,17 +276,31 @@ export class Sandbox {
   }
 
   /** One tool call of the script: bounded arguments in, the tool's value as JSON text out. */
-  private async answer(tool: string, argsJson: string, limits: SandboxLimits, call: CallHandler, signal: AbortSignal): Promise<{ ok: true; json: string } | { ok: false; error: CallFailure }> {
-    const fail = (rule: string, message: string) => ({ ok: false as const, error: { server: "", tool, rule, message } });
+  private async answer(
+    tool: string,
+    argsJson: string,
+    limits: SandboxLimits,
+    call: CallHandler,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; json: string } | { ok: false; error: CallFailure }> {
+    const fail = (rule: string, message: string) => ({
+      ok: false as const,
+      error: { server: "", tool, rule, message },
+    });
     const bound = tool === DISPLAY ? limits.maxDisplayBytes : limits.maxArgsBytes;
-    if (argsJson.length > bound) return fail("arguments-too-large", `the arguments are ${argsJson.length} characters of JSON, over the limit of ${bound}`);
+    if (argsJson.length > bound)
+      return fail(
+        "arguments-too-large",
+        `the arguments are ${argsJson.length} characters of JSON, over the limit of ${bound}`,
+      );
     let args: unknown;
     try {
       args = JSON.parse(argsJson);
     } catch {
       return fail("invalid-arguments", "the arguments are not JSON");
     }
-    if (args === null || typeof args !== "object" || Array.isArray(args)) return fail("invalid-arguments", "the arguments must be an object");
+    if (args === null || typeof args !== "object" || Array.isArray(args))
+      return fail("invalid-arguments", "the arguments must be an object");
     try {
       const a = await call(tool, args as Record<string, unknown>, signal);
       if (!a.ok) return a;

@@ -48,7 +48,10 @@ export interface CallFailure {
   message: string;
 }
 
-export type ToWorker = RunRequest | { t: "reply"; callId: number; ok: true; json: string } | { t: "reply"; callId: number; ok: false; error: CallFailure };
+export type ToWorker =
+  | RunRequest
+  | { t: "reply"; callId: number; ok: true; json: string }
+  | { t: "reply"; callId: number; ok: false; error: CallFailure };
 
 export type FromWorker =
   | { t: "call"; runId: number; callId: number; tool: string; args: string }

@@ -6,7 +6,14 @@
 // whatever the runtime's own allocator limit says; a fault (memory exhausted inside the module,
 // an abort) is reported and the parent drops this worker, and the module with it.
 import { parentPort, workerData } from "node:worker_threads";
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSDeferredPromise,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import type { FromWorker, RunRequest, ToWorker } from "./sandbox-protocol.js";
 import { PRELUDE } from "./sandbox-prelude.js";
@@ -17,7 +24,9 @@ const port = parentPort;
 interface WasmMemory {
   buffer: ArrayBuffer;
 }
-const Wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
+const Wasm = (
+  globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }
+).WebAssembly;
 const variant = releaseSync as unknown as QuickJSSyncVariant;
 
 const PAGE = 64 * 1024;
@@ -34,7 +43,9 @@ async function moduleFor(memoryBytes: number): Promise<QuickJSWASMModule> {
   if (module && moduleMemoryBytes === memoryBytes) return module;
   const maximum = Math.max(INITIAL_PAGES, Math.ceil(memoryBytes / PAGE));
   const wasmMemory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum });
-  module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory: wasmMemory as never, ...wasmLocation() }));
+  module = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant, { wasmMemory: wasmMemory as never, ...wasmLocation() }),
+  );
   memory = wasmMemory;
   moduleMemoryBytes = memoryBytes;
   return module;
@@ -57,7 +68,16 @@ port.on("message", (m: ToWorker) => {
   if (m.t === "run") {
     void run(m).then(
       (done) => port.postMessage(done),
-      (e) => port.postMessage({ t: "done", id: m.id, ok: false, logs: [], error: { rule: "sandbox-fault", message: faultText(e) }, fault: true, wasmBytes: memory?.buffer.byteLength } satisfies FromWorker),
+      (e) =>
+        port.postMessage({
+          t: "done",
+          id: m.id,
+          ok: false,
+          logs: [],
+          error: { rule: "sandbox-fault", message: faultText(e) },
+          fault: true,
+          wasmBytes: memory?.buffer.byteLength,
+        } satisfies FromWorker),
     );
   } else if (m.t === "reply") {
     replies.push(m);
@@ -116,7 +136,8 @@ async function run(req: RunRequest): Promise<FromWorker> {
   try {
     defineNatives(ctx, {
       call: (tool, args) => {
-        if (++calls > lim.maxCalls) throw { rule: "too-many-calls", message: `the script made more than ${lim.maxCalls} tool calls` };
+        if (++calls > lim.maxCalls)
+          throw { rule: "too-many-calls", message: `the script made more than ${lim.maxCalls} tool calls` };
         const id = ++nextCall;
         const d = ctx.newPromise();
         pendingCalls.set(id, d);
@@ -153,14 +174,21 @@ async function run(req: RunRequest): Promise<FromWorker> {
         if (!limitHit) outcome = { ok: false, error: errorOf(err) };
         break;
       }
-      if (overCpu()) limitHit ??= { rule: "cpu-time", message: `the script used more than ${lim.cpuMs} ms of CPU time` };
+      if (overCpu())
+        limitHit ??= { rule: "cpu-time", message: `the script used more than ${lim.cpuMs} ms of CPU time` };
       if (overWall()) limitHit ??= { rule: "wall-time", message: `the script ran longer than ${lim.wallMs} ms` };
       if (outcome || limitHit) break;
       if (jobs.value > 0) {
         await new Promise<void>((r) => setImmediate(r));
       } else if (!rt.hasPendingJob()) {
         if (pendingCalls.size === 0 && replies.length === 0) {
-          outcome = { ok: false, error: { rule: "script-error", message: "the script's promise never settles (it awaits nothing that can finish)" } };
+          outcome = {
+            ok: false,
+            error: {
+              rule: "script-error",
+              message: "the script's promise never settles (it awaits nothing that can finish)",
+            },
+          };
           break;
         }
         if (replies.length === 0) await new Promise<void>((r) => (wake = r));
@@ -205,7 +233,12 @@ async function run(req: RunRequest): Promise<FromWorker> {
 /** A QuickJS error that escaped the prelude's handler, as a rule (its exact messages for the limits). */
 function errorOf(err: unknown): { rule: string; message: string } {
   const e = (err && typeof err === "object" ? err : {}) as { name?: unknown; message?: unknown };
-  const rule = e.name === "InternalError" && e.message === "out of memory" ? "memory" : e.name === "InternalError" && e.message === "stack overflow" ? "stack-size" : "script-error";
+  const rule =
+    e.name === "InternalError" && e.message === "out of memory"
+      ? "memory"
+      : e.name === "InternalError" && e.message === "stack overflow"
+        ? "stack-size"
+        : "script-error";
   return { rule, message: errorText(err) };
 }
 
@@ -232,7 +265,16 @@ function defineNatives(ctx: QuickJSContext, n: Natives): void {
       return n.call(ctx.getString(tool), ctx.getString(args)).handle;
     } catch (e) {
       const err = e as { rule?: string; message?: string };
-      return { error: ctx.newString(JSON.stringify({ server: "", tool: ctx.getString(tool), rule: err.rule ?? "sandbox", message: err.message ?? String(e) })) };
+      return {
+        error: ctx.newString(
+          JSON.stringify({
+            server: "",
+            tool: ctx.getString(tool),
+            rule: err.rule ?? "sandbox",
+            message: err.message ?? String(e),
+          }),
+        ),
+      };
     }
   });
   const log = ctx.newFunction("log", (text) => {

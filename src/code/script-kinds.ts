@@ -13,7 +13,8 @@ import { isObject } from "../protocol/is-object.js";
 
 export type ScriptKind = "structured" | "outputSchema" | "text";
 
-const isSel = (s: ToolResultOutputSelector) => (v: { audience: string; format: string }) => v.audience === s.audience && v.format === s.format;
+const isSel = (s: ToolResultOutputSelector) => (v: { audience: string; format: string }) =>
+  v.audience === s.audience && v.format === s.format;
 
 /** The kind a tool is in a script, or undefined when a script cannot call it. */
 export function scriptKind(t: ToolEntry): ScriptKind | undefined {
@@ -57,8 +58,17 @@ export function scriptValue(entry: ToolEntry, kind: ScriptKind, outcome: CallSuc
   }
   if (kind === "text") return { ok: true, value: { text: textOf(content), content } };
   if (value === undefined) {
-    if (kind === "structured") return { ok: false, rule: "no-programmatic-output", message: `${entry.name} returned no programmatic/structured output` };
-    return { ok: false, rule: "no-structured-content", message: `${entry.name} returned no structuredContent (its outputSchema promises one)` };
+    if (kind === "structured")
+      return {
+        ok: false,
+        rule: "no-programmatic-output",
+        message: `${entry.name} returned no programmatic/structured output`,
+      };
+    return {
+      ok: false,
+      rule: "no-structured-content",
+      message: `${entry.name} returned no structuredContent (its outputSchema promises one)`,
+    };
   }
   return { ok: true, value };
 }

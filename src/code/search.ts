@@ -28,7 +28,11 @@ const indexes = new WeakMap<readonly ToolEntry[], Indexed[]>();
 function indexOf(tools: readonly ToolEntry[]): Indexed[] {
   let hit = indexes.get(tools);
   if (!hit) {
-    hit = tools.map((entry) => ({ entry, name: new Set([...words(entry.qualifiedName), ...words(entry.server)]), text: new Set(words(`${entry.title ?? ""} ${entry.description ?? ""}`)) }));
+    hit = tools.map((entry) => ({
+      entry,
+      name: new Set([...words(entry.qualifiedName), ...words(entry.server)]),
+      text: new Set(words(`${entry.title ?? ""} ${entry.description ?? ""}`)),
+    }));
     indexes.set(tools, hit);
   }
   return hit;
@@ -55,5 +59,9 @@ export function searchTools(tools: readonly ToolEntry[], query: string): SearchM
     if (score > 0) scored.push({ t, score });
   }
   scored.sort((a, b) => b.score - a.score || a.t.entry.qualifiedName.localeCompare(b.t.entry.qualifiedName));
-  return scored.slice(0, MAX_MATCHES).map(({ t }) => ({ name: t.entry.qualifiedName, server: t.entry.server, signature: toolDeclaration(t.entry).trim() }));
+  return scored.slice(0, MAX_MATCHES).map(({ t }) => ({
+    name: t.entry.qualifiedName,
+    server: t.entry.server,
+    signature: toolDeclaration(t.entry).trim(),
+  }));
 }

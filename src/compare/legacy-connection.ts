@@ -28,7 +28,14 @@ export class LegacyConnections {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.hosts.values()].map((h) => h.then((x) => x.close(), () => {})));
+    await Promise.all(
+      [...this.hosts.values()].map((h) =>
+        h.then(
+          (x) => x.close(),
+          () => {},
+        ),
+      ),
+    );
     this.hosts.clear();
   }
 }

@@ -36,7 +36,10 @@ export interface ComparePlan {
 }
 
 /** `find` picks the tool in a mode's listing. No call at all (`calls` empty) means no mode lists it. */
-export async function planCompare(host: CompareHost, find: (tools: ToolEntry[], mode: Mode) => ToolEntry | undefined): Promise<ComparePlan> {
+export async function planCompare(
+  host: CompareHost,
+  find: (tools: ToolEntry[], mode: Mode) => ToolEntry | undefined,
+): Promise<ComparePlan> {
   const calls: PlannedCall[] = [];
   const missing: Mode[] = [];
   const byKey = new Map<string, PlannedCall>();
@@ -72,6 +75,9 @@ export async function planCompare(host: CompareHost, find: (tools: ToolEntry[], 
 /** "runs it 3 times: chat, structured (one call), code, … and once at 2026-07-28 for the legacy client profiles". */
 export function describePlan(plan: ComparePlan): string {
   const groups = plan.calls.map((c) => c.modes.join("+")).join(", ");
-  const legacy = plan.legacy === "second-connection" ? ", and once more at 2026-07-28 for the legacy client profiles" : " (the legacy client profiles read the first result)";
+  const legacy =
+    plan.legacy === "second-connection"
+      ? ", and once more at 2026-07-28 for the legacy client profiles"
+      : " (the legacy client profiles read the first result)";
   return `${plan.callCount} call${plan.callCount === 1 ? "" : "s"}: ${groups}${legacy}`;
 }

@@ -1,7 +1,15 @@
 // Runs a comparison plan: each planned call once, its outcome shown for every mode it answers,
 // and the legacy client profiles read from one legacy-shaped result (the first call's own, or
 // one more call over a 2026-07-28 connection). The CLI and the app only render what this returns.
-import { LEGACY_PROFILES, MODES, type CallOptions, type CallOutcome, type LegacyProfile, type Mode, type ToolEntry } from "../host/types.js";
+import {
+  LEGACY_PROFILES,
+  MODES,
+  type CallOptions,
+  type CallOutcome,
+  type LegacyProfile,
+  type Mode,
+  type ToolEntry,
+} from "../host/types.js";
 import type { CompareHost, ComparePlan } from "./plan.js";
 import { failedOutcome } from "../host/host-error.js";
 import { unknownPlan } from "../host/call/plan.js";
@@ -38,13 +46,22 @@ export interface CompareOptions {
   onCall?: (modes: Mode[], outcome: CallOutcome) => void;
 }
 
-export async function runCompare(host: CompareHost, plan: ComparePlan, args: Record<string, unknown>, o: CompareOptions = {}): Promise<CompareRun> {
+export async function runCompare(
+  host: CompareHost,
+  plan: ComparePlan,
+  args: Record<string, unknown>,
+  o: CompareOptions = {},
+): Promise<CompareRun> {
   const run: CompareRun = { modes: [], legacy: [], calls: 0 };
   const profile = o.profile ?? "sep";
   for (const c of plan.calls) {
     if (o.signal?.aborted) break;
     // Bound to the entry the plan was made for: a name that moved meanwhile is refused, not run elsewhere.
-    const opts: CallOptions = { mode: c.modes[0], signal: o.signal, target: { server: c.entry.server, tool: c.entry.name } };
+    const opts: CallOptions = {
+      mode: c.modes[0],
+      signal: o.signal,
+      target: { server: c.entry.server, tool: c.entry.name },
+    };
     let outcome = await host.call(c.entry.qualifiedName, args, opts);
     if (plan.legacy === "same-call" && run.calls === 0) {
       // A legacy-shaped result: the mode rows (under the host's profile) and every client profile read the one reply.
@@ -57,11 +74,19 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
   }
   for (const mode of plan.missing) {
     const plannedFor = { ...unknownPlan(plan.tool, args, mode), server: plan.server };
-    run.modes.push({ mode, outcome: failedOutcome(plannedFor, "unknown-tool", `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing`) });
+    run.modes.push({
+      mode,
+      outcome: failedOutcome(
+        plannedFor,
+        "unknown-tool",
+        `no tool named ${JSON.stringify(plan.tool)} in the ${mode} mode's listing`,
+      ),
+    });
   }
   run.modes.sort((a, b) => MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
   if (plan.legacy === "second-connection" && !o.signal?.aborted) {
-    if (!o.legacy) run.legacyError = { rule: "legacy-unavailable", message: "legacy client profiles: not available here" };
+    if (!o.legacy)
+      run.legacyError = { rule: "legacy-unavailable", message: "legacy client profiles: not available here" };
     else {
       try {
         const outcome = await o.legacy(plan.calls[0].entry, args, { signal: o.signal });
@@ -69,7 +94,10 @@ export async function runCompare(host: CompareHost, plan: ComparePlan, args: Rec
         run.legacy = profileRows(outcome);
       } catch (e) {
         const err = e as { rule?: unknown; message?: unknown };
-        run.legacyError = { rule: typeof err.rule === "string" ? err.rule : "legacy-unavailable", message: String(err.message ?? e) };
+        run.legacyError = {
+          rule: typeof err.rule === "string" ? err.rule : "legacy-unavailable",
+          message: String(err.message ?? e),
+        };
       }
     }
   }

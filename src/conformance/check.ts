@@ -31,7 +31,12 @@ export const fail = (detail: string): Verdict => ({ status: "FAIL", detail });
 export const notTested = (detail: string): Verdict => ({ status: "NOT-TESTED", detail });
 export const notApplicable = (detail: string): Verdict => ({ status: "N/A", detail });
 
-export function defineCheck(id: string, level: Level, run: (ctx: CheckContext) => Promise<Verdict>, options: { proposed?: boolean } = {}): Check {
+export function defineCheck(
+  id: string,
+  level: Level,
+  run: (ctx: CheckContext) => Promise<Verdict>,
+  options: { proposed?: boolean } = {},
+): Check {
   return { id, level, proposed: options.proposed === true, run };
 }
 
@@ -53,7 +58,12 @@ export const STATEFUL = " (not marked readOnlyHint: two calls need not agree)";
  * nothing checked is NOT-TESTED when some subject could not be exercised (`skipped`), N/A when
  * nothing the rule applies to exists; else PASS says what was covered and what was not.
  */
-export function summarize(findings: { problems: string[]; checked: number; what: string; skipped?: string[] }): Verdict {
+export function summarize(findings: {
+  problems: string[];
+  checked: number;
+  what: string;
+  skipped?: string[];
+}): Verdict {
   const { problems, checked, what, skipped = [] } = findings;
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : "";
@@ -63,7 +73,9 @@ export function summarize(findings: { problems: string[]; checked: number; what:
   const untested = skipped.filter((s) => !s.includes(ERRORED) && !s.includes(STATEFUL));
   if (checked === 0) {
     if (untested.length > 0) return notTested(`not exercised: ${skipped.join("; ")}`);
-    return notApplicable(`nothing on this server the rule applies to${skipped.length ? ` (${skipped.join("; ")})` : ""}`);
+    return notApplicable(
+      `nothing on this server the rule applies to${skipped.length ? ` (${skipped.join("; ")})` : ""}`,
+    );
   }
   const note = skipped.length > 0 ? `; not exercised: ${skipped.join("; ")}` : "";
   return pass(`${checked} ${what}${note}`);

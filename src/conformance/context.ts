@@ -1,7 +1,14 @@
 // Everything the checks share: the connections to the server under test, and memoized
 // observations (discovery, tools/list per version, each distinct tools/call), so that the many
 // checks reading one call's reply cost one request.
-import { META, MODERN_LEGACY_SHAPE_VERSION, UI_EXTENSION, VARIANTS_VERSION, selectorKey, type ToolResultOutputSelector } from "../protocol/index.js";
+import {
+  META,
+  MODERN_LEGACY_SHAPE_VERSION,
+  UI_EXTENSION,
+  VARIANTS_VERSION,
+  selectorKey,
+  type ToolResultOutputSelector,
+} from "../protocol/index.js";
 import { MissingPrerequisite } from "./check.js";
 import { HttpConnection, paramHeadersFor } from "./http-client.js";
 import { sampleArguments } from "./sample-args.js";
@@ -20,7 +27,6 @@ export interface ContextOptions {
   /** --call TOOL: tools to call whatever their annotations say. */
   calls?: string[];
 }
-
 
 /** What the server offers, from server/discover (or, without it, from a 2026-12-01 tools/list). */
 export interface Offer {
@@ -97,7 +103,10 @@ export class CheckContext {
   /** A new connection: a fresh process (stdio) or a new client without a session (HTTP). */
   async openConnection(): Promise<RawConnection> {
     const t = this.options.target;
-    const c = t.kind === "stdio" ? await StdioConnection.start(t.command, t.args, this.timeoutMs) : new HttpConnection(t.url, this.timeoutMs);
+    const c =
+      t.kind === "stdio"
+        ? await StdioConnection.start(t.command, t.args, this.timeoutMs)
+        : new HttpConnection(t.url, this.timeoutMs);
     this.opened.push(c);
     return c;
   }
@@ -123,7 +132,8 @@ export class CheckContext {
 
   meta(version: string, extensions: readonly string[] = []): Record<string, unknown> {
     const caps: Record<string, unknown> = {};
-    if (extensions.length > 0) caps.extensions = Object.fromEntries(extensions.map((id) => [id, EXTENSION_SETTINGS[id] ?? {}]));
+    if (extensions.length > 0)
+      caps.extensions = Object.fromEntries(extensions.map((id) => [id, EXTENSION_SETTINGS[id] ?? {}]));
     return { [META.protocolVersion]: version, [META.clientInfo]: CLIENT_INFO, [META.clientCapabilities]: caps };
   }
 
@@ -137,7 +147,12 @@ export class CheckContext {
     }
   }
 
-  modern(method: string, version: string, extensions: readonly string[] = [], extra: Record<string, unknown> = {}): Promise<Exchange> {
+  modern(
+    method: string,
+    version: string,
+    extensions: readonly string[] = [],
+    extra: Record<string, unknown> = {},
+  ): Promise<Exchange> {
     const key = JSON.stringify(["modern", method, version, extensions, extra]);
     return this.once(key, () => this.exchange(method, { ...extra, _meta: this.meta(version, extensions) }));
   }
@@ -149,11 +164,17 @@ export class CheckContext {
   }
 
   /** The discovery result, or MissingPrerequisite. */
-  async discovery(): Promise<{ supportedVersions: string[]; extensions: Record<string, unknown>; result: Record<string, unknown> }> {
+  async discovery(): Promise<{
+    supportedVersions: string[];
+    extensions: Record<string, unknown>;
+    result: Record<string, unknown>;
+  }> {
     const x = await this.discover();
     if (x.reply?.kind !== "result") throw new MissingPrerequisite(`needs server/discover: ${describeFailure(x)}`);
     const r = x.reply.result;
-    const versions = Array.isArray(r.supportedVersions) ? r.supportedVersions.filter((v): v is string => typeof v === "string") : [];
+    const versions = Array.isArray(r.supportedVersions)
+      ? r.supportedVersions.filter((v): v is string => typeof v === "string")
+      : [];
     const caps = isObject(r.capabilities) ? r.capabilities : {};
     return { supportedVersions: versions, extensions: isObject(caps.extensions) ? caps.extensions : {}, result: r };
   }
@@ -167,16 +188,28 @@ export class CheckContext {
     return this.once("offer", async () => {
       const x = await this.discover();
       if (x.reply?.kind === "result") {
-        const versions = Array.isArray(x.reply.result.supportedVersions) ? x.reply.result.supportedVersions.map(String) : [];
+        const versions = Array.isArray(x.reply.result.supportedVersions)
+          ? x.reply.result.supportedVersions.map(String)
+          : [];
         const variants = versions.includes(VARIANTS_VERSION);
-        return { modern: true, variants, summary: `the server does not offer ${VARIANTS_VERSION} (supportedVersions: ${versions.join(", ") || "none"})` };
+        return {
+          modern: true,
+          variants,
+          summary: `the server does not offer ${VARIANTS_VERSION} (supportedVersions: ${versions.join(", ") || "none"})`,
+        };
       }
       const list = await this.toolsListExchange(false);
-      const tools = list.reply?.kind === "result" && Array.isArray(list.reply.result.tools) ? list.reply.result.tools : [];
-      if (tools.some((t) => isObject(t) && Array.isArray(t.outputVariants))) return { modern: true, variants: true, summary: "" };
+      const tools =
+        list.reply?.kind === "result" && Array.isArray(list.reply.result.tools) ? list.reply.result.tools : [];
+      if (tools.some((t) => isObject(t) && Array.isArray(t.outputVariants)))
+        return { modern: true, variants: true, summary: "" };
       try {
         const { version } = await this.legacyConnection();
-        return { modern: false, variants: false, summary: `the server does not implement server/discover (${describeFailure(x)}); it speaks ${version} through initialize` };
+        return {
+          modern: false,
+          variants: false,
+          summary: `the server does not implement server/discover (${describeFailure(x)}); it speaks ${version} through initialize`,
+        };
       } catch (e) {
         if (!(e instanceof MissingPrerequisite)) throw e;
         // Neither discover nor initialize works: not a legacy server; every check runs and says so.
@@ -192,7 +225,11 @@ export class CheckContext {
 
   /** May this tool be called? Only if it is marked readOnlyHint, unless --allow-writes or --call TOOL. */
   mayCall(name: string): boolean {
-    return this.options.allowWrites === true || this.options.calls?.includes(name) === true || this.readOnly.get(name) !== false;
+    return (
+      this.options.allowWrites === true ||
+      this.options.calls?.includes(name) === true ||
+      this.readOnly.get(name) !== false
+    );
   }
 
   /** Is the tool marked readOnlyHint (so two calls with the same arguments should agree)? */
@@ -222,7 +259,10 @@ export class CheckContext {
   /** Catalog tools that may be called, and the notes for the others. */
   async callable(): Promise<{ tools: ListedTool[]; skipped: string[] }> {
     const all = await this.catalog();
-    return { tools: all.filter((t) => this.mayCall(t.name)), skipped: all.filter((t) => !this.mayCall(t.name)).map((t) => CheckContext.notCalled(t.name)) };
+    return {
+      tools: all.filter((t) => this.mayCall(t.name)),
+      skipped: all.filter((t) => !this.mayCall(t.name)).map((t) => CheckContext.notCalled(t.name)),
+    };
   }
 
   /** Extensions the server advertises (none when discovery failed). */
@@ -271,17 +311,21 @@ export class CheckContext {
     if (spec.requested !== undefined) params.requestedOutputs = spec.requested;
     params._meta = this.meta(version, extensions);
     const key = JSON.stringify(["call", params]);
-    if (!this.mayCall(spec.tool)) return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
+    if (!this.mayCall(spec.tool))
+      return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(spec.tool)}`) });
     const headers = this.transport === "http" && listed ? paramHeadersFor(listed.inputSchema, spec.args) : undefined;
     const selectors = (spec.requested ?? [{ audience: "assistant", format: "content" }]).map(selectorKey);
-    return this.once(key, async () => this.record(spec.tool, selectors, await this.exchange("tools/call", params, headers)));
+    return this.once(key, async () =>
+      this.record(spec.tool, selectors, await this.exchange("tools/call", params, headers)),
+    );
   }
 
   /** The fallback call (no requestedOutputs) with generated arguments: does this tool succeed? */
   probe(tool: ListedTool): Promise<ProbeOutcome> {
     return this.once(`probe:${tool.name}`, async () => {
       const exchange = await this.call({ tool: tool.name, args: this.argsFor(tool) }, tool);
-      if (exchange.reply?.kind !== "result") return { kind: "refused" as const, exchange, why: describeFailure(exchange) };
+      if (exchange.reply?.kind !== "result")
+        return { kind: "refused" as const, exchange, why: describeFailure(exchange) };
       return { kind: exchange.reply.result.isError === true ? ("isError" as const) : ("success" as const), exchange };
     });
   }
@@ -294,7 +338,8 @@ export class CheckContext {
       const p = await this.probe(t);
       const args = JSON.stringify(this.argsFor(t));
       if (p.kind === "success") tools.push(t);
-      else if (p.kind === "isError") skipped.push(`${t.name} (isError on arguments ${args}; pass --args ${t.name}=JSON)`);
+      else if (p.kind === "isError")
+        skipped.push(`${t.name} (isError on arguments ${args}; pass --args ${t.name}=JSON)`);
       else skipped.push(`${t.name} (call failed: ${p.why})`);
     }
     return { tools, skipped };
@@ -340,8 +385,12 @@ export class CheckContext {
       } catch (e) {
         throw new MissingPrerequisite(`initialize (${LEGACY_CHECK_VERSION}): ${(e as Error).message}`);
       }
-      if (reply.kind !== "result") throw new MissingPrerequisite(`server does not serve ${LEGACY_CHECK_VERSION}: initialize was refused (${describeFailure({ params, reply })})`);
-      const version = typeof reply.result.protocolVersion === "string" ? reply.result.protocolVersion : LEGACY_CHECK_VERSION;
+      if (reply.kind !== "result")
+        throw new MissingPrerequisite(
+          `server does not serve ${LEGACY_CHECK_VERSION}: initialize was refused (${describeFailure({ params, reply })})`,
+        );
+      const version =
+        typeof reply.result.protocolVersion === "string" ? reply.result.protocolVersion : LEGACY_CHECK_VERSION;
       await conn.notify("notifications/initialized");
       return { conn, version, result: reply.result };
     });
@@ -354,12 +403,19 @@ export class CheckContext {
     }
     const d = await this.discovery();
     if (!d.supportedVersions.includes(MODERN_LEGACY_SHAPE_VERSION)) {
-      throw new MissingPrerequisite(`server does not list ${MODERN_LEGACY_SHAPE_VERSION} in supportedVersions (supporting earlier versions is optional)`);
+      throw new MissingPrerequisite(
+        `server does not list ${MODERN_LEGACY_SHAPE_VERSION} in supportedVersions (supporting earlier versions is optional)`,
+      );
     }
   }
 
   /** A request under a legacy era: modern envelope at 2026-07-28, the initialized session at 2025-11-25. */
-  legacyRequest(era: LegacyEra, method: string, params: Record<string, unknown>, listed?: ListedTool): Promise<Exchange> {
+  legacyRequest(
+    era: LegacyEra,
+    method: string,
+    params: Record<string, unknown>,
+    listed?: ListedTool,
+  ): Promise<Exchange> {
     if (method === "tools/call" && typeof params.name === "string" && !this.mayCall(params.name)) {
       return Promise.resolve({ params, failure: new Error(`not called: ${CheckContext.notCalled(params.name)}`) });
     }
@@ -386,7 +442,9 @@ export class CheckContext {
   async legacyTools(era: LegacyEra): Promise<Map<string, Record<string, unknown>>> {
     const x = await this.legacyRequest(era, "tools/list", {});
     if (x.reply?.kind !== "result" || !Array.isArray(x.reply.result.tools)) {
-      throw new MissingPrerequisite(`needs tools/list under ${era}: ${x.reply?.kind === "result" ? "no tools array" : describeFailure(x)}`);
+      throw new MissingPrerequisite(
+        `needs tools/list under ${era}: ${x.reply?.kind === "result" ? "no tools array" : describeFailure(x)}`,
+      );
     }
     const tools = x.reply.result.tools.filter(isObject);
     // A tool the 2026-12-01 listing already marked keeps that mark; a legacy-only listing marks its own.
@@ -407,7 +465,10 @@ export class CheckContext {
       else {
         const x = await this.legacyRequest(era, "tools/call", { name: t.name, arguments: this.argsFor(t) }, t);
         if (x.reply?.kind === "result" && x.reply.result.isError !== true) tools.push(t);
-        else skipped.push(`${t.name} (${x.reply?.kind === "result" ? `isError on arguments ${JSON.stringify(this.argsFor(t))}; pass --args ${t.name}=JSON` : `call failed: ${describeFailure(x)}`})`);
+        else
+          skipped.push(
+            `${t.name} (${x.reply?.kind === "result" ? `isError on arguments ${JSON.stringify(this.argsFor(t))}; pass --args ${t.name}=JSON` : `call failed: ${describeFailure(x)}`})`,
+          );
       }
     }
     return { tools, skipped };
@@ -431,6 +492,10 @@ export function toListedTool(raw: Record<string, unknown>): ListedTool {
   const variants = list
     .filter(isObject)
     .filter((v) => typeof v.audience === "string" && (v.format === "content" || v.format === "structured"))
-    .map((v) => ({ audience: v.audience as string, format: v.format as "content" | "structured", ...(v.schema !== undefined ? { schema: v.schema } : {}) }));
+    .map((v) => ({
+      audience: v.audience as string,
+      format: v.format as "content" | "structured",
+      ...(v.schema !== undefined ? { schema: v.schema } : {}),
+    }));
   return { name: raw.name as string, inputSchema: raw.inputSchema, raw, variants };
 }

@@ -18,7 +18,9 @@ export interface Coverage {
 export async function coverage(ctx: CheckContext): Promise<Coverage> {
   let listed: ListedTool[] = [];
   try {
-    listed = (await ctx.offer()).variants ? await ctx.catalog() : [...(await ctx.legacyTools(LEGACY_CHECK_VERSION)).values()].map(toListedTool);
+    listed = (await ctx.offer()).variants
+      ? await ctx.catalog()
+      : [...(await ctx.legacyTools(LEGACY_CHECK_VERSION)).values()].map(toListedTool);
   } catch {
     // no listing at all: nothing was called, which the checks already report
   }
@@ -32,6 +34,14 @@ export async function coverage(ctx: CheckContext): Promise<Coverage> {
       if (got?.has(selectorKey(v))) variantsCalled++;
     }
   }
-  const notCalled = names.filter((n) => !ctx.answeredSelectors(n)).map((n) => (ctx.mayCall(n) ? `${n} (no call answered)` : CheckContext.notCalled(n)));
-  return { toolsListed: names.length, toolsCalled: names.length - notCalled.length, variantsDeclared, variantsCalled, notCalled };
+  const notCalled = names
+    .filter((n) => !ctx.answeredSelectors(n))
+    .map((n) => (ctx.mayCall(n) ? `${n} (no call answered)` : CheckContext.notCalled(n)));
+  return {
+    toolsListed: names.length,
+    toolsCalled: names.length - notCalled.length,
+    variantsDeclared,
+    variantsCalled,
+    notCalled,
+  };
 }

@@ -27,7 +27,8 @@ export const serverInfoInDiscover = defineCheck("sep-2575-server-info-in-discove
   const d = await ctx.discovery();
   const info = isObject(d.result._meta) ? d.result._meta[META.serverInfo] : undefined;
   if (!isObject(info)) return fail(`(SHOULD) server/discover result _meta has no ${META.serverInfo}`);
-  if (typeof info.name !== "string" || typeof info.version !== "string") return fail(`(SHOULD) ${META.serverInfo} needs string name and version, got ${short(info)}`);
+  if (typeof info.name !== "string" || typeof info.version !== "string")
+    return fail(`(SHOULD) ${META.serverInfo} needs string name and version, got ${short(info)}`);
   return pass(`${info.name} ${info.version}`);
 });
 
@@ -48,9 +49,15 @@ export const resultTypePresent = defineCheck("sep-2575-server-result-type", "MUS
     if (x.reply?.kind !== "result") continue;
     checked++;
     const rt = x.reply.result.resultType;
-    if (rt !== "complete") problems.push(`${what} result has resultType ${rt === undefined ? "missing" : short(rt)} (expected "complete")`);
+    if (rt !== "complete")
+      problems.push(`${what} result has resultType ${rt === undefined ? "missing" : short(rt)} (expected "complete")`);
   }
-  return summarize({ problems, checked, what: "modern results carry resultType \"complete\"" });
+  return summarize({ problems, checked, what: 'modern results carry resultType "complete"' });
 });
 
-export const discoveryChecks: Check[] = [serverImplementsDiscover, discoverListsVariantsVersion, serverInfoInDiscover, resultTypePresent];
+export const discoveryChecks: Check[] = [
+  serverImplementsDiscover,
+  discoverListsVariantsVersion,
+  serverInfoInDiscover,
+  resultTypePresent,
+];

@@ -34,19 +34,38 @@ export const errorOutputsMatch = defineCheck("sep-3279-error-outputs-match-selec
     const got = outputs.map(key);
     const extra = got.filter((k) => !wanted.has(k));
     const twice = got.filter((k, i) => got.indexOf(k) !== i);
-    if (extra.length > 0) problems.push(`(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result has unrequested ${extra.join(", ")}`);
-    if (twice.length > 0) problems.push(`(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result has ${twice.join(", ")} more than once`);
+    if (extra.length > 0)
+      problems.push(
+        `(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result has unrequested ${extra.join(", ")}`,
+      );
+    if (twice.length > 0)
+      problems.push(
+        `(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result has ${twice.join(", ")} more than once`,
+      );
   }
-  return summarize({ problems, checked, what: "error results with only requested outputs", skipped: calls.length === 0 ? [NO_FAILING] : [] });
+  return summarize({
+    problems,
+    checked,
+    what: "error results with only requested outputs",
+    skipped: calls.length === 0 ? [NO_FAILING] : [],
+  });
 });
 
 export const errorNotEmpty = defineCheck("sep-3279-error-not-empty-outputs", "SHOULD", async (ctx) => {
   const calls = await errorCalls(ctx);
   const problems: string[] = [];
   for (const c of failed(calls)) {
-    if ((outputsOf(c.exchange) ?? []).length === 0) problems.push(`(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result with an empty outputs array (a protocol-level error is expected instead)`);
+    if ((outputsOf(c.exchange) ?? []).length === 0)
+      problems.push(
+        `(SHOULD) ${subject(c.spec.tool, c.spec.requested)}: isError result with an empty outputs array (a protocol-level error is expected instead)`,
+      );
   }
-  return summarize({ problems, checked: failed(calls).length, what: "error results with at least one output", skipped: calls.length === 0 ? [NO_FAILING] : [] });
+  return summarize({
+    problems,
+    checked: failed(calls).length,
+    what: "error results with at least one output",
+    skipped: calls.length === 0 ? [NO_FAILING] : [],
+  });
 });
 
 export const errorChecks: Check[] = [errorOutputsMatch, errorNotEmpty];

@@ -22,7 +22,8 @@ export const fallbackAssistantContent = defineCheck("sep-3279-fallback-assistant
       }
       const outputs = outputsOf(x);
       if (!outputs) problems.push(`${label}: result has no outputs array`);
-      else if (outputs.length !== 1 || key(outputs[0]) !== "assistant/content") problems.push(`${label}: got [${outputs.map(key).join(", ")}], expected exactly assistant/content`);
+      else if (outputs.length !== 1 || key(outputs[0]) !== "assistant/content")
+        problems.push(`${label}: got [${outputs.map(key).join(", ")}], expected exactly assistant/content`);
     }
   }
   return summarize({ problems, checked, what: "fallback calls returned exactly assistant/content", skipped });
@@ -41,10 +42,17 @@ export const assistantContentUsable = defineCheck("sep-3279-assistant-content-us
       continue;
     }
     const blocks = (out.content as unknown[]).filter(isObject);
-    const substantial = blocks.some((b) => (b.type === "text" ? typeof b.text === "string" && b.text.trim() !== "" : true));
+    const substantial = blocks.some((b) =>
+      b.type === "text" ? typeof b.text === "string" && b.text.trim() !== "" : true,
+    );
     if (!substantial) problems.push(`${t.name}: assistant/content is empty or blank (${short(out.content)})`);
   }
-  return summarize({ problems, checked: tools.length, what: "assistant/content outputs carry content (heuristic: non-empty, not blank)", skipped });
+  return summarize({
+    problems,
+    checked: tools.length,
+    what: "assistant/content outputs carry content (heuristic: non-empty, not blank)",
+    skipped,
+  });
 });
 
 export const fallbackChecks: Check[] = [fallbackAssistantContent, assistantContentUsable];

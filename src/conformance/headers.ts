@@ -13,8 +13,10 @@ export const headerMismatchRejected = defineCheck("sep-2243-http-server-header-m
   const x = await ctx.exchange("tools/list", { _meta: ctx.meta(version) }, { "mcp-method": "tools/call" });
   const label = `tools/list at ${version} with Mcp-Method: tools/call`;
   if (!x.reply) return fail(`${label}: ${describeFailure(x)}`);
-  if (x.reply.kind === "result") return fail(`${label}: answered with a result instead of 400 and error ${ErrorCode.HeaderMismatch}`);
-  if (x.reply.error.code !== ErrorCode.HeaderMismatch) return fail(`${label}: error ${x.reply.error.code}, expected ${ErrorCode.HeaderMismatch}`);
+  if (x.reply.kind === "result")
+    return fail(`${label}: answered with a result instead of 400 and error ${ErrorCode.HeaderMismatch}`);
+  if (x.reply.error.code !== ErrorCode.HeaderMismatch)
+    return fail(`${label}: error ${x.reply.error.code}, expected ${ErrorCode.HeaderMismatch}`);
   if (x.reply.httpStatus !== 400) return fail(`${label}: HTTP status ${x.reply.httpStatus}, expected 400`);
   return pass(`${label}: 400, ${ErrorCode.HeaderMismatch}`);
 });

@@ -3,7 +3,15 @@
 import { META, paramHeaderPlan, paramHeaders, standardHeaders } from "../protocol/index.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
 import { splitSseLines, sseField } from "../protocol/sse-lines.js";
-import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
+import {
+  NoAnswerError,
+  TransportError,
+  isObject,
+  toReply,
+  type RawConnection,
+  type RequestOptions,
+  type RpcReply,
+} from "./wire.js";
 
 /** Mcp-Param-{Name} headers for the x-mcp-header parameters of a listed tool (none when its annotations are invalid). */
 export function paramHeadersFor(inputSchema: unknown, args: Record<string, unknown>): Record<string, string> {
@@ -24,7 +32,10 @@ export class HttpConnection implements RawConnection {
   ) {}
 
   private headersFor(method: string, params: Record<string, unknown> | undefined): Record<string, string> {
-    const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const h: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     const meta = isObject(params?._meta) ? params._meta : undefined;
     const version = meta?.[META.protocolVersion];
     if (typeof version === "string") {
@@ -37,7 +48,11 @@ export class HttpConnection implements RawConnection {
     return h;
   }
 
-  async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions = {},
+  ): Promise<RpcReply> {
     const id = this.nextId++;
     const body = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -45,7 +60,12 @@ export class HttpConnection implements RawConnection {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(this.url, { method: "POST", headers: { ...this.headersFor(method, params), ...options.headers }, body: JSON.stringify(body), signal });
+      res = await fetch(this.url, {
+        method: "POST",
+        headers: { ...this.headersFor(method, params), ...options.headers },
+        body: JSON.stringify(body),
+        signal,
+      });
       text = await readBounded(res, this.maxBytes, method);
     } catch (e) {
       if (e instanceof TransportError) throw e;
@@ -54,7 +74,10 @@ export class HttpConnection implements RawConnection {
       throw new TransportError(`cannot reach ${this.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
     }
     const reply = parseBody(text, res.headers.get("content-type") ?? "", id, res.status);
-    if (!reply) throw new TransportError(`HTTP ${res.status} reply to ${method} carries no JSON-RPC response${text ? `: ${text.slice(0, 120)}` : ""}`);
+    if (!reply)
+      throw new TransportError(
+        `HTTP ${res.status} reply to ${method} carries no JSON-RPC response${text ? `: ${text.slice(0, 120)}` : ""}`,
+      );
     const sessionId = res.headers.get("mcp-session-id");
     if (method === "initialize" && reply.kind === "result" && sessionId) {
       const v = reply.result.protocolVersion;
@@ -66,7 +89,12 @@ export class HttpConnection implements RawConnection {
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const body = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     try {
-      const res = await fetch(this.url, { method: "POST", headers: this.headersFor(method, params), body: JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await fetch(this.url, {
+        method: "POST",
+        headers: this.headersFor(method, params),
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       await res.arrayBuffer();
     } catch {
       // a lost notification surfaces through the next request
@@ -78,7 +106,11 @@ export class HttpConnection implements RawConnection {
     const id = this.session.id;
     this.session = undefined;
     try {
-      const res = await fetch(this.url, { method: "DELETE", headers: { "mcp-session-id": id }, signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await fetch(this.url, {
+        method: "DELETE",
+        headers: { "mcp-session-id": id },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       await res.arrayBuffer();
     } catch {
       // the session expires with the server anyway

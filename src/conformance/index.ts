@@ -40,7 +40,8 @@ export type Need = "variants" | "modern" | "any";
 
 // Legacy-projection checks that compare with the 2026-12-01 declaration or result (or test a
 // SEP-3279 duty of the legacy era) need 2026-12-01; the others check the legacy shapes alone.
-const LEGACY_AGAINST_VARIANTS = /^sep-3279-legacy-(no-foreign-output-schema|output-schema-from-assistant|content-from-assistant-content|ignores-requested-outputs)-at-/;
+const LEGACY_AGAINST_VARIANTS =
+  /^sep-3279-legacy-(no-foreign-output-schema|output-schema-from-assistant|content-from-assistant-content|ignores-requested-outputs)-at-/;
 
 /**
  * Which offer a check needs. SEP-2575 checks (server/discover, versions) need a modern server;
@@ -65,18 +66,24 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckRe
     const need = needsOf(check.id);
     if (need !== "any") {
       const offer = await ctx.offer();
-      if (need === "variants" ? !offer.variants : !offer.modern) return reported(check, { status: "N/A", detail: `not applicable: ${offer.summary}` });
+      if (need === "variants" ? !offer.variants : !offer.modern)
+        return reported(check, { status: "N/A", detail: `not applicable: ${offer.summary}` });
     }
     return reported(check, await check.run(ctx));
   } catch (e) {
     if (e instanceof MissingPrerequisite) return reported(check, { status: "NOT-TESTED", detail: e.message });
-    if (e instanceof NoAnswerError || e instanceof TransportError) return reported(check, { status: "FAIL", detail: e.message });
+    if (e instanceof NoAnswerError || e instanceof TransportError)
+      return reported(check, { status: "FAIL", detail: e.message });
     return reported(check, { status: "FAIL", detail: `checker error: ${e instanceof Error ? e.message : String(e)}` });
   }
 }
 
 /** Runs the checks one after another (they share memoized requests); calls onResult as each ends. */
-export async function runChecks(ctx: CheckContext, onResult?: (r: CheckResult) => void, checks: Check[] = ALL_CHECKS): Promise<CheckResult[]> {
+export async function runChecks(
+  ctx: CheckContext,
+  onResult?: (r: CheckResult) => void,
+  checks: Check[] = ALL_CHECKS,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const c of checks) {
     const r = await runCheck(c, ctx);
@@ -99,5 +106,11 @@ export interface Tally {
 
 export function tally(results: CheckResult[]): Tally {
   const n = (s: Status, own = true) => results.filter((r) => r.status === s && (own || !r.proposed)).length;
-  return { passed: n("PASS"), failed: n("FAIL"), warned: n("WARN"), notTested: n("NOT-TESTED", false), notApplicable: n("N/A") };
+  return {
+    passed: n("PASS"),
+    failed: n("FAIL"),
+    warned: n("WARN"),
+    notTested: n("NOT-TESTED", false),
+    notApplicable: n("N/A"),
+  };
 }

@@ -41,17 +41,26 @@ export function contentProblem(content: unknown): string | undefined {
 
 /** The text of every text block, for heuristics. */
 export function texts(content: unknown): string[] {
-  return Array.isArray(content) ? content.filter(isObject).filter((b) => b.type === "text" && typeof b.text === "string").map((b) => b.text as string) : [];
+  return Array.isArray(content)
+    ? content
+        .filter(isObject)
+        .filter((b) => b.type === "text" && typeof b.text === "string")
+        .map((b) => b.text as string)
+    : [];
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** True when some text block parses as JSON equal to `value` (a serialized mirror). */
@@ -66,6 +75,6 @@ export function mirrors(content: unknown, value: unknown): boolean {
 }
 
 export function short(value: unknown, max = 80): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

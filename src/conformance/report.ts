@@ -19,7 +19,11 @@ export function formatLine(r: CheckResult): string {
 }
 
 export function formatSummary(t: Tally): string {
-  const extra = [t.warned ? `${t.warned} warned` : "", t.notTested ? `${t.notTested} not tested` : "", t.notApplicable ? `${t.notApplicable} not applicable` : ""].filter(Boolean);
+  const extra = [
+    t.warned ? `${t.warned} warned` : "",
+    t.notTested ? `${t.notTested} not tested` : "",
+    t.notApplicable ? `${t.notApplicable} not applicable` : "",
+  ].filter(Boolean);
   return [`${t.passed} passed`, `${t.failed} failed`, ...extra].join(", ");
 }
 
@@ -38,6 +42,12 @@ export function outcomeOf(t: Tally, c: Coverage): Outcome {
 }
 
 export function toJson(results: CheckResult[], t: Tally, c: Coverage, outcome: Outcome): string {
-  const checks = results.map((r) => ({ id: r.id, status: r.status, level: r.level, ...(r.proposed ? { proposed: true } : {}), detail: sanitize(r.detail) }));
+  const checks = results.map((r) => ({
+    id: r.id,
+    status: r.status,
+    level: r.level,
+    ...(r.proposed ? { proposed: true } : {}),
+    detail: sanitize(r.detail),
+  }));
   return JSON.stringify({ checks, ...t, coverage: { ...c, notCalled: c.notCalled.map((n) => sanitize(n)) }, outcome });
 }

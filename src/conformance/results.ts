@@ -27,10 +27,18 @@ export const structuredOutputConforms = defineCheck("sep-3279-structured-output-
         if (e instanceof SchemaCompileError) continue; // reported by sep-3279-variant-schemas-compile
         throw e;
       }
-      if (why) problems.push(`${subject(c.spec.tool, c.spec.requested)}: ${key(o)} output does not match its variant schema: ${why}`);
+      if (why)
+        problems.push(
+          `${subject(c.spec.tool, c.spec.requested)}: ${key(o)} output does not match its variant schema: ${why}`,
+        );
     }
   }
-  return summarize({ problems: [...new Set(problems)], checked, what: "structured outputs valid against their variant schemas", skipped });
+  return summarize({
+    problems: [...new Set(problems)],
+    checked,
+    what: "structured outputs valid against their variant schemas",
+    skipped,
+  });
 });
 
 export const noMirroring = defineCheck("sep-3279-no-mirroring", "MUST", async (ctx) => {
@@ -43,7 +51,10 @@ export const noMirroring = defineCheck("sep-3279-no-mirroring", "MUST", async (c
     if (!outputs || resultOf(c.exchange)?.isError === true) continue;
     checked++;
     const content = outputs.filter((o) => o.format === "content");
-    if (content.length > 0) problems.push(`${subject(c.spec.tool, c.spec.requested)}: got ${content.map(key).join(", ")} for a structured-only request`);
+    if (content.length > 0)
+      problems.push(
+        `${subject(c.spec.tool, c.spec.requested)}: got ${content.map(key).join(", ")} for a structured-only request`,
+      );
   }
   return summarize({ problems, checked, what: "structured-only requests answered without content outputs", skipped });
 });
@@ -59,39 +70,54 @@ export const variantsTailored = defineCheck("sep-3279-variants-tailored", "SHOUL
     checked++;
     for (const content of outputs.filter((o) => o.format === "content")) {
       for (const s of outputs.filter((o) => o.format === "structured" && "structuredContent" in o)) {
-        if (mirrors(content.content, s.structuredContent)) problems.push(`(SHOULD) ${c.spec.tool}: ${key(content)} is the serialized JSON of ${key(s)}`);
+        if (mirrors(content.content, s.structuredContent))
+          problems.push(`(SHOULD) ${c.spec.tool}: ${key(content)} is the serialized JSON of ${key(s)}`);
       }
     }
   }
-  return summarize({ problems: [...new Set(problems)], checked, what: "multi-output results with audience-tailored content", skipped });
+  return summarize({
+    problems: [...new Set(problems)],
+    checked,
+    what: "multi-output results with audience-tailored content",
+    skipped,
+  });
 });
 
 /** Result `_meta` entries in an advertised extension's namespace appear only on requests that negotiated it. */
-export const resultMetaNegotiated = defineCheck("sep-3279-proposed-result-meta-extension-negotiated", "MUST", async (ctx) => {
-  const serverExt = await ctx.serverExtensions();
-  const { calls, skipped } = await selectionCalls(ctx);
-  const { tools } = await ctx.successfulTools();
-  const all = [...calls];
-  for (const t of tools) all.push({ spec: { tool: t.name, args: ctx.argsFor(t) }, exchange: (await ctx.probe(t)).exchange });
-  const problems: string[] = [];
-  let checked = 0;
-  for (const c of all) {
-    const r = resultOf(c.exchange);
-    if (!r) continue;
-    checked++;
-    if (r._meta === undefined) continue;
-    if (!isObject(r._meta)) {
-      problems.push(`${subject(c.spec.tool, c.spec.requested)}: result _meta is not an object (${short(r._meta)})`);
-      continue;
+export const resultMetaNegotiated = defineCheck(
+  "sep-3279-proposed-result-meta-extension-negotiated",
+  "MUST",
+  async (ctx) => {
+    const serverExt = await ctx.serverExtensions();
+    const { calls, skipped } = await selectionCalls(ctx);
+    const { tools } = await ctx.successfulTools();
+    const all = [...calls];
+    for (const t of tools)
+      all.push({ spec: { tool: t.name, args: ctx.argsFor(t) }, exchange: (await ctx.probe(t)).exchange });
+    const problems: string[] = [];
+    let checked = 0;
+    for (const c of all) {
+      const r = resultOf(c.exchange);
+      if (!r) continue;
+      checked++;
+      if (r._meta === undefined) continue;
+      if (!isObject(r._meta)) {
+        problems.push(`${subject(c.spec.tool, c.spec.requested)}: result _meta is not an object (${short(r._meta)})`);
+        continue;
+      }
+      const negotiated = new Set(c.spec.extensions ?? []);
+      for (const k of Object.keys(r._meta)) {
+        const ext = serverExt.find((e) => k === e || k.startsWith(`${e}/`));
+        if (ext && !negotiated.has(ext))
+          problems.push(
+            `${subject(c.spec.tool, c.spec.requested)}: result _meta has ${short(k)} although ${ext} was not negotiated on this request`,
+          );
+      }
     }
-    const negotiated = new Set(c.spec.extensions ?? []);
-    for (const k of Object.keys(r._meta)) {
-      const ext = serverExt.find((e) => k === e || k.startsWith(`${e}/`));
-      if (ext && !negotiated.has(ext)) problems.push(`${subject(c.spec.tool, c.spec.requested)}: result _meta has ${short(k)} although ${ext} was not negotiated on this request`);
-    }
-  }
-  return summarize({ problems, checked, what: "results with extension _meta only when negotiated", skipped });
-}, { proposed: true });
+    return summarize({ problems, checked, what: "results with extension _meta only when negotiated", skipped });
+  },
+  { proposed: true },
+);
 
 export const resultChecks: Check[] = [structuredOutputConforms, noMirroring, variantsTailored];
 export const proposedResultChecks: Check[] = [resultMetaNegotiated];

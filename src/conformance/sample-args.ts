@@ -41,7 +41,9 @@ function sampleValue(schema: unknown, depth: number): unknown {
     case "object": {
       const out: Record<string, unknown> = {};
       const props = isObject(schema.properties) ? schema.properties : {};
-      const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+      const required = Array.isArray(schema.required)
+        ? schema.required.filter((r): r is string => typeof r === "string")
+        : [];
       for (const name of required) out[name] = sampleValue(props[name], depth + 1);
       return out;
     }
@@ -65,7 +67,8 @@ function sampleNumber(schema: Record<string, unknown>): number {
   const int = schema.type === "integer";
   let n = 1;
   if (typeof schema.minimum === "number") n = schema.minimum;
-  else if (typeof schema.exclusiveMinimum === "number") n = int ? Math.floor(schema.exclusiveMinimum) + 1 : schema.exclusiveMinimum + 1;
+  else if (typeof schema.exclusiveMinimum === "number")
+    n = int ? Math.floor(schema.exclusiveMinimum) + 1 : schema.exclusiveMinimum + 1;
   if (typeof schema.maximum === "number" && n > schema.maximum) n = schema.maximum;
   return int ? Math.ceil(n) : n;
 }

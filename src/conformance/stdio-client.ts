@@ -3,7 +3,15 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { GROUPS, stopGroup, trackGroup } from "../host/connection/process-group.js";
 import { serverEnv } from "../host/connection/spawn-server.js";
 import { DEFAULT_MAX_RESULT_BYTES } from "../protocol/limits.js";
-import { NoAnswerError, TransportError, isObject, toReply, type RawConnection, type RequestOptions, type RpcReply } from "./wire.js";
+import {
+  NoAnswerError,
+  TransportError,
+  isObject,
+  toReply,
+  type RawConnection,
+  type RequestOptions,
+  type RpcReply,
+} from "./wire.js";
 
 interface Pending {
   method: string;
@@ -50,7 +58,12 @@ export class StdioConnection implements RawConnection {
   }
 
   /** Spawns the server; rejects with TransportError when the command cannot be started. */
-  static async start(command: string, args: readonly string[], timeoutMs: number, maxLineBytes = MAX_LINE_BYTES): Promise<StdioConnection> {
+  static async start(
+    command: string,
+    args: readonly string[],
+    timeoutMs: number,
+    maxLineBytes = MAX_LINE_BYTES,
+  ): Promise<StdioConnection> {
     const c = new StdioConnection(command, args, timeoutMs, maxLineBytes);
     await new Promise<void>((resolve, reject) => {
       c.child.once("spawn", () => resolve());
@@ -114,7 +127,8 @@ export class StdioConnection implements RawConnection {
     if (!isObject(msg)) return;
     if (typeof msg.method === "string") {
       // A server→client request: this client offers no methods.
-      if (msg.id !== undefined) this.write({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
+      if (msg.id !== undefined)
+        this.write({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } });
       return;
     }
     const id = typeof msg.id === "number" ? msg.id : Number(msg.id);
@@ -132,7 +146,11 @@ export class StdioConnection implements RawConnection {
     this.child.stdin.write(JSON.stringify(msg) + "\n");
   }
 
-  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<RpcReply> {
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions = {},
+  ): Promise<RpcReply> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -157,6 +175,9 @@ export class StdioConnection implements RawConnection {
 }
 
 function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.length ? lines[lines.length - 1] : "";
 }

@@ -25,7 +25,9 @@ let cached: Dataset | undefined;
 
 export function loadDataset(): Dataset {
   if (cached) return cached;
-  const candidates = ["./data/customers.json", "../../src/demo/data/customers.json"].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = ["./data/customers.json", "../../src/demo/data/customers.json"].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
   const file = candidates.find((p) => existsSync(p));
   if (!file) throw new Error(`demo data not found (looked in ${candidates.join(", ")})`);
   cached = JSON.parse(readFileSync(file, "utf8")) as Dataset;
@@ -51,7 +53,13 @@ export function searchCustomers(query: string, offset = 0, limit = 25): SearchPa
   const matches = (c: Customer) =>
     tokens.every((t) => {
       const exact = [c.region, c.country, c.plan].some((f) => f.toLowerCase() === t);
-      return exact || c.displayName.toLowerCase().split(/\s+/).some((w) => w.startsWith(t));
+      return (
+        exact ||
+        c.displayName
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w) => w.startsWith(t))
+      );
     });
   const all = loadDataset()
     .customers.filter(matches)

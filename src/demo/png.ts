@@ -32,8 +32,10 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 
 /** Encodes RGBA pixels (alpha is dropped) as an RGB PNG. */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) throw new Error("encodePng: bad dimensions");
-  if (rgba.length !== width * height * 4) throw new Error(`encodePng: expected ${width * height * 4} bytes of RGBA, got ${rgba.length}`);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0)
+    throw new Error("encodePng: bad dimensions");
+  if (rgba.length !== width * height * 4)
+    throw new Error(`encodePng: expected ${width * height * 4} bytes of RGBA, got ${rgba.length}`);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -52,5 +54,10 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
       raw[d + 2] = rgba[s + 2];
     }
   }
-  return Buffer.concat([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(raw)), pngChunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
 }

@@ -12,7 +12,12 @@ export const accountReviewPrompt = definePrompt({
   title: "Account review",
   description: "Review one customer account: its record is attached; focus on renewal, expansion or risk.",
   arguments: [
-    { name: "customerId", title: "Customer", description: "A customer id like cust_1005 (completion offers ids by id or name)", required: true },
+    {
+      name: "customerId",
+      title: "Customer",
+      description: "A customer id like cust_1005 (completion offers ids by id or name)",
+      required: true,
+    },
     { name: "focus", title: "Focus", description: "renewal, expansion or risk (default renewal)" },
   ],
   complete: {
@@ -21,18 +26,32 @@ export const accountReviewPrompt = definePrompt({
   },
   get({ customerId, focus }) {
     const c = customerById(customerId);
-    if (!c) throw new RpcError(ErrorCode.InvalidParams, `No customer ${customerId}: use an id like cust_1005 (completion lists them)`);
+    if (!c)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `No customer ${customerId}: use an id like cust_1005 (completion lists them)`,
+      );
     const f = FOCUS.includes(focus ?? "") ? focus! : "renewal";
     return {
       description: `Account review of ${c.displayName} (${f})`,
       messages: [
         {
           role: "user",
-          content: { type: "resource", resource: { uri: `customers://${c.customerId}`, mimeType: "application/json", text: JSON.stringify(c, null, 2) } },
+          content: {
+            type: "resource",
+            resource: {
+              uri: `customers://${c.customerId}`,
+              mimeType: "application/json",
+              text: JSON.stringify(c, null, 2),
+            },
+          },
         },
         {
           role: "user",
-          content: { type: "text", text: `Review the account ${c.displayName} (${c.customerId}) above with a focus on ${f}: three findings and one next step.` },
+          content: {
+            type: "text",
+            text: `Review the account ${c.displayName} (${c.customerId}) above with a focus on ${f}: three findings and one next step.`,
+          },
         },
       ],
     };

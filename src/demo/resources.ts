@@ -26,7 +26,14 @@ export function addNote(id: string, note: string): number {
 export function completeCustomerIds(value: string): string[] {
   const v = value.trim().toLowerCase();
   return loadDataset()
-    .customers.filter((c) => c.customerId.startsWith(v) || c.displayName.toLowerCase().split(/\s+/).some((w) => w.startsWith(v)))
+    .customers.filter(
+      (c) =>
+        c.customerId.startsWith(v) ||
+        c.displayName
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w) => w.startsWith(v)),
+    )
     .map((c) => c.customerId);
 }
 
@@ -36,7 +43,12 @@ export const customerTemplate = defineResourceTemplate({
   title: "Customer record",
   description: "One customer of the demo CRM as JSON (id like cust_1005).",
   mimeType: "application/json",
-  list: () => loadDataset().customers.map((c) => ({ uri: `customers://${c.customerId}`, name: c.displayName, description: `${c.region} · ${c.plan}` })),
+  list: () =>
+    loadDataset().customers.map((c) => ({
+      uri: `customers://${c.customerId}`,
+      name: c.displayName,
+      description: `${c.region} · ${c.plan}`,
+    })),
   read: ({ id }) => {
     const c = customerById(id);
     const added = notes.get(id);

@@ -38,7 +38,9 @@ export interface DemoOptions {
 }
 
 export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
-  const fixtures = opts.conformanceFixtures ? conformanceFixtures() : { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  const fixtures = opts.conformanceFixtures
+    ? conformanceFixtures()
+    : { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   const server: ToolkitServer = new ToolkitServer({
     info: DEMO_SERVER_INFO,
     instructions: DEMO_INSTRUCTIONS,

@@ -5,7 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
-const onPath = (cmd: string, env: NodeJS.ProcessEnv) => (env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, cmd)));
+const onPath = (cmd: string, env: NodeJS.ProcessEnv) =>
+  (env.PATH ?? "").split(delimiter).some((d) => d !== "" && existsSync(join(d, cmd)));
 
 /** The opener's process, started; undefined when it could not be started (no fallback on PATH). */
 function startOpener(url: string, env: NodeJS.ProcessEnv): ChildProcess | undefined {
@@ -38,10 +39,15 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): 
  * exited 0, or still runs: a browser started in the foreground), else why not, in a few words
  * (xdg-open exits non-zero when no browser is set up; a $BROWSER that does not exist fails to start).
  */
-export function openBrowserChecked(url: string, env: NodeJS.ProcessEnv = process.env, waitMs = 3000): Promise<string | undefined> {
+export function openBrowserChecked(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+  waitMs = 3000,
+): Promise<string | undefined> {
   const child = startOpener(url, env);
   if (!child) return Promise.resolve("no $BROWSER set and no xdg-open on PATH");
-  const opener = env.BROWSER?.split(":")[0]?.trim().split(/\s+/)[0] ?? (process.platform === "darwin" ? "open" : "xdg-open");
+  const opener =
+    env.BROWSER?.split(":")[0]?.trim().split(/\s+/)[0] ?? (process.platform === "darwin" ? "open" : "xdg-open");
   child.ref(); // waited for until the verdict, then let go (a browser may run on after us)
   return new Promise((resolve) => {
     const settle = (why: string | undefined) => {
@@ -51,7 +57,11 @@ export function openBrowserChecked(url: string, env: NodeJS.ProcessEnv = process
     };
     const timer = setTimeout(() => settle(undefined), waitMs);
     timer.unref();
-    child.once("error", (e: NodeJS.ErrnoException) => settle(`${opener} could not be started (${e.code ?? e.message})`));
-    child.once("exit", (code, signal) => settle(code === 0 ? undefined : `${opener} ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}`));
+    child.once("error", (e: NodeJS.ErrnoException) =>
+      settle(`${opener} could not be started (${e.code ?? e.message})`),
+    );
+    child.once("exit", (code, signal) =>
+      settle(code === 0 ? undefined : `${opener} ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}`),
+    );
   });
 }

@@ -35,6 +35,11 @@ export function callError(server: string, tool: string, rule: string, detail: st
  * The one factory for a call that did not run or did not succeed (declined by the user, refused
  * by the host, thrown): an ordinary failed outcome, named by the plan's server and tool.
  */
-export function failedOutcome(plan: CallPlan, rule: string, detail: string, durationMs = 0): Extract<CallOutcome, { ok: false }> {
+export function failedOutcome(
+  plan: CallPlan,
+  rule: string,
+  detail: string,
+  durationMs = 0,
+): Extract<CallOutcome, { ok: false }> {
   return { ok: false, plan, error: callError(plan.server, plan.tool, rule, detail), durationMs };
 }

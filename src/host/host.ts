@@ -16,8 +16,22 @@ import { rootsOf, type Root } from "./config/roots.js";
 import { policyFor } from "./policy/index.js";
 import { withInputRounds, type Retry } from "./call/input-required.js";
 import { offeredToModel } from "./catalog/app-only.js";
-import { listResources, readFrom, resourceError, serverFor, type ReadOutcome, type ResourceListing } from "./catalog/resources.js";
-import { listTools, qualifyNames, settleAllSchemas, settleSchemas, type ToolError, type ToolListing } from "./catalog/tools.js";
+import {
+  listResources,
+  readFrom,
+  resourceError,
+  serverFor,
+  type ReadOutcome,
+  type ResourceListing,
+} from "./catalog/resources.js";
+import {
+  listTools,
+  qualifyNames,
+  settleAllSchemas,
+  settleSchemas,
+  type ToolError,
+  type ToolListing,
+} from "./catalog/tools.js";
 import type { CallError, CallOptions, CallOutcome, Mode, ToolEntry, ToolExecutor } from "./types.js";
 import { modeSelection } from "./call/selections.js";
 import type { HostEvents, HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
@@ -75,23 +89,55 @@ export class Host extends EventEmitter implements ToolExecutor {
     this.rootList = opts.config.roots ? rootsOf(opts.config.roots) : undefined;
     // App mode advertises the Apps extension to legacy servers too (their initialize capabilities).
     const appMode = (opts.mode ?? opts.config.mode) === "app";
-    this.sampling = new SamplingBudget(opts.config.limits, (server, line) => void this.event("sampling-limit", { server, line }));
+    this.sampling = new SamplingBudget(
+      opts.config.limits,
+      (server, line) => void this.event("sampling-limit", { server, line }),
+    );
     const input = opts.input && this.sampling.wrap(opts.input);
-    const side: ClientSide = { features: { ...featuresWith(input), roots: this.rootList !== undefined, ui: appMode }, input, roots: () => this.rootList ?? [], logLevel: this.logLevel, onNotification: (server, n) => this.noticed(server, n) };
+    const side: ClientSide = {
+      features: { ...featuresWith(input), roots: this.rootList !== undefined, ui: appMode },
+      input,
+      roots: () => this.rootList ?? [],
+      logLevel: this.logLevel,
+      onNotification: (server, n) => this.noticed(server, n),
+    };
     this.mode = opts.mode ?? opts.config.mode ?? "chat";
     const names = opts.servers ?? Object.keys(opts.config.servers);
     const eraCache = opts.eraCache === false ? undefined : (opts.eraCache ?? EraCache.fromEnv());
     // The configured client's first use with a new issuer is asked through the front end's input.
     const asker = opts.input;
-    this.signIns = new SignIns(opts.config, names, { confirmIssuer: asker?.confirmIssuer ? (q) => (asker.confirmIssuer as NonNullable<typeof asker.confirmIssuer>)(q) : undefined, ...opts.signIn });
+    this.signIns = new SignIns(opts.config, names, {
+      confirmIssuer: asker?.confirmIssuer
+        ? (q) => (asker.confirmIssuer as NonNullable<typeof asker.confirmIssuer>)(q)
+        : undefined,
+      ...opts.signIn,
+    });
     const transport = this.signIns.transport(opts.transport);
     for (const name of names) {
       const cfg = Object.hasOwn(opts.config.servers, name) ? opts.config.servers[name] : undefined;
-      if (!cfg) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)} in ${opts.config.source}`);
-      this.conns.set(name, new Connection({ name, config: cfg, limits: opts.config.limits, forcedVersion: opts.protocol ?? opts.config.protocol, eraCache, transports: transport, side }));
+      if (!cfg)
+        throw new ConnectionError(
+          "unknown-server",
+          "",
+          `no server named ${JSON.stringify(name)} in ${opts.config.source}`,
+        );
+      this.conns.set(
+        name,
+        new Connection({
+          name,
+          config: cfg,
+          limits: opts.config.limits,
+          forcedVersion: opts.protocol ?? opts.config.protocol,
+          eraCache,
+          transports: transport,
+          side,
+        }),
+      );
     }
     this.prompts = new PromptRegistry(this.conns, opts.config.limits);
-    this.subscriptions = new Subscriptions(this.conns, (server, uri) => this.event("resource-updated", { server, uri }));
+    this.subscriptions = new Subscriptions(this.conns, (server, uri) =>
+      this.event("resource-updated", { server, uri }),
+    );
   }
 
   /**
@@ -124,12 +170,23 @@ export class Host extends EventEmitter implements ToolExecutor {
 
   /** True once every server's first connect settled, false after `waitMs` (the slow ones join later). */
   settled(waitMs = this.connectWaitMs): Promise<boolean> {
-    return within(waitMs, Promise.all(this.starts.values()).then(() => true as const), false as const);
+    return within(
+      waitMs,
+      Promise.all(this.starts.values()).then(() => true as const),
+      false as const,
+    );
   }
 
   /** The tool list as soon as `found` accepts it (the other servers not waited for), or once all settled. */
   async toolsWhen(found: (tools: ToolEntry[]) => boolean, mode: Mode = this.mode): Promise<ToolEntry[]> {
-    const pending = new Set([...this.conns.keys()].map((n) => this.listing(n, mode).then(() => {}, () => {})));
+    const pending = new Set(
+      [...this.conns.keys()].map((n) =>
+        this.listing(n, mode).then(
+          () => {},
+          () => {},
+        ),
+      ),
+    );
     for (;;) {
       const tools = qualifyNames(this.cached(mode), this.serverNames());
       if (found(tools) || pending.size === 0) return tools;
@@ -189,7 +246,12 @@ export class Host extends EventEmitter implements ToolExecutor {
    * it again (its tools, prompts and resources are gone) until `enable` (a reconnect). Rejects
    * with the ConnectionError of a connect that fails.
    */
-  async setServer(server: string, action: "reconnect" | "enable" | "disable", mode: Mode = this.mode, signal?: AbortSignal): Promise<void> {
+  async setServer(
+    server: string,
+    action: "reconnect" | "enable" | "disable",
+    mode: Mode = this.mode,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const conn = this.conns.get(server);
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(server)}`);
     conn.disabled = action === "disable";
@@ -286,7 +348,11 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   /** tools() with every schema compiled (declined variants and schema warnings known), in slices that yield. */
-  async settledTools(mode: Mode = this.mode, waitMs = Number.POSITIVE_INFINITY, known?: KnownOnly): Promise<ToolEntry[]> {
+  async settledTools(
+    mode: Mode = this.mode,
+    waitMs = Number.POSITIVE_INFINITY,
+    known?: KnownOnly,
+  ): Promise<ToolEntry[]> {
     return settleAllSchemas(await this.tools(mode, waitMs, known));
   }
 
@@ -304,7 +370,10 @@ export class Host extends EventEmitter implements ToolExecutor {
     const advertised = entry.era === "legacy" ? [] : Object.keys(policy.advertiseExtensions);
     const conn = this.conns.get(entry.server);
     if (!conn || entry.era !== "2026-12-01") return { requested: undefined, advertised };
-    return { requested: modeSelection(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested, advertised };
+    return {
+      requested: modeSelection(settleSchemas(entry), mode, conn.negotiated(policy.advertiseExtensions)).requested,
+      advertised,
+    };
   }
 
   modelTools(): ToolEntry[] {
@@ -321,13 +390,16 @@ export class Host extends EventEmitter implements ToolExecutor {
    * Only where roots were offered from the start (the capability is fixed at connect).
    */
   async setRoots(dirs: string[]): Promise<void> {
-    if (this.rootList === undefined) throw new Error("no roots are offered in this session (config \"roots\" or --root DIR)");
+    if (this.rootList === undefined)
+      throw new Error('no roots are offered in this session (config "roots" or --root DIR)');
     this.rootList = rootsOf(dirs);
     await Promise.all([...this.conns.values()].map((c) => c.notifySession("notifications/roots/list_changed")));
   }
 
   instructions(): { server: string; text: string }[] {
-    return [...this.conns.values()].filter((c) => c.instructions).map((c) => ({ server: c.name, text: c.instructions as string }));
+    return [...this.conns.values()]
+      .filter((c) => c.instructions)
+      .map((c) => ({ server: c.name, text: c.instructions as string }));
   }
 
   /**
@@ -340,11 +412,24 @@ export class Host extends EventEmitter implements ToolExecutor {
     const started = performance.now();
     const mode = opts.mode ?? this.mode;
     const listed = this.connectedTool(qualifiedName, mode) ?? (await this.listedTool(qualifiedName, mode));
-    if (!listed) return failedCall({ started, plan: unknownPlan(qualifiedName, args, mode) }, await this.unknownTool(qualifiedName, mode));
+    if (!listed)
+      return failedCall(
+        { started, plan: unknownPlan(qualifiedName, args, mode) },
+        await this.unknownTool(qualifiedName, mode),
+      );
     const conn = this.conns.get(listed.server) as Connection;
     this.sampling.callStarted(listed.server);
     // Schemas compile when a tool is first called (a listing compiles none), at most once.
-    const call: PendingCall = { started, plan: connectedPlan(listed, conn, args, mode), opts, entry: settleSchemas(listed), conn, effective: [], appExtensions: [], relisted: false };
+    const call: PendingCall = {
+      started,
+      plan: connectedPlan(listed, conn, args, mode),
+      opts,
+      entry: settleSchemas(listed),
+      conn,
+      effective: [],
+      appExtensions: [],
+      relisted: false,
+    };
     const refused = checkCall(call, this.opts.config.limits.maxJsonDepth);
     if (refused) return failedCall(call, refused);
     let raw: Record<string, unknown>;
@@ -356,10 +441,19 @@ export class Host extends EventEmitter implements ToolExecutor {
       if (!got.ok) return failedCall(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
       raw = got.raw;
       const handle = taskHandle(raw);
-      if (handle) raw = await this.tasks.follow(conn, call.plan.tool, handle, { signal: opts.signal, onProgress: opts.onProgress, maxMs: this.opts.config.limits.maxCallTimeoutMs });
+      if (handle)
+        raw = await this.tasks.follow(conn, call.plan.tool, handle, {
+          signal: opts.signal,
+          onProgress: opts.onProgress,
+          maxMs: this.opts.config.limits.maxCallTimeoutMs,
+        });
     } catch (e) {
-      if (e instanceof TaskError) return failedCall(call, callError(call.plan.server, call.plan.tool, e.rule, e.message));
-      return failedCall(call, wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal));
+      if (e instanceof TaskError)
+        return failedCall(call, callError(call.plan.server, call.plan.tool, e.rule, e.message));
+      return failedCall(
+        call,
+        wireError(conn.authRefusal(e) ?? e, conn, call.plan.tool, this.opts.config.limits.callTimeoutMs, opts.signal),
+      );
     }
     return finishCall(call, raw, this.opts.config.limits);
   }
@@ -384,7 +478,12 @@ export class Host extends EventEmitter implements ToolExecutor {
     const from = [...this.conns.values()].map((c) => this.listingOf(c, mode));
     const hit = this.qualified.get(mode);
     if (hit && hit.from.length === from.length && hit.from.every((l, i) => l === from[i])) return hit.byName;
-    const byName = new Map(qualifyNames(from.map((l) => l?.tools ?? []), this.serverNames()).map((t) => [t.qualifiedName, t]));
+    const byName = new Map(
+      qualifyNames(
+        from.map((l) => l?.tools ?? []),
+        this.serverNames(),
+      ).map((t) => [t.qualifiedName, t]),
+    );
     this.qualified.set(mode, { from, byName });
     return byName;
   }
@@ -425,10 +524,15 @@ export class Host extends EventEmitter implements ToolExecutor {
   }
 
   private async unknownTool(name: string, mode: Mode): Promise<CallError> {
-    const rejected = (await this.toolErrors(mode, this.connectWaitMs)).find((e) => e.tool === name || `${e.server}__${e.tool}` === name);
-    if (rejected) return callError(rejected.server, rejected.tool, "rejected-tool", `${rejected.detail} [${rejected.rule}]`);
+    const rejected = (await this.toolErrors(mode, this.connectWaitMs)).find(
+      (e) => e.tool === name || `${e.server}__${e.tool}` === name,
+    );
+    if (rejected)
+      return callError(rejected.server, rejected.tool, "rejected-tool", `${rejected.detail} [${rejected.rule}]`);
     const down = [...this.conns.values()].filter((c) => c.state !== "connected" && c.lastError);
-    const slow = [...this.conns.values()].filter((c) => c.state === "connecting").map((c) => `server ${c.name}: still connecting`);
+    const slow = [...this.conns.values()]
+      .filter((c) => c.state === "connecting")
+      .map((c) => `server ${c.name}: still connecting`);
     const reasons = [...down.map((c) => c.lastError as string), ...slow];
     const why = reasons.length ? ` (${reasons.join("; ")})` : "";
     const names = qualifyNames(this.cached(mode), this.serverNames()).flatMap((t) => [t.name, t.qualifiedName]);
@@ -445,20 +549,33 @@ export class Host extends EventEmitter implements ToolExecutor {
   async readResource(uri: string, server?: string): Promise<ReadOutcome> {
     const limits = this.opts.config.limits;
     const named = server === undefined ? undefined : this.conns.get(server);
-    if (server !== undefined && !named) return { ok: false, error: resourceError("", uri, "unknown-server", `no server named ${JSON.stringify(server)}`) };
+    if (server !== undefined && !named)
+      return {
+        ok: false,
+        error: resourceError("", uri, "unknown-server", `no server named ${JSON.stringify(server)}`),
+      };
     const conn = named ?? (await serverFor([...this.conns.values()], uri, limits));
     return conn instanceof Connection ? readFrom(conn, uri, limits) : { ok: false, error: conn };
   }
 
   /** Signs in to HTTP server `name` now (auth/sign-ins.ts) and lists its tools again. */
   login(name: string, showUrl?: (url: string) => void): Promise<"signed-in" | "not-needed"> {
-    return this.signIns.login(this.conns.get(name), name, showUrl, () => (this.listings.delete(name), this.listing(name, this.mode)));
+    return this.signIns.login(
+      this.conns.get(name),
+      name,
+      showUrl,
+      () => (this.listings.delete(name), this.listing(name, this.mode)),
+    );
   }
 
   /** Closes every server; the tasks still running are cancelled first (`tasks-cancelled` says which). */
   async close(): Promise<void> {
     const cancelled = await this.tasks.cancelAll();
-    if (cancelled.length) this.event("tasks-cancelled", cancelled.map(({ server, tool, taskId }) => ({ server, tool, taskId })));
+    if (cancelled.length)
+      this.event(
+        "tasks-cancelled",
+        cancelled.map(({ server, tool, taskId }) => ({ server, tool, taskId })),
+      );
     this.subscriptions.close();
     await Promise.all([...this.conns.values()].map((c) => c.close()));
   }

@@ -46,7 +46,10 @@ export type AppSinkEntry = Routed_<ExtensionOutput, "app">;
 /** How the View receives its data: a reduced CallToolResult (`result`) or the ui output object alone (`output`). */
 export type ViewProjection = "result" | "output";
 /** What a View (MCP Apps iframe) is given for one call: built by the router from the App sink alone. */
-export type ViewSinkEntry = Routed_<{ readonly projection: ViewProjection; readonly payload: Readonly<Record<string, unknown>> }, "view">;
+export type ViewSinkEntry = Routed_<
+  { readonly projection: ViewProjection; readonly payload: Readonly<Record<string, unknown>> },
+  "view"
+>;
 
 export interface Routed {
   // Read-only: the router is the only writer, and an empty sink may be a shared frozen array.

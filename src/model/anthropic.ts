@@ -13,9 +13,21 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { ANTHROPIC_CAPABILITIES, type ModelCapabilities, type ModelContentBlock, type ModelMessage } from "./context.js";
+import {
+  ANTHROPIC_CAPABILITIES,
+  type ModelCapabilities,
+  type ModelContentBlock,
+  type ModelMessage,
+} from "./context.js";
 import { fromAnthropicUsage } from "./usage.js";
-import { ModelError, rootCause, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
+import {
+  ModelError,
+  rootCause,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type RefusedContent,
+} from "./adapter.js";
 
 // claude-sonnet-4-5 is on the SDK's deprecation list (it prints a warning), so 4-6.
 export const DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6";
@@ -42,7 +54,9 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): MessageP
       return {
         role: "assistant",
         content: m.content.map((b) =>
-          b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: anthropicCallId(b.id), name: b.name, input: b.input },
+          b.type === "text"
+            ? { type: "text", text: b.text }
+            : { type: "tool_use", id: anthropicCallId(b.id), name: b.name, input: b.input },
         ),
       };
     }
@@ -87,7 +101,9 @@ export class AnthropicModel implements ModelAdapter {
     this.maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.where = opts.baseURL ?? "https://api.anthropic.com";
-    this.capabilities = opts.contextWindow ? { ...ANTHROPIC_CAPABILITIES, contextWindow: opts.contextWindow } : ANTHROPIC_CAPABILITIES;
+    this.capabilities = opts.contextWindow
+      ? { ...ANTHROPIC_CAPABILITIES, contextWindow: opts.contextWindow }
+      : ANTHROPIC_CAPABILITIES;
   }
 
   /** The API's models (GET /v1/models), bounded. */
@@ -140,12 +156,17 @@ export class AnthropicModel implements ModelAdapter {
         { signal: req.signal },
       );
       for await (const ev of stream) {
-        if (ev.type === "content_block_delta" && ev.delta.type === "text_delta") yield { type: "text", text: ev.delta.text };
+        if (ev.type === "content_block_delta" && ev.delta.type === "text_delta")
+          yield { type: "text", text: ev.delta.text };
         else if (ev.type === "message_stop") stopped = true;
       }
       if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
       // A stream that closes cleanly but early still "ends": only message_stop means complete.
-      if (!stopped) throw new ModelError("stream", "the model's reply was cut off mid-stream (no message_stop); nothing of it was kept");
+      if (!stopped)
+        throw new ModelError(
+          "stream",
+          "the model's reply was cut off mid-stream (no message_stop); nothing of it was kept",
+        );
       const message = await stream.finalMessage();
       // The SDK's snapshot: message_start's usage, updated by message_delta's (cumulative) counts.
       yield { type: "usage", usage: fromAnthropicUsage(message.usage) };
@@ -172,23 +193,47 @@ export class AnthropicModel implements ModelAdapter {
     if (Sdk && e instanceof Sdk.APIError) {
       const detail = apiMessage(e);
       if (e.status === 401)
-        return new ModelError("auth", `the Anthropic API rejected the API key (401${detail ? `: ${detail}` : ""}); check ANTHROPIC_API_KEY`);
-      if (e.status === 429) return new ModelError("rate-limit", `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`);
+        return new ModelError(
+          "auth",
+          `the Anthropic API rejected the API key (401${detail ? `: ${detail}` : ""}); check ANTHROPIC_API_KEY`,
+        );
+      if (e.status === 429)
+        return new ModelError(
+          "rate-limit",
+          `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`,
+        );
       if (e.status === 529 || (e.error as { error?: { type?: string } })?.error?.type === "overloaded_error")
         return new ModelError("overloaded", `the Anthropic API is overloaded ${retries}; try again shortly`);
       // "prompt is too long: 208310 tokens > 200000 maximum": named as the context window, with the numbers.
-      const over = /prompt is too long/i.test(detail) ? /(\d[\d,]*) tokens > (\d[\d,]*) maximum/.exec(detail) : undefined;
+      const over = /prompt is too long/i.test(detail)
+        ? /(\d[\d,]*) tokens > (\d[\d,]*) maximum/.exec(detail)
+        : undefined;
       if (over !== undefined && (e.status === 400 || e.status === 413))
-        return new ModelError("context-length", `the conversation is over ${this.id}'s context window${over ? ` (${over[2]} tokens; the request had ${over[1]})` : ` (${detail})`}`, { what: "too-large", detail });
+        return new ModelError(
+          "context-length",
+          `the conversation is over ${this.id}'s context window${over ? ` (${over[2]} tokens; the request had ${over[1]})` : ` (${detail})`}`,
+          { what: "too-large", detail },
+        );
       if (e.status === 400 || e.status === 413)
-        return new ModelError("bad-request", `the Anthropic API refused the request (${e.status}${detail ? `: ${detail}` : ""})`, refusedContent(e.status, detail));
+        return new ModelError(
+          "bad-request",
+          `the Anthropic API refused the request (${e.status}${detail ? `: ${detail}` : ""})`,
+          refusedContent(e.status, detail),
+        );
       if (e.status === undefined)
-        return new ModelError("stream", `the model's reply stream failed${detail ? `: ${detail}` : ""}; nothing of it was kept`);
+        return new ModelError(
+          "stream",
+          `the model's reply stream failed${detail ? `: ${detail}` : ""}; nothing of it was kept`,
+        );
       return new ModelError("api", `the Anthropic API failed (${e.status}${detail ? `: ${detail}` : ""})`);
     }
     const msg = (e as Error)?.message ?? String(e);
     // Undici reports a socket closed mid-body as "terminated"; bad JSON in an event is a SyntaxError.
-    if (e instanceof SyntaxError || (e as Error)?.name === "SyntaxError" || / JSON|terminated|premature|ECONNRESET|socket/i.test(msg))
+    if (
+      e instanceof SyntaxError ||
+      (e as Error)?.name === "SyntaxError" ||
+      / JSON|terminated|premature|ECONNRESET|socket/i.test(msg)
+    )
       return new ModelError("stream", `the model's reply was cut off mid-stream (${msg}); nothing of it was kept`);
     return new ModelError("api", `the Anthropic request failed: ${msg}`);
   }
@@ -196,7 +241,8 @@ export class AnthropicModel implements ModelAdapter {
 
 /** What a 400/413 says was wrong with the request's content. */
 function refusedContent(status: number, detail: string): RefusedContent {
-  if (status === 413 || /too long|too large|exceeds|maximum/i.test(detail)) return { what: /image/i.test(detail) ? "image" : "too-large", detail };
+  if (status === 413 || /too long|too large|exceeds|maximum/i.test(detail))
+    return { what: /image/i.test(detail) ? "image" : "too-large", detail };
   if (/image/i.test(detail)) return { what: "image", detail };
   return { what: "content", detail };
 }
@@ -206,4 +252,3 @@ function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
   const m = body?.error?.message ?? body?.error?.type;
   return typeof m === "string" ? m.slice(0, 200) : "";
 }
-

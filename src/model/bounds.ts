@@ -24,7 +24,11 @@ type Bounded = { spec: Omit<ModelToolSpec, "name">; bytes: number; cut: boolean 
 const memo = new WeakMap<ToolEntry, Bounded>();
 
 /** The JSON size (approximate: keys, strings, 8 per scalar) and depth of a value, stopping past the bounds. */
-export function measureJson(value: unknown, maxBytes: number, maxDepth: number): { bytes: number; depth: number; over?: "bytes" | "depth" } {
+export function measureJson(
+  value: unknown,
+  maxBytes: number,
+  maxDepth: number,
+): { bytes: number; depth: number; over?: "bytes" | "depth" } {
   const stack: [unknown, number][] = [[value, 1]];
   let bytes = 0;
   let depth = 0;
@@ -99,9 +103,16 @@ export function boundTools(exposed: readonly ExposedTool[]): BoundedTools {
   const notices: string[] = [];
   for (const [server, s] of perServer) {
     const parts: string[] = [];
-    if (s.cut) parts.push(`${s.cut} tool description${s.cut > 1 ? "s" : ""} cut to ${MODEL_BOUNDS.descriptionChars} characters`);
-    if (s.omitted.length) parts.push(`left out ${s.omitted.slice(0, 3).join(", ")}${s.omitted.length > 3 ? ` and ${s.omitted.length - 3} more` : ""}`);
-    if (s.overBudget) parts.push(`left out ${s.overBudget} tool${s.overBudget > 1 ? "s" : ""} past the ${MODEL_BOUNDS.serverToolBytes / 1024} KB of tool definitions a server may send`);
+    if (s.cut)
+      parts.push(`${s.cut} tool description${s.cut > 1 ? "s" : ""} cut to ${MODEL_BOUNDS.descriptionChars} characters`);
+    if (s.omitted.length)
+      parts.push(
+        `left out ${s.omitted.slice(0, 3).join(", ")}${s.omitted.length > 3 ? ` and ${s.omitted.length - 3} more` : ""}`,
+      );
+    if (s.overBudget)
+      parts.push(
+        `left out ${s.overBudget} tool${s.overBudget > 1 ? "s" : ""} past the ${MODEL_BOUNDS.serverToolBytes / 1024} KB of tool definitions a server may send`,
+      );
     if (parts.length) notices.push(`server ${server}: for the model, ${parts.join("; ")}`);
   }
   return { tools, notices };

@@ -25,9 +25,11 @@ export function estimateMessages(messages: readonly ModelMessage[], caps: ModelC
   for (const m of messages) {
     for (const b of m.content) {
       if (b.type === "text") n += estimateTextTokens(b.text);
-      else if (b.type === "tool_use") n += estimateTextTokens(b.name) + estimateTextTokens(JSON.stringify(b.input) ?? "");
+      else if (b.type === "tool_use")
+        n += estimateTextTokens(b.name) + estimateTextTokens(JSON.stringify(b.input) ?? "");
       else
-        for (const c of b.content) n += c.type === "text" ? estimateTextTokens(c.text) : estimateImageTokens(c.data, caps.imageTokens);
+        for (const c of b.content)
+          n += c.type === "text" ? estimateTextTokens(c.text) : estimateImageTokens(c.data, caps.imageTokens);
       n += 4; // each block's framing
     }
   }
@@ -35,7 +37,11 @@ export function estimateMessages(messages: readonly ModelMessage[], caps: ModelC
 }
 
 /** The conversation's context as the next request would carry it, in estimated tokens. */
-export function contextTokens(items: readonly ConversationItem[], caps: ModelCapabilities, resultTokens?: number): number {
+export function contextTokens(
+  items: readonly ConversationItem[],
+  caps: ModelCapabilities,
+  resultTokens?: number,
+): number {
   return estimateMessages(buildContext(items, caps, { resultTokens }), caps);
 }
 
@@ -44,7 +50,12 @@ export function contextTokens(items: readonly ConversationItem[], caps: ModelCap
  * never the first item (then there is nothing to compact: 0). Only user items start a turn; the
  * model's tool calls and their results all come after their turn's user item.
  */
-export function compactionCut(items: readonly ConversationItem[], caps: ModelCapabilities, keepTokens: number, resultTokens?: number): number {
+export function compactionCut(
+  items: readonly ConversationItem[],
+  caps: ModelCapabilities,
+  keepTokens: number,
+  resultTokens?: number,
+): number {
   const starts: number[] = [];
   for (let i = 1; i < items.length; i++) if (items[i].role === "user" && items[i - 1].role !== "user") starts.push(i);
   if (starts.length === 0) return 0;
@@ -69,7 +80,11 @@ function transcriptText(items: readonly ConversationItem[]): string {
       const body = isReceipt(it.result)
         ? it.result.text
         : it.result
-            .map((e) => (e.format === "structured" ? JSON.stringify(e.structuredContent) : e.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n")))
+            .map((e) =>
+              e.format === "structured"
+                ? JSON.stringify(e.structuredContent)
+                : e.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n"),
+            )
             .join("\n");
       lines.push(`Tool result${it.isError ? " (error)" : ""}: ${body}`);
     }
@@ -79,9 +94,13 @@ function transcriptText(items: readonly ConversationItem[]): string {
 
 /** The offline model's summary: deterministic, from what was said and called. */
 export function offlineSummary(items: readonly ConversationItem[]): string {
-  const prompts = items.filter((i): i is UserItem => i.role === "user").map((i) => i.text.replace(/\s+/g, " ").trim().slice(0, 120));
+  const prompts = items
+    .filter((i): i is UserItem => i.role === "user")
+    .map((i) => i.text.replace(/\s+/g, " ").trim().slice(0, 120));
   const calls = items.flatMap((i) => (i.role === "assistant" ? i.toolCalls.map((c) => c.name) : []));
-  const counted = [...new Set(calls)].map((n) => `${n}${calls.filter((c) => c === n).length > 1 ? ` ×${calls.filter((c) => c === n).length}` : ""}`);
+  const counted = [...new Set(calls)].map(
+    (n) => `${n}${calls.filter((c) => c === n).length > 1 ? ` ×${calls.filter((c) => c === n).length}` : ""}`,
+  );
   return [
     `${prompts.length} earlier prompt${prompts.length === 1 ? "" : "s"}: ${prompts.map((p) => JSON.stringify(p)).join("; ")}.`,
     calls.length ? `Tools called: ${counted.join(", ")}.` : "No tools were called.",
@@ -111,12 +130,21 @@ export function compactionLine(c: Compaction, window: number): string {
 }
 
 /** Compacts now; undefined when there is nothing older than the newest kept turns. */
-export async function compact(conversation: Conversation, adapter: ModelAdapter, opts: CompactOptions = {}): Promise<Compaction | undefined> {
+export async function compact(
+  conversation: Conversation,
+  adapter: ModelAdapter,
+  opts: CompactOptions = {},
+): Promise<Compaction | undefined> {
   const caps = adapter.capabilities;
   const items = conversation.items;
   const before = contextTokens(items, caps, opts.resultTokens);
   // The newest turns kept: a share of the window, or of the context now when it is far below it (/compact).
-  const cut = compactionCut(items, caps, Math.floor(Math.min(caps.contextWindow, before) * KEEP_SHARE), opts.resultTokens);
+  const cut = compactionCut(
+    items,
+    caps,
+    Math.floor(Math.min(caps.contextWindow, before) * KEEP_SHARE),
+    opts.resultTokens,
+  );
   if (cut === 0) return undefined;
   const old = items.slice(0, cut);
   let summary: string;
@@ -126,13 +154,15 @@ export async function compact(conversation: Conversation, adapter: ModelAdapter,
     const text = transcriptText(old);
     const room = Math.floor(caps.contextWindow * SUMMARY_INPUT_SHARE);
     let start = Math.max(0, text.length - room * 4);
-    while (start < text.length && estimateTextTokens(text.slice(start)) > room) start += Math.ceil((text.length - start) / 10);
+    while (start < text.length && estimateTextTokens(text.slice(start)) > room)
+      start += Math.ceil((text.length - start) / 10);
     const tail = text.slice(start);
     summary = await sampleWith(
       adapter,
       {
         server: "mcp-prism",
-        systemPrompt: "You compact a chat between a user and an assistant that uses tools. Write a concise summary that keeps every fact, decision, name, number and open question the conversation may need later. Plain text.",
+        systemPrompt:
+          "You compact a chat between a user and an assistant that uses tools. Write a concise summary that keeps every fact, decision, name, number and open question the conversation may need later. Plain text.",
         messages: [{ role: "user", text: `Summarise this earlier part of our conversation:\n\n${tail}` }],
         maxTokens: SUMMARY_MAX_TOKENS,
       },
@@ -142,11 +172,21 @@ export async function compact(conversation: Conversation, adapter: ModelAdapter,
   }
   const item: UserItem = { role: "user", text: `${SUMMARY_LABEL}\n${summary.trim()}` };
   conversation.compact(cut, [item]);
-  return { replaced: cut, before, after: contextTokens(conversation.items, caps, opts.resultTokens), summary: item.text };
+  return {
+    replaced: cut,
+    before,
+    after: contextTokens(conversation.items, caps, opts.resultTokens),
+    summary: item.text,
+  };
 }
 
 /** Compacts when the context is at `at` of the window or more (before a turn's first request). */
-export async function compactIfNear(conversation: Conversation, adapter: ModelAdapter, at = DEFAULT_COMPACT_AT, opts: CompactOptions = {}): Promise<Compaction | undefined> {
+export async function compactIfNear(
+  conversation: Conversation,
+  adapter: ModelAdapter,
+  at = DEFAULT_COMPACT_AT,
+  opts: CompactOptions = {},
+): Promise<Compaction | undefined> {
   if (conversation.items.length < 2) return undefined;
   const tokens = contextTokens(conversation.items, adapter.capabilities, opts.resultTokens) + (opts.extraTokens ?? 0);
   if (tokens < adapter.capabilities.contextWindow * at) return undefined;

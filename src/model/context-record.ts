@@ -10,7 +10,9 @@ import type { ConversationItem } from "./conversation.js";
 export const CONTEXT_RECORD_MAX_BYTES = 8 * 1024 * 1024;
 
 /** A context record's payload (the caller adds kind/at): one item, or notes that replaced blocks of a recorded tool result. */
-export type ContextRecord = { item: Record<string, unknown> } | { replaced: { callId: string; notes: [number, string][] } };
+export type ContextRecord =
+  | { item: Record<string, unknown> }
+  | { replaced: { callId: string; notes: [number, string][] } };
 
 function plain(item: ConversationItem): Record<string, unknown> {
   if (item.role !== "tool") return { ...item };
@@ -26,15 +28,32 @@ export function contextItemRecord(item: ConversationItem, max = CONTEXT_RECORD_M
   const size = bytes(rec);
   if (size <= max) return { item: rec };
   const note = `[not kept in the session transcript: ${size} bytes, over its ${max}-byte bound for one item]`;
-  if (item.role === "tool") return { item: { role: "tool", callId: item.callId, isError: item.isError, result: { kind: "receipt", text: `The result of this call was shown to you before the session was resumed; ${note}` } } };
+  if (item.role === "tool")
+    return {
+      item: {
+        role: "tool",
+        callId: item.callId,
+        isError: item.isError,
+        result: {
+          kind: "receipt",
+          text: `The result of this call was shown to you before the session was resumed; ${note}`,
+        },
+      },
+    };
   const cut = Math.floor(max / 4);
-  if (item.role === "user") return { item: { role: "user", text: item.text.length > cut ? `${item.text.slice(0, cut)} ${note}` : item.text } };
+  if (item.role === "user")
+    return { item: { role: "user", text: item.text.length > cut ? `${item.text.slice(0, cut)} ${note}` : item.text } };
   const toolCalls = item.toolCalls.map((c) => (bytes(c.args) > cut / 8 ? { ...c, args: {} } : c));
-  return { item: { role: "assistant", text: item.text.length > cut ? `${item.text.slice(0, cut)} ${note}` : item.text, toolCalls } };
+  return {
+    item: {
+      role: "assistant",
+      text: item.text.length > cut ? `${item.text.slice(0, cut)} ${note}` : item.text,
+      toolCalls,
+    },
+  };
 }
 
 /** The notes that now stand for blocks of a recorded tool result (turn.ts replaced them after a refusal). */
 export function replacedRecord(callId: string, replaced: ReadonlyMap<number, string>): ContextRecord {
   return { replaced: { callId, notes: [...replaced] } };
 }
-

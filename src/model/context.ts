@@ -5,7 +5,14 @@
 // `_meta` is not part of any of them.
 import type { ContentBlock } from "../protocol/index.js";
 import type { HostReceipt, ModelSinkEntry } from "../host/types.js";
-import { isReceipt, WHOLE_RESULT, type ConversationItem, type ModelToolResult, type ToolResultItem, type UserAttachment } from "./conversation.js";
+import {
+  isReceipt,
+  WHOLE_RESULT,
+  type ConversationItem,
+  type ModelToolResult,
+  type ToolResultItem,
+  type UserAttachment,
+} from "./conversation.js";
 import { imageProblem } from "./media-check.js";
 import { budgetBlocks, resultBudget } from "./result-budget.js";
 
@@ -59,7 +66,11 @@ export interface BuildOptions {
  * list; WHOLE_RESULT for all of them). Text blocks with nothing but white space are left out
  * (providers refuse them).
  */
-export function toolResultBlocks(result: ModelToolResult, caps: ModelCapabilities, replaced?: ReadonlyMap<number, string>): ModelContentBlock[] {
+export function toolResultBlocks(
+  result: ModelToolResult,
+  caps: ModelCapabilities,
+  replaced?: ReadonlyMap<number, string>,
+): ModelContentBlock[] {
   const whole = replaced?.get(WHOLE_RESULT);
   if (whole !== undefined) return [{ type: "text", text: whole }];
   const raw = rawToolResultBlocks(result, caps);
@@ -141,7 +152,11 @@ export function attachmentText(a: UserAttachment): string {
  * an answer; providers want alternating roles), and every tool_use is answered by a tool_result
  * at the start of the next message (see wellFormed).
  */
-export function buildContext(items: readonly ConversationItem[], caps: ModelCapabilities, opts: BuildOptions = {}): ModelMessage[] {
+export function buildContext(
+  items: readonly ConversationItem[],
+  caps: ModelCapabilities,
+  opts: BuildOptions = {},
+): ModelMessage[] {
   const budget = resultBudget(caps, opts.resultTokens);
   const messages: ModelMessage[] = [];
   const push = (msg: ModelMessage) => {
@@ -152,7 +167,9 @@ export function buildContext(items: readonly ConversationItem[], caps: ModelCapa
   for (const item of items) {
     if (item.role === "user") {
       // Attached resources first: the prompt's own text stays the message's last block.
-      const attached = (item.attachments ?? []).map((a): ModelTextBlock => ({ type: "text", text: attachmentText(a), attached: { server: a.server, uri: a.uri } }));
+      const attached = (item.attachments ?? []).map(
+        (a): ModelTextBlock => ({ type: "text", text: attachmentText(a), attached: { server: a.server, uri: a.uri } }),
+      );
       push({ role: "user", content: [...attached, { type: "text", text: item.text }] });
     } else if (item.role === "assistant") {
       const content: (ModelTextBlock | ModelToolUseBlock)[] = [];
@@ -165,7 +182,10 @@ export function buildContext(items: readonly ConversationItem[], caps: ModelCapa
       const blocks = [...budgeted.blocks];
       // Providers refuse an error result without content.
       if (!blocks.length && item.isError) blocks.push({ type: "text", text: "(the tool returned no content)" });
-      push({ role: "user", content: [{ type: "tool_result", toolUseId: item.callId, isError: item.isError, content: blocks }] });
+      push({
+        role: "user",
+        content: [{ type: "tool_result", toolUseId: item.callId, isError: item.isError, content: blocks }],
+      });
     }
   }
   return wellFormed(messages);
@@ -181,7 +201,13 @@ function budgetedResult(item: ToolResultItem, caps: ModelCapabilities, budget: n
   const key = `${budget} ${capsId(caps)} ${[...(item.replaced ?? [])].join("|")}`;
   const hit = budgetedCache.get(item);
   if (hit && hit.key === key) return hit.value;
-  const value = budgetBlocks(toolResultBlocks(item.result, caps, item.replaced), budget, caps, item.callId, hasStructured(item.result));
+  const value = budgetBlocks(
+    toolResultBlocks(item.result, caps, item.replaced),
+    budget,
+    caps,
+    item.callId,
+    hasStructured(item.result),
+  );
   budgetedCache.set(item, { key, value });
   return value;
 }
@@ -207,7 +233,8 @@ function wellFormed(messages: ModelMessage[]): ModelMessage[] {
       continue;
     }
     const prev = out[out.length - 1];
-    const uses = prev?.role === "assistant" ? prev.content.filter((b): b is ModelToolUseBlock => b.type === "tool_use") : [];
+    const uses =
+      prev?.role === "assistant" ? prev.content.filter((b): b is ModelToolUseBlock => b.type === "tool_use") : [];
     const results = new Map<string, ModelToolResultBlock>();
     const rest: ModelTextBlock[] = [];
     for (const b of m.content) {
@@ -223,7 +250,8 @@ function wellFormed(messages: ModelMessage[]): ModelMessage[] {
     const uses = last.content.filter((b): b is ModelToolUseBlock => b.type === "tool_use");
     if (uses.length) out.push({ role: "user", content: uses.map((u) => missingResult(u.id)) });
   }
-  if (out[0]?.role === "assistant") out.unshift({ role: "user", content: [{ type: "text", text: "(earlier conversation)" }] });
+  if (out[0]?.role === "assistant")
+    out.unshift({ role: "user", content: [{ type: "text", text: "(earlier conversation)" }] });
   // Dropping an empty user message can leave two assistant messages side by side: merge them.
   for (let i = out.length - 1; i > 0; i--) {
     if (out[i].role === "assistant" && out[i - 1].role === "assistant") {

@@ -11,7 +11,10 @@ function label(s: string): string {
   return plain.length > 64 ? `${plain.slice(0, 63)}…` : plain;
 }
 
-export function failureText(plan: Pick<CallPlan, "server" | "tool">, error: Pick<CallError, "rule" | "serverMessage">): string {
+export function failureText(
+  plan: Pick<CallPlan, "server" | "tool">,
+  error: Pick<CallError, "rule" | "serverMessage">,
+): string {
   const where = plan.server ? `server ${label(plan.server)}, tool ${label(plan.tool)}` : `tool ${label(plan.tool)}`;
   const said = error.serverMessage ? ` The server's error message: ${JSON.stringify(error.serverMessage)}` : "";
   return `The call failed (${label(error.rule)}): ${where}: ${modelMeaning(error.rule)}.${said}`;

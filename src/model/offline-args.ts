@@ -51,7 +51,18 @@ export function pickTool(prompt: string, tools: readonly ModelToolSpec[]): Model
   return best?.tool;
 }
 
-const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
 
 function clause(m: RegExpMatchArray | null): string | undefined {
   const s = m?.[1]?.trim().replace(/^(?:the|a|an)\s+/i, "");
@@ -70,7 +81,9 @@ export function extractArgs(prompt: string, tool: ModelToolSpec): Record<string,
     const k = key.toLowerCase();
     const type = schema?.type;
     if (Array.isArray(schema?.enum)) {
-      const hit = (schema.enum as unknown[]).find((v) => typeof v === "string" && new RegExp(`\\b${escape(v)}\\b`, "i").test(prompt));
+      const hit = (schema.enum as unknown[]).find(
+        (v) => typeof v === "string" && new RegExp(`\\b${escape(v)}\\b`, "i").test(prompt),
+      );
       if (hit !== undefined) args[key] = hit;
       continue;
     }

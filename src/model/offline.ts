@@ -2,8 +2,19 @@
 // It sees exactly what any provider would see — the messages context.ts built — and nothing
 // else: its answer after a tool call is composed only from those tool_result blocks, so the
 // reply shows the user what reached the model.
-import { ANTHROPIC_CAPABILITIES, type ModelContentBlock, type ModelMessage, type ModelToolResultBlock } from "./context.js";
-import { ModelError, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type ModelToolSpec } from "./adapter.js";
+import {
+  ANTHROPIC_CAPABILITIES,
+  type ModelContentBlock,
+  type ModelMessage,
+  type ModelToolResultBlock,
+} from "./context.js";
+import {
+  ModelError,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolSpec,
+} from "./adapter.js";
 import { extractArgs, pickTool } from "./offline-args.js";
 import { isReceiptText } from "../host/result/receipt-text.js";
 import { estimateTokens, IMAGE_TOKENS_ESTIMATE, NO_USAGE, type TokenUsage } from "./usage.js";
@@ -48,8 +59,15 @@ export function estimateUsage(req: ModelRequest, decision: Decision): TokenUsage
       else if (b.type === "tool_use") chars += b.name.length + JSON.stringify(b.input).length;
       else block(b);
     }
-  const out = (decision.text?.length ?? 0) + (decision.toolUse ? decision.toolUse.name.length + JSON.stringify(decision.toolUse.input).length : 0);
-  return { ...NO_USAGE, input: estimateTokens(chars) + images * IMAGE_TOKENS_ESTIMATE, output: estimateTokens(out), estimated: true };
+  const out =
+    (decision.text?.length ?? 0) +
+    (decision.toolUse ? decision.toolUse.name.length + JSON.stringify(decision.toolUse.input).length : 0);
+  return {
+    ...NO_USAGE,
+    input: estimateTokens(chars) + images * IMAGE_TOKENS_ESTIMATE,
+    output: estimateTokens(out),
+    estimated: true,
+  };
 }
 
 type Decision = { text?: string; toolUse?: { id: string; name: string; input: Record<string, unknown> } };
@@ -61,7 +79,12 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   if (results.length) {
     // Tool search: after search_tools answered, the tools it loaded are offered now; decide again on the prompt.
     if (results.every((r) => toolNameFor(r.toolUseId, messages) === SEARCH_TOOLS)) {
-      const again = decideOnPrompt(lastPrompt(messages), tools.filter((t) => t.name !== SEARCH_TOOLS), messages, false);
+      const again = decideOnPrompt(
+        lastPrompt(messages),
+        tools.filter((t) => t.name !== SEARCH_TOOLS),
+        messages,
+        false,
+      );
       if (again.toolUse) return again;
     }
     return { text: describeResults(results, messages) };
@@ -78,22 +101,35 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   return decideOnPrompt(prompt, tools, messages);
 }
 
-function decideOnPrompt(prompt: string, offered: readonly ModelToolSpec[], messages: readonly ModelMessage[], maySearch = true): Decision {
+function decideOnPrompt(
+  prompt: string,
+  offered: readonly ModelToolSpec[],
+  messages: readonly ModelMessage[],
+  maySearch = true,
+): Decision {
   const id = `offline_${countToolUses(messages) + 1}`;
   // Tool search: the tools not offered yet are found through search_tools (by the tool's name, or the prompt's words).
   const searchable = maySearch && offered.some((t) => t.name === SEARCH_TOOLS);
   const tools = offered.filter((t) => t.name !== SEARCH_TOOLS);
-  const search = (query: string): Decision => ({ text: `Searching the tools for "${query}".`, toolUse: { id, name: SEARCH_TOOLS, input: { query } } });
+  const search = (query: string): Decision => ({
+    text: `Searching the tools for "${query}".`,
+    toolUse: { id, name: SEARCH_TOOLS, input: { query } },
+  });
 
   // Code mode: the offline model writes no code, but runs a fenced js block the prompt carries.
   const script = fencedScript(prompt);
   if (script !== undefined && tools.some((t) => t.name === RUN_CODE_TOOL)) {
-    return { text: `Running the script through ${RUN_CODE_TOOL}.`, toolUse: { id, name: RUN_CODE_TOOL, input: { code: script } } };
+    return {
+      text: `Running the script through ${RUN_CODE_TOOL}.`,
+      toolUse: { id, name: RUN_CODE_TOOL, input: { code: script } },
+    };
   }
 
   const explicit = prompt.match(/^\s*call\s+([^\s{]+)\s*(\{[\s\S]*\})?\s*$/i);
   if (explicit) {
-    const tool = tools.find((t) => t.name === explicit[1]) ?? tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
+    const tool =
+      tools.find((t) => t.name === explicit[1]) ??
+      tools.find((t) => t.name.toLowerCase() === explicit[1].toLowerCase());
     const typed = tool ? undefined : declaredIn(tools).find((t) => t.name === explicit[1]);
     if (typed) return onlyInRunCode(typed.name);
     if (!tool && searchable) return search(explicit[1]);
@@ -106,7 +142,8 @@ function decideOnPrompt(prompt: string, offered: readonly ModelToolSpec[], messa
         return { text: `I could not read the arguments for ${tool.name}: ${(e as Error).message}.` };
       }
     }
-    if (!input || typeof input !== "object" || Array.isArray(input)) return { text: `The arguments for ${tool.name} must be a JSON object.` };
+    if (!input || typeof input !== "object" || Array.isArray(input))
+      return { text: `The arguments for ${tool.name} must be a JSON object.` };
     return { text: `Calling ${tool.name}.`, toolUse: { id, name: tool.name, input: input as Record<string, unknown> } };
   }
 
@@ -148,7 +185,8 @@ function onlyInRunCode(name: string): Decision {
 function declaredIn(tools: readonly ModelToolSpec[]): ModelToolSpec[] {
   const description = tools.find((t) => t.name === RUN_CODE_TOOL)?.description ?? "";
   const out: ModelToolSpec[] = [];
-  for (const m of description.matchAll(/^ {2}(?:\/\*\*(.*?)\*\/\s*)?([A-Za-z_$][\w$]*)\(args:/gm)) out.push({ name: m[2], description: m[1]?.trim() ?? "", inputSchema: { type: "object" } });
+  for (const m of description.matchAll(/^ {2}(?:\/\*\*(.*?)\*\/\s*)?([A-Za-z_$][\w$]*)\(args:/gm))
+    out.push({ name: m[2], description: m[1]?.trim() ?? "", inputSchema: { type: "object" } });
   return out;
 }
 
@@ -181,7 +219,9 @@ function describeResults(results: ModelToolResultBlock[], messages: readonly Mod
 }
 
 function describeOne(result: ModelToolResultBlock, name: string): string {
-  const texts = result.content.filter((b): b is Extract<ModelContentBlock, { type: "text" }> => b.type === "text").map((b) => b.text);
+  const texts = result.content
+    .filter((b): b is Extract<ModelContentBlock, { type: "text" }> => b.type === "text")
+    .map((b) => b.text);
   const images = result.content.filter((b) => b.type === "image");
   // A receipt is the host's, not the tool's: none of the output reached this model, and the
   // receipt says where it went. Nothing else is claimed (no "image data" sentence).
@@ -197,7 +237,8 @@ function describeOne(result: ModelToolResultBlock, name: string): string {
   const notes: string[] = [];
   if (texts.some((t) => /\bimages?\b/i.test(t))) notes.push("I received no image data.");
   // The tool's words about what was displayed are its claim: this model saw only the text.
-  if (texts.some((t) => /\b(displayed|shown|showed|interactive table)\b/i.test(t))) notes.push(`What ${name} says was shown or displayed, I did not see: only its text reached me.`);
+  if (texts.some((t) => /\b(displayed|shown|showed|interactive table)\b/i.test(t)))
+    notes.push(`What ${name} says was shown or displayed, I did not see: only its text reached me.`);
   return [lead, ...notes].join("\n");
 }
 

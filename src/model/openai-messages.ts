@@ -38,7 +38,13 @@ export function toChatMessages(system: string, messages: readonly ModelMessage[]
         role: "assistant",
         content: text || null,
         ...(calls.length
-          ? { tool_calls: calls.map((c) => ({ id: chatCallId(c.id), type: "function" as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) }
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: chatCallId(c.id),
+                type: "function" as const,
+                function: { name: c.name, arguments: JSON.stringify(c.input) },
+              })),
+            }
           : {}),
       });
       continue;
@@ -53,22 +59,32 @@ export function toChatMessages(system: string, messages: readonly ModelMessage[]
       const id = chatCallId(b.toolUseId);
       const own = b.content.filter((c): c is Extract<ModelContentBlock, { type: "image" }> => c.type === "image");
       if (own.length) {
-        images.push({ type: "text", text: `The image${own.length > 1 ? "s" : ""} below ${own.length > 1 ? "are" : "is"} the output of tool call ${id}:` });
-        for (const img of own) images.push({ type: "image_url", image_url: { url: `data:${img.mimeType};base64,${img.data}` } });
+        images.push({
+          type: "text",
+          text: `The image${own.length > 1 ? "s" : ""} below ${own.length > 1 ? "are" : "is"} the output of tool call ${id}:`,
+        });
+        for (const img of own)
+          images.push({ type: "image_url", image_url: { url: `data:${img.mimeType};base64,${img.data}` } });
       }
       out.push({ role: "tool", tool_call_id: id, content: toolText(b.content, b.isError, own.length) });
     }
     const parts = [...images, ...texts];
     if (!parts.length) continue;
     // A plain prompt stays a string (every endpoint takes it; some local ones take nothing else without images).
-    out.push({ role: "user", content: images.length ? parts : parts.map((p) => (p as { text: string }).text).join("\n\n") });
+    out.push({
+      role: "user",
+      content: images.length ? parts : parts.map((p) => (p as { text: string }).text).join("\n\n"),
+    });
   }
   return out;
 }
 
 function toolText(content: readonly ModelContentBlock[], isError: boolean, images: number): string {
   const lines = content.flatMap((c) => (c.type === "text" ? [c.text] : []));
-  if (images) lines.push(`[${images} image${images > 1 ? "s" : ""} of this result ${images > 1 ? "are" : "is"} in the next user message]`);
+  if (images)
+    lines.push(
+      `[${images} image${images > 1 ? "s" : ""} of this result ${images > 1 ? "are" : "is"} in the next user message]`,
+    );
   const text = lines.join("\n");
   if (isError) return `Error: ${text || "(the tool returned no content)"}`;
   return text || "(no content)";

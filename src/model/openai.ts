@@ -5,7 +5,14 @@
 // (maxRetries 0 there): 429/5xx/connection failures before anything streamed wait for
 // `retry-after` (bounded) or a backoff, and each wait is a notice the user sees.
 import type OpenAI from "openai";
-import { ModelError, rootCause, type ModelAdapter, type ModelRequest, type ModelStreamEvent, type RefusedContent } from "./adapter.js";
+import {
+  ModelError,
+  rootCause,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type RefusedContent,
+} from "./adapter.js";
 import type { ModelCapabilities } from "./context.js";
 import { toChatMessages } from "./openai-messages.js";
 import { fromOpenAIUsage } from "./usage.js";
@@ -116,12 +123,18 @@ export class OpenAIModel implements ModelAdapter {
       } catch (e) {
         const err = this.explain(e, req.signal);
         if (!streamed && err.kind === "bad-request" && this.withoutTools(err, req)) {
-          yield { type: "notice", text: `${this.id} does not support tools (${err.message.replace(/^.*?\(/, "").replace(/\)$/, "")}): the chat goes on without tools` };
+          yield {
+            type: "notice",
+            text: `${this.id} does not support tools (${err.message.replace(/^.*?\(/, "").replace(/\)$/, "")}): the chat goes on without tools`,
+          };
           continue;
         }
         const wait = streamed ? undefined : this.retryWait(e, err, attempt);
         if (wait === undefined) throw err;
-        yield { type: "notice", text: `${err.message}; retry ${attempt + 1} of ${this.maxRetries} in ${Math.ceil(wait / 1000)}s` };
+        yield {
+          type: "notice",
+          text: `${err.message}; retry ${attempt + 1} of ${this.maxRetries} in ${Math.ceil(wait / 1000)}s`,
+        };
         await (this.opts.sleep ?? sleep)(wait, req.signal);
         if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
       }
@@ -130,7 +143,12 @@ export class OpenAIModel implements ModelAdapter {
 
   private withoutTools(err: ModelError, req: ModelRequest): boolean {
     if (this.noTools || !req.tools.length) return false;
-    if (!/does not support tools|tools? (?:are |is )?not supported|tool use is not supported|no tool support/i.test(err.message)) return false;
+    if (
+      !/does not support tools|tools? (?:are |is )?not supported|tool use is not supported|no tool support/i.test(
+        err.message,
+      )
+    )
+      return false;
     this.noTools = true;
     return true;
   }
@@ -149,7 +167,14 @@ export class OpenAIModel implements ModelAdapter {
     const client = await this.connect();
     const tools = this.noTools
       ? []
-      : req.tools.map((t) => ({ type: "function" as const, function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.inputSchema } }));
+      : req.tools.map((t) => ({
+          type: "function" as const,
+          function: {
+            name: t.name,
+            ...(t.description ? { description: t.description } : {}),
+            parameters: t.inputSchema,
+          },
+        }));
     const maxTokens = Math.min(this.opts.maxTokens ?? 4096, req.sampling?.maxTokens ?? Infinity);
     const stream = await client.chat.completions.create(
       {
@@ -176,25 +201,41 @@ export class OpenAIModel implements ModelAdapter {
       if (choice.finish_reason) finish = choice.finish_reason;
     }
     if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
-    if (!finish) throw new ModelError("stream", "the model's reply was cut off mid-stream (no finish_reason); nothing of it was kept");
-    if (finish === "length" && calls.length) throw new ModelError("stream", "the model's reply hit its token limit in the middle of a tool call; nothing of it was kept");
+    if (!finish)
+      throw new ModelError(
+        "stream",
+        "the model's reply was cut off mid-stream (no finish_reason); nothing of it was kept",
+      );
+    if (finish === "length" && calls.length)
+      throw new ModelError(
+        "stream",
+        "the model's reply hit its token limit in the middle of a tool call; nothing of it was kept",
+      );
     const seen = new Set<string>();
     for (const [i, c] of calls.entries()) {
       if (!c) continue;
-      if (!c.name) throw new ModelError("stream", "the endpoint streamed a tool call without a name; nothing of the reply was kept");
+      if (!c.name)
+        throw new ModelError(
+          "stream",
+          "the endpoint streamed a tool call without a name; nothing of the reply was kept",
+        );
       let input: unknown = {};
       if (c.args.trim()) {
         try {
           input = JSON.parse(c.args);
         } catch {
-          throw new ModelError("stream", `the model's call of ${c.name.slice(0, 64)} had arguments that are not JSON; nothing of the reply was kept`);
+          throw new ModelError(
+            "stream",
+            `the model's call of ${c.name.slice(0, 64)} had arguments that are not JSON; nothing of the reply was kept`,
+          );
         }
       }
       // Some local servers send no id, or the same one twice: each call needs its own.
       let id = c.id && !seen.has(c.id) ? c.id : `call_${Date.now().toString(36)}_${i}`;
       if (id.length > 200) id = `call_${Date.now().toString(36)}_${i}`;
       seen.add(id);
-      const args = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+      const args =
+        input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
       yield { type: "tool_use", id, name: c.name, input: args };
     }
   }
@@ -205,37 +246,66 @@ export class OpenAIModel implements ModelAdapter {
     const Sdk = this.sdk;
     if (signal?.aborted || (Sdk && e instanceof Sdk.APIUserAbortError)) return new ModelError("aborted", "cancelled");
     const where = `${this.opts.provider} endpoint ${this.opts.baseURL}`;
-    if (Sdk && e instanceof Sdk.APIConnectionError) return new ModelError("network", `cannot reach the ${where} (${rootCause(e)})`);
+    if (Sdk && e instanceof Sdk.APIConnectionError)
+      return new ModelError("network", `cannot reach the ${where} (${rootCause(e)})`);
     if (Sdk && e instanceof Sdk.APIError && e.status !== undefined) {
       const detail = apiMessage(e);
       const said = detail ? `: ${detail}` : "";
       if (e.status === 401 || e.status === 403)
-        return new ModelError("auth", `the ${where} rejected the API key (${e.status}${said})${this.opts.apiKeyEnv ? `; check ${this.opts.apiKeyEnv}` : ""}`);
+        return new ModelError(
+          "auth",
+          `the ${where} rejected the API key (${e.status}${said})${this.opts.apiKeyEnv ? `; check ${this.opts.apiKeyEnv}` : ""}`,
+        );
       if (e.status === 429) return new ModelError("rate-limit", `the ${where} is rate-limiting requests (429${said})`);
       if (e.status >= 500) return new ModelError("overloaded", `the ${where} failed (${e.status}${said})`);
-      if (e.status === 404 && /model/i.test(detail)) return new ModelError("bad-request", `the ${where} has no model ${JSON.stringify(this.opts.model)} (404${said})`);
+      if (e.status === 404 && /model/i.test(detail))
+        return new ModelError(
+          "bad-request",
+          `the ${where} has no model ${JSON.stringify(this.opts.model)} (404${said})`,
+        );
       const window = contextOverflow(e, detail);
-      if (window) return new ModelError("context-length", `the conversation is over ${this.id}'s context window${window}`, { what: "too-large", detail });
+      if (window)
+        return new ModelError("context-length", `the conversation is over ${this.id}'s context window${window}`, {
+          what: "too-large",
+          detail,
+        });
       if (e.status === 400 || e.status === 413 || e.status === 422)
-        return new ModelError("bad-request", `the ${where} refused the request (${e.status}${said})`, refused(e.status, detail));
+        return new ModelError(
+          "bad-request",
+          `the ${where} refused the request (${e.status}${said})`,
+          refused(e.status, detail),
+        );
       return new ModelError("api", `the ${where} failed (${e.status}${said})`);
     }
     const msg = String((e as Error)?.message ?? e).slice(0, 200);
-    if (e instanceof SyntaxError || (e as Error)?.name === "SyntaxError" || / JSON|terminated|premature|ECONNRESET|socket/i.test(msg))
+    if (
+      e instanceof SyntaxError ||
+      (e as Error)?.name === "SyntaxError" ||
+      / JSON|terminated|premature|ECONNRESET|socket/i.test(msg)
+    )
       return new ModelError("stream", `the model's reply was cut off mid-stream (${msg}); nothing of it was kept`);
-    if (Sdk && e instanceof Sdk.APIError) return new ModelError("stream", `the model's reply stream failed (${msg}); nothing of it was kept`);
+    if (Sdk && e instanceof Sdk.APIError)
+      return new ModelError("stream", `the model's reply stream failed (${msg}); nothing of it was kept`);
     return new ModelError("api", `the ${where} request failed: ${msg}`);
   }
 }
 
-function addDelta(calls: PendingCall[], d: { index?: number; id?: string; function?: { name?: string; arguments?: string } }): void {
+function addDelta(
+  calls: PendingCall[],
+  d: { index?: number; id?: string; function?: { name?: string; arguments?: string } },
+): void {
   const index = typeof d?.index === "number" && Number.isInteger(d.index) && d.index >= 0 ? d.index : calls.length;
-  if (index >= MAX_TOOL_CALLS) throw new ModelError("stream", `the endpoint streamed more than ${MAX_TOOL_CALLS} tool calls in one reply; nothing of it was kept`);
+  if (index >= MAX_TOOL_CALLS)
+    throw new ModelError(
+      "stream",
+      `the endpoint streamed more than ${MAX_TOOL_CALLS} tool calls in one reply; nothing of it was kept`,
+    );
   const c = (calls[index] ??= { id: "", name: "", args: "" });
   if (typeof d.id === "string" && d.id) c.id = d.id;
   if (typeof d.function?.name === "string") c.name = c.name || d.function.name;
   if (typeof d.function?.arguments === "string") c.args += d.function.arguments;
-  if (c.args.length > MAX_ARGUMENT_CHARS) throw new ModelError("stream", "the model's tool call arguments were over 1 MB; nothing of the reply was kept");
+  if (c.args.length > MAX_ARGUMENT_CHARS)
+    throw new ModelError("stream", "the model's tool call arguments were over 1 MB; nothing of the reply was kept");
 }
 
 /** `retry-after-ms`, `retry-after` (seconds or an HTTP date), in ms. */
@@ -252,14 +322,19 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
 
 /** " (8192 tokens; the request had 9000)" when a 400 says the context is exceeded, else "". */
 function contextOverflow(e: { code?: string | null; status?: number }, detail: string): string | undefined {
-  if (e.code !== "context_length_exceeded" && !/context (?:length|window)|maximum context|too many tokens|prompt is too long/i.test(detail)) return undefined;
+  if (
+    e.code !== "context_length_exceeded" &&
+    !/context (?:length|window)|maximum context|too many tokens|prompt is too long/i.test(detail)
+  )
+    return undefined;
   const nums = [...detail.matchAll(/(\d[\d,]*) tokens/g)].map((m) => m[1]);
   if (nums.length >= 2) return ` (${nums[0]} tokens; the request had ${nums[1]})`;
   return detail ? ` (${detail})` : "";
 }
 
 function refused(status: number, detail: string): RefusedContent {
-  if (status === 413 || /too long|too large|exceeds/i.test(detail)) return { what: /image/i.test(detail) ? "image" : "too-large", detail };
+  if (status === 413 || /too long|too large|exceeds/i.test(detail))
+    return { what: /image/i.test(detail) ? "image" : "too-large", detail };
   if (/image/i.test(detail)) return { what: "image", detail };
   return { what: "content", detail };
 }
@@ -269,7 +344,6 @@ function apiMessage(e: { error?: unknown; message?: string }): string {
   const m = typeof body === "string" ? body : (body?.message ?? body?.error?.message);
   return typeof m === "string" ? m.replace(/\s+/g, " ").slice(0, 200) : "";
 }
-
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -18,7 +18,10 @@ const SCHEMA = {
     handle: { type: "string", description: "The handle named in the note of a cut result." },
     offset: { type: "integer", minimum: 0, description: "First character to read (text), default 0." },
     length: { type: "integer", minimum: 1, description: "How many characters (at most one budget's worth)." },
-    path: { type: "string", description: 'A JSON path into a structured result: "$", "$.rows[3].name", "rows.3" or "/rows/3".' },
+    path: {
+      type: "string",
+      description: 'A JSON path into a structured result: "$", "$.rows[3].name", "rows.3" or "/rows/3".',
+    },
   },
   required: ["handle"],
 };
@@ -34,16 +37,23 @@ export function readResultTool(conversation: Conversation, caps: ModelCapabiliti
     inputSchema: SCHEMA,
     async run(args) {
       const handle = args.handle;
-      if (typeof handle !== "string" || handle.length > 512) return fail("read_result needs a handle (a string, as the cut result's note gives it).");
+      if (typeof handle !== "string" || handle.length > 512)
+        return fail("read_result needs a handle (a string, as the cut result's note gives it).");
       const item = conversation.items.find((i): i is ToolResultItem => i.role === "tool" && i.callId === handle);
-      if (!item) return fail(`No tool result has the handle ${JSON.stringify(handle.slice(0, 100))}; a cut result's note names its handle.`);
+      if (!item)
+        return fail(
+          `No tool result has the handle ${JSON.stringify(handle.slice(0, 100))}; a cut result's note names its handle.`,
+        );
       const offset = args.offset ?? 0;
-      if (!Number.isInteger(offset) || (offset as number) < 0) return fail("read_result: offset must be a non-negative integer.");
-      if (args.length !== undefined && (!Number.isInteger(args.length) || (args.length as number) < 1)) return fail("read_result: length must be a positive integer.");
+      if (!Number.isInteger(offset) || (offset as number) < 0)
+        return fail("read_result: offset must be a non-negative integer.");
+      if (args.length !== undefined && (!Number.isInteger(args.length) || (args.length as number) < 1))
+        return fail("read_result: length must be a positive integer.");
       let text: string;
       let what: string;
       if (args.path !== undefined) {
-        if (typeof args.path !== "string" || args.path.length > MAX_PATH) return fail(`read_result: path must be a string of at most ${MAX_PATH} characters.`);
+        if (typeof args.path !== "string" || args.path.length > MAX_PATH)
+          return fail(`read_result: path must be a string of at most ${MAX_PATH} characters.`);
         const found = atPath(structuredOf(item), args.path);
         if (!found.ok) return fail(`read_result: ${found.why}`);
         text = JSON.stringify(found.value) ?? "null";
@@ -57,8 +67,14 @@ export function readResultTool(conversation: Conversation, caps: ModelCapabiliti
       const fits = charsWithin(text, budget - 200, from);
       const n = Math.min(fits, (args.length as number | undefined) ?? fits);
       const to = Math.min(text.length, from + n);
-      const more = to < text.length ? ` Next: ${JSON.stringify({ handle, ...(args.path !== undefined ? { path: args.path } : {}), offset: to })}` : " (the end)";
-      return { isError: false, text: `[read_result ${handle}, ${what}: characters ${from}–${to} of ${text.length}.${more}]\n${text.slice(from, to)}` };
+      const more =
+        to < text.length
+          ? ` Next: ${JSON.stringify({ handle, ...(args.path !== undefined ? { path: args.path } : {}), offset: to })}`
+          : " (the end)";
+      return {
+        isError: false,
+        text: `[read_result ${handle}, ${what}: characters ${from}–${to} of ${text.length}.${more}]\n${text.slice(from, to)}`,
+      };
     },
   };
 }
@@ -66,14 +82,20 @@ export function readResultTool(conversation: Conversation, caps: ModelCapabiliti
 /** The structured outputs of a result: the one there is, or all of them as a list. */
 function structuredOf(item: ToolResultItem): unknown {
   if (isReceipt(item.result)) return undefined;
-  const values = (item.result as readonly ModelSinkEntry[]).filter((o) => o.format === "structured").map((o) => (o as { structuredContent: unknown }).structuredContent);
+  const values = (item.result as readonly ModelSinkEntry[])
+    .filter((o) => o.format === "structured")
+    .map((o) => (o as { structuredContent: unknown }).structuredContent);
   return values.length === 1 ? values[0] : values.length ? values : undefined;
 }
 
 /** `$`, `$.a.b[0]`, `a.b.0` or a JSON pointer `/a/b/0`. */
 export function parsePath(path: string): string[] | undefined {
   const p = path.trim();
-  if (p.startsWith("/")) return p.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (p.startsWith("/"))
+    return p
+      .slice(1)
+      .split("/")
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const body = p.startsWith("$") ? p.slice(1) : p;
   const segs: string[] = [];
   const re = /\.?([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]/gy;
@@ -89,12 +111,22 @@ export function parsePath(path: string): string[] | undefined {
 function atPath(root: unknown, path: string): { ok: true; value: unknown } | { ok: false; why: string } {
   if (root === undefined) return { ok: false, why: "this result has no structured output; read it by offset." };
   const segs = parsePath(path);
-  if (!segs) return { ok: false, why: `${JSON.stringify(path.slice(0, 100))} is not a path ("$.rows[3].name", "rows.3" or "/rows/3").` };
+  if (!segs)
+    return {
+      ok: false,
+      why: `${JSON.stringify(path.slice(0, 100))} is not a path ("$.rows[3].name", "rows.3" or "/rows/3").`,
+    };
   if (segs.length > MAX_SEGMENTS) return { ok: false, why: `the path has more than ${MAX_SEGMENTS} steps.` };
   let v: unknown = root;
   for (const s of segs) {
-    const ok = Array.isArray(v) ? /^\d+$/.test(s) && Number(s) < v.length : v !== null && typeof v === "object" && Object.hasOwn(v, s);
-    if (!ok) return { ok: false, why: `nothing at ${JSON.stringify(s.slice(0, 100))} in ${JSON.stringify(path.slice(0, 100))}.` };
+    const ok = Array.isArray(v)
+      ? /^\d+$/.test(s) && Number(s) < v.length
+      : v !== null && typeof v === "object" && Object.hasOwn(v, s);
+    if (!ok)
+      return {
+        ok: false,
+        why: `nothing at ${JSON.stringify(s.slice(0, 100))} in ${JSON.stringify(path.slice(0, 100))}.`,
+      };
     v = (v as Record<string, unknown>)[s];
   }
   return { ok: true, value: v };

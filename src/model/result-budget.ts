@@ -19,7 +19,9 @@ export function resultBudget(caps: ModelCapabilities, configured?: number): numb
 }
 
 export function blockTokens(b: ModelContentBlock, caps: ModelCapabilities): number {
-  return b.type === "text" ? estimateTextTokens(b.text) : estimateImageTokens(b.data, caps.imageTokens ?? anthropicImageTokens);
+  return b.type === "text"
+    ? estimateTextTokens(b.text)
+    : estimateImageTokens(b.data, caps.imageTokens ?? anthropicImageTokens);
 }
 
 /** The text read_result pages through: the result's text blocks as the model reads them, one after another. */
@@ -40,7 +42,13 @@ export interface Budgeted {
  * The blocks within `budget` tokens: whole while they fit; else the head (text up to the budget,
  * images while they fit) and one note naming the size and how to read on with `handle`.
  */
-export function budgetBlocks(blocks: readonly ModelContentBlock[], budget: number, caps: ModelCapabilities, handle: string, structured: boolean): Budgeted {
+export function budgetBlocks(
+  blocks: readonly ModelContentBlock[],
+  budget: number,
+  caps: ModelCapabilities,
+  handle: string,
+  structured: boolean,
+): Budgeted {
   const costs = blocks.map((b) => blockTokens(b, caps));
   const tokens = costs.reduce((a, c) => a + c, 0);
   if (tokens <= budget) return { blocks: [...blocks] };

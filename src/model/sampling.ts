@@ -21,10 +21,19 @@ export async function sampleWith(adapter: ModelAdapter, req: SampleRequest, sign
   if (adapter.id === "offline") {
     const last = req.messages[req.messages.length - 1];
     const said = last.text.replace(/\s+/g, " ").trim().slice(0, 200);
-    return cutAtStop(`Offline sample (${req.messages.length} message${req.messages.length === 1 ? "" : "s"}): the last ${last.role} said "${said}".`, req.stopSequences).slice(0, max);
+    return cutAtStop(
+      `Offline sample (${req.messages.length} message${req.messages.length === 1 ? "" : "s"}): the last ${last.role} said "${said}".`,
+      req.stopSequences,
+    ).slice(0, max);
   }
-  const messages: ModelMessage[] = req.messages.map((m) => ({ role: m.role, content: [{ type: "text", text: m.text }] }) as ModelMessage);
-  const sampling = { maxTokens: req.maxTokens, ...(req.temperature !== undefined ? { temperature: req.temperature } : {}), ...(req.stopSequences ? { stopSequences: req.stopSequences } : {}) };
+  const messages: ModelMessage[] = req.messages.map(
+    (m) => ({ role: m.role, content: [{ type: "text", text: m.text }] }) as ModelMessage,
+  );
+  const sampling = {
+    maxTokens: req.maxTokens,
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    ...(req.stopSequences ? { stopSequences: req.stopSequences } : {}),
+  };
   let text = "";
   for await (const e of adapter.respond({ system: req.systemPrompt ?? "", messages, tools: [], signal, sampling })) {
     if (e.type === "text") text += e.text;

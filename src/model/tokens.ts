@@ -29,7 +29,10 @@ export function estimateTextTokens(text: string): number {
 }
 
 /** An image's tokens by `rule` (the provider's; Anthropic's when none), from its base64 header. */
-export function estimateImageTokens(data: string, rule: (width: number, height: number) => number = anthropicImageTokens): number {
+export function estimateImageTokens(
+  data: string,
+  rule: (width: number, height: number) => number = anthropicImageTokens,
+): number {
   const size = readBase64ImageSize(data);
   return size ? rule(size.width, size.height) : UNKNOWN_IMAGE_TOKENS;
 }

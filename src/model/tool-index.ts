@@ -19,7 +19,11 @@ export interface ToolMatch {
   score: number;
 }
 
-const STOP = new Set("a an and are as at be by do for from how i in is it its me my of on or please that the this to with you your can could would should will".split(" "));
+const STOP = new Set(
+  "a an and are as at be by do for from how i in is it its me my of on or please that the this to with you your can could would should will".split(
+    " ",
+  ),
+);
 const FIELD_WEIGHT = { name: 3, params: 1.5, description: 1 } as const;
 const K1 = 1.2;
 const B = 0.75;
@@ -111,7 +115,8 @@ export class ToolIndex {
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / this.avgLength));
       }
-      if (score > 0) scored.push({ name: d.tool.name, server: d.tool.server, line: firstLine(d.tool.description), score });
+      if (score > 0)
+        scored.push({ name: d.tool.name, server: d.tool.server, line: firstLine(d.tool.description), score });
     }
     scored.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     return scored.slice(0, opts.limit ?? 8);

@@ -32,7 +32,11 @@ export function definitionTokens(tools: readonly ModelToolSpec[]): number {
   return estimateTextTokens(JSON.stringify(tools));
 }
 
-export function searchWanted(setting: ToolSearchSetting, tools: readonly ModelToolSpec[], caps: ModelCapabilities): boolean {
+export function searchWanted(
+  setting: ToolSearchSetting,
+  tools: readonly ModelToolSpec[],
+  caps: ModelCapabilities,
+): boolean {
   if (setting === "off" || !tools.length) return false;
   return setting === "on" || definitionTokens(tools) > caps.contextWindow * AUTO_SHARE;
 }
@@ -91,10 +95,18 @@ export class ToolSearch {
         required: ["query"],
       },
       run: async (args) => {
-        if (typeof args.query !== "string" || !args.query.trim()) return { isError: true, text: "search_tools needs a query (a few words)." };
+        if (typeof args.query !== "string" || !args.query.trim())
+          return { isError: true, text: "search_tools needs a query (a few words)." };
         const found = this.find(args);
-        if (!found.length) return { isError: false, text: `No tool matches ${JSON.stringify(args.query.slice(0, 200))}; try other words.` };
-        const lines = found.map((m, i) => `${m.name} (server ${m.server})${i < LOADED_PER_SEARCH ? "" : " [not loaded: search again to load]"}: ${m.line}`);
+        if (!found.length)
+          return {
+            isError: false,
+            text: `No tool matches ${JSON.stringify(args.query.slice(0, 200))}; try other words.`,
+          };
+        const lines = found.map(
+          (m, i) =>
+            `${m.name} (server ${m.server})${i < LOADED_PER_SEARCH ? "" : " [not loaded: search again to load]"}: ${m.line}`,
+        );
         return { isError: false, text: `Loaded for your next step:\n${lines.join("\n")}` };
       },
     };

@@ -11,7 +11,14 @@ import type { CallOutcome, HostReceipt, Mode, ToolEntry, ToolExecutor } from "..
 import { ModelError, type ModelAdapter, type ModelToolSpec, type RefusedContent } from "./adapter.js";
 import { boundInstructions, boundTools } from "./bounds.js";
 import { buildContext, rawToolResultBlocks, type ModelCapabilities } from "./context.js";
-import { WHOLE_RESULT, type Conversation, type UserAttachment, type ModelToolResult, type ToolCallRequest, type ToolResultItem } from "./conversation.js";
+import {
+  WHOLE_RESULT,
+  type Conversation,
+  type UserAttachment,
+  type ModelToolResult,
+  type ToolCallRequest,
+  type ToolResultItem,
+} from "./conversation.js";
 import { failureText, thrownOutcome } from "./failure.js";
 import { planOf } from "../host/call/plan.js";
 import { buildToolNameMap } from "./tool-names.js";
@@ -20,7 +27,14 @@ import type { HostTool, HostToolRun } from "./host-tool.js";
 import { addUsage, NO_USAGE, type TokenUsage } from "./usage.js";
 import { resultBudget } from "./result-budget.js";
 import { readResultTool } from "./read-result.js";
-import { AUTO_SHARE, definitionTokens, SEARCH_TOOLS, searchWanted, ToolSearch, type ToolSearchSetting } from "./tool-search.js";
+import {
+  AUTO_SHARE,
+  definitionTokens,
+  SEARCH_TOOLS,
+  searchWanted,
+  ToolSearch,
+  type ToolSearchSetting,
+} from "./tool-search.js";
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
@@ -46,7 +60,13 @@ export interface TurnResult {
 export type TurnEvent =
   | { type: "text"; delta: string }
   | { type: "tool-call"; call: ToolCallRequest }
-  | { type: "tool-outcome"; call: ToolCallRequest; outcome: CallOutcome | undefined; forModel: ModelToolResult; hostRun?: HostToolRun }
+  | {
+      type: "tool-outcome";
+      call: ToolCallRequest;
+      outcome: CallOutcome | undefined;
+      forModel: ModelToolResult;
+      hostRun?: HostToolRun;
+    }
   | { type: "turn-end"; result: TurnResult }
   /** One model request's tokens, as soon as it is answered. */
   | { type: "usage"; usage: TokenUsage }
@@ -120,7 +140,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     const entry = names.resolve(name);
     return entry !== undefined && [...hostTools.values()].some((h) => h.covers?.(entry) === true);
   };
-  const spec = (t: HostTool): ModelToolSpec => ({ name: t.name, description: t.description, inputSchema: t.inputSchema });
+  const spec = (t: HostTool): ModelToolSpec => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+  });
   const serverTools = bounded.tools.filter((t) => !hostTools.has(t.name) && !covered(t.name));
   const search = toolSearchFor(opts, serverTools, names, hostTools);
   const withSearch = search ? new Map([...hostTools, [search.tool.name, search.tool]]) : hostTools;
@@ -162,7 +186,10 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
           const n = `cut:${callId}`;
           if (conversation.noticed.has(n)) return;
           conversation.noticed.add(n);
-          emit({ type: "notice", text: `the result of ${toolName(conversation, callId)} is ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result: the model gets its head and pages the rest with read_result (you see it whole; the transcript keeps it)` });
+          emit({
+            type: "notice",
+            text: `the result of ${toolName(conversation, callId)} is ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result: the model gets its head and pages the rest with read_result (you see it whole; the transcript keeps it)`,
+          });
         },
       });
       if (search) {
@@ -193,7 +220,13 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
             emit({ type: "usage", usage: ev.usage });
           } else {
             const entry = names.resolve(ev.name);
-            calls.push({ id: ev.id, name: ev.name, server: entry?.server ?? "", tool: entry?.name ?? ev.name, args: ev.input });
+            calls.push({
+              id: ev.id,
+              name: ev.name,
+              server: entry?.server ?? "",
+              tool: entry?.name ?? ev.name,
+              args: ev.input,
+            });
           }
         }
         conversation.accepted = Math.max(conversation.accepted, built);
@@ -203,7 +236,10 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
         if (attempt > 0 || streamed || !err.refused || signal?.aborted) return err;
         const replaced = replaceRefused(conversation, err.refused, adapter.capabilities);
         if (!replaced) return err;
-        emit({ type: "notice", text: `${err.message}: ${replaced}, replaced by a note for the model; retrying once (the transcript keeps the original)` });
+        emit({
+          type: "notice",
+          text: `${err.message}: ${replaced}, replaced by a note for the model; retrying once (the transcript keeps the original)`,
+        });
       }
     }
   };
@@ -211,14 +247,33 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
   // Near the window, the older turns become a summary first (compact.ts): the request stays inside it.
   if (opts.compactAt !== false) {
     try {
-      const c = await compactIfNear(conversation, adapter, opts.compactAt ?? DEFAULT_COMPACT_AT, { signal, resultTokens: budget, extraTokens: estimateTextTokens(opts.prompt) + estimateTextTokens(system) + estimateTextTokens(JSON.stringify(tools)) });
+      const c = await compactIfNear(conversation, adapter, opts.compactAt ?? DEFAULT_COMPACT_AT, {
+        signal,
+        resultTokens: budget,
+        extraTokens:
+          estimateTextTokens(opts.prompt) + estimateTextTokens(system) + estimateTextTokens(JSON.stringify(tools)),
+      });
       if (c) emit({ type: "notice", text: compactionLine(c, adapter.capabilities.contextWindow) });
     } catch (e) {
-      if (signal?.aborted) return finish({ ok: false, answer: "", toolCalls: [], modelRequests: 0, error: new ModelError("aborted", "cancelled") });
-      emit({ type: "notice", text: `the conversation could not be compacted (${asModelError(e, signal).message}); the request goes as it is` });
+      if (signal?.aborted)
+        return finish({
+          ok: false,
+          answer: "",
+          toolCalls: [],
+          modelRequests: 0,
+          error: new ModelError("aborted", "cancelled"),
+        });
+      emit({
+        type: "notice",
+        text: `the conversation could not be compacted (${asModelError(e, signal).message}); the request goes as it is`,
+      });
     }
   }
-  conversation.append(opts.attachments?.length ? { role: "user", text: opts.prompt, attachments: opts.attachments } : { role: "user", text: opts.prompt });
+  conversation.append(
+    opts.attachments?.length
+      ? { role: "user", text: opts.prompt, attachments: opts.attachments }
+      : { role: "user", text: opts.prompt },
+  );
   for (let round = 0; round < maxRounds; round++) {
     const reply = await ask();
     // A failed request's partial reply is dropped: the conversation ends where the last complete step did.
@@ -228,7 +283,8 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     conversation.append({ role: "assistant", text, toolCalls: calls });
     if (!calls.length) return finish({ ok: true, answer, toolCalls, modelRequests });
     await runCalls(calls, { names, hostTools: offered, executor, conversation, mode, signal, emit, toolCalls });
-    if (signal?.aborted) return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
+    if (signal?.aborted)
+      return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
   }
   return finish({
     ok: true,
@@ -277,10 +333,17 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
       let outcome: CallOutcome | undefined;
       let forModel: { isError: boolean; result: ModelToolResult };
       if (!entry) {
-        forModel = { isError: true, result: receipt(`There is no tool named ${JSON.stringify(call.name.slice(0, 100))}.`) };
+        forModel = {
+          isError: true,
+          result: receipt(`There is no tool named ${JSON.stringify(call.name.slice(0, 100))}.`),
+        };
       } else {
         try {
-          outcome = await c.executor.call(entry.qualifiedName, call.args, { mode: c.mode, signal: c.signal, target: { server: entry.server, tool: entry.name } });
+          outcome = await c.executor.call(entry.qualifiedName, call.args, {
+            mode: c.mode,
+            signal: c.signal,
+            target: { server: entry.server, tool: entry.name },
+          });
         } catch (e) {
           // A host bug must not leave the tool_use unanswered (every later request would fail).
           outcome = thrownOutcome(planFor(entry, call, c.mode), e);
@@ -292,7 +355,9 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
       c.emit({ type: "tool-outcome", call, outcome, forModel: forModel.result });
     }
   } finally {
-    for (const call of calls) if (!answered.has(call.id)) answer(call, { isError: true, result: receipt(failureText(call, { rule: "not-run" })) });
+    for (const call of calls)
+      if (!answered.has(call.id))
+        answer(call, { isError: true, result: receipt(failureText(call, { rule: "not-run" })) });
   }
 }
 
@@ -301,7 +366,9 @@ async function runHostTool(tool: HostTool, call: ToolCallRequest, signal?: Abort
   try {
     return await tool.run(call.args, { signal });
   } catch (e) {
-    const why = String((e as Error)?.message ?? e).split("\n")[0].slice(0, 200);
+    const why = String((e as Error)?.message ?? e)
+      .split("\n")[0]
+      .slice(0, 200);
     return { isError: true, text: `The host failed running ${tool.name} (${why}).` };
   }
 }
@@ -315,7 +382,11 @@ function planFor(entry: ToolEntry, call: ToolCallRequest, mode: Mode) {
  * taken yet: their images when it refused an image, else (or when no image is left) each whole
  * result. Returns what was replaced, in words, or undefined when nothing was left to replace.
  */
-function replaceRefused(conversation: Conversation, refused: RefusedContent, caps: ModelCapabilities): string | undefined {
+function replaceRefused(
+  conversation: Conversation,
+  refused: RefusedContent,
+  caps: ModelCapabilities,
+): string | undefined {
   const fresh = conversation.items.slice(conversation.accepted).filter((i): i is ToolResultItem => i.role === "tool");
   const why = refused.detail ? ` (${refused.detail.slice(0, 120)})` : "";
   const toolOf = (id: string) => toolName(conversation, id);
@@ -326,7 +397,10 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
       if (item.replaced?.has(WHOLE_RESULT)) continue;
       rawToolResultBlocks(item.result, caps).forEach((b, i) => {
         if (b.type !== "image" || item.replaced?.has(i)) return;
-        (item.replaced ??= new Map()).set(i, `[${b.mimeType} image not sent: the model API refused the images of this request${why}]`);
+        (item.replaced ??= new Map()).set(
+          i,
+          `[${b.mimeType} image not sent: the model API refused the images of this request${why}]`,
+        );
         images++;
         from.add(toolOf(item.callId));
       });
@@ -337,7 +411,10 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
   let results = 0;
   for (const item of fresh) {
     if (item.replaced?.has(WHOLE_RESULT)) continue;
-    (item.replaced ??= new Map()).set(WHOLE_RESULT, `[result not sent: the model API refused the request that carried it${why}]`);
+    (item.replaced ??= new Map()).set(
+      WHOLE_RESULT,
+      `[result not sent: the model API refused the request that carried it${why}]`,
+    );
     conversation.replaced(item);
     results++;
     from.add(toolOf(item.callId));
@@ -346,18 +423,29 @@ function replaceRefused(conversation: Conversation, refused: RefusedContent, cap
 }
 
 /** Tool search for this turn, when its setting and the definitions' size call for it. */
-function toolSearchFor(opts: RunTurnOptions, serverTools: ModelToolSpec[], names: ReturnType<typeof buildToolNameMap>, hostTools: ReadonlyMap<string, HostTool>) {
-  if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities)) return undefined;
+function toolSearchFor(
+  opts: RunTurnOptions,
+  serverTools: ModelToolSpec[],
+  names: ReturnType<typeof buildToolNameMap>,
+  hostTools: ReadonlyMap<string, HostTool>,
+) {
+  if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities))
+    return undefined;
   const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", opts.pinnedTools);
   const tokens = definitionTokens(serverTools).toLocaleString("en-US");
-  const why = opts.toolSearch === "on" ? "on" : `on: the tools' definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
+  const why =
+    opts.toolSearch === "on"
+      ? "on"
+      : `on: the tools' definitions (≈${tokens} tokens) are over ${AUTO_SHARE * 100}% of the model's window`;
   const notice = `tool search ${why}; the model gets the ${serverTools.length} tools through search_tools and those it used or found lately (/tools search off sends them all)`;
   return { index, tool: index.hostTool(), notice };
 }
 
 /** "server/tool" of the call with this id, for a notice. */
 function toolName(conversation: Conversation, id: string): string {
-  for (const i of conversation.items) if (i.role === "assistant") for (const c of i.toolCalls) if (c.id === id) return c.server ? `${c.server}/${c.tool}` : c.tool;
+  for (const i of conversation.items)
+    if (i.role === "assistant")
+      for (const c of i.toolCalls) if (c.id === id) return c.server ? `${c.server}/${c.tool}` : c.tool;
   return "a tool";
 }
 

@@ -24,20 +24,40 @@ function count(v: unknown): number {
 /** The Anthropic Messages API's `usage` object (input_tokens, output_tokens, cache_*_input_tokens). */
 export function fromAnthropicUsage(u: unknown): TokenUsage {
   const o = (u && typeof u === "object" ? u : {}) as Record<string, unknown>;
-  return { input: count(o.input_tokens), output: count(o.output_tokens), cacheRead: count(o.cache_read_input_tokens), cacheWrite: count(o.cache_creation_input_tokens), estimated: false };
+  return {
+    input: count(o.input_tokens),
+    output: count(o.output_tokens),
+    cacheRead: count(o.cache_read_input_tokens),
+    cacheWrite: count(o.cache_creation_input_tokens),
+    estimated: false,
+  };
 }
 
 /** Chat Completions' `usage`: prompt_tokens include the cached ones (prompt_tokens_details.cached_tokens). */
 export function fromOpenAIUsage(u: unknown): TokenUsage {
   const o = (u && typeof u === "object" ? u : {}) as Record<string, unknown>;
-  const details = (o.prompt_tokens_details && typeof o.prompt_tokens_details === "object" ? o.prompt_tokens_details : {}) as Record<string, unknown>;
+  const details = (
+    o.prompt_tokens_details && typeof o.prompt_tokens_details === "object" ? o.prompt_tokens_details : {}
+  ) as Record<string, unknown>;
   const prompt = count(o.prompt_tokens);
   const cached = Math.min(count(details.cached_tokens), prompt);
-  return { input: prompt - cached, output: count(o.completion_tokens), cacheRead: cached, cacheWrite: 0, estimated: false };
+  return {
+    input: prompt - cached,
+    output: count(o.completion_tokens),
+    cacheRead: cached,
+    cacheWrite: 0,
+    estimated: false,
+  };
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, estimated: a.estimated || b.estimated };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    estimated: a.estimated || b.estimated,
+  };
 }
 
 /** Everything the request carried: the uncached input plus what was read from and written to the cache. */

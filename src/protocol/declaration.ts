@@ -92,7 +92,8 @@ export function requireCompilableSchemas(variants: readonly ToolResultVariant[])
   const issues: DeclarationIssue[] = [];
   for (const v of variants) {
     const why = variantSchemaIssue(v);
-    if (why !== undefined) issues.push({ rule: "invalid-variant-schema", message: `${selectorKey(v)} schema does not compile: ${why}` });
+    if (why !== undefined)
+      issues.push({ rule: "invalid-variant-schema", message: `${selectorKey(v)} schema does not compile: ${why}` });
   }
   return issues;
 }

@@ -28,10 +28,12 @@ const owners = new Map<string, string>();
  * them), an identifier outside the `_meta` prefix rules, or an audience another extension owns.
  */
 export function defineExtensionAudiences(def: ExtensionDefinition): void {
-  if (!EXTENSION_ID_PATTERN.test(def.id)) throw new Error(`extension id ${JSON.stringify(def.id)} is not a namespaced identifier`);
+  if (!EXTENSION_ID_PATTERN.test(def.id))
+    throw new Error(`extension id ${JSON.stringify(def.id)} is not a namespaced identifier`);
   for (const a of def.audiences) {
     if (isCoreAudience(a.id)) throw new Error(`extension ${def.id} cannot redefine the core audience ${a.id}`);
-    if (!EXTENSION_ID_PATTERN.test(a.id)) throw new Error(`audience ${JSON.stringify(a.id)} of ${def.id} is not a namespaced identifier`);
+    if (!EXTENSION_ID_PATTERN.test(a.id))
+      throw new Error(`audience ${JSON.stringify(a.id)} of ${def.id} is not a namespaced identifier`);
     const owner = owners.get(a.id) ?? (definitions.has(a.id) && a.id !== def.id ? a.id : undefined);
     if (owner !== undefined && owner !== def.id) throw new Error(`audience ${a.id} is already defined by ${owner}`);
   }
@@ -45,7 +47,8 @@ export function extensionOfAudience(audience: string): string {
 }
 
 function listed(settings: unknown, audience: string): boolean {
-  const list = typeof settings === "object" && settings !== null ? (settings as { audiences?: unknown }).audiences : undefined;
+  const list =
+    typeof settings === "object" && settings !== null ? (settings as { audiences?: unknown }).audiences : undefined;
   return Array.isArray(list) && list.includes(audience);
 }
 
@@ -65,7 +68,8 @@ export function negotiatedAudiences(
       out.add(id);
       continue;
     }
-    for (const a of def.audiences) if (!a.optional || (listed(client[id], a.id) && listed(server[id], a.id))) out.add(a.id);
+    for (const a of def.audiences)
+      if (!a.optional || (listed(client[id], a.id) && listed(server[id], a.id))) out.add(a.id);
   }
   return out;
 }

@@ -19,7 +19,9 @@ export function fastParseOutput(o: unknown): ToolResultOutput | undefined {
   if (audience !== "assistant" && audience !== "user" && audience !== "programmatic") return undefined;
   if (r.format === "structured") {
     // zod strips unknown keys from an output object: so does this.
-    return r.structuredContent === undefined ? undefined : { audience, format: "structured", structuredContent: r.structuredContent };
+    return r.structuredContent === undefined
+      ? undefined
+      : { audience, format: "structured", structuredContent: r.structuredContent };
   }
   if (r.format !== "content") return undefined;
   const content = r.content;

@@ -34,7 +34,11 @@ export function decodeHeaderValue(value: string): string | undefined {
 }
 
 /** Methods whose `params.name` (or `params.uri`) is mirrored into Mcp-Name. */
-const NAMED_METHODS: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "resources/read": "uri", "prompts/get": "name" };
+const NAMED_METHODS: Readonly<Record<string, "name" | "uri">> = {
+  "tools/call": "name",
+  "resources/read": "uri",
+  "prompts/get": "name",
+};
 
 type Params = Record<string, unknown> | undefined;
 
@@ -58,7 +62,12 @@ export interface ParamHeader {
 }
 /** Why a tool's x-mcp-header annotations make its definition invalid. */
 export interface HeaderAnnotationIssue {
-  rule: "x-mcp-header-name" | "x-mcp-header-type" | "x-mcp-header-duplicate" | "x-mcp-header-unreachable" | "x-mcp-header-too-deep";
+  rule:
+    | "x-mcp-header-name"
+    | "x-mcp-header-type"
+    | "x-mcp-header-duplicate"
+    | "x-mcp-header-unreachable"
+    | "x-mcp-header-too-deep";
   detail: string;
 }
 export type ParamHeaderPlan = { ok: true; headers: ParamHeader[] } | ({ ok: false } & HeaderAnnotationIssue);
@@ -66,7 +75,19 @@ export type ParamHeaderPlan = { ok: true; headers: ParamHeader[] } | ({ ok: fals
 const ANNOTATION = "x-mcp-header";
 const MAX_DEPTH = 64;
 /** Keywords whose value is one subschema / a map of subschemas / an array of subschemas. */
-const ONE = ["additionalProperties", "items", "contains", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "propertyNames", "not", "if", "then", "else"];
+const ONE = [
+  "additionalProperties",
+  "items",
+  "contains",
+  "additionalItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+];
 const MAP = ["patternProperties", "dependentSchemas", "$defs", "definitions", "dependencies"];
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
@@ -89,7 +110,12 @@ export function paramHeaderPlan(inputSchema: unknown): ParamHeaderPlan {
   const seen = new Map<string, string>();
   let issue: HeaderAnnotationIssue | undefined;
   const fail = (rule: HeaderAnnotationIssue["rule"], detail: string) => void (issue ??= { rule, detail });
-  const where = (path: readonly string[] | undefined) => (path === undefined ? "a schema not reached through properties alone" : path.length ? `property ${path.join(".")}` : "the schema root");
+  const where = (path: readonly string[] | undefined) =>
+    path === undefined
+      ? "a schema not reached through properties alone"
+      : path.length
+        ? `property ${path.join(".")}`
+        : "the schema root";
 
   const visit = (node: unknown, path: readonly string[] | undefined, depth: number): void => {
     if (issue || !isObject(node)) return;
@@ -97,22 +123,41 @@ export function paramHeaderPlan(inputSchema: unknown): ParamHeaderPlan {
     if (ANNOTATION in node) {
       const name = node[ANNOTATION];
       const at = where(path);
-      if (path === undefined || path.length === 0) return fail("x-mcp-header-unreachable", `x-mcp-header on ${at}: only properties reached through a chain of properties keys may be mirrored`);
+      if (path === undefined || path.length === 0)
+        return fail(
+          "x-mcp-header-unreachable",
+          `x-mcp-header on ${at}: only properties reached through a chain of properties keys may be mirrored`,
+        );
       if (typeof name !== "string" || !TOKEN.test(name)) {
-        return fail("x-mcp-header-name", `x-mcp-header ${JSON.stringify(name)} on ${at} is not an HTTP field-name token (non-empty; letters, digits, !#$%&'*+-.^_\`|~)`);
+        return fail(
+          "x-mcp-header-name",
+          `x-mcp-header ${JSON.stringify(name)} on ${at} is not an HTTP field-name token (non-empty; letters, digits, !#$%&'*+-.^_\`|~)`,
+        );
       }
       const type = primitiveType(node);
-      if (type === undefined) return fail("x-mcp-header-type", `x-mcp-header ${name} on ${at} has type ${JSON.stringify(node.type ?? null)}: only string, integer or boolean may be mirrored`);
+      if (type === undefined)
+        return fail(
+          "x-mcp-header-type",
+          `x-mcp-header ${name} on ${at} has type ${JSON.stringify(node.type ?? null)}: only string, integer or boolean may be mirrored`,
+        );
       const key = name.toLowerCase();
       const other = seen.get(key);
-      if (other !== undefined) return fail("x-mcp-header-duplicate", `x-mcp-header ${name} on ${at} repeats ${other} (names are compared case-insensitively)`);
+      if (other !== undefined)
+        return fail(
+          "x-mcp-header-duplicate",
+          `x-mcp-header ${name} on ${at} repeats ${other} (names are compared case-insensitively)`,
+        );
       seen.set(key, `${name} on ${at}`);
       headers.push({ name, path, type });
     }
-    if (isObject(node.properties)) for (const [k, v] of Object.entries(node.properties)) visit(v, path === undefined ? undefined : [...path, k], depth + 1);
+    if (isObject(node.properties))
+      for (const [k, v] of Object.entries(node.properties))
+        visit(v, path === undefined ? undefined : [...path, k], depth + 1);
     for (const k of ONE) visit(node[k], undefined, depth + 1);
-    for (const k of MAP) if (isObject(node[k])) for (const v of Object.values(node[k] as object)) visit(v, undefined, depth + 1);
-    for (const k of LIST) if (Array.isArray(node[k])) for (const v of node[k] as unknown[]) visit(v, undefined, depth + 1);
+    for (const k of MAP)
+      if (isObject(node[k])) for (const v of Object.values(node[k] as object)) visit(v, undefined, depth + 1);
+    for (const k of LIST)
+      if (Array.isArray(node[k])) for (const v of node[k] as unknown[]) visit(v, undefined, depth + 1);
   };
   visit(inputSchema, [], 0);
   return issue ? { ok: false, ...issue } : { ok: true, headers };
@@ -161,7 +206,13 @@ const one = (h: ReceivedHeaders, name: string): string | undefined => {
  * undefined when the headers agree: MCP-Protocol-Version, Mcp-Method, Mcp-Name, and, when the
  * tool's plan is given, every Mcp-Param header whose parameter has a value in the body.
  */
-export function headerMismatch(h: ReceivedHeaders, method: string, params: Params, version: string, plan?: readonly ParamHeader[]): string | undefined {
+export function headerMismatch(
+  h: ReceivedHeaders,
+  method: string,
+  params: Params,
+  version: string,
+  plan?: readonly ParamHeader[],
+): string | undefined {
   const pv = one(h, "mcp-protocol-version");
   if (pv === undefined) return "MCP-Protocol-Version header is missing";
   if (pv !== version) return `MCP-Protocol-Version header value '${pv}' does not match body value '${version}'`;
@@ -191,7 +242,8 @@ export function headerMismatch(h: ReceivedHeaders, method: string, params: Param
     if (!FIELD_VALUE.test(raw)) return `${header} header value contains invalid characters`;
     const text = decodeHeaderValue(raw);
     if (text === undefined) return `${header} header value '${raw}' is not a valid Base64 sentinel`;
-    if (!sameValue(text, body)) return `${header} header value '${text}' does not match body value ${JSON.stringify(body)}`;
+    if (!sameValue(text, body))
+      return `${header} header value '${text}' does not match body value ${JSON.stringify(body)}`;
   }
   return undefined;
 }

@@ -22,7 +22,9 @@ export interface ImageHeader extends ImageSize {
 }
 
 /** A recognised format: its header, or why it cannot be trusted. Undefined: not PNG, JPEG or GIF. */
-export type HeaderVerdict = { ok: true; header: ImageHeader } | { ok: false; format: ImageSize["format"]; reason: string };
+export type HeaderVerdict =
+  | { ok: true; header: ImageHeader }
+  | { ok: false; format: ImageSize["format"]; reason: string };
 
 /** Random access to the bytes of an image (a byte array, or base64 text decoded on demand). */
 interface Bytes {
@@ -77,8 +79,14 @@ const ascii = (b: Bytes, from: number, to: number) => {
 
 function readPng(b: Bytes): HeaderVerdict {
   const bad = (reason: string): HeaderVerdict => ({ ok: false, format: "png", reason: `PNG ${reason}` });
-  if (b.length < 33 || ascii(b, 12, 16) !== "IHDR" || u32be(b, 8) !== 13) return bad("header: the first chunk is not a 13-byte IHDR");
-  const header: ImageHeader = { format: "png", width: u32be(b, 16), height: u32be(b, 20), png: { depth: b.at(24), colour: b.at(25), interlace: b.at(28) } };
+  if (b.length < 33 || ascii(b, 12, 16) !== "IHDR" || u32be(b, 8) !== 13)
+    return bad("header: the first chunk is not a 13-byte IHDR");
+  const header: ImageHeader = {
+    format: "png",
+    width: u32be(b, 16),
+    height: u32be(b, 20),
+    png: { depth: b.at(24), colour: b.at(25), interlace: b.at(28) },
+  };
   // The other chunks' lengths, to the end: a second IHDR would let a decoder use another size.
   for (let pos = 33; pos + 8 <= b.length; ) {
     const len = u32be(b, pos);
@@ -146,7 +154,8 @@ function readJpeg(b: Bytes): HeaderVerdict {
       if (i + 9 > b.length) return bad("frame header is truncated");
       const h = u16be(b, i + 5);
       const w = u16be(b, i + 7);
-      if (header && (header.width !== w || header.height !== h)) return bad(`has two frame headers (${header.width}×${header.height} and ${w}×${h})`);
+      if (header && (header.width !== w || header.height !== h))
+        return bad(`has two frame headers (${header.width}×${header.height} and ${w}×${h})`);
       header ??= { format: "jpeg", width: w, height: h };
     }
     i += 2 + len;

@@ -42,7 +42,9 @@ export function schemaDialect(schema: object): SchemaDialect {
   const dialect = m ? DIALECT_PATHS[m[1]] : undefined;
   if (dialect === undefined) {
     const shown = typeof uri === "string" && uri.length > 120 ? `${uri.slice(0, 120)}…` : JSON.stringify(uri);
-    throw new SchemaCompileError(`unsupported JSON Schema dialect ${shown} (2020-12, 2019-09, draft-07, draft-06 and draft-04 are read)`);
+    throw new SchemaCompileError(
+      `unsupported JSON Schema dialect ${shown} (2020-12, 2019-09, draft-07, draft-06 and draft-04 are read)`,
+    );
   }
   return dialect;
 }
@@ -60,7 +62,9 @@ export const linearRegExp: RegExpEngine = Object.assign(
     } catch (e) {
       const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
       const why = String((e as Error)?.message ?? e).replace(/^error parsing regexp: /, "");
-      throw new SchemaCompileError(`pattern ${JSON.stringify(shown)} is not supported (${why}): patterns run on a linear-time engine without backreferences or lookaround`);
+      throw new SchemaCompileError(
+        `pattern ${JSON.stringify(shown)} is not supported (${why}): patterns run on a linear-time engine without backreferences or lookaround`,
+      );
     }
     // Ajv keys compiled patterns by toString(): the source keeps distinct patterns apart.
     return { test: (s: string) => re.test(s), toString: () => pattern };
@@ -95,7 +99,10 @@ function fromDraft04(node: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = DATA_KEYWORDS.has(k) ? v : fromDraft04(v, depth + 1);
   if (typeof out.id === "string") delete out.id; // `properties: {id: {…}}` is an object: kept
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[flag] !== "boolean") continue;
     if (out[flag] === true && typeof out[bound] === "number") {
       out[flag] = out[bound];
@@ -127,7 +134,10 @@ export function compileSchema(schema: object): ValidateFunction {
   } catch (e) {
     // Ajv's messages quote the schema (a $ref, a keyword path): bounded, they are shown to the user.
     const why = e instanceof SchemaCompileError ? e.message : String((e as Error)?.message ?? e);
-    const err = e instanceof SchemaCompileError ? e : new SchemaCompileError(why.length > MAX_MESSAGE ? `${why.slice(0, MAX_MESSAGE)}…` : why);
+    const err =
+      e instanceof SchemaCompileError
+        ? e
+        : new SchemaCompileError(why.length > MAX_MESSAGE ? `${why.slice(0, MAX_MESSAGE)}…` : why);
     cache.set(schema, err);
     throw err;
   }

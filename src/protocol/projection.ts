@@ -23,7 +23,11 @@ export function shapesFor(version: string): Shapes {
     : { tool: "outputSchema", request: "none", result: "content+structuredContent" };
 }
 
-export function findVariant(variants: readonly ToolResultVariant[], audience: string, format: "content" | "structured") {
+export function findVariant(
+  variants: readonly ToolResultVariant[],
+  audience: string,
+  format: "content" | "structured",
+) {
   return variants.find((v) => v.audience === audience && v.format === format);
 }
 

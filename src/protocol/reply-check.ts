@@ -54,8 +54,14 @@ export function checkIncoming(value: unknown, expected: Expected): Incoming {
   const onExchange = expected.exchange === undefined ? [] : [expected.exchange];
   if (Array.isArray(value)) {
     // JSON-RPC batches are gone from MCP (2025-06-18): every request named inside is refused.
-    const named = value.filter(isObject).map((m) => m.id).filter((id): id is RpcId => isId(id) && pending.includes(id));
-    return blame(onExchange.length ? onExchange : [...new Set(named)], "the reply is a JSON array (a batch), not one JSON-RPC message");
+    const named = value
+      .filter(isObject)
+      .map((m) => m.id)
+      .filter((id): id is RpcId => isId(id) && pending.includes(id));
+    return blame(
+      onExchange.length ? onExchange : [...new Set(named)],
+      "the reply is a JSON array (a batch), not one JSON-RPC message",
+    );
   }
   if (!isObject(value)) return blame(onExchange, `the reply is ${kindOf(value)}, not a JSON-RPC message`);
   const m = value;
@@ -76,7 +82,8 @@ export function checkIncoming(value: unknown, expected: Expected): Incoming {
   if (!("error" in m)) return refuse('the reply has neither "result" nor "error"');
   const e = m.error;
   if (!isObject(e)) return refuse(`"error" is ${kindOf(e)}, not an object`);
-  if (typeof e.code !== "number" || !Number.isInteger(e.code)) return refuse(`"error.code" is ${kindOf(e.code)}, not an integer`);
+  if (typeof e.code !== "number" || !Number.isInteger(e.code))
+    return refuse(`"error.code" is ${kindOf(e.code)}, not an integer`);
   if (typeof e.message !== "string") return refuse(`"error.message" is ${kindOf(e.message)}, not a string`);
   const error: Json = { code: e.code, message: e.message };
   if ("data" in e) error.data = e.data;
@@ -94,7 +101,8 @@ const RELATED_TASK = "io.modelcontextprotocol/related-task";
 function metaProblem(meta: unknown): string | undefined {
   if (meta === undefined) return undefined;
   if (!isObject(meta)) return `: is ${kindOf(meta)}, not an object`;
-  if ("progressToken" in meta && meta.progressToken !== undefined && !isId(meta.progressToken)) return `.progressToken: is ${kindOf(meta.progressToken)}, not a string or integer`;
+  if ("progressToken" in meta && meta.progressToken !== undefined && !isId(meta.progressToken))
+    return `.progressToken: is ${kindOf(meta.progressToken)}, not a string or integer`;
   const task = meta[RELATED_TASK];
   if (task === undefined) return undefined;
   if (!isObject(task)) return `.${RELATED_TASK}: is ${kindOf(task)}, not an object`;
@@ -103,20 +111,27 @@ function metaProblem(meta: unknown): string | undefined {
 }
 
 /** Which pending request a reply answers, or why none can be blamed. */
-function targetOf(m: Json, pending: RpcId[], exchange: RpcId | undefined): { id: RpcId } | { ids: RpcId[]; detail: string } {
+function targetOf(
+  m: Json,
+  pending: RpcId[],
+  exchange: RpcId | undefined,
+): { id: RpcId } | { ids: RpcId[]; detail: string } {
   const onExchange = exchange === undefined ? [] : [exchange];
   const id = m.id;
   if (isId(id)) {
     if (exchange !== undefined ? id === exchange : pending.includes(id)) return { id };
     // The same id in another JSON type ("1" for 1): JSON-RPC wants it back exactly as sent.
     const same = (exchange !== undefined ? [exchange] : pending).find((p) => String(p) === String(id));
-    if (same !== undefined) return { ids: [same], detail: `the reply's id ${show(id)} is ${kindOf(id)}; the request's id is ${show(same)}` };
-    if (exchange !== undefined) return { ids: onExchange, detail: `the reply's id ${show(id)} is not the request's id ${show(exchange)}` };
+    if (same !== undefined)
+      return { ids: [same], detail: `the reply's id ${show(id)} is ${kindOf(id)}; the request's id is ${show(same)}` };
+    if (exchange !== undefined)
+      return { ids: onExchange, detail: `the reply's id ${show(id)} is not the request's id ${show(exchange)}` };
     return { ids: [], detail: `a reply with id ${show(id)}, which matches no request in flight` };
   }
   // An error with a null id is the server saying it could not read the request: on an exchange,
   // that request's error.
-  if ((id === null || id === undefined) && "error" in m && !("result" in m) && exchange !== undefined) return { id: exchange };
+  if ((id === null || id === undefined) && "error" in m && !("result" in m) && exchange !== undefined)
+    return { id: exchange };
   const what = id === undefined ? "has no id" : `has id ${show(id)}, not a string or integer`;
   return { ids: onExchange, detail: `the reply ${what}` };
 }
@@ -127,7 +142,8 @@ function checkCall(m: Json): Incoming {
   if (m.jsonrpc !== "2.0") return bad(`"jsonrpc" is ${show(m.jsonrpc)}, not "2.0"`);
   if (typeof m.method !== "string") return bad(`"method" is ${kindOf(m.method)}, not a string`);
   if ("id" in m && !isId(m.id)) return bad(`the request's id is ${kindOf(m.id)}`);
-  if ("params" in m && m.params !== undefined && !isObject(m.params)) return bad(`"params" is ${kindOf(m.params)}, not an object`);
+  if ("params" in m && m.params !== undefined && !isObject(m.params))
+    return bad(`"params" is ${kindOf(m.params)}, not an object`);
   const message: Json = { jsonrpc: "2.0", method: m.method };
   if ("id" in m) message.id = m.id;
   if (isObject(m.params)) message.params = m.params;

@@ -26,12 +26,24 @@ export const RULES = {
   declined: r("declined: not approved", "the user did not approve running this tool"),
   cancelled: r("cancelled", "the user cancelled the call"),
   timeout: r("no result in time", "the server sent no result within the call time limit; the request was cancelled"),
-  "tool-moved": r("the name now means another tool", "the tool's name now means another server's tool, so the approved call was not run"),
-  "task-required": r("the tool runs only as a task, and the server offers no tasks", "the tool can only run as a task, which this server does not offer"),
+  "tool-moved": r(
+    "the name now means another tool",
+    "the tool's name now means another server's tool, so the approved call was not run",
+  ),
+  "task-required": r(
+    "the tool runs only as a task, and the server offers no tasks",
+    "the tool can only run as a task, which this server does not offer",
+  ),
   "task-failed": r("the task failed on the server", "the server ran the call as a task and the task failed"),
   "task-cancelled": r("the task was cancelled", "the call ran as a task and the task was cancelled"),
-  "task-malformed": r("the server's task messages broke the protocol rules", "the server's task status or result broke the protocol rules"),
-  "invalid-display": r("display() was given something that is not an image", "the script's display() call was given something other than an image block (type image, an image/* mimeType, base64 data)"),
+  "task-malformed": r(
+    "the server's task messages broke the protocol rules",
+    "the server's task status or result broke the protocol rules",
+  ),
+  "invalid-display": r(
+    "display() was given something that is not an image",
+    "the script's display() call was given something other than an image block (type image, an image/* mimeType, base64 data)",
+  ),
   "not-run": r("not run", "the call was not run"),
   "host-error": r("the host failed", "the host failed while running the call"),
   // connections
@@ -61,11 +73,17 @@ export const RULES = {
   "disallowed-core-combination": r("disallowed audience/format", DECLARATION),
   "unnegotiated-extension-audience": r("extension not advertised", DECLARATION),
   "invalid-variant-schema": r("invalid variant schema", DECLARATION),
-  "declined-variant": r("that output is declined", "the host declines to request that output of this tool; nothing was sent"),
+  "declined-variant": r(
+    "that output is declined",
+    "the host declines to request that output of this tool; nothing was sent",
+  ),
   // arguments and selections (refused before sending)
   "invalid-arguments": r("invalid arguments", "the arguments do not match the tool's input schema; nothing was sent"),
   "arguments-too-large": r("arguments too large", "the arguments are over the host's size limit; nothing was sent"),
-  "too-deep": r("nested too deep", "the arguments or result are nested deeper than the host allows; the call was refused"),
+  "too-deep": r(
+    "nested too deep",
+    "the arguments or result are nested deeper than the host allows; the call was refused",
+  ),
   "undeclared-selector": r("output not declared", SELECTION),
   "duplicate-selector": r("output asked twice", SELECTION),
   "unnegotiated-selector": r("extension not negotiated", SELECTION),
@@ -99,7 +117,10 @@ export const RULES = {
   "elicitation-malformed": r("malformed elicitation", "the server asked for input this host cannot give"),
   "elicitation-answer": r("answer does not fit the form", "the answer did not fit the server's form"),
   "sampling-unsupported": r("sampling not supported", "the server asked for a sample this host cannot give"),
-  "sampling-tools-unsupported": r("sampling with tools not supported", "the server asked for a sample this host cannot give"),
+  "sampling-tools-unsupported": r(
+    "sampling with tools not supported",
+    "the server asked for a sample this host cannot give",
+  ),
   "sampling-declined": r("sampling declined", "the user declined the server's sampling request"),
   "too-many-messages": r("too many messages", "the server asked for a sample this host cannot give"),
   // prompts and resources
@@ -119,7 +140,10 @@ export const RULES = {
   // code mode
   "tool-error": r("the tool reported an error", "the tool reported an error"),
   "no-programmatic-output": r("no programmatic output", "the tool returned no programmatic/structured output"),
-  "no-structured-content": r("no structuredContent", "the tool declares an outputSchema but returned no structuredContent"),
+  "no-structured-content": r(
+    "no structuredContent",
+    "the tool declares an outputSchema but returned no structuredContent",
+  ),
   "script-error": r("the script threw", SCRIPT),
   "code-too-large": r("script too large", SCRIPT),
   "too-many-calls": r("too many tool calls", SCRIPT),
@@ -137,7 +161,7 @@ export const RULES = {
 export type Rule = keyof typeof RULES;
 
 export function isRule(s: string): s is Rule {
-  return  Object.hasOwn(RULES, s);
+  return Object.hasOwn(RULES, s);
 }
 
 /** What the model reads about a rule; a rule not in the table (another host's, a bug) reads as a failure. */

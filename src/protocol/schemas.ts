@@ -7,13 +7,17 @@ import { z } from "zod";
 
 // The vocabulary itself lives in audience.ts (zod-free: the app's start-up path reads it).
 import { EXTENSION_ID_PATTERN, isCoreAudience, type CoreAudience } from "./audience.js";
-export { CORE_AUDIENCES, EXTENSION_ID_PATTERN, isCoreAudience, isExtensionAudience, type CoreAudience } from "./audience.js";
+export {
+  CORE_AUDIENCES,
+  EXTENSION_ID_PATTERN,
+  isCoreAudience,
+  isExtensionAudience,
+  type CoreAudience,
+} from "./audience.js";
 
-export const ToolResultAudienceSchema = z
-  .string()
-  .refine((a) => isCoreAudience(a) || EXTENSION_ID_PATTERN.test(a), {
-    message: "audience must be assistant, user, programmatic or a namespaced extension identifier",
-  });
+export const ToolResultAudienceSchema = z.string().refine((a) => isCoreAudience(a) || EXTENSION_ID_PATTERN.test(a), {
+  message: "audience must be assistant, user, programmatic or a namespaced extension identifier",
+});
 export type ToolResultAudience = CoreAudience | (string & {});
 
 export const ToolResultFormatSchema = z.enum(["content", "structured"]);
@@ -231,7 +235,11 @@ export interface LegacyCallToolResult {
 // ---------------------------------------------------------------------------
 // Modern envelope (2026-07-28)
 
-export const ImplementationSchema = z.looseObject({ name: z.string(), version: z.string(), title: z.string().optional() });
+export const ImplementationSchema = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  title: z.string().optional(),
+});
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 export const CapabilitiesSchema = z.looseObject({

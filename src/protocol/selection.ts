@@ -1,5 +1,10 @@
 // Request-time selection rules (SEP-3279 "Request-time selection").
-import { isExtensionAudience, type Capabilities, type ToolResultOutputSelector, type ToolResultVariant } from "./schemas.js";
+import {
+  isExtensionAudience,
+  type Capabilities,
+  type ToolResultOutputSelector,
+  type ToolResultVariant,
+} from "./schemas.js";
 import { ASSISTANT_CONTENT, sameSelector, selectorKey } from "./selectors.js";
 
 export type SelectionRule = "undeclared-selector" | "duplicate-selector" | "unnegotiated-selector" | "empty-selection";
@@ -41,7 +46,11 @@ export function checkSelection(
   side: "client" | "server" = "client",
 ): SelectionIssue | undefined {
   if (requested === undefined) return undefined;
-  if (requested.length === 0 && side === "client") return { rule: "empty-selection", message: "requestedOutputs is empty (omit it for the assistant/content fallback)" };
+  if (requested.length === 0 && side === "client")
+    return {
+      rule: "empty-selection",
+      message: "requestedOutputs is empty (omit it for the assistant/content fallback)",
+    };
   const usable = typeof negotiated === "function" ? negotiated : (a: string) => negotiated.has(a);
   const seen: ToolResultOutputSelector[] = [];
   for (const sel of requested) {
@@ -52,7 +61,11 @@ export function checkSelection(
     }
     seen.push(sel);
     if (isExtensionAudience(sel.audience) && !usable(sel.audience)) {
-      return { rule: "unnegotiated-selector", selector: sel, message: `${key} needs extension ${sel.audience}, which was not negotiated` };
+      return {
+        rule: "unnegotiated-selector",
+        selector: sel,
+        message: `${key} needs extension ${sel.audience}, which was not negotiated`,
+      };
     }
     if (!variants.some((v) => sameSelector(v, sel))) {
       return { rule: "undeclared-selector", selector: sel, message: `${key} is not declared by the tool` };
@@ -62,9 +75,12 @@ export function checkSelection(
 }
 
 /** What the server must return: the request's selectors, or the fixed assistant/content fallback. */
-export function effectiveSelection(requested: readonly ToolResultOutputSelector[] | undefined): ToolResultOutputSelector[] {
+export function effectiveSelection(
+  requested: readonly ToolResultOutputSelector[] | undefined,
+): ToolResultOutputSelector[] {
   if (requested === undefined) return [{ ...ASSISTANT_CONTENT }];
   const out: ToolResultOutputSelector[] = [];
-  for (const s of requested) if (!out.some((o) => sameSelector(o, s))) out.push({ audience: s.audience, format: s.format });
+  for (const s of requested)
+    if (!out.some((o) => sameSelector(o, s))) out.push({ audience: s.audience, format: s.format });
   return out;
 }

@@ -52,7 +52,10 @@ function checkBlocks(blocks: unknown, what: string): ContentBlock[] {
   if (!Array.isArray(blocks)) throw internalError(`server bug: ${what} is not a content block array; nothing was sent`);
   blocks.forEach((b, i) => {
     const r = ContentBlockSchema.safeParse(b);
-    if (!r.success) throw internalError(`server bug: ${what} block ${i} is not a valid content block (${r.error.issues[0]?.message}); nothing was sent`);
+    if (!r.success)
+      throw internalError(
+        `server bug: ${what} block ${i} is not a valid content block (${r.error.issues[0]?.message}); nothing was sent`,
+      );
   });
   return blocks as ContentBlock[];
 }
@@ -74,7 +77,11 @@ function genericErrorOutputs(tool: DefinedTool, message: string, code: string): 
   return out;
 }
 
-async function runTool(tool: DefinedTool, args: Record<string, unknown>, ctx: RunContext): Promise<{ ok: true; result: unknown } | { ok: false; error: ToolError }> {
+async function runTool(
+  tool: DefinedTool,
+  args: Record<string, unknown>,
+  ctx: RunContext,
+): Promise<{ ok: true; result: unknown } | { ok: false; error: ToolError }> {
   const invalid = argumentError(tool, args);
   if (invalid) return { ok: false, error: invalid };
   let value: unknown;
@@ -110,7 +117,12 @@ function runContext(env: CallEnvironment, selection: ToolResultOutputSelector[])
 }
 
 /** tools/call under 2026-12-01: exactly one output per requested selector, nothing else. */
-export async function callWithVariants(tool: DefinedTool, params: Record<string, unknown>, args: Record<string, unknown>, env: CallEnvironment) {
+export async function callWithVariants(
+  tool: DefinedTool,
+  params: Record<string, unknown>,
+  args: Record<string, unknown>,
+  env: CallEnvironment,
+) {
   const requested = readRequested(params.requestedOutputs);
   const issue = checkSelection(requested, tool.declaration().outputVariants, env.negotiatedExtensions, "server");
   if (issue) throw invalidParams(issue.message);
@@ -124,9 +136,15 @@ export async function callWithVariants(tool: DefinedTool, params: Record<string,
       const key = selectorKey(sel);
       if (!(key in run.error.outputs)) continue;
       const value = run.error.outputs[key];
-      const errorSchema = sel.format === "structured" ? (tool.variant(sel) as { errorSchema?: JsonSchema } | undefined)?.errorSchema : undefined;
+      const errorSchema =
+        sel.format === "structured"
+          ? (tool.variant(sel) as { errorSchema?: JsonSchema } | undefined)?.errorSchema
+          : undefined;
       const why = errorSchema ? checkAgainstSchema(errorSchema, value) : undefined;
-      if (why !== undefined) throw internalError(`server bug: ${key} error output of ${tool.name} does not match that variant's errorSchema (${why}); nothing was sent`);
+      if (why !== undefined)
+        throw internalError(
+          `server bug: ${key} error output of ${tool.name} does not match that variant's errorSchema (${why}); nothing was sent`,
+        );
       outputs.push(
         sel.format === "content"
           ? { audience: sel.audience, format: "content", content: checkBlocks(value, `${key} error output`) }
@@ -149,13 +167,20 @@ export async function callWithVariants(tool: DefinedTool, params: Record<string,
     const variant = tool.variant(sel)!;
     const key = selectorKey(sel);
     if (variant.format === "content") {
-      outputs.push({ audience: sel.audience, format: "content", content: checkBlocks(variant.project(run.result, ctx), `${key} output`) });
+      outputs.push({
+        audience: sel.audience,
+        format: "content",
+        content: checkBlocks(variant.project(run.result, ctx), `${key} output`),
+      });
     } else {
       const value = variant.project(run.result, ctx);
-      if (value === undefined) throw internalError(`server bug: ${key} output of ${tool.name} produced no value; nothing was sent`);
+      if (value === undefined)
+        throw internalError(`server bug: ${key} output of ${tool.name} produced no value; nothing was sent`);
       const why = variant.schema ? checkAgainstSchema(variant.schema, value) : undefined;
       if (why !== undefined) {
-        throw internalError(`server bug: ${key} output of ${tool.name} does not match that variant's schema (${why}); nothing was sent`);
+        throw internalError(
+          `server bug: ${key} output of ${tool.name} does not match that variant's schema (${why}); nothing was sent`,
+        );
       }
       outputs.push({ audience: sel.audience, format: "structured", structuredContent: value });
     }
@@ -171,23 +196,37 @@ export async function callWithVariants(tool: DefinedTool, params: Record<string,
 export async function callLegacy(tool: DefinedTool, args: Record<string, unknown>, env: CallEnvironment) {
   const schema = legacyOutputSchema(tool.declaration(), tool.legacy?.outputSchema);
   const selection: ToolResultOutputSelector[] = [{ audience: "assistant", format: "content" }];
-  if (schema && tool.variant({ audience: "assistant", format: "structured" })) selection.push({ audience: "assistant", format: "structured" });
+  if (schema && tool.variant({ audience: "assistant", format: "structured" }))
+    selection.push({ audience: "assistant", format: "structured" });
   const ctx = runContext(env, selection);
   const run = await runTool(tool, args, ctx);
   if (!run.ok) {
     const own = run.error.outputs["assistant/content"];
-    const content = own === undefined ? [{ type: "text" as const, text: run.error.message }] : checkBlocks(own, "assistant/content error output");
-    return projectResultToLegacy({ assistantContent: content, hasLegacyOutputSchema: schema !== undefined, isError: true });
+    const content =
+      own === undefined
+        ? [{ type: "text" as const, text: run.error.message }]
+        : checkBlocks(own, "assistant/content error output");
+    return projectResultToLegacy({
+      assistantContent: content,
+      hasLegacyOutputSchema: schema !== undefined,
+      isError: true,
+    });
   }
   const pctx: ProjectionContext = ctx;
-  const content = checkBlocks(tool.variant({ audience: "assistant", format: "content" })!.project(run.result, pctx), "assistant/content output");
+  const content = checkBlocks(
+    tool.variant({ audience: "assistant", format: "content" })!.project(run.result, pctx),
+    "assistant/content output",
+  );
   let structured: unknown;
   if (schema) {
     const legacyStructured = tool.legacy?.structured;
     const assistantStructured = tool.variant({ audience: "assistant", format: "structured" });
     structured = legacyStructured ? legacyStructured(run.result) : assistantStructured?.project(run.result, pctx);
     const why = structured === undefined ? "no value" : checkAgainstSchema(schema, structured);
-    if (why !== undefined) throw internalError(`server bug: legacy structuredContent of ${tool.name} does not match its outputSchema (${why}); nothing was sent`);
+    if (why !== undefined)
+      throw internalError(
+        `server bug: legacy structuredContent of ${tool.name} does not match its outputSchema (${why}); nothing was sent`,
+      );
   }
   return projectResultToLegacy({
     assistantContent: content,

@@ -16,7 +16,11 @@ export interface ListenFilter {
   resourceSubscriptions?: string[];
 }
 
-const FLAG: Record<ListKind, keyof ListenFilter> = { tools: "toolsListChanged", prompts: "promptsListChanged", resources: "resourcesListChanged" };
+const FLAG: Record<ListKind, keyof ListenFilter> = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+};
 /** URIs one stream or session may subscribe to. */
 export const MAX_SUBSCRIPTIONS = 256;
 
@@ -36,7 +40,8 @@ export class ChangeFeed {
     const out: ListenFilter = {};
     for (const kind of lists) if (r[FLAG[kind]] === true) (out as Record<string, unknown>)[FLAG[kind]] = true;
     const uris = r.resourceSubscriptions;
-    if (subscribe && Array.isArray(uris)) out.resourceSubscriptions = uris.filter((u): u is string => typeof u === "string").slice(0, MAX_SUBSCRIPTIONS);
+    if (subscribe && Array.isArray(uris))
+      out.resourceSubscriptions = uris.filter((u): u is string => typeof u === "string").slice(0, MAX_SUBSCRIPTIONS);
     return out;
   }
 
@@ -47,11 +52,14 @@ export class ChangeFeed {
   }
 
   listChanged(kind: ListKind): void {
-    for (const l of this.listeners) if (l.filter[FLAG[kind]]) l.send(tagged(l, { method: `notifications/${kind}/list_changed` }));
+    for (const l of this.listeners)
+      if (l.filter[FLAG[kind]]) l.send(tagged(l, { method: `notifications/${kind}/list_changed` }));
   }
 
   resourceUpdated(uri: string): void {
-    for (const l of this.listeners) if (l.filter.resourceSubscriptions?.includes(uri)) l.send(tagged(l, { method: "notifications/resources/updated", params: { uri } }));
+    for (const l of this.listeners)
+      if (l.filter.resourceSubscriptions?.includes(uri))
+        l.send(tagged(l, { method: "notifications/resources/updated", params: { uri } }));
   }
 }
 

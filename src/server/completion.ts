@@ -8,11 +8,16 @@ import { isObject } from "../protocol/is-object.js";
 
 const MAX_VALUES = 100;
 
-export async function complete(p: Record<string, unknown>, prompts: PromptCatalog, resources: ResourceCatalog): Promise<Record<string, unknown>> {
+export async function complete(
+  p: Record<string, unknown>,
+  prompts: PromptCatalog,
+  resources: ResourceCatalog,
+): Promise<Record<string, unknown>> {
   const ref = p.ref;
   const arg = p.argument;
   if (!isObject(ref) || typeof ref.type !== "string") throw invalidParams("completion/complete needs params.ref");
-  if (!isObject(arg) || typeof arg.name !== "string" || typeof arg.value !== "string") throw invalidParams("completion/complete needs params.argument {name, value}");
+  if (!isObject(arg) || typeof arg.name !== "string" || typeof arg.value !== "string")
+    throw invalidParams("completion/complete needs params.argument {name, value}");
   const ctxArgs = isObject(p.context) && isObject(p.context.arguments) ? p.context.arguments : {};
   const context: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctxArgs)) if (typeof v === "string") context[k] = v;
@@ -21,12 +26,14 @@ export async function complete(p: Record<string, unknown>, prompts: PromptCatalo
   if (ref.type === "ref/prompt") {
     const prompt = typeof ref.name === "string" ? prompts.prompt(ref.name) : undefined;
     if (!prompt) throw invalidParams(`Unknown prompt: ${String(ref.name)}`);
-    if (!(prompt.arguments ?? []).some((a) => a.name === arg.name)) throw invalidParams(`prompt ${prompt.name} has no argument ${arg.name}`);
+    if (!(prompt.arguments ?? []).some((a) => a.name === arg.name))
+      throw invalidParams(`prompt ${prompt.name} has no argument ${arg.name}`);
     completer = prompt.complete?.[arg.name];
   } else if (ref.type === "ref/resource") {
     const template = typeof ref.uri === "string" ? resources.template(ref.uri) : undefined;
     if (!template) throw invalidParams(`Unknown resource template: ${String(ref.uri)}`);
-    if (!template.variables.includes(arg.name)) throw invalidParams(`resource template ${template.uriTemplate} has no variable ${arg.name}`);
+    if (!template.variables.includes(arg.name))
+      throw invalidParams(`resource template ${template.uriTemplate} has no variable ${arg.name}`);
     completer = template.complete?.[arg.name];
   } else {
     throw invalidParams(`completion/complete: unknown ref type ${JSON.stringify(ref.type)}`);

@@ -22,7 +22,14 @@ import { CancelledError, callLegacy, callWithVariants, type CallEnvironment } fr
 import { ChangeFeed, MAX_SUBSCRIPTIONS, type ListKind } from "./changes.js";
 import { complete } from "./completion.js";
 import { RpcError, invalidParams, methodNotFound } from "./errors.js";
-import { InputRequiredSignal, StateSealer, legacyInput, mrtrInput, type ClientRequester, type InputContext } from "./input.js";
+import {
+  InputRequiredSignal,
+  StateSealer,
+  legacyInput,
+  mrtrInput,
+  type ClientRequester,
+  type InputContext,
+} from "./input.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { PromptCatalog, type PromptDefinition } from "./prompt.js";
 import { checkCacheHint, type CacheHint, type CompiledTemplate, type ResourceDefinition } from "./resource.js";
@@ -98,7 +105,11 @@ type Params = Record<string, unknown>;
 /** JSON with sorted keys: the same arguments hash the same whatever their order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v) ?? "null";
 }
 
@@ -121,7 +132,13 @@ export class ToolkitServer {
       if (this.tools.has(t.name)) throw new Error(`tool ${JSON.stringify(t.name)} is registered twice`);
       const missing = [...new Set([...t.extensions()].map(extensionOfAudience))].filter((id) => !advertised.has(id));
       if (missing.length > 0) {
-        throw new DeclarationError(t.name, missing.map((id) => ({ rule: "unnegotiated-extension-audience" as const, message: `uses extension ${id}, which the server does not advertise` })));
+        throw new DeclarationError(
+          t.name,
+          missing.map((id) => ({
+            rule: "unnegotiated-extension-audience" as const,
+            message: `uses extension ${id}, which the server does not advertise`,
+          })),
+        );
       }
       this.tools.set(t.name, t);
     }
@@ -132,7 +149,11 @@ export class ToolkitServer {
     this.sealer = new StateSealer(options.stateSecret);
     // Advertise exactly what is served: prompts and completions only when there are some.
     // listChanged and subscribe: every list may change (addTool, …) and every resource be updated (resourceUpdated).
-    const caps: Capabilities = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} };
+    const caps: Capabilities = {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+    };
     const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
     if (!this.prompts.empty) {
       caps.prompts = { listChanged: true };
@@ -144,7 +165,13 @@ export class ToolkitServer {
     }
     this.capabilities = { ...caps, ...(options.extensions ? { extensions: options.extensions } : {}) };
     this.modernMethods = new Set(["server/discover", "subscriptions/listen", ...methods]);
-    this.legacyMethods = new Set(["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", ...methods]);
+    this.legacyMethods = new Set([
+      "ping",
+      "logging/setLevel",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      ...methods,
+    ]);
   }
 
   /** Tells every listener that opted in that a list changed. */
@@ -189,7 +216,9 @@ export class ToolkitServer {
   /** True when the params carry the modern per-request envelope (any of its keys). */
   static isModern(params: unknown): boolean {
     const meta = isObject(params) ? params._meta : undefined;
-    return isObject(meta) && (META.protocolVersion in meta || META.clientCapabilities in meta || META.clientInfo in meta);
+    return (
+      isObject(meta) && (META.protocolVersion in meta || META.clientCapabilities in meta || META.clientInfo in meta)
+    );
   }
 
   /** Reads the required `_meta` fields; a request missing one is malformed (-32602, HTTP 400). */
@@ -206,7 +235,12 @@ export class ToolkitServer {
 
   static checkVersion(version: string): void {
     if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
-      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...ALL_VERSIONS], requested: version }, 400);
+      throw new RpcError(
+        ErrorCode.UnsupportedProtocolVersion,
+        "Unsupported protocol version",
+        { supported: [...ALL_VERSIONS], requested: version },
+        400,
+      );
     }
   }
 
@@ -247,26 +281,50 @@ export class ToolkitServer {
     ctx.session.clientCapabilities = isObject(p.capabilities) ? (p.capabilities as Capabilities) : {};
     const { extensions: _ext, ...all } = this.capabilities;
     // Only a connection that can push (stdio) gets list changes and resource subscriptions.
-    const capabilities: Capabilities = ctx.push ? all : { ...all, tools: {}, resources: {}, ...(all.prompts ? { prompts: {} } : {}) };
+    const capabilities: Capabilities = ctx.push
+      ? all
+      : { ...all, tools: {}, resources: {}, ...(all.prompts ? { prompts: {} } : {}) };
     if (ctx.push) {
       const subscribed: string[] = (ctx.session.subscribed = []);
       ctx.session.unlisten?.();
-      ctx.session.unlisten = this.changes.listen({ filter: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: subscribed }, send: ctx.push });
+      ctx.session.unlisten = this.changes.listen({
+        filter: {
+          toolsListChanged: true,
+          promptsListChanged: true,
+          resourcesListChanged: true,
+          resourceSubscriptions: subscribed,
+        },
+        send: ctx.push,
+      });
     }
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo: { ...this.options.info } };
+    const result: Record<string, unknown> = {
+      protocolVersion: version,
+      capabilities,
+      serverInfo: { ...this.options.info },
+    };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
   }
 
   /** The MRTR input context of a modern request, bound to its method, name and arguments. */
   private mrtr(method: string, name: string, args: unknown, p: Params, env: Envelope): InputContext {
-    const hash = createHash("sha256").update(canonical(args ?? {})).digest("base64url");
+    const hash = createHash("sha256")
+      .update(canonical(args ?? {}))
+      .digest("base64url");
     return mrtrInput(p, env.clientCapabilities, `${method}\u0000${name}\u0000${hash}`, this.sealer);
   }
 
-  private async modern(method: string, p: Params, env: Envelope, ctx: RequestContext): Promise<Record<string, unknown>> {
+  private async modern(
+    method: string,
+    p: Params,
+    env: Envelope,
+    ctx: RequestContext,
+  ): Promise<Record<string, unknown>> {
     // The audiences of the extensions both sides advertised (an extension may define several).
-    const negotiated = negotiatedAudiences(env.clientCapabilities?.extensions ?? {}, this.capabilities.extensions ?? {});
+    const negotiated = negotiatedAudiences(
+      env.clientCapabilities?.extensions ?? {},
+      this.capabilities.extensions ?? {},
+    );
     let body: Record<string, unknown>;
     // 2026-07-28 (SEP-2549): list and read results are CacheableResults (ttlMs, cacheScope).
     let cache: CacheHint | undefined = this.cache;
@@ -282,7 +340,11 @@ export class ToolkitServer {
         case "tools/call": {
           const input = this.mrtr(method, String(p.name), p.arguments, p, env);
           const call = await this.callTool(p, env.version, negotiated, ctx, input, requestedLogLevel(p));
-          return { resultType: "complete", ...call, _meta: this.serverMeta(call._meta as Record<string, unknown> | undefined) };
+          return {
+            resultType: "complete",
+            ...call,
+            _meta: this.serverMeta(call._meta as Record<string, unknown> | undefined),
+          };
         }
         case "resources/list":
           body = this.resources.list(p.cursor);
@@ -311,19 +373,30 @@ export class ToolkitServer {
       }
     } catch (e) {
       if (!(e instanceof InputRequiredSignal)) throw e;
-      return { resultType: "input_required", inputRequests: e.inputRequests, requestState: e.requestState, _meta: this.serverMeta() };
+      return {
+        resultType: "input_required",
+        inputRequests: e.inputRequests,
+        requestState: e.requestState,
+        _meta: this.serverMeta(),
+      };
     }
     const hint = cache ? { ttlMs: cache.ttlMs, cacheScope: cache.cacheScope } : {};
     return { resultType: "complete", ...body, ...hint, _meta: this.serverMeta() };
   }
 
-  private async legacy(method: string, p: Params, session: LegacySession, ctx: RequestContext): Promise<Record<string, unknown>> {
+  private async legacy(
+    method: string,
+    p: Params,
+    session: LegacySession,
+    ctx: RequestContext,
+  ): Promise<Record<string, unknown>> {
     const input = () => legacyInput(session.clientCapabilities ?? {}, ctx.request);
     switch (method) {
       case "ping":
         return {};
       case "logging/setLevel":
-        if (!(LOG_LEVELS as readonly unknown[]).includes(p.level)) throw invalidParams(`logging/setLevel needs a level: one of ${LOG_LEVELS.join(", ")}`);
+        if (!(LOG_LEVELS as readonly unknown[]).includes(p.level))
+          throw invalidParams(`logging/setLevel needs a level: one of ${LOG_LEVELS.join(", ")}`);
         session.logLevel = p.level as LogLevel;
         return {};
       case "tools/list":
@@ -366,9 +439,14 @@ export class ToolkitServer {
     const lists = new Set<ListKind>(["tools", "resources", ...(this.prompts.empty ? [] : (["prompts"] as const))]);
     const filter = ChangeFeed.agreed(p.notifications, lists, true);
     const id = ctx.requestId ?? 0;
-    await ctx.notify({ method: "notifications/subscriptions/acknowledged", params: { notifications: filter, _meta: { [META.subscriptionId]: id } } });
+    await ctx.notify({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: filter, _meta: { [META.subscriptionId]: id } },
+    });
     const off = this.changes.listen({ id, filter, send: (n) => void ctx.notify(n).catch(() => {}) });
-    await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      ctx.signal.aborted ? resolve() : ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+    );
     off();
     throw new CancelledError();
   }
@@ -376,16 +454,21 @@ export class ToolkitServer {
   private async getPrompt(p: Params, input: (name: string) => InputContext): Promise<Record<string, unknown>> {
     const { prompt, args } = this.prompts.resolve(p);
     const r = await prompt.get(args, input(prompt.name));
-    return r.description === undefined ? { messages: r.messages } : { description: r.description, messages: r.messages };
+    return r.description === undefined
+      ? { messages: r.messages }
+      : { description: r.description, messages: r.messages };
   }
 
   /** Tool declarations in the shape of the requested version. */
   listTools(version: string, negotiated: ReadonlySet<string>): Record<string, unknown>[] {
     return [...this.tools.values()].map((t) => {
       const decl = t.declaration();
-      if (eraOf(version) !== "2026-12-01") return projectToolToLegacy(decl, t.legacy?.outputSchema) as unknown as Record<string, unknown>;
+      if (eraOf(version) !== "2026-12-01")
+        return projectToolToLegacy(decl, t.legacy?.outputSchema) as unknown as Record<string, unknown>;
       // An extension audience is listed only when both sides advertised the extension on this request.
-      decl.outputVariants = decl.outputVariants.filter((v) => !isExtensionAudience(v.audience) || negotiated.has(v.audience));
+      decl.outputVariants = decl.outputVariants.filter(
+        (v) => !isExtensionAudience(v.audience) || negotiated.has(v.audience),
+      );
       return decl as unknown as Record<string, unknown>;
     });
   }
@@ -401,7 +484,8 @@ export class ToolkitServer {
     if (typeof p.name !== "string") throw invalidParams("tools/call needs params.name");
     const tool = this.tools.get(p.name);
     if (!tool) throw invalidParams(`Unknown tool: ${p.name}`);
-    if (p.arguments !== undefined && !isObject(p.arguments)) throw invalidParams("tools/call arguments must be an object");
+    if (p.arguments !== undefined && !isObject(p.arguments))
+      throw invalidParams("tools/call arguments must be an object");
     const args = (p.arguments ?? {}) as Record<string, unknown>;
     const era = eraOf(version);
     const env: CallEnvironment = {

@@ -15,11 +15,14 @@ export class RpcError extends Error {
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 
-export const invalidParams = (message: string, httpStatus = 200) => new RpcError(ErrorCode.InvalidParams, message, undefined, httpStatus);
+export const invalidParams = (message: string, httpStatus = 200) =>
+  new RpcError(ErrorCode.InvalidParams, message, undefined, httpStatus);
 export const internalError = (message: string) => new RpcError(ErrorCode.InternalError, message);
 export const methodNotFound = (method: string, httpStatus = 200) =>
   new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, httpStatus);

@@ -97,18 +97,35 @@ export class ToolkitHttpHandler {
   /** The header/body agreement of a modern request (protocol/http-headers.ts): throws HeaderMismatch. */
   private checkHeaders(req: IncomingMessage, msg: Message, version: string): void {
     const params = (msg.params ?? {}) as Record<string, unknown>;
-    const plan = msg.method === "tools/call" && typeof params.name === "string" ? this.paramPlans.get(params.name) : undefined;
+    const plan =
+      msg.method === "tools/call" && typeof params.name === "string" ? this.paramPlans.get(params.name) : undefined;
     const mismatch = headerMismatch(req.headers, msg.method, params, version, plan);
-    if (mismatch !== undefined) throw new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`, undefined, 400);
+    if (mismatch !== undefined)
+      throw new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${mismatch}`, undefined, 400);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS-rebinding protection before anything else.
-    if (!isLoopbackHost(req.headers.host)) return sendJson(res, 421, errorBody(undefined, ErrorCode.InvalidRequest, `Host ${JSON.stringify(req.headers.host ?? "")} is not a loopback name`));
+    if (!isLoopbackHost(req.headers.host))
+      return sendJson(
+        res,
+        421,
+        errorBody(
+          undefined,
+          ErrorCode.InvalidRequest,
+          `Host ${JSON.stringify(req.headers.host ?? "")} is not a loopback name`,
+        ),
+      );
     const origin = req.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin)) return sendJson(res, 403, errorBody(undefined, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed`));
+    if (origin !== undefined && !isLoopbackOrigin(origin))
+      return sendJson(
+        res,
+        403,
+        errorBody(undefined, ErrorCode.InvalidRequest, `Origin ${JSON.stringify(origin)} is not allowed`),
+      );
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== this.options.path) return sendJson(res, 404, errorBody(undefined, ErrorCode.InvalidRequest, `no MCP endpoint at ${path}`));
+    if (path !== this.options.path)
+      return sendJson(res, 404, errorBody(undefined, ErrorCode.InvalidRequest, `no MCP endpoint at ${path}`));
 
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = typeof sessionHeader === "string" ? sessionHeader : undefined;
@@ -117,11 +134,21 @@ export class ToolkitHttpHandler {
       return;
     }
     if (req.method !== "POST") {
-      return sendJson(res, 405, errorBody(undefined, ErrorCode.InvalidRequest, `HTTP ${req.method} is not allowed: POST one JSON-RPC message to ${this.options.path}`), { allow: "POST" });
+      return sendJson(
+        res,
+        405,
+        errorBody(
+          undefined,
+          ErrorCode.InvalidRequest,
+          `HTTP ${req.method} is not allowed: POST one JSON-RPC message to ${this.options.path}`,
+        ),
+        { allow: "POST" },
+      );
     }
 
     const text = await readBody(req, this.options.maxBodyBytes);
-    if (text === undefined) return sendJson(res, 413, errorBody(undefined, ErrorCode.InvalidRequest, "request body is too large"));
+    if (text === undefined)
+      return sendJson(res, 413, errorBody(undefined, ErrorCode.InvalidRequest, "request body is too large"));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -131,16 +158,44 @@ export class ToolkitHttpHandler {
     const msg = parsed as Message;
     // A legacy client answering a request this server sent on one of its streams.
     const reply = parsed as Reply;
-    if (sessionId !== undefined && typeof parsed === "object" && parsed !== null && reply.jsonrpc === "2.0" && !("method" in reply) && ("result" in reply || "error" in reply)) {
+    if (
+      sessionId !== undefined &&
+      typeof parsed === "object" &&
+      parsed !== null &&
+      reply.jsonrpc === "2.0" &&
+      !("method" in reply) &&
+      ("result" in reply || "error" in reply)
+    ) {
       const waiter = this.pending.get(`${sessionId}\u0000${String(reply.id)}`);
-      if (!waiter) return sendJson(res, 404, errorBody(undefined, ErrorCode.InvalidRequest, "no request of this server awaits that answer"));
-      if ("error" in reply) waiter.reject(new RpcError(ErrorCode.InvalidParams, `the client refused the request: ${String(reply.error?.message ?? "error")}`.slice(0, 300)));
+      if (!waiter)
+        return sendJson(
+          res,
+          404,
+          errorBody(undefined, ErrorCode.InvalidRequest, "no request of this server awaits that answer"),
+        );
+      if ("error" in reply)
+        waiter.reject(
+          new RpcError(
+            ErrorCode.InvalidParams,
+            `the client refused the request: ${String(reply.error?.message ?? "error")}`.slice(0, 300),
+          ),
+        );
       else waiter.resolve(reply.result);
       res.writeHead(202).end();
       return;
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || msg.jsonrpc !== "2.0" || typeof msg.method !== "string") {
-      return sendJson(res, 400, errorBody(undefined, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"));
+    if (
+      typeof parsed !== "object" ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      msg.jsonrpc !== "2.0" ||
+      typeof msg.method !== "string"
+    ) {
+      return sendJson(
+        res,
+        400,
+        errorBody(undefined, ErrorCode.InvalidRequest, "the body must be a single JSON-RPC request or notification"),
+      );
     }
     const isRequest = typeof msg.id === "string" || typeof msg.id === "number";
     const id: Id = isRequest ? (msg.id as string | number) : null;
@@ -161,7 +216,8 @@ export class ToolkitHttpHandler {
     }
     if (sessionId !== undefined && !modern) {
       const session = this.sessions.get(sessionId);
-      if (!session) return sendJson(res, 404, errorBody(id, ErrorCode.InvalidRequest, "Session not found: initialize again"));
+      if (!session)
+        return sendJson(res, 404, errorBody(id, ErrorCode.InvalidRequest, "Session not found: initialize again"));
       if (!isRequest) {
         res.writeHead(202).end();
         return;
@@ -179,7 +235,8 @@ export class ToolkitHttpHandler {
       const env = ToolkitServer.readEnvelope(msg.params);
       this.checkHeaders(req, msg, env.version);
       ToolkitServer.checkVersion(env.version);
-      if (!this.server.servesModern(msg.method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
+      if (!this.server.servesModern(msg.method))
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, undefined, 404);
     } catch (e) {
       if (!(e instanceof RpcError)) throw e;
       return sendJson(res, e.httpStatus, errorBody(id, e.code, e.message, e.data));
@@ -211,9 +268,15 @@ export class ToolkitHttpHandler {
     const openSse = () => {
       if (sse) return;
       sse = true;
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no", ...headers });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+        ...headers,
+      });
     };
-    if (meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined)) openSse();
+    if (meta?.progressToken !== undefined || (session === undefined && requestedLogLevel(msg.params) !== undefined))
+      openSse();
     const writeEvent = (m: unknown) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
     const ctx: RequestContext = {
       signal: controller.signal,
@@ -227,7 +290,9 @@ export class ToolkitHttpHandler {
     };
     // 2025-11-25: the server may send requests related to this one on its response stream; the
     // client POSTs the answer with the session id. Modern requests never get this (MRTR instead).
-    if (session !== undefined && sessionId !== undefined) ctx.request = (method, params) => this.requestClient(sessionId, method, params, openSse, writeEvent, controller.signal);
+    if (session !== undefined && sessionId !== undefined)
+      ctx.request = (method, params) =>
+        this.requestClient(sessionId, method, params, openSse, writeEvent, controller.signal);
     let reply: unknown;
     let status = 200;
     let ok = false;
@@ -236,7 +301,8 @@ export class ToolkitHttpHandler {
       ok = true;
     } catch (e) {
       if (e instanceof CancelledError || controller.signal.aborted) return false; // nothing more for a cancelled request
-      const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+      const err =
+        e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
       reply = errorBody(id, err.code, err.message, err.data);
       status = err.httpStatus;
     }
@@ -272,7 +338,12 @@ export class ToolkitHttpHandler {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new RpcError(ErrorCode.InternalError, `the client did not answer ${method} within ${CLIENT_REQUEST_TIMEOUT_MS / 1000} s`));
+        reject(
+          new RpcError(
+            ErrorCode.InternalError,
+            `the client did not answer ${method} within ${CLIENT_REQUEST_TIMEOUT_MS / 1000} s`,
+          ),
+        );
       }, CLIENT_REQUEST_TIMEOUT_MS);
       signal.addEventListener("abort", onAbort, { once: true });
       this.pending.set(key, {
@@ -287,10 +358,14 @@ export class ToolkitHttpHandler {
 
 /** Serves the toolkit server on http://127.0.0.1:PORT/mcp. */
 export async function serveHttp(server: ToolkitServer, options: HttpServeOptions = {}): Promise<HttpHandle> {
-  const handler = new ToolkitHttpHandler(server, { path: options.path ?? "/mcp", maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024 });
+  const handler = new ToolkitHttpHandler(server, {
+    path: options.path ?? "/mcp",
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+  });
   const http = createServer((req, res) => {
     handler.handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(undefined, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody(undefined, ErrorCode.InternalError, e instanceof Error ? e.message : String(e)));
       else res.end();
     });
   });

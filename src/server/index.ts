@@ -15,7 +15,15 @@ export type {
 export { fromLegacyTool } from "./legacy-tool.js";
 export type { LegacyToolDefinition, LegacyToolResult } from "./legacy-tool.js";
 export { defineResource, defineResourceTemplate } from "./resource.js";
-export type { CacheHint, ResourceDefinition, ResourceTemplateDefinition, CompiledTemplate, ResourceBody, ListedResource, Completer } from "./resource.js";
+export type {
+  CacheHint,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  CompiledTemplate,
+  ResourceBody,
+  ListedResource,
+  Completer,
+} from "./resource.js";
 export { definePrompt } from "./prompt.js";
 export type { PromptDefinition, PromptArgument, PromptMessage, PromptResult } from "./prompt.js";
 export { InputRequiredSignal, missingCapability, answerProblem } from "./input.js";
@@ -30,4 +38,10 @@ export { logRequests } from "./request-log.js";
 export { serveHttp, ToolkitHttpHandler, isLoopbackHost, isLoopbackOrigin, decodeHeaderValue } from "./http.js";
 export type { HttpHandle, HttpServeOptions } from "./http.js";
 export { withOutputVariants, contentVariant, structuredVariant } from "./sdk-adapter.js";
-export type { OutputVariants, OutputVariantsOptions, DeclareOptions, SdkVariant, SdkToolResult } from "./sdk-adapter.js";
+export type {
+  OutputVariants,
+  OutputVariantsOptions,
+  DeclareOptions,
+  SdkVariant,
+  SdkToolResult,
+} from "./sdk-adapter.js";

@@ -61,7 +61,8 @@ export function missingCapability(req: InputRequest, caps: Capabilities): Capabi
     if (!isObject(el)) return { elicitation: req.params?.mode === "url" ? { url: {} } : {} };
     // 2025-11-25: an empty `elicitation` object means form mode only.
     if (req.params?.mode === "url" && !isObject(el.url)) return { elicitation: { url: {} } };
-    if (req.params?.mode !== "url" && Object.keys(el).length > 0 && !isObject(el.form)) return { elicitation: { form: {} } };
+    if (req.params?.mode !== "url" && Object.keys(el).length > 0 && !isObject(el.form))
+      return { elicitation: { form: {} } };
     return undefined;
   }
   if (req.method === "sampling/createMessage") return isObject(caps.sampling) ? undefined : { sampling: {} };
@@ -73,7 +74,12 @@ function checkCapabilities(requests: Record<string, InputRequest>, caps: Capabil
     const missing = missingCapability(req, caps);
     if (missing) {
       const name = Object.keys(missing)[0];
-      throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${name}`, { requiredCapabilities: missing }, 400);
+      throw new RpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: ${name}`,
+        { requiredCapabilities: missing },
+        400,
+      );
     }
   }
 }
@@ -82,7 +88,8 @@ function checkCapabilities(requests: Record<string, InputRequest>, caps: Capabil
 export function answerProblem(method: InputMethod, v: unknown): string | undefined {
   if (!isObject(v)) return "is not an object";
   if (method === "elicitation/create") {
-    if (v.action !== "accept" && v.action !== "decline" && v.action !== "cancel") return "has no action accept, decline or cancel";
+    if (v.action !== "accept" && v.action !== "decline" && v.action !== "cancel")
+      return "has no action accept, decline or cancel";
     if (v.content !== undefined && !isObject(v.content)) return "has a content that is not an object";
     return undefined;
   }
@@ -92,21 +99,27 @@ export function answerProblem(method: InputMethod, v: unknown): string | undefin
     if (typeof v.model !== "string") return "has no model";
     return undefined;
   }
-  if (!Array.isArray(v.roots) || !v.roots.every((r) => isObject(r) && typeof r.uri === "string")) return "has no roots array of {uri}";
+  if (!Array.isArray(v.roots) || !v.roots.every((r) => isObject(r) && typeof r.uri === "string"))
+    return "has no roots array of {uri}";
   return undefined;
 }
 
 function checked(key: string, req: InputRequest, v: unknown): Json {
   const why = answerProblem(req.method, v);
-  if (why !== undefined) throw invalidParams(`the answer to input request ${JSON.stringify(key)} ${why} (expected the result of ${req.method})`);
+  if (why !== undefined)
+    throw invalidParams(
+      `the answer to input request ${JSON.stringify(key)} ${why} (expected the result of ${req.method})`,
+    );
   return v as Json;
 }
 
 function helpers(input: InputContext["input"]): Pick<InputContext, "elicit" | "sample" | "listRoots"> {
   return {
-    elicit: async (key, params) => (await input({ [key]: { method: "elicitation/create", params } }))[key] as unknown as ElicitAnswer,
+    elicit: async (key, params) =>
+      (await input({ [key]: { method: "elicitation/create", params } }))[key] as unknown as ElicitAnswer,
     sample: async (key, params) => (await input({ [key]: { method: "sampling/createMessage", params } }))[key],
-    listRoots: async (key = "roots") => (await input({ [key]: { method: "roots/list", params: {} } }))[key].roots as Root[],
+    listRoots: async (key = "roots") =>
+      (await input({ [key]: { method: "roots/list", params: {} } }))[key].roots as Root[],
   };
 }
 
@@ -132,7 +145,8 @@ export class StateSealer {
   seal(state: State): string {
     const body = Buffer.from(JSON.stringify(state)).toString("base64url");
     const sealed = `${body}.${this.mac(body)}`;
-    if (sealed.length > MAX_STATE_BYTES) throw internalError("server bug: the answers collected so far do not fit in a requestState");
+    if (sealed.length > MAX_STATE_BYTES)
+      throw internalError("server bug: the answers collected so far do not fit in a requestState");
     return sealed;
   }
   open(sealed: unknown, binding: string): State {
@@ -141,7 +155,8 @@ export class StateSealer {
     const [body, mac, extra] = sealed.split(".");
     const want = Buffer.from(this.mac(body ?? ""));
     const got = Buffer.from(mac ?? "");
-    if (extra !== undefined || got.length !== want.length || !timingSafeEqual(got, want)) throw bad("failed its integrity check (altered, or not from this server)");
+    if (extra !== undefined || got.length !== want.length || !timingSafeEqual(got, want))
+      throw bad("failed its integrity check (altered, or not from this server)");
     const state = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as State;
     if (state.b !== binding) throw bad("belongs to another request (method, name or arguments differ)");
     if (Date.now() - state.t > STATE_TTL_MS) throw bad("has expired: start the request again without it");
@@ -152,13 +167,15 @@ export class StateSealer {
 /** The modern (MRTR) input context of one request; reads and checks inputResponses and requestState. */
 export function mrtrInput(p: Json, caps: Capabilities, binding: string, sealer: StateSealer): InputContext {
   const responses = p.inputResponses;
-  if (responses !== undefined && !isObject(responses)) throw invalidParams("inputResponses must be an object keyed by the input request keys");
+  if (responses !== undefined && !isObject(responses))
+    throw invalidParams("inputResponses must be an object keyed by the input request keys");
   const state = p.requestState === undefined ? undefined : sealer.open(p.requestState, binding);
   // Null-prototype maps: a client's key like "__proto__" or "toString" is just a key.
   const answers: Json = Object.assign(Object.create(null) as Json, state?.a ?? {});
   for (const [key, value] of Object.entries(responses ?? {})) {
     // With a state, only the keys the last round asked for count; anything else is ignored.
-    if (!state || state.p.includes(key)) Object.defineProperty(answers, key, { value, enumerable: true, writable: true });
+    if (!state || state.p.includes(key))
+      Object.defineProperty(answers, key, { value, enumerable: true, writable: true });
   }
   const used: Json = Object.create(null) as Json;
   const round = state ? state.r : 1;

@@ -29,13 +29,27 @@ export interface LegacyToolDefinition<A = Record<string, unknown>> {
   programmatic?: boolean;
 }
 
-export function fromLegacyTool<A = Record<string, unknown>>(def: LegacyToolDefinition<A>): DefinedTool<LegacyToolResult> {
-  const variants: VariantDefinition<LegacyToolResult>[] = [{ audience: "assistant", format: "content", project: (r) => r.content }];
+export function fromLegacyTool<A = Record<string, unknown>>(
+  def: LegacyToolDefinition<A>,
+): DefinedTool<LegacyToolResult> {
+  const variants: VariantDefinition<LegacyToolResult>[] = [
+    { audience: "assistant", format: "content", project: (r) => r.content },
+  ];
   if (def.outputSchema && def.assistantStructured !== false) {
-    variants.push({ audience: "assistant", format: "structured", schema: def.outputSchema, project: (r) => r.structuredContent });
+    variants.push({
+      audience: "assistant",
+      format: "structured",
+      schema: def.outputSchema,
+      project: (r) => r.structuredContent,
+    });
   }
   if (def.outputSchema && def.programmatic) {
-    variants.push({ audience: "programmatic", format: "structured", schema: def.outputSchema, project: (r) => r.structuredContent });
+    variants.push({
+      audience: "programmatic",
+      format: "structured",
+      schema: def.outputSchema,
+      project: (r) => r.structuredContent,
+    });
   }
   return defineTool<A, LegacyToolResult>({
     name: def.name,
@@ -49,7 +63,10 @@ export function fromLegacyTool<A = Record<string, unknown>>(def: LegacyToolDefin
     async run(args, ctx) {
       const r = await def.handler(args, ctx);
       if (!r.isError) return r;
-      const text = r.content.map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
+      const text = r.content
+        .map((b) => (b.type === "text" ? b.text : ""))
+        .join(" ")
+        .trim();
       return new ToolError(text || `${def.name} failed`, { "assistant/content": r.content });
     },
   });

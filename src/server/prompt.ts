@@ -35,9 +35,13 @@ export interface PromptDefinition {
 
 export function definePrompt(def: PromptDefinition): PromptDefinition {
   const names = (def.arguments ?? []).map((a) => a.name);
-  if (new Set(names).size !== names.length) throw new Error(`prompt ${JSON.stringify(def.name)}: an argument is declared twice`);
+  if (new Set(names).size !== names.length)
+    throw new Error(`prompt ${JSON.stringify(def.name)}: an argument is declared twice`);
   for (const name of Object.keys(def.complete ?? {})) {
-    if (!names.includes(name)) throw new Error(`prompt ${JSON.stringify(def.name)}: completion for ${JSON.stringify(name)}, which is not one of its arguments`);
+    if (!names.includes(name))
+      throw new Error(
+        `prompt ${JSON.stringify(def.name)}: completion for ${JSON.stringify(name)}, which is not one of its arguments`,
+      );
   }
   return def;
 }
@@ -94,14 +98,16 @@ export class PromptCatalog {
     const prompt = this.prompts.get(p.name);
     if (!prompt) throw invalidParams(`Unknown prompt: ${p.name}`);
     const raw = p.arguments ?? {};
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalidParams("prompts/get arguments must be an object of strings");
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+      throw invalidParams("prompts/get arguments must be an object of strings");
     const args: Record<string, string> = {};
     for (const [k, v] of Object.entries(raw)) {
       if (typeof v !== "string") throw invalidParams(`prompts/get argument ${JSON.stringify(k)} must be a string`);
       args[k] = v;
     }
     const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => a.name);
-    if (missing.length > 0) throw invalidParams(`prompt ${prompt.name} needs argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
+    if (missing.length > 0)
+      throw invalidParams(`prompt ${prompt.name} needs argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
     return { prompt, args };
   }
 }

@@ -6,7 +6,8 @@ import type { ToolkitServer } from "./engine.js";
 
 export function logRequests(server: ToolkitServer, file: string): void {
   const handle = server.handle.bind(server);
-  const write = (entry: Record<string, unknown>) => appendFileSync(file, JSON.stringify({ at: new Date().toISOString(), ...entry }) + "\n");
+  const write = (entry: Record<string, unknown>) =>
+    appendFileSync(file, JSON.stringify({ at: new Date().toISOString(), ...entry }) + "\n");
   server.handle = async (method, params, ctx) => {
     write({ dir: "request", method, params });
     try {

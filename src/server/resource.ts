@@ -10,8 +10,10 @@ export interface CacheHint {
 }
 
 export function checkCacheHint(hint: CacheHint, what: string): CacheHint {
-  if (!Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0) throw new Error(`${what}: ttlMs must be a non-negative integer`);
-  if (hint.cacheScope !== "public" && hint.cacheScope !== "private") throw new Error(`${what}: cacheScope must be "public" or "private"`);
+  if (!Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0)
+    throw new Error(`${what}: ttlMs must be a non-negative integer`);
+  if (hint.cacheScope !== "public" && hint.cacheScope !== "private")
+    throw new Error(`${what}: cacheScope must be "public" or "private"`);
   return { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
 }
 
@@ -88,10 +90,12 @@ export function defineResourceTemplate(def: ResourceTemplateDefinition): Compile
     last = m.index! + m[0].length;
   }
   const rest = def.uriTemplate.slice(last);
-  if (variables.length === 0 || /[{}]/.test(rest)) throw new Error(`${what}: needs level-1 {name} variables and nothing else in braces`);
+  if (variables.length === 0 || /[{}]/.test(rest))
+    throw new Error(`${what}: needs level-1 {name} variables and nothing else in braces`);
   if (new Set(variables).size !== variables.length) throw new Error(`${what}: a variable appears twice`);
   for (const name of Object.keys(def.complete ?? {})) {
-    if (!variables.includes(name)) throw new Error(`${what}: completion for ${JSON.stringify(name)}, which is not one of its variables`);
+    if (!variables.includes(name))
+      throw new Error(`${what}: completion for ${JSON.stringify(name)}, which is not one of its variables`);
   }
   const re = new RegExp(`^${pattern}${escapeRe(rest)}$`);
   return {

@@ -2,7 +2,13 @@
 // completion/complete for ref/resource: fixed resources first, then each template's listed ones.
 import { RpcError, internalError, invalidParams } from "./errors.js";
 import { paginate } from "./pagination.js";
-import { listEntry, type CacheHint, type CompiledTemplate, type ResourceBody, type ResourceDefinition } from "./resource.js";
+import {
+  listEntry,
+  type CacheHint,
+  type CompiledTemplate,
+  type ResourceBody,
+  type ResourceDefinition,
+} from "./resource.js";
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +26,8 @@ export class ResourceCatalog {
     }
     const names = new Set<string>();
     for (const t of templates) {
-      if (names.has(t.uriTemplate)) throw new Error(`resource template ${JSON.stringify(t.uriTemplate)} is registered twice`);
+      if (names.has(t.uriTemplate))
+        throw new Error(`resource template ${JSON.stringify(t.uriTemplate)} is registered twice`);
       names.add(t.uriTemplate);
     }
   }
@@ -45,7 +52,8 @@ export class ResourceCatalog {
   list(cursor: unknown): Json {
     const all: Json[] = [...this.fixed.values()].map(listEntry);
     for (const t of this.templates) {
-      for (const r of t.list?.() ?? []) all.push({ ...r, ...(r.mimeType === undefined && t.mimeType ? { mimeType: t.mimeType } : {}) });
+      for (const r of t.list?.() ?? [])
+        all.push({ ...r, ...(r.mimeType === undefined && t.mimeType ? { mimeType: t.mimeType } : {}) });
     }
     const { page, nextCursor } = paginate(all, cursor, this.pageSize);
     return nextCursor ? { resources: page, nextCursor } : { resources: page };
@@ -94,7 +102,8 @@ function contents(uri: string, mimeType: string | undefined, body: ResourceBody)
   if (mimeType !== undefined) out.mimeType = mimeType;
   if (typeof body === "string") out.text = body;
   else if ("text" in body && typeof body.text === "string") out.text = body.text;
-  else if ("blob" in body) out.blob = typeof body.blob === "string" ? body.blob : Buffer.from(body.blob).toString("base64");
+  else if ("blob" in body)
+    out.blob = typeof body.blob === "string" ? body.blob : Buffer.from(body.blob).toString("base64");
   else throw internalError(`server bug: resource ${uri} read neither text nor blob; nothing was sent`);
   return out;
 }

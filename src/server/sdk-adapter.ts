@@ -23,16 +23,32 @@ export interface SdkToolResult {
 
 /** One declared variant beyond the inferred assistant ones: a projection of the SDK result. */
 export type SdkVariant =
-  | { audience: string; format: "content"; project: (result: SdkToolResult, args: Record<string, unknown>) => ContentBlock[] }
-  | { audience: string; format: "structured"; schema?: z.ZodType; project: (result: SdkToolResult, args: Record<string, unknown>) => unknown };
+  | {
+      audience: string;
+      format: "content";
+      project: (result: SdkToolResult, args: Record<string, unknown>) => ContentBlock[];
+    }
+  | {
+      audience: string;
+      format: "structured";
+      schema?: z.ZodType;
+      project: (result: SdkToolResult, args: Record<string, unknown>) => unknown;
+    };
 
 /** A content variant for `audience`. */
-export function contentVariant(audience: string, project: (result: SdkToolResult, args: Record<string, unknown>) => ContentBlock[]): SdkVariant {
+export function contentVariant(
+  audience: string,
+  project: (result: SdkToolResult, args: Record<string, unknown>) => ContentBlock[],
+): SdkVariant {
   return { audience, format: "content", project };
 }
 
 /** A structured variant for `audience`, its schema a zod schema (declared as JSON Schema, checked on every call). */
-export function structuredVariant<S extends z.ZodType>(audience: string, schema: S, project: (result: SdkToolResult, args: Record<string, unknown>) => z.input<S>): SdkVariant {
+export function structuredVariant<S extends z.ZodType>(
+  audience: string,
+  schema: S,
+  project: (result: SdkToolResult, args: Record<string, unknown>) => z.input<S>,
+): SdkVariant {
   return { audience, format: "structured", schema, project };
 }
 
@@ -41,7 +57,8 @@ export interface DeclareOptions {
   assistantStructured?: boolean;
 }
 
-export interface OutputVariantsOptions extends Pick<ToolkitServerOptions, "extensions" | "cache" | "stateSecret" | "pageSize"> {
+export interface OutputVariantsOptions
+  extends Pick<ToolkitServerOptions, "extensions" | "cache" | "stateSecret" | "pageSize"> {
   /** Default: the McpServer's own serverInfo. */
   info?: Implementation;
   instructions?: string;
@@ -60,7 +77,10 @@ type Handler = (request: Record<string, unknown>, extra: Record<string, unknown>
 function sdkHandler(mcp: McpServer, method: string): Handler {
   const handlers = (mcp.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
   const h = handlers instanceof Map ? handlers.get(method) : undefined;
-  if (!h) throw new Error(`withOutputVariants: the McpServer has no ${method} handler (register a tool first; SDK 1.x McpServer expected)`);
+  if (!h)
+    throw new Error(
+      `withOutputVariants: the McpServer has no ${method} handler (register a tool first; SDK 1.x McpServer expected)`,
+    );
   return h;
 }
 
@@ -85,22 +105,44 @@ function extraFor(ctx: RunContext): Record<string, unknown> {
     sendNotification: async (n: { method: string; params?: Record<string, unknown> }) => {
       const p = n.params ?? {};
       if (n.method === "notifications/progress" && typeof p.progress === "number") {
-        await ctx.progress(p.progress, typeof p.total === "number" ? p.total : undefined, typeof p.message === "string" ? p.message : undefined);
+        await ctx.progress(
+          p.progress,
+          typeof p.total === "number" ? p.total : undefined,
+          typeof p.message === "string" ? p.message : undefined,
+        );
       } else if (n.method === "notifications/message" && typeof p.level === "string") {
-        await ctx.log(p.level as Parameters<RunContext["log"]>[0], p.data, typeof p.logger === "string" ? p.logger : undefined);
+        await ctx.log(
+          p.level as Parameters<RunContext["log"]>[0],
+          p.data,
+          typeof p.logger === "string" ? p.logger : undefined,
+        );
       }
     },
     sendRequest: async (r: { method: string }) => {
-      throw new Error(`withOutputVariants: ${r.method} from a tool callback is not bridged; use the toolkit's ctx.elicit / ctx.sample`);
+      throw new Error(
+        `withOutputVariants: ${r.method} from a tool callback is not bridged; use the toolkit's ctx.elicit / ctx.sample`,
+      );
     },
   };
 }
 
-function toolFrom(mcp: McpServer, listed: ListedTool, extra: SdkVariant[], options: DeclareOptions): DefinedTool<SdkToolResult> {
+function toolFrom(
+  mcp: McpServer,
+  listed: ListedTool,
+  extra: SdkVariant[],
+  options: DeclareOptions,
+): DefinedTool<SdkToolResult> {
   const call = sdkHandler(mcp, "tools/call");
-  const variants: VariantDefinition<SdkToolResult>[] = [{ audience: "assistant", format: "content", project: (r) => r.content }];
+  const variants: VariantDefinition<SdkToolResult>[] = [
+    { audience: "assistant", format: "content", project: (r) => r.content },
+  ];
   if (listed.outputSchema && options.assistantStructured !== false) {
-    variants.push({ audience: "assistant", format: "structured", schema: listed.outputSchema, project: (r) => r.structuredContent });
+    variants.push({
+      audience: "assistant",
+      format: "structured",
+      schema: listed.outputSchema,
+      project: (r) => r.structuredContent,
+    });
   }
   const ownAssistantContent = extra.some((v) => v.audience === "assistant" && v.format === "content");
   const argsOf = new WeakMap<SdkToolResult, Record<string, unknown>>();
@@ -108,10 +150,16 @@ function toolFrom(mcp: McpServer, listed: ListedTool, extra: SdkVariant[], optio
     // A declared variant replaces the inferred one of its selector (e.g. prose for the model instead of serialized JSON).
     const at = variants.findIndex((d) => d.audience === v.audience && d.format === v.format);
     if (at >= 0) variants.splice(at, 1);
-    if (v.format === "content") variants.push({ audience: v.audience, format: "content", project: (r) => v.project(r, argsOf.get(r) ?? {}) });
+    if (v.format === "content")
+      variants.push({ audience: v.audience, format: "content", project: (r) => v.project(r, argsOf.get(r) ?? {}) });
     else {
       const schema = v.schema ? (z.toJSONSchema(v.schema, { io: "input" }) as JsonSchema) : undefined;
-      variants.push({ audience: v.audience, format: "structured", schema, project: (r) => v.project(r, argsOf.get(r) ?? {}) });
+      variants.push({
+        audience: v.audience,
+        format: "structured",
+        schema,
+        project: (r) => v.project(r, argsOf.get(r) ?? {}),
+      });
     }
   }
   return defineTool<Record<string, unknown>, SdkToolResult>({
@@ -125,13 +173,24 @@ function toolFrom(mcp: McpServer, listed: ListedTool, extra: SdkVariant[], optio
     // Older clients get the SDK's outputSchema and structuredContent, and assistant/content as
     // content: the SDK's own content unless a declared assistant/content replaces it — then, as the
     // SEP asks of legacy results, followed by the serialized structuredContent they had before.
-    legacy: { outputSchema: listed.outputSchema, structured: listed.outputSchema ? (r) => r.structuredContent : undefined, mirror: ownAssistantContent },
+    legacy: {
+      outputSchema: listed.outputSchema,
+      structured: listed.outputSchema ? (r) => r.structuredContent : undefined,
+      mirror: ownAssistantContent,
+    },
     async run(args, ctx) {
-      const raw = await call({ jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: listed.name, arguments: args } }, extraFor(ctx));
-      if (!isObject(raw) || !Array.isArray(raw.content)) throw new Error(`${listed.name}: the SDK returned no CallToolResult`);
+      const raw = await call(
+        { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: listed.name, arguments: args } },
+        extraFor(ctx),
+      );
+      if (!isObject(raw) || !Array.isArray(raw.content))
+        throw new Error(`${listed.name}: the SDK returned no CallToolResult`);
       const result = raw as unknown as SdkToolResult;
       if (result.isError) {
-        const text = result.content.map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
+        const text = result.content
+          .map((b) => (b.type === "text" ? b.text : ""))
+          .join(" ")
+          .trim();
         return new ToolError(text || `${listed.name} failed`, { "assistant/content": result.content });
       }
       argsOf.set(result, args);
@@ -149,20 +208,29 @@ export function withOutputVariants(mcp: McpServer, options: OutputVariantsOption
   const declared = new Map<string, { variants: SdkVariant[]; options: DeclareOptions }>();
   const adapter: OutputVariants = {
     declare(name, variants, opts = {}) {
-      if (declared.has(name)) throw new Error(`withOutputVariants: variants for ${JSON.stringify(name)} are declared twice`);
+      if (declared.has(name))
+        throw new Error(`withOutputVariants: variants for ${JSON.stringify(name)} are declared twice`);
       declared.set(name, { variants, options: opts });
       return adapter;
     },
     async toolkit() {
-      const listing = await sdkHandler(mcp, "tools/list")({ jsonrpc: "2.0", id: 0, method: "tools/list", params: {} }, {});
+      const listing = await sdkHandler(mcp, "tools/list")(
+        { jsonrpc: "2.0", id: 0, method: "tools/list", params: {} },
+        {},
+      );
       const tools = isObject(listing) && Array.isArray(listing.tools) ? (listing.tools as ListedTool[]) : [];
       const unknown = [...declared.keys()].filter((n) => !tools.some((t) => t.name === n));
-      if (unknown.length > 0) throw new Error(`withOutputVariants: variants declared for tools the McpServer does not list: ${unknown.join(", ")}`);
+      if (unknown.length > 0)
+        throw new Error(
+          `withOutputVariants: variants declared for tools the McpServer does not list: ${unknown.join(", ")}`,
+        );
       const server = mcp.server as unknown as { _serverInfo?: Implementation; _instructions?: string };
       return new ToolkitServer({
         info: options.info ?? server._serverInfo ?? { name: "mcp-server", version: "0.0.0" },
         instructions: options.instructions ?? server._instructions,
-        tools: tools.map((t) => toolFrom(mcp, t, declared.get(t.name)?.variants ?? [], declared.get(t.name)?.options ?? {})),
+        tools: tools.map((t) =>
+          toolFrom(mcp, t, declared.get(t.name)?.variants ?? [], declared.get(t.name)?.options ?? {}),
+        ),
         extensions: options.extensions,
         cache: options.cache,
         stateSecret: options.stateSecret,

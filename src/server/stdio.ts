@@ -5,7 +5,11 @@
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Notification as SdkNotification, Request as SdkRequest, Result as SdkResult } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  Notification as SdkNotification,
+  Request as SdkRequest,
+  Result as SdkResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ErrorCode } from "../protocol/index.js";
@@ -32,7 +36,10 @@ export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, Sdk
         push: (n) => void this.notification(n as SdkNotification).catch(() => {}),
         notify: (n) => extra.sendNotification(n as SdkNotification),
         request: (method, params) =>
-          extra.sendRequest({ method, params } as SdkRequest, ANY_RESULT, { signal: extra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS }),
+          extra.sendRequest({ method, params } as SdkRequest, ANY_RESULT, {
+            signal: extra.signal,
+            timeout: CLIENT_REQUEST_TIMEOUT_MS,
+          }),
       })) as SdkResult;
   }
 
@@ -49,15 +56,22 @@ export class ToolkitConnection extends Protocol<SdkRequest, SdkNotification, Sdk
 }
 
 /** Serves the toolkit server on this process's stdin/stdout until stdin ends. */
-export async function serveStdio(server: ToolkitServer, transport: Transport = new StdioServerTransport()): Promise<void> {
+export async function serveStdio(
+  server: ToolkitServer,
+  transport: Transport = new StdioServerTransport(),
+): Promise<void> {
   const connection = new ToolkitConnection(server);
   connection.onerror = (e) => {
     process.stderr.write(`stdio: ${e.message.split("\n")[0]}\n`);
     // A line that is not JSON, or not a JSON-RPC message, still gets a JSON-RPC error. Without an
     // id: MCP's schema (2025-11-25 and 2026-07-28) allows none there, and never a null one.
-    const code = e instanceof SyntaxError ? ErrorCode.ParseError : e.name === "ZodError" ? ErrorCode.InvalidRequest : undefined;
+    const code =
+      e instanceof SyntaxError ? ErrorCode.ParseError : e.name === "ZodError" ? ErrorCode.InvalidRequest : undefined;
     if (code !== undefined) {
-      const message = code === ErrorCode.ParseError ? "Parse error: the line is not JSON" : "Invalid Request: not a JSON-RPC 2.0 message";
+      const message =
+        code === ErrorCode.ParseError
+          ? "Parse error: the line is not JSON"
+          : "Invalid Request: not a JSON-RPC 2.0 message";
       void transport.send({ jsonrpc: "2.0", error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
     }
   };

@@ -120,7 +120,10 @@ export interface DefinedTool<R = unknown> extends ToolDefinition<Record<string, 
 
 export function wireVariant(v: VariantDefinition<unknown>): ToolResultVariant {
   if (v.format === "content") return { audience: v.audience, format: "content" };
-  const out: ToolResultVariant = v.schema === undefined ? { audience: v.audience, format: "structured" } : { audience: v.audience, format: "structured", schema: v.schema };
+  const out: ToolResultVariant =
+    v.schema === undefined
+      ? { audience: v.audience, format: "structured" }
+      : { audience: v.audience, format: "structured", schema: v.schema };
   if (v.errorSchema !== undefined) Object.assign(out, { errorSchema: v.errorSchema });
   return out;
 }
@@ -136,13 +139,19 @@ export function defineTool<A = Record<string, unknown>, R = unknown>(def: ToolDe
   assertDeclaration(def.name, variants, { negotiatedExtensions: usedExtensions });
   const hasAssistantStructured = variants.some((v) => v.audience === "assistant" && v.format === "structured");
   if (def.legacy?.outputSchema && !def.legacy.structured && !hasAssistantStructured) {
-    throw new Error(`tool ${JSON.stringify(def.name)}: legacy.outputSchema needs legacy.structured or an assistant/structured variant to fill structuredContent`);
+    throw new Error(
+      `tool ${JSON.stringify(def.name)}: legacy.outputSchema needs legacy.structured or an assistant/structured variant to fill structuredContent`,
+    );
   }
   const tool = def as unknown as ToolDefinition<Record<string, unknown>, R>;
   return {
     ...tool,
     declaration() {
-      const t: VariantTool = { name: def.name, inputSchema: def.inputSchema, outputVariants: variants.map((v) => ({ ...v })) };
+      const t: VariantTool = {
+        name: def.name,
+        inputSchema: def.inputSchema,
+        outputVariants: variants.map((v) => ({ ...v })),
+      };
       if (def.title !== undefined) t.title = def.title;
       t.description = def.description;
       if (def.annotations !== undefined) t.annotations = def.annotations;

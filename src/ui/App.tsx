@@ -36,7 +36,9 @@ function paneLines(s: UiState, pane: PaneName, width: number): string[] {
  * each no taller than its content.
  */
 export function paneHeights(s: UiState, width: number, rows: number): Record<PaneName, number> {
-  const shown = (["programmatic", "app"] as const).filter((p) => (p === "app" ? s.app.length : s.programmatic.length) > 0);
+  const shown = (["programmatic", "app"] as const).filter(
+    (p) => (p === "app" ? s.app.length : s.programmatic.length) > 0,
+  );
   const total = Math.max(6, Math.floor(rows / 2) - 1);
   const each = Math.max(5, Math.floor(total / Math.max(1, shown.length)));
   const h: Record<PaneName, number> = { programmatic: 0, app: 0 };
@@ -45,13 +47,19 @@ export function paneHeights(s: UiState, width: number, rows: number): Record<Pan
 }
 
 /** PgUp/PgDn (a page), Home/End (the oldest / newest line): scrolls the pane scrolledPane names. */
-export function scrollPane(s: UiState, to: "up" | "down" | "top" | "bottom", width: number, rows: number): Partial<UiState> {
+export function scrollPane(
+  s: UiState,
+  to: "up" | "down" | "top" | "bottom",
+  width: number,
+  rows: number,
+): Partial<UiState> {
   const pane = scrolledPane(s);
   const height = paneHeights(s, width, rows)[pane];
   const most = maxScroll(paneLines(s, pane, width).length, height);
   const now = pane === "app" ? s.appScroll : s.progScroll;
   const page = pageRows(height);
-  const next = to === "top" ? most : to === "bottom" ? 0 : Math.max(0, Math.min(most, now + (to === "up" ? page : -page)));
+  const next =
+    to === "top" ? most : to === "bottom" ? 0 : Math.max(0, Math.min(most, now + (to === "up" ? page : -page)));
   return pane === "app" ? { appScroll: next } : { progScroll: next };
 }
 const QUIT_WINDOW_MS = 1500;
@@ -83,7 +91,8 @@ export function layoutFor(columns: number, paneOpen: boolean): { narrow: boolean
 /** ^T: shows or hides the side pane; while it is empty, says when it will appear. */
 function togglePane(store: ChatSession["store"]): void {
   const s = store.getState();
-  if (s.programmatic.length === 0 && s.app.length === 0) store.hint("the side pane is empty: it appears with the first programmatic or App output");
+  if (s.programmatic.length === 0 && s.app.length === 0)
+    store.hint("the side pane is empty: it appears with the first programmatic or App output");
   else store.update({ paneOpen: !s.paneOpen });
 }
 
@@ -139,12 +148,14 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
     // ^D on an empty prompt quits, as in a shell.
     if (key.ctrl && input === "d" && promptEmpty.current && !state.approval && !state.input) session.quit();
     else if (key.escape && !state.approval && !state.input) session.cancel();
-    else if (key.tab && key.shift) store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
+    else if (key.tab && key.shift)
+      store.update((s) => ({ paneOpen: true, paneFocus: s.paneFocus === "app" ? "programmatic" : "app" }));
     // Tab completes (PromptInput); the pane has its own key.
     else if (key.ctrl && input === "t") togglePane(store);
     else if (key.ctrl && input === "o" && !state.approval && !state.input) void session.submit("/show");
     else if (key.pageUp || key.pageDown) store.update((s) => scrollPane(s, key.pageUp ? "up" : "down", side, rows));
-    else if ((key.home || key.end) && promptEmpty.current && paneShown) store.update((s) => scrollPane(s, key.home ? "top" : "bottom", side, rows));
+    else if ((key.home || key.end) && promptEmpty.current && paneShown)
+      store.update((s) => scrollPane(s, key.home ? "top" : "bottom", side, rows));
   });
 
   const onSubmit = useCallback((text: string) => void session.submit(text), [session]);
@@ -153,8 +164,24 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const focus = scrolledPane(state);
   const sidePane = paneShown ? (
     <Box flexDirection="column" width={side}>
-      {state.programmatic.length ? <ProgrammaticPane entries={state.programmatic} width={side} height={heights.programmatic} scroll={state.progScroll} focused={focus === "programmatic"} /> : null}
-      {state.app.length ? <AppPane entries={state.app} width={side} height={heights.app} scroll={state.appScroll} focused={focus === "app"} /> : null}
+      {state.programmatic.length ? (
+        <ProgrammaticPane
+          entries={state.programmatic}
+          width={side}
+          height={heights.programmatic}
+          scroll={state.progScroll}
+          focused={focus === "programmatic"}
+        />
+      ) : null}
+      {state.app.length ? (
+        <AppPane
+          entries={state.app}
+          width={side}
+          height={heights.app}
+          scroll={state.appScroll}
+          focused={focus === "app"}
+        />
+      ) : null}
     </Box>
   ) : null;
 
@@ -162,9 +189,24 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   const input = state.input ? (
     <InputDialog input={state.input} width={main} />
   ) : approval ? (
-    <ApprovalPrompt server={approval.server} tool={approval.tool} args={approval.args} width={main} rows={Math.max(3, Math.min(24, rows - 12))} onAnswer={approval.resolve} />
+    <ApprovalPrompt
+      server={approval.server}
+      tool={approval.tool}
+      args={approval.args}
+      width={main}
+      rows={Math.max(3, Math.min(24, rows - 12))}
+      onAnswer={approval.resolve}
+    />
   ) : (
-    <PromptInput onSubmit={onSubmit} history={session.history} width={main} completion={completion} onEmpty={onEmpty} busy={state.busy} isActive={!approval && !state.input} />
+    <PromptInput
+      onSubmit={onSubmit}
+      history={session.history}
+      width={main}
+      completion={completion}
+      onEmpty={onEmpty}
+      busy={state.busy}
+      isActive={!approval && !state.input}
+    />
   );
   const mainColumn = (
     <Box flexDirection="column" width={main}>
@@ -189,7 +231,15 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
         </Box>
       )}
       {Date.now() - quitArmed < QUIT_WINDOW_MS ? <Text color="yellow">Press ^C again to quit</Text> : null}
-      <StatusBar servers={servers()} mode={state.mode} model={typeof modelName === "function" ? modelName() : modelName} width={columns} busy={state.busy} usage={usage} contextWindow={session.capabilities()?.contextWindow} />
+      <StatusBar
+        servers={servers()}
+        mode={state.mode}
+        model={typeof modelName === "function" ? modelName() : modelName}
+        width={columns}
+        busy={state.busy}
+        usage={usage}
+        contextWindow={session.capabilities()?.contextWindow}
+      />
     </Box>
   );
 }

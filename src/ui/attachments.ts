@@ -27,8 +27,10 @@ const inline = (s: string) => truncateChars(sanitizeInline(s), 200);
 export async function readAttachments(prompt: string, host: CommandHost): Promise<Attached> {
   const refs = attachmentRefs(prompt);
   if (refs.length === 0) return { ok: true, attachments: [], lines: [] };
-  if (!host.readResource) return { ok: false, error: "this host does not offer resources: nothing can be attached; not sent" };
-  if (refs.length > MAX_ATTACHMENTS) return { ok: false, error: `${refs.length} resources attached (at most ${MAX_ATTACHMENTS}); not sent` };
+  if (!host.readResource)
+    return { ok: false, error: "this host does not offer resources: nothing can be attached; not sent" };
+  if (refs.length > MAX_ATTACHMENTS)
+    return { ok: false, error: `${refs.length} resources attached (at most ${MAX_ATTACHMENTS}); not sent` };
   const attachments: UserAttachment[] = [];
   const lines: string[] = [];
   let total = 0;
@@ -37,12 +39,28 @@ export async function readAttachments(prompt: string, host: CommandHost): Promis
     if (!read.ok) return { ok: false, error: `@${inline(uri)}: ${inline(read.error.message)}; not sent` };
     void host.subscribe?.(read.server, read.uri).catch(() => {}); // a change is then a one-line notice
     const texts = read.contents.filter((c): c is Extract<typeof c, { text: string }> => "text" in c);
-    if (texts.length === 0) return { ok: false, error: `@${inline(uri)}: no text to attach (${read.contents.length ? "binary contents: /read shows them" : "no contents"}); not sent` };
+    if (texts.length === 0)
+      return {
+        ok: false,
+        error: `@${inline(uri)}: no text to attach (${read.contents.length ? "binary contents: /read shows them" : "no contents"}); not sent`,
+      };
     for (const c of texts) {
-      if (c.text.length > MAX_ATTACHED_CHARS) return { ok: false, error: `@${inline(c.uri)}: ${c.text.length} characters (at most ${MAX_ATTACHED_CHARS} attach); not sent` };
+      if (c.text.length > MAX_ATTACHED_CHARS)
+        return {
+          ok: false,
+          error: `@${inline(c.uri)}: ${c.text.length} characters (at most ${MAX_ATTACHED_CHARS} attach); not sent`,
+        };
       total += c.text.length;
-      if (total > MAX_ATTACHED_TOTAL) return { ok: false, error: `the attached resources hold more than ${MAX_ATTACHED_TOTAL} characters together; not sent` };
-      attachments.push(c.mimeType === undefined ? { server: read.server, uri: c.uri, text: c.text } : { server: read.server, uri: c.uri, mimeType: c.mimeType, text: c.text });
+      if (total > MAX_ATTACHED_TOTAL)
+        return {
+          ok: false,
+          error: `the attached resources hold more than ${MAX_ATTACHED_TOTAL} characters together; not sent`,
+        };
+      attachments.push(
+        c.mimeType === undefined
+          ? { server: read.server, uri: c.uri, text: c.text }
+          : { server: read.server, uri: c.uri, mimeType: c.mimeType, text: c.text },
+      );
       lines.push(`attached ${inline(read.server)} · ${inline(c.uri)} (${formatBytes(Buffer.byteLength(c.text))})`);
     }
   }

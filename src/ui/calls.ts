@@ -6,7 +6,11 @@ import type { SessionStore } from "./state.js";
 import type { CommandContext } from "./commands/types.js";
 
 /** The app's lifecycle: one gate ("always" remembered for every caller) and a card per call. */
-export function appCalls(store: SessionStore, yes: boolean | (() => boolean | undefined) | undefined, path?: CallPath): CallLifecycle {
+export function appCalls(
+  store: SessionStore,
+  yes: boolean | (() => boolean | undefined) | undefined,
+  path?: CallPath,
+): CallLifecycle {
   const gate = new CallGate({ yes, ask: (r) => store.askApproval(r.server, r.tool, r.args) });
   const calls = new CallLifecycle(gate, path);
   const cards = new Map<number, string>();

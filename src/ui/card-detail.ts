@@ -28,14 +28,19 @@ export const MAX_SECTION_LINES = 5_000;
 function bounded(text: string): string[] {
   const lines = text.split("\n");
   if (lines.length <= MAX_SECTION_LINES) return lines;
-  return [...lines.slice(0, MAX_SECTION_LINES), `… ${lines.length - MAX_SECTION_LINES} more lines past the screen's bound: /save writes the transcript, which holds them`];
+  return [
+    ...lines.slice(0, MAX_SECTION_LINES),
+    `… ${lines.length - MAX_SECTION_LINES} more lines past the screen's bound: /save writes the transcript, which holds them`,
+  ];
 }
 
 function variantLines(entry: ToolEntry | undefined): string[] {
   if (!entry) return ["(the tool is not listed in this mode now)"];
   const out = entry.variants.map((v) => `${sanitizeName(v.audience)}/${v.format}`);
-  for (const d of entry.declined ?? []) out.push(`${sanitizeName(d.audience)}/${d.format} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`);
-  if (entry.unavailable) out.push(`unavailable [${sanitizeName(entry.unavailable.rule)}]: ${sanitizeInline(entry.unavailable.detail)}`);
+  for (const d of entry.declined ?? [])
+    out.push(`${sanitizeName(d.audience)}/${d.format} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`);
+  if (entry.unavailable)
+    out.push(`unavailable [${sanitizeName(entry.unavailable.rule)}]: ${sanitizeInline(entry.unavailable.detail)}`);
   return out.length ? out : ["—"];
 }
 
@@ -55,10 +60,19 @@ function modelSection(outcome: CallOutcome, caps: ModelCapabilities): DetailSect
 
 export function cardDetail(call: ToolCallView, entry: ToolEntry | undefined, caps: ModelCapabilities): DetailSection[] {
   const o = call.outcome;
-  const state = !o ? "running" : !o.ok ? `failed [${sanitizeName(o.error.rule)}]` : o.isError ? "done, the tool reported an error" : "done";
+  const state = !o
+    ? "running"
+    : !o.ok
+      ? `failed [${sanitizeName(o.error.rule)}]`
+      : o.isError
+        ? "done, the tool reported an error"
+        : "done";
   const took = o ? ` · ${formatElapsed(o.durationMs)}` : "";
   const sections: DetailSection[] = [
-    { label: `card ${call.n} · ${sanitizeName(call.server)} · ${sanitizeName(call.tool)} · ${state}${took}`, lines: [] },
+    {
+      label: `card ${call.n} · ${sanitizeName(call.server)} · ${sanitizeName(call.tool)} · ${state}${took}`,
+      lines: [],
+    },
     { label: "arguments", lines: bounded(sanitizeJson(call.args)) },
   ];
   if (o) sections.push({ label: "requested", lines: [describeRequested(o)] });
@@ -66,10 +80,15 @@ export function cardDetail(call: ToolCallView, entry: ToolEntry | undefined, cap
   if (!o) return sections;
   if (!o.ok) {
     sections.push({ label: "error", lines: bounded(sanitizeText(errorLine(o.error))) });
-    if (o.error.stderr?.length) sections.push({ label: "server stderr", lines: o.error.stderr.map((l) => sanitizeInline(l)) });
+    if (o.error.stderr?.length)
+      sections.push({ label: "server stderr", lines: o.error.stderr.map((l) => sanitizeInline(l)) });
   } else {
     sections.push({ label: "where it went", lines: [sinkSummary(o)] });
-    if (o.warnings?.length) sections.push({ label: "warnings", lines: o.warnings.map((w) => `[${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`) });
+    if (o.warnings?.length)
+      sections.push({
+        label: "warnings",
+        lines: o.warnings.map((w) => `[${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`),
+      });
   }
   sections.push(modelSection(o, caps));
   return sections;

@@ -11,7 +11,10 @@ import { GATED_DOWNSTREAM } from "../host/call/gate.js";
 export async function appRunCode(store: SessionStore, executor: ToolExecutor): Promise<HostTool> {
   const { runCodeTool } = await import("../code/run-code.js");
   // Approval is the executor's (it asks, or --yes): the bridge passes every call on to it.
-  const tool = runCodeTool(executor, { gate: GATED_DOWNSTREAM, onDisplay: (routed) => store.userImages("run_code", routed) });
+  const tool = runCodeTool(executor, {
+    gate: GATED_DOWNSTREAM,
+    onDisplay: (routed) => store.userImages("run_code", routed),
+  });
   return {
     name: tool.name,
     get description() {

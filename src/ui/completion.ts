@@ -14,7 +14,16 @@ export type CompletionAt =
   /** Candidates known here: each replaces the line from `from`. */
   | { kind: "list"; from: number; typed: string; options: string[] }
   /** A prompt argument's value: the server suggests; each suggestion replaces from `from`, after `key=`. */
-  | { kind: "argument"; from: number; typed: string; entry: PromptEntry; argument: string; value: string; key?: string; context: Record<string, string> };
+  | {
+      kind: "argument";
+      from: number;
+      typed: string;
+      entry: PromptEntry;
+      argument: string;
+      value: string;
+      key?: string;
+      context: Record<string, string>;
+    };
 
 /** A command as completion reads it: its name and what its words are. */
 export interface CommandInfo {
@@ -51,7 +60,8 @@ export interface CompletionData {
 const MAX_OPTIONS = 200;
 
 const info = (c: string | CommandInfo): CommandInfo => (typeof c === "string" ? { name: c } : c);
-const numbers = (n: number, step = 1): string[] => Array.from({ length: Math.min(MAX_OPTIONS, Math.ceil(n / step)) }, (_, i) => String(1 + i * step));
+const numbers = (n: number, step = 1): string[] =>
+  Array.from({ length: Math.min(MAX_OPTIONS, Math.ceil(n / step)) }, (_, i) => String(1 + i * step));
 
 /** The words an argument of this kind can be, from what is known now. */
 function wordsFor(kind: ArgKind, d: CompletionData): readonly string[] {
@@ -93,7 +103,11 @@ export function completionAt(value: string, d: CompletionData): CompletionAt {
   const restAt = value.length - rest.length;
   const cmd = commands.find((c) => c.name === name);
   if (cmd) return cmd.args ? commandArgAt(cmd.args, rest, restAt, d) : { kind: "none" };
-  return promptArgAt(rest, restAt, d.prompts.find((p) => `${p.server}:${p.name}` === name));
+  return promptArgAt(
+    rest,
+    restAt,
+    d.prompts.find((p) => `${p.server}:${p.name}` === name),
+  );
 }
 
 function list(from: number, typed: string, options: readonly string[], match = startsWith): CompletionAt {
@@ -133,8 +147,15 @@ function resourceAt(value: string, d: CompletionData): CompletionAt {
   if (!m || !d.resources?.length) return { kind: "none" };
   const typed = m[1];
   const lower = typed.toLowerCase();
-  const hits = d.resources.filter((r) => r.uri.startsWith(typed) || r.name.toLowerCase().startsWith(lower)).map((r) => `@${r.uri}`);
-  return { kind: "list", from: value.length - typed.length - 1, typed: `@${typed}`, options: [...new Set(hits)].slice(0, MAX_OPTIONS) };
+  const hits = d.resources
+    .filter((r) => r.uri.startsWith(typed) || r.name.toLowerCase().startsWith(lower))
+    .map((r) => `@${r.uri}`);
+  return {
+    kind: "list",
+    from: value.length - typed.length - 1,
+    typed: `@${typed}`,
+    options: [...new Set(hits)].slice(0, MAX_OPTIONS),
+  };
 }
 
 /** A prompt command's argument value: which argument the word fills, the others as context. */
@@ -143,7 +164,8 @@ function promptArgAt(rest: string, restAt: number, entry: PromptEntry | undefine
   const words = argWords(rest);
   const last = words.at(-1);
   // A new word when the line ends in white space outside a quote; else the last word goes on.
-  const current = last && (last.open || !/\s$/.test(rest)) ? last : { value: "", start: rest.length, open: false, key: undefined };
+  const current =
+    last && (last.open || !/\s$/.test(rest)) ? last : { value: "", start: rest.length, open: false, key: undefined };
   const before = current === last ? words.slice(0, -1) : words;
   let assigned;
   try {
@@ -156,7 +178,16 @@ function promptArgAt(rest: string, restAt: number, entry: PromptEntry | undefine
   for (const a of assigned.slice(0, -1)) context[a.name] = a.word.value;
   const key = current.key !== undefined && current.key === mine.name ? current.key : undefined;
   const typed = rest.slice(current.start);
-  return { kind: "argument", from: restAt + current.start, typed, entry, argument: mine.name, value: current.value, key, context };
+  return {
+    kind: "argument",
+    from: restAt + current.start,
+    typed,
+    entry,
+    argument: mine.name,
+    value: current.value,
+    key,
+    context,
+  };
 }
 
 /** A suggested value as typed: quoted when it holds white space or a quote, after its `key=`. */
@@ -176,10 +207,16 @@ function commonPrefix(items: readonly string[]): string {
  * Tab: one candidate is taken whole (and a space after it); several are completed as far as they
  * agree. undefined when Tab has nothing to add (the menu shows the candidates).
  */
-export function tabCompletion(value: string, from: number, typed: string, candidates: readonly string[]): string | undefined {
+export function tabCompletion(
+  value: string,
+  from: number,
+  typed: string,
+  candidates: readonly string[],
+): string | undefined {
   if (candidates.length === 0) return undefined;
   // A JSON key comes with its `": "` already.
-  if (candidates.length === 1) return `${value.slice(0, from)}${candidates[0]}${candidates[0].endsWith(" ") ? "" : " "}`;
+  if (candidates.length === 1)
+    return `${value.slice(0, from)}${candidates[0]}${candidates[0].endsWith(" ") ? "" : " "}`;
   const common = commonPrefix(candidates);
   return common.length > typed.length ? value.slice(0, from) + common : undefined;
 }

@@ -10,7 +10,8 @@ export function formatElapsed(ms: number): string {
 
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200B-\u200D\uFE00-\uFE0F]$/u;
-const WIDE = /^[\p{Extended_Pictographic}\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]$/u;
+const WIDE =
+  /^[\p{Extended_Pictographic}\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]$/u;
 
 function charWidth(ch: string): number {
   if (ZERO_WIDTH.test(ch)) return 0;
@@ -101,7 +102,8 @@ export function cutWord(word: string, room: number): [string, string] {
     cut += ch;
   }
   if (cut === "") cut = [...word][0];
-  for (let i = cut.length - 1; i >= cut.length / 2; i--) if (TOKEN_END.test(cut[i])) return [cut.slice(0, i + 1), word.slice(i + 1)];
+  for (let i = cut.length - 1; i >= cut.length / 2; i--)
+    if (TOKEN_END.test(cut[i])) return [cut.slice(0, i + 1), word.slice(i + 1)];
   return [cut, word.slice(cut.length)];
 }
 

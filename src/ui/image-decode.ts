@@ -32,7 +32,12 @@ export interface PngDecodeOptions {
 }
 
 /** Decodes a PNG straight to `dstW`×`dstH`, at the size its header reader fixed. */
-export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, opts: PngDecodeOptions = {}): Promise<Bitmap> {
+export async function decodePngScaled(
+  buf: Buffer,
+  dstW: number,
+  dstH: number,
+  opts: PngDecodeOptions = {},
+): Promise<Bitmap> {
   let header = opts.header;
   if (!header) {
     const v = readImageHeader(buf);
@@ -43,7 +48,8 @@ export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, o
   const { width, height } = header;
   const { depth, colour, interlace } = header.png ?? { depth: 0, colour: -1, interlace: -1 };
   const channels = CHANNELS[colour];
-  if (channels === undefined || !DEPTHS[colour].includes(depth)) throw new Error(`PNG colour type ${colour} with bit depth ${depth} is not valid`);
+  if (channels === undefined || !DEPTHS[colour].includes(depth))
+    throw new Error(`PNG colour type ${colour} with bit depth ${depth} is not valid`);
   if (interlace !== 0 && interlace !== 1) throw new Error(`PNG interlace method ${interlace} is not valid`);
   if (width === 0 || height === 0) throw new Error(`PNG header claims ${width}×${height} pixels`);
   let palette: Buffer | undefined;
@@ -66,7 +72,17 @@ export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, o
   const read = pixelReader(colour, channels, depth, palette, alphaTable);
   const sampler = new RowSampler(width, height, dstW, dstH);
   // One segment per pass (interlaced) or the whole image; an empty pass has no rows at all.
-  const passes = interlace === 1 ? ADAM7.map(([x0, y0, dx, dy]) => ({ x0, y0, dx, dy, w: Math.ceil((width - x0) / dx), h: Math.ceil((height - y0) / dy) })) : [{ x0: 0, y0: 0, dx: 1, dy: 1, w: width, h: height }];
+  const passes =
+    interlace === 1
+      ? ADAM7.map(([x0, y0, dx, dy]) => ({
+          x0,
+          y0,
+          dx,
+          dy,
+          w: Math.ceil((width - x0) / dx),
+          h: Math.ceil((height - y0) / dy),
+        }))
+      : [{ x0: 0, y0: 0, dx: 1, dy: 1, w: width, h: height }];
   const used = passes.filter((p) => p.w > 0 && p.h > 0);
   const segments = used.map((p) => ({ rowLen: Math.ceil((p.w * bitsPerPixel) / 8) + 1, rows: p.h }));
   const rows = new RowAssembler(segments, (row, off, prev, prevOff, seg, r) => {
@@ -82,7 +98,13 @@ export async function decodePngScaled(buf: Buffer, dstW: number, dstH: number, o
 /** Writes the RGBA of pixel `x` of the row whose first byte (after the filter byte) is at `i`. */
 type ChannelReader = (row: Buffer, i: number, x: number, out: Uint8Array, o: number) => void;
 
-function pixelReader(colour: number, channels: number, depth: number, palette: Buffer | undefined, alphaTable: Buffer | undefined): ChannelReader {
+function pixelReader(
+  colour: number,
+  channels: number,
+  depth: number,
+  palette: Buffer | undefined,
+  alphaTable: Buffer | undefined,
+): ChannelReader {
   // Sample c of pixel x, scaled to 8 bits (16-bit: its high byte; 1/2/4-bit: stretched to 0–255).
   // A palette index is never scaled.
   const scale = colour === 3 ? 1 : depth < 8 ? 255 / ((1 << depth) - 1) : 1;
@@ -121,7 +143,14 @@ function pixelReader(colour: number, channels: number, depth: number, palette: B
   };
 }
 
-type RowHandler = (row: Buffer, off: number, prev: Buffer | undefined, prevOff: number, segment: number, r: number) => void;
+type RowHandler = (
+  row: Buffer,
+  off: number,
+  prev: Buffer | undefined,
+  prevOff: number,
+  segment: number,
+  r: number,
+) => void;
 
 /**
  * Cuts inflated bytes into PNG rows, segment by segment (one per Adam7 pass, or the whole image),
@@ -197,7 +226,15 @@ const YIELD_BYTES = 4 << 20;
 
 /** What zlib's stream keeps for its own synchronous path (node's lib/zlib.js processChunkSync). */
 interface ZlibHandle {
-  writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void;
+  writeSync(
+    flush: number,
+    input: Buffer,
+    inOff: number,
+    inLen: number,
+    out: Buffer,
+    outOff: number,
+    outLen: number,
+  ): void;
 }
 
 /**
@@ -270,7 +307,14 @@ function inflateRowsByStream(zdata: Buffer, rows: RowAssembler): Promise<void> {
 }
 
 /** Reverses one row's PNG filter in place; `prev` (the row above) is already unfiltered. */
-function unfilterRow(row: Buffer, off: number, prev: Buffer | undefined, prevOff: number, stride: number, bpp: number): void {
+function unfilterRow(
+  row: Buffer,
+  off: number,
+  prev: Buffer | undefined,
+  prevOff: number,
+  stride: number,
+  bpp: number,
+): void {
   const filter = row[off];
   const cur = off + 1;
   const up = prevOff + 1;
@@ -299,4 +343,3 @@ function unfilterRow(row: Buffer, off: number, prev: Buffer | undefined, prevOff
   } else throw new Error(`unknown PNG filter type ${filter}`);
   row[off] = 0; // unfiltered now: never reversed twice
 }
-

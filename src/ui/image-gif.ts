@@ -15,7 +15,13 @@ function rowOrder(height: number, interlaced: boolean): Int32Array {
     return out;
   }
   let k = 0;
-  for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]]) for (let y = start; y < height; y += step) out[k++] = y;
+  for (const [start, step] of [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ])
+    for (let y = start; y < height; y += step) out[k++] = y;
   return out;
 }
 
@@ -54,7 +60,8 @@ export function decodeGifScaled(buf: Buffer, header: ImageHeader, dstW: number, 
       pos += n;
     }
     if (!palette) throw new Error("GIF: no colour table");
-    if (left + fw > header.width || top + fh > header.height) throw new Error("GIF: the frame lies outside the size its header reader found");
+    if (left + fw > header.width || top + fh > header.height)
+      throw new Error("GIF: the frame lies outside the size its header reader found");
     const minCode = buf[pos++];
     if (minCode < 2 || minCode > 8) throw new Error(`GIF: LZW minimum code size ${minCode}`);
     // The frame's data sub-blocks, joined (bounded by the file itself).

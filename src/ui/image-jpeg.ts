@@ -9,7 +9,13 @@ export interface JpegFrame {
 }
 
 /** Decodes a JPEG whose header claims `frame` (within `maxPixels`) and samples it down to `dstW`×`dstH`. */
-export async function decodeJpegScaled(buf: Buffer, dstW: number, dstH: number, maxPixels: number, frame?: JpegFrame): Promise<Bitmap> {
+export async function decodeJpegScaled(
+  buf: Buffer,
+  dstW: number,
+  dstH: number,
+  maxPixels: number,
+  frame?: JpegFrame,
+): Promise<Bitmap> {
   const { default: jpeg } = await import("jpeg-js");
   const limit = frame ? Math.min(maxPixels, frame.width * frame.height) : maxPixels;
   const img = jpeg.decode(buf, {

@@ -18,7 +18,9 @@ function workerUrl(): URL {
   throw new Error("the image decoding worker is missing from this build");
 }
 
-type Reply = { id: number; ok: true; width: number; height: number; rgba: Uint8Array } | { id: number; ok: false; message: string };
+type Reply =
+  | { id: number; ok: true; width: number; height: number; rgba: Uint8Array }
+  | { id: number; ok: false; message: string };
 
 let worker: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -41,7 +43,10 @@ function spawn(): Worker {
   // The source (tests and bench, under tsx): a worker gets no loader hooks of its own, so an
   // evaluated one-liner registers tsx's before importing it. Builds run their .cjs/.js directly.
   const w = url.pathname.endsWith(".ts")
-    ? new Worker(`${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`, { ...opts, eval: true })
+    ? new Worker(
+        `${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`,
+        { ...opts, eval: true },
+      )
     : new Worker(url, opts);
   w.unref();
   // A worker that stops between decodes is replaced by the next one, not waited on.
@@ -86,7 +91,11 @@ function run(req: DecodeRequest, deadlineMs: number): Promise<Bitmap> {
     const timer = setTimeout(() => {
       done();
       drop();
-      reject(new DecodeTimeout(`decoding took longer than ${deadlineMs < 1000 ? `${deadlineMs} ms` : `${(deadlineMs / 1000).toFixed(1)} s`}`));
+      reject(
+        new DecodeTimeout(
+          `decoding took longer than ${deadlineMs < 1000 ? `${deadlineMs} ms` : `${(deadlineMs / 1000).toFixed(1)} s`}`,
+        ),
+      );
     }, deadlineMs);
     w.on("message", onMessage);
     w.on("error", onError);

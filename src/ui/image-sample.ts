@@ -30,7 +30,8 @@ function sampleCoords(src: number, dst: number): Int32Array {
   const out = new Int32Array(dst * SAMPLES);
   const step = src / dst;
   for (let d = 0; d < dst; d++) {
-    for (let s = 0; s < SAMPLES; s++) out[d * SAMPLES + s] = Math.min(src - 1, Math.floor((d + (s + 0.5) / SAMPLES) * step));
+    for (let s = 0; s < SAMPLES; s++)
+      out[d * SAMPLES + s] = Math.min(src - 1, Math.floor((d + (s + 0.5) / SAMPLES) * step));
   }
   return out;
 }
@@ -44,7 +45,12 @@ export class RowSampler {
   private readonly ys: Int32Array;
   private readonly sums: Float64Array;
   private readonly px = new Uint8Array(4);
-  constructor(srcW: number, srcH: number, private readonly dstW: number, private readonly dstH: number) {
+  constructor(
+    srcW: number,
+    srcH: number,
+    private readonly dstW: number,
+    private readonly dstH: number,
+  ) {
     this.xs = sampleCoords(srcW, dstW);
     this.ys = sampleCoords(srcH, dstH);
     this.sums = new Float64Array(dstW * dstH * 4);

@@ -6,7 +6,11 @@ import { decodeScaled, type DecodeRequest } from "./image-decoders.js";
 
 parentPort?.on("message", (msg: DecodeRequest & { id: number }) => {
   decodeScaled(msg).then(
-    (bm) => parentPort!.postMessage({ id: msg.id, ok: true, width: bm.width, height: bm.height, rgba: bm.rgba }, [bm.rgba.buffer as ArrayBuffer]),
-    (e: unknown) => parentPort!.postMessage({ id: msg.id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+    (bm) =>
+      parentPort!.postMessage({ id: msg.id, ok: true, width: bm.width, height: bm.height, rgba: bm.rgba }, [
+        bm.rgba.buffer as ArrayBuffer,
+      ]),
+    (e: unknown) =>
+      parentPort!.postMessage({ id: msg.id, ok: false, message: e instanceof Error ? e.message : String(e) }),
   );
 });

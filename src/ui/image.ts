@@ -35,7 +35,8 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   const size: ImageSize = { width: header.width, height: header.height, format: header.format };
   const max = opts.maxPixels ?? DEFAULT_MAX_PIXELS;
   const pixels = size.width * size.height;
-  if (size.width === 0 || size.height === 0) return { ok: false, reason: `image header claims ${size.width}×${size.height} pixels` };
+  if (size.width === 0 || size.height === 0)
+    return { ok: false, reason: `image header claims ${size.width}×${size.height} pixels` };
   if (pixels > max) {
     return {
       ok: false,
@@ -48,7 +49,10 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   const fit = fitPixels(size.width, size.height, width, rows);
   const deadline = opts.deadlineMs ?? DEFAULT_DECODE_DEADLINE_MS;
   try {
-    const bitmap = await decodeOffThread({ bytes: buf, header, width: fit.width, height: fit.height, maxPixels: max }, deadline);
+    const bitmap = await decodeOffThread(
+      { bytes: buf, header, width: fit.width, height: fit.height, maxPixels: max },
+      deadline,
+    );
     return { ok: true, ansi: halfBlocks(bitmap), size };
   } catch (e) {
     return { ok: false, reason: `image could not be decoded: ${(e as Error).message}` };
@@ -63,7 +67,8 @@ const RAMP = " .:-=+*#%@";
 /** Without colour: each cell (two pixels) as a character of the brightness ramp; no escape code. */
 function luminanceCells({ width, height, rgba }: Bitmap): string {
   const lines: string[] = [];
-  const lum = (i: number) => (rgba[i + 3] < 8 ? 0 : (0.2126 * rgba[i] + 0.7152 * rgba[i + 1] + 0.0722 * rgba[i + 2]) / 255);
+  const lum = (i: number) =>
+    rgba[i + 3] < 8 ? 0 : (0.2126 * rgba[i] + 0.7152 * rgba[i + 1] + 0.0722 * rgba[i + 2]) / 255;
   for (let y = 0; y + 1 < height; y += 2) {
     let line = "";
     for (let x = 0; x < width; x++) {

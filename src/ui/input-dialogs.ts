@@ -4,7 +4,13 @@
 // (the transcript notes its size, never its text). Each question and its answer is a transcript
 // record (`elicitation`, `sampling`): sanitized by the parse (input-provider.ts) and bounded here;
 // records never enter the model's context.
-import type { ElicitAnswer, ElicitRequest, InputProvider, SampleAnswer, SampleRequest } from "../host/input/input-provider.js";
+import type {
+  ElicitAnswer,
+  ElicitRequest,
+  InputProvider,
+  SampleAnswer,
+  SampleRequest,
+} from "../host/input/input-provider.js";
 import type { ModelAdapter } from "../model/adapter.js";
 import { ModelError } from "../model/adapter.js";
 import { sampledModelName, sampleWith } from "../model/sampling.js";
@@ -20,7 +26,11 @@ const cut = (s: string) => truncateChars(s, RECORD_CHARS);
 /** A form answer as the transcript keeps it: each value's JSON, bounded. */
 function recordedContent(content: Record<string, unknown> | undefined): Record<string, string> | undefined {
   if (!content) return undefined;
-  return Object.fromEntries(Object.entries(content).slice(0, 64).map(([k, v]) => [cut(k), cut(JSON.stringify(v) ?? "null")]));
+  return Object.fromEntries(
+    Object.entries(content)
+      .slice(0, 64)
+      .map(([k, v]) => [cut(k), cut(JSON.stringify(v) ?? "null")]),
+  );
 }
 
 export type PendingInput =
@@ -66,10 +76,23 @@ export class UiInput implements InputProvider {
   }
 
   async elicit(req: ElicitRequest, signal?: AbortSignal): Promise<ElicitAnswer> {
-    const answer = await this.ask<ElicitAnswer>((resolve) => ({ kind: "elicit", req, resolve }), { action: "cancel" }, signal);
-    const asked = req.mode === "url" ? { url: cut(req.url) } : { fields: req.fields.slice(0, 64).map((f) => cut(f.key)) };
+    const answer = await this.ask<ElicitAnswer>(
+      (resolve) => ({ kind: "elicit", req, resolve }),
+      { action: "cancel" },
+      signal,
+    );
+    const asked =
+      req.mode === "url" ? { url: cut(req.url) } : { fields: req.fields.slice(0, 64).map((f) => cut(f.key)) };
     const content = answer.action === "accept" ? recordedContent(answer.content) : undefined;
-    this.store?.record({ kind: "elicitation", server: req.server, mode: req.mode, message: cut(req.message), ...asked, action: answer.action, ...(content ? { content } : {}) });
+    this.store?.record({
+      kind: "elicitation",
+      server: req.server,
+      mode: req.mode,
+      message: cut(req.message),
+      ...asked,
+      action: answer.action,
+      ...(content ? { content } : {}),
+    });
     return answer;
   }
 
@@ -81,7 +104,14 @@ export class UiInput implements InputProvider {
   /** An App View's ui/message or ui/open-link, asked in its own dialog (in turn with the servers' questions). */
   async askView(req: ViewQuestion): Promise<boolean> {
     const yes = await this.ask<boolean>((resolve) => ({ kind: "view", req, resolve }), false);
-    this.store?.record({ kind: "view-question", server: req.server, tool: req.tool, asks: req.kind, text: cut(req.text), action: yes ? "accept" : "decline" });
+    this.store?.record({
+      kind: "view-question",
+      server: req.server,
+      tool: req.tool,
+      asks: req.kind,
+      text: cut(req.text),
+      action: yes ? "accept" : "decline",
+    });
     return yes;
   }
 
@@ -100,7 +130,13 @@ export class UiInput implements InputProvider {
     }
     try {
       const text = await sampleWith(this.model, req, signal);
-      this.store?.record({ kind: "sampling", ...asked, action: "accept", model: sampledModelName(this.model), sampledChars: text.length });
+      this.store?.record({
+        kind: "sampling",
+        ...asked,
+        action: "accept",
+        model: sampledModelName(this.model),
+        sampledChars: text.length,
+      });
       this.store?.notice(`sampled ${text.length} characters for server ${req.server} (sent to the server only)`);
       return { action: "accept", text, model: sampledModelName(this.model) };
     } catch (e) {

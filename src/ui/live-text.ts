@@ -29,7 +29,10 @@ const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
  * together (up to TABLE_HOLD_LINES, then the rest continues under the same header), and a cut
  * inside a code fence says so: `context` is where the tail starts (`ctx`, where `text` starts).
  */
-export function splitFinished(text: string, ctx?: MdContext): { done: string; tail: string; context?: MdContext } | undefined {
+export function splitFinished(
+  text: string,
+  ctx?: MdContext,
+): { done: string; tail: string; context?: MdContext } | undefined {
   const nl = text.lastIndexOf("\n");
   let fence = ctx?.fence;
   let json = ctx?.json ?? 0;
@@ -70,7 +73,14 @@ export function splitFinished(text: string, ctx?: MdContext): { done: string; ta
     }
     if (safe) {
       cut = end;
-      cutCtx = json > 0 ? { fence: "```json", json } : fence !== undefined ? { fence } : tableHead !== undefined ? { tableHead } : undefined;
+      cutCtx =
+        json > 0
+          ? { fence: "```json", json }
+          : fence !== undefined
+            ? { fence }
+            : tableHead !== undefined
+              ? { tableHead }
+              : undefined;
     }
     prevLine = line;
     pos = end + 1;
@@ -95,13 +105,20 @@ export function splitFinished(text: string, ctx?: MdContext): { done: string; ta
  * assistant text, when all of them are settled, plus that text's finished lines. `settled` says
  * whether an item will never change again (a tool card with its outcome and its images drawn).
  */
-export function settledPart(items: readonly TurnItem[], settled: (item: TurnItem) => boolean): { part: TurnItem[]; rest: TurnItem[] } | undefined {
+export function settledPart(
+  items: readonly TurnItem[],
+  settled: (item: TurnItem) => boolean,
+): { part: TurnItem[]; rest: TurnItem[] } | undefined {
   const last = items[items.length - 1];
   if (last?.kind !== "assistant") return undefined;
   const split = splitFinished(last.text, last.md);
   if (!split) return undefined;
   for (let i = 0; i < items.length - 1; i++) if (!settled(items[i])) return undefined;
-  const part: TurnItem = last.md ? { kind: "assistant", text: split.done, md: last.md } : { kind: "assistant", text: split.done };
-  const rest: TurnItem = split.context ? { kind: "assistant", text: split.tail, md: split.context } : { kind: "assistant", text: split.tail };
+  const part: TurnItem = last.md
+    ? { kind: "assistant", text: split.done, md: last.md }
+    : { kind: "assistant", text: split.done };
+  const rest: TurnItem = split.context
+    ? { kind: "assistant", text: split.tail, md: split.context }
+    : { kind: "assistant", text: split.tail };
   return { part: [...items.slice(0, -1), part], rest: [rest] };
 }

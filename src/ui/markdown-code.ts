@@ -19,7 +19,28 @@ const KEYWORDS = new Set(
 );
 
 /** Languages whose comments start with `#` (else `//` and `--` for SQL-like ones). */
-const HASH_COMMENTS = new Set(["py", "python", "sh", "bash", "zsh", "shell", "console", "yaml", "yml", "toml", "rb", "ruby", "r", "perl", "pl", "dockerfile", "make", "makefile", "ini", "conf"]);
+const HASH_COMMENTS = new Set([
+  "py",
+  "python",
+  "sh",
+  "bash",
+  "zsh",
+  "shell",
+  "console",
+  "yaml",
+  "yml",
+  "toml",
+  "rb",
+  "ruby",
+  "r",
+  "perl",
+  "pl",
+  "dockerfile",
+  "make",
+  "makefile",
+  "ini",
+  "conf",
+]);
 const DASH_COMMENTS = new Set(["sql", "lua", "haskell", "hs"]);
 const PLAIN = new Set(["", "text", "txt", "plain", "plaintext", "md", "markdown", "output", "log"]);
 
@@ -27,9 +48,16 @@ const patterns = new Map<string, RegExp>();
 function patternFor(lang: string): RegExp {
   let re = patterns.get(lang);
   if (!re) {
-    const comment = HASH_COMMENTS.has(lang) ? "#.*" : DASH_COMMENTS.has(lang) ? "--.*" : "\\/\\/.*|\\/\\*.*?(?:\\*\\/|$)";
+    const comment = HASH_COMMENTS.has(lang)
+      ? "#.*"
+      : DASH_COMMENTS.has(lang)
+        ? "--.*"
+        : "\\/\\/.*|\\/\\*.*?(?:\\*\\/|$)";
     // Strings are bounded by their quote or the line's end; a backslash escapes one character.
-    re = new RegExp(`(${comment})|("(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|\`(?:[^\`\\\\]|\\\\.)*\`?)|(\\b\\d[\\d_]*(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b)|([A-Za-z_$][\\w$]*)`, "g");
+    re = new RegExp(
+      `(${comment})|("(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|\`(?:[^\`\\\\]|\\\\.)*\`?)|(\\b\\d[\\d_]*(?:\\.\\d+)?(?:[eE][+-]?\\d+)?\\b)|([A-Za-z_$][\\w$]*)`,
+      "g",
+    );
     patterns.set(lang, re);
   }
   return re;

@@ -48,11 +48,14 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 /** The few entities marked leaves encoded, decoded, then the sanitizer (a numeric one may name a control). */
 function clean(s: string): string {
-  const decoded = s.indexOf("&") < 0 ? s : s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
-    if (e[0] !== "#") return ENTITIES[e.toLowerCase()] ?? m;
-    const cp = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-  });
+  const decoded =
+    s.indexOf("&") < 0
+      ? s
+      : s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (m, e: string) => {
+          if (e[0] !== "#") return ENTITIES[e.toLowerCase()] ?? m;
+          const cp = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+          return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+        });
   return sanitizeText(decoded);
 }
 
@@ -87,7 +90,10 @@ function inline(tokens: readonly Token[] | undefined, style: Style, out: Span[])
       }
       case "image": {
         const im = t as Tokens.Image;
-        out.push({ ...style, text: `[image: ${clean(im.text)}]` }, { ...style, url: true, text: ` (${clean(im.href)})` });
+        out.push(
+          { ...style, text: `[image: ${clean(im.text)}]` },
+          { ...style, url: true, text: ` (${clean(im.href)})` },
+        );
         break;
       }
       case "text": {
@@ -162,7 +168,14 @@ export function wrapSpans(spans: readonly Span[], width: number): Span[] {
 }
 
 function sameStyle(a: Span, b: Span): boolean {
-  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.strike === !!b.strike && !!a.code === !!b.code && !!a.link === !!b.link && !!a.url === !!b.url;
+  return (
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.strike === !!b.strike &&
+    !!a.code === !!b.code &&
+    !!a.link === !!b.link &&
+    !!a.url === !!b.url
+  );
 }
 
 function plainText(tokens: readonly Token[] | undefined): string {
@@ -218,7 +231,13 @@ function codeBlock(t: Tokens.Code, ctx: MdContext | undefined, closedAtOnce: boo
   return { type: "code", lang, label: !ctx?.fence, lines };
 }
 
-function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closedAtOnce = false, top = false): MdBlock[] {
+function blocks(
+  tokens: readonly Token[],
+  width: number,
+  ctx?: MdContext,
+  closedAtOnce = false,
+  top = false,
+): MdBlock[] {
   const out: MdBlock[] = [];
   let prev: Token | undefined;
   let first = true;
@@ -236,7 +255,11 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
         break;
       }
       case "heading":
-        out.push({ type: "heading", depth: (t as Tokens.Heading).depth, spans: wrapSpans(inline((t as Tokens.Heading).tokens, {}, []), width) });
+        out.push({
+          type: "heading",
+          depth: (t as Tokens.Heading).depth,
+          spans: wrapSpans(inline((t as Tokens.Heading).tokens, {}, []), width),
+        });
         break;
       case "paragraph": {
         // A JSON value on its own (a structured-mode reply) is drawn pretty-printed as code, so
@@ -251,7 +274,10 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
       }
       case "text": {
         const tx = t as Tokens.Text;
-        out.push({ type: "paragraph", spans: wrapSpans(tx.tokens?.length ? inline(tx.tokens, {}, []) : [{ text: clean(tx.text) }], width) });
+        out.push({
+          type: "paragraph",
+          spans: wrapSpans(tx.tokens?.length ? inline(tx.tokens, {}, []) : [{ text: clean(tx.text) }], width),
+        });
         break;
       }
       case "list": {
@@ -262,7 +288,16 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
           indent: top ? Math.min(12, /^ */.exec(l.raw)![0].length) : 0,
           items: l.items.map((it, k) => ({
             marker: `${l.ordered ? `${start + k}.` : "•"}${it.task ? (it.checked ? " ☑" : " ☐") : ""}`,
-            blocks: blocks(it.tokens.filter((x) => x.type !== "checkbox"), Math.max(10, width - (l.ordered ? `${start + k}.`.length : 1) - 1 - (top ? Math.min(12, /^ */.exec(l.raw)![0].length) : 0))),
+            blocks: blocks(
+              it.tokens.filter((x) => x.type !== "checkbox"),
+              Math.max(
+                10,
+                width -
+                  (l.ordered ? `${start + k}.`.length : 1) -
+                  1 -
+                  (top ? Math.min(12, /^ */.exec(l.raw)![0].length) : 0),
+              ),
+            ),
           })),
         });
         break;
@@ -274,7 +309,10 @@ function blocks(tokens: readonly Token[], width: number, ctx?: MdContext, closed
         out.push(codeBlock(t as Tokens.Code, continued ? ctx : undefined, continued && closedAtOnce));
         break;
       case "table":
-        out.push({ type: "table", lines: tableLines(t as Tokens.Table, width, continued && !!ctx?.tableHead).map(clean) });
+        out.push({
+          type: "table",
+          lines: tableLines(t as Tokens.Table, width, continued && !!ctx?.tableHead).map(clean),
+        });
         break;
       case "hr":
         out.push({ type: "rule" });
@@ -361,7 +399,13 @@ export function markdownBlocks(text: string, width: number, ctx?: MdContext): Md
   const fence = ctx?.fence ? FENCE_OPEN.exec(ctx.fence) : null;
   // A part that starts with the line closing its fence has no code lines of its own.
   const closedAtOnce = !!fence && closesFence(text.split("\n", 1)[0], fence[1]);
-  return blocks(new Lexer({ gfm: true }).lex(src), Math.max(20, width), head !== undefined ? ctx : undefined, closedAtOnce, true);
+  return blocks(
+    new Lexer({ gfm: true }).lex(src),
+    Math.max(20, width),
+    head !== undefined ? ctx : undefined,
+    closedAtOnce,
+    true,
+  );
 }
 
 /** The fence a line opens (its whole line), if it opens one. */

@@ -4,7 +4,7 @@
 // one line naming the server and the reason when the start failed; the app keeps running).
 // `ready` (which holds typed lines) waits for the servers at most the host's bound: one still
 // connecting then is a notice, and another when it connects or fails.
-import type { HostEvents, } from "../host/host-types.js";
+import type { HostEvents } from "../host/host-types.js";
 
 export type { HostEvents };
 import { isNoticeLevel, type LogEntry } from "../host/connection/server-logs.js";
@@ -29,7 +29,6 @@ export type StartedHost = CommandHost &
     /** Each server log message as it comes (Host.logs keeps them). */
     onLog?(listener: (e: LogEntry) => void): unknown;
   };
-
 
 const KNOWN = { knownOnly: true };
 
@@ -82,18 +81,35 @@ export class PendingHost {
         }
         // Every log message goes to the transcript; warning and above also as a one-line notice.
         host.onLog?.((e) => {
-          store.record({ kind: "log", server: e.server, level: e.level, ...(e.logger ? { logger: e.logger } : {}), text: e.text });
-          if (isNoticeLevel(e.level)) store.notice(`server ${e.server} ${e.level}: ${e.text.slice(0, 300)}`, e.level === "warning" ? "info" : "error");
+          store.record({
+            kind: "log",
+            server: e.server,
+            level: e.level,
+            ...(e.logger ? { logger: e.logger } : {}),
+            text: e.text,
+          });
+          if (isNoticeLevel(e.level))
+            store.notice(
+              `server ${e.server} ${e.level}: ${e.text.slice(0, 300)}`,
+              e.level === "warning" ? "info" : "error",
+            );
         });
         host.on?.("sampling-limit", ({ line }) => store.notice(sanitizeInline(line), "error"));
         host.on?.("list-changed", ({ server, list }) => {
-          const what = list === "tools" ? "tool list changed (the model has the new one from the next prompt)" : list === "prompts" ? "prompts changed (/help lists them)" : "resources changed (/resources lists them)";
+          const what =
+            list === "tools"
+              ? "tool list changed (the model has the new one from the next prompt)"
+              : list === "prompts"
+                ? "prompts changed (/help lists them)"
+                : "resources changed (/resources lists them)";
           store.notice(`server ${sanitizeInline(server)}: its ${what}`);
         });
         // A resource the user read or attached changed: one line (a read shows the new content).
         host.on?.("resource-updated", ({ server, uri }) => {
           const u = truncateChars(sanitizeInline(uri), 200);
-          store.notice(`server ${sanitizeInline(server)}: ${u} changed — /read ${u} ${sanitizeInline(server)} shows it`);
+          store.notice(
+            `server ${sanitizeInline(server)}: ${u} changed — /read ${u} ${sanitizeInline(server)} shows it`,
+          );
         });
         host.on?.("server", ({ name }) => {
           if (!late.delete(name)) return;
@@ -120,12 +136,23 @@ export class PendingHost {
   private changed(): void {
     this.store.update({});
     // The transcript records the state, not the stderr and diagnostics (/servers shows those).
-    this.store.record({ kind: "session", event: "servers", servers: this.servers().map(({ name, protocolVersion, state, error, failure }) => ({ name, protocolVersion, state: shownState(state, failure), error })) });
+    this.store.record({
+      kind: "session",
+      event: "servers",
+      servers: this.servers().map(({ name, protocolVersion, state, error, failure }) => ({
+        name,
+        protocolVersion,
+        state: shownState(state, failure),
+        error,
+      })),
+    });
   }
 
   servers = (): ServerView[] => {
     if (this.host) return this.host.servers();
-    return this.names.map((name) => (this.failure === undefined ? { name, state: "connecting" } : { name, state: "failed", error: this.failure }));
+    return this.names.map((name) =>
+      this.failure === undefined ? { name, state: "connecting" } : { name, state: "failed", error: this.failure },
+    );
   };
 
   private notConnected(): Error {
@@ -138,7 +165,8 @@ export class PendingHost {
   readonly commandHost: CommandHost = {
     tools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? this.host.tools(m, 0, KNOWN) : []),
     toolErrors: async (m: Mode) => (this.host?.toolErrors ? this.host.toolErrors(m, 0, KNOWN) : []),
-    settledTools: async (m: Mode): Promise<ToolEntry[]> => (this.host ? (this.host.settledTools?.(m, 0, KNOWN) ?? this.host.tools(m, 0, KNOWN)) : []),
+    settledTools: async (m: Mode): Promise<ToolEntry[]> =>
+      this.host ? (this.host.settledTools?.(m, 0, KNOWN) ?? this.host.tools(m, 0, KNOWN)) : [],
     servers: () => this.servers(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();
@@ -159,7 +187,10 @@ export class PendingHost {
         if (!this.host?.prompts) throw this.notConnected();
         return this.host.prompts.get(entry, args, signal);
       },
-      complete: async (entry, argument, value, context, signal) => (this.host?.prompts ? this.host.prompts.complete(entry, argument, value, context, signal) : { values: [], hasMore: false }),
+      complete: async (entry, argument, value, context, signal) =>
+        this.host?.prompts
+          ? this.host.prompts.complete(entry, argument, value, context, signal)
+          : { values: [], hasMore: false },
       known: () => this.host?.prompts?.known() ?? [],
     },
     logs: (server) => this.host?.logs?.(server) ?? [],
@@ -192,7 +223,8 @@ export class PendingHost {
       if (!this.host?.readResource) throw this.notConnected();
       return this.host.readResource(uri, server);
     },
-    subscribe: async (server, uri) => (this.host?.subscriptions ? this.host.subscriptions.subscribe(server, uri) : false),
+    subscribe: async (server, uri) =>
+      this.host?.subscriptions ? this.host.subscriptions.subscribe(server, uri) : false,
   };
 
   readonly executor: ToolExecutor = {

@@ -3,7 +3,17 @@
 // MAX_ENTRIES entries of at most MAX_ENTRY_CHARS each are kept (a longer one is not saved), and
 // the file is rewritten to those when it has grown to twice that. What is not a JSON string
 // (a damaged line) is skipped. A file that cannot be read or written costs the history, never the app.
-import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 
 export const MAX_ENTRIES = 1000;
@@ -48,7 +58,8 @@ export class PromptHistory {
       h.lines++;
       try {
         const v: unknown = JSON.parse(line);
-        if (typeof v === "string" && v.length <= MAX_ENTRY_CHARS && v.trim() && h.entries.at(-1) !== v) h.entries.push(v);
+        if (typeof v === "string" && v.length <= MAX_ENTRY_CHARS && v.trim() && h.entries.at(-1) !== v)
+          h.entries.push(v);
       } catch {
         // a damaged line: skipped
       }

@@ -40,20 +40,34 @@ export interface RestoredSession {
   noContext: boolean;
 }
 
-const shown = (s: string) => (s.length > MAX_SHOWN_CHARS ? `${s.slice(0, MAX_SHOWN_CHARS)}… (${s.length - MAX_SHOWN_CHARS} more characters in the transcript)` : s);
+const shown = (s: string) =>
+  s.length > MAX_SHOWN_CHARS
+    ? `${s.slice(0, MAX_SHOWN_CHARS)}… (${s.length - MAX_SHOWN_CHARS} more characters in the transcript)`
+    : s;
 
 /** What one tool record said, in one line (a card is not rebuilt from a file: only its outcome). */
 function toolLine(r: TranscriptRecord): string {
   const name = `${String(r.server ?? "?").slice(0, 100)} · ${String(r.tool ?? "?").slice(0, 100)}`;
   if (isObject(r.error)) return `✗ ${name} failed [${String(r.error.rule ?? "error").slice(0, 60)}] (earlier session)`;
   const b = isObject(r.bytes) ? r.bytes : {};
-  const sizes = ["model", "user", "programmatic", "app"].filter((k) => typeof b[k] === "number" && (b[k] as number) > 0).map((k) => `${k} ${b[k]} B`);
+  const sizes = ["model", "user", "programmatic", "app"]
+    .filter((k) => typeof b[k] === "number" && (b[k] as number) > 0)
+    .map((k) => `${k} ${b[k]} B`);
   return `${r.isError === true ? "✗" : "✓"} ${name}${sizes.length ? ` — ${sizes.join(", ")}` : ""} (earlier session)`;
 }
 
 /** Reads the session file at `path` back. Throws only when it cannot be opened. */
 export function restoreSession(path: string): RestoredSession {
-  const out: RestoredSession = { id: sessionId(path), path, turns: [], hiddenTurns: 0, items: [], refused: [], prompts: 0, noContext: false };
+  const out: RestoredSession = {
+    id: sessionId(path),
+    path,
+    turns: [],
+    hiddenTurns: 0,
+    items: [],
+    refused: [],
+    prompts: 0,
+    noContext: false,
+  };
   let turn: TurnItem[] | undefined;
   let prompts = 0;
   let contexts = 0;
@@ -64,7 +78,12 @@ export function restoreSession(path: string): RestoredSession {
   const read = readTranscript(path, (r, line) => {
     switch (r.kind) {
       case "session":
-        if (typeof r.model === "string" && r.model.length <= 300 && (r.event === "start" || r.event === "resume" || r.event === "model")) out.model = r.model;
+        if (
+          typeof r.model === "string" &&
+          r.model.length <= 300 &&
+          (r.event === "start" || r.event === "resume" || r.event === "model")
+        )
+          out.model = r.model;
         if (r.event === "start" || r.event === "resume") {
           if (typeof r.mode === "string" && (MODES as readonly string[]).includes(r.mode)) out.mode = r.mode as Mode;
           out.servers = recordedServers(r) ?? out.servers;
@@ -81,7 +100,8 @@ export function restoreSession(path: string): RestoredSession {
         turn = undefined;
         return;
       case "user":
-        if (typeof r.text !== "string") return void out.refused.push(`line ${line}: a user record without text; skipped`);
+        if (typeof r.text !== "string")
+          return void out.refused.push(`line ${line}: a user record without text; skipped`);
         if (isPromptRecord(r)) {
           prompts++;
           out.prompts++;
@@ -95,7 +115,8 @@ export function restoreSession(path: string): RestoredSession {
         push({ kind: "notice", level: isObject(r.error) || r.isError === true ? "error" : "info", text: toolLine(r) });
         return;
       case "notice":
-        if (typeof r.text === "string" && !r.text.startsWith("session transcript: ")) push({ kind: "notice", level: r.level === "error" ? "error" : "info", text: shown(r.text) });
+        if (typeof r.text === "string" && !r.text.startsWith("session transcript: "))
+          push({ kind: "notice", level: r.level === "error" ? "error" : "info", text: shown(r.text) });
         return;
       case "context":
         contexts++;
@@ -119,17 +140,29 @@ export function restoreSession(path: string): RestoredSession {
     }
     const rep = isObject(r.replaced) ? r.replaced : undefined;
     const notes = rep ? parseNotes(rep.notes) : undefined;
-    const target = rep && typeof rep.callId === "string" ? out.items.findLast((i): i is ToolResultItem => i.role === "tool" && i.callId === rep.callId) : undefined;
+    const target =
+      rep && typeof rep.callId === "string"
+        ? out.items.findLast((i): i is ToolResultItem => i.role === "tool" && i.callId === rep.callId)
+        : undefined;
     if (notes?.ok && target) target.replaced = notes.value;
-    else if (typeof r.rollback === "number" && Number.isInteger(r.rollback) && r.rollback >= 0) out.items.length = Math.min(out.items.length, r.rollback);
-    else if (isObject(r.compacted) && Number.isInteger(r.compacted.removed) && (r.compacted.removed as number) >= 0 && Array.isArray(r.compacted.items)) {
+    else if (typeof r.rollback === "number" && Number.isInteger(r.rollback) && r.rollback >= 0)
+      out.items.length = Math.min(out.items.length, r.rollback);
+    else if (
+      isObject(r.compacted) &&
+      Number.isInteger(r.compacted.removed) &&
+      (r.compacted.removed as number) >= 0 &&
+      Array.isArray(r.compacted.items)
+    ) {
       // A compaction: the summary items replace the first `removed` (each parsed like any item).
       const parsed = r.compacted.items.slice(0, 16).map((i) => parseContextItem(i));
       const bad = parsed.find((p) => !p.ok);
       if (bad && !bad.ok) out.refused.push(`line ${line}: a compaction record with ${bad.why}; skipped`);
-      else out.items.splice(0, Math.min(out.items.length, r.compacted.removed as number), ...parsed.flatMap((p) => (p.ok ? [p.value] : [])));
-    }
-    else out.refused.push(`line ${line}: a model-context record of the wrong shape; skipped`);
+      else
+        out.items.splice(
+          0,
+          Math.min(out.items.length, r.compacted.removed as number),
+          ...parsed.flatMap((p) => (p.ok ? [p.value] : [])),
+        );
+    } else out.refused.push(`line ${line}: a model-context record of the wrong shape; skipped`);
   }
 }
-

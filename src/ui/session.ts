@@ -8,7 +8,14 @@ import type { CallLifecycle } from "../host/call/lifecycle.js";
 import { appCalls } from "./calls.js";
 import { showInView, viewAttachments } from "./view-link.js";
 import type { ViewQuestion } from "../view/session.js";
-import { COMMANDS, dispatch, findCommand, type CommandContext, type CommandHost, type SlashCommand } from "./commands/index.js";
+import {
+  COMMANDS,
+  dispatch,
+  findCommand,
+  type CommandContext,
+  type CommandHost,
+  type SlashCommand,
+} from "./commands/index.js";
 import type { ModelSwitch, SessionsHook } from "./commands/types.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { isPromptCommand, promptTurnText } from "./commands/prompt-command.js";
@@ -87,7 +94,14 @@ type Queued = string | { viewTurn: string };
 /** Commands that answer at once while the host is still connecting. */
 // /servers and /tools answer at once from what is known (servers still connecting say so), never
 // "try again": they are what a person runs when a server is slow or broken.
-const WHILE_CONNECTING: Record<string, "run" | "connecting"> = { quit: "run", resume: "run", servers: "run", tools: "run", reconnect: "run", mcp: "run" };
+const WHILE_CONNECTING: Record<string, "run" | "connecting"> = {
+  quit: "run",
+  resume: "run",
+  servers: "run",
+  tools: "run",
+  reconnect: "run",
+  mcp: "run",
+};
 
 export class ChatSession {
   readonly store: SessionStore;
@@ -184,13 +198,27 @@ export class ChatSession {
     return {
       commands: this.opts.commands ?? COMMANDS,
       prompts: () => host.prompts?.known() ?? [],
-      tools: async () => (await host.tools(this.store.getState().mode, 0)).map((t) => ({ name: t.qualifiedName, keys: schemaKeys(t.inputSchema) })),
-      resources: async () => ((await host.resources?.()) ?? []).flatMap((l) => l.resources.map((r) => ({ uri: r.uri, name: r.name }))),
+      tools: async () =>
+        (await host.tools(this.store.getState().mode, 0)).map((t) => ({
+          name: t.qualifiedName,
+          keys: schemaKeys(t.inputSchema),
+        })),
+      resources: async () =>
+        ((await host.resources?.()) ?? []).flatMap((l) => l.resources.map((r) => ({ uri: r.uri, name: r.name }))),
       known: () => {
         const s = this.store.getState();
-        return { servers: host.servers().map((v) => v.name), cards: this.store.lastCard, outputs: s.saveables.length, tableRows: s.lastTable ? totalRows(s.lastTable.value) : 0, tablePage: DEFAULT_PAGE_SIZE };
+        return {
+          servers: host.servers().map((v) => v.name),
+          cards: this.store.lastCard,
+          outputs: s.saveables.length,
+          tableRows: s.lastTable ? totalRows(s.lastTable.value) : 0,
+          tablePage: DEFAULT_PAGE_SIZE,
+        };
       },
-      complete: (entry, argument, value, context, signal) => (host.prompts ? host.prompts.complete(entry, argument, value, context, signal) : Promise.resolve({ values: [], hasMore: false })),
+      complete: (entry, argument, value, context, signal) =>
+        host.prompts
+          ? host.prompts.complete(entry, argument, value, context, signal)
+          : Promise.resolve({ values: [], hasMore: false }),
     };
   }
 
@@ -238,7 +266,8 @@ export class ChatSession {
       return;
     }
     void (async () => {
-      for (let next: Queued | undefined = { viewTurn: text }; next !== undefined; next = this.queued.shift()) await this.runLine(next);
+      for (let next: Queued | undefined = { viewTurn: text }; next !== undefined; next = this.queued.shift())
+        await this.runLine(next);
     })();
   }
 
@@ -286,13 +315,24 @@ export class ChatSession {
     this.usage.startTurn(prompt);
     const mode = this.store.getState().mode;
     try {
-      const attached = asWritten ? { ok: true as const, attachments: [], lines: [] } : await readAttachments(prompt, this.opts.host);
+      const attached = asWritten
+        ? { ok: true as const, attachments: [], lines: [] }
+        : await readAttachments(prompt, this.opts.host);
       if (!attached.ok) {
         this.store.notice(attached.error, "error");
         return;
       }
       for (const line of attached.lines) this.store.notice(line);
-      if (attached.attachments.length) this.store.record({ kind: "attachments", resources: attached.attachments.map(({ server, uri, mimeType, text }) => ({ server, uri, mimeType, chars: text.length })) });
+      if (attached.attachments.length)
+        this.store.record({
+          kind: "attachments",
+          resources: attached.attachments.map(({ server, uri, mimeType, text }) => ({
+            server,
+            uri,
+            mimeType,
+            chars: text.length,
+          })),
+        });
       const tools = await this.modelToolsFor(mode);
       const executor = this.instrumented(mode, tools, ac.signal);
       // What the Views asked the model to know (ui/update-model-context) goes with this request.
@@ -330,8 +370,17 @@ export class ChatSession {
         // The turn's signal too, so Esc aborts every call of the turn whatever the runner passes.
         o = { ...o, mode: o.mode ?? mode, signal: o.signal ?? signal };
         const want = o.target;
-        const entry = want ? list().find((t) => t.server === want.server && t.name === want.tool) : list().find((t) => t.qualifiedName === name);
-        const outcome = await this.calls.run({ source: "model", name, args, entry, opts: o, via: (n, a, opts) => inner.call(n, a, opts) });
+        const entry = want
+          ? list().find((t) => t.server === want.server && t.name === want.tool)
+          : list().find((t) => t.qualifiedName === name);
+        const outcome = await this.calls.run({
+          source: "model",
+          name,
+          args,
+          entry,
+          opts: o,
+          via: (n, a, opts) => inner.call(n, a, opts),
+        });
         // Once the App View host runs (/view), an app-mode call of a tool with an App gets its View.
         void showInView(entry, args, outcome).catch(() => {});
         return outcome;

@@ -31,19 +31,25 @@ export interface SessionSummary {
   turns: number;
 }
 
-export const sessionId = (path: string): string => basename(path).replace(/^session-/, "").replace(/\.jsonl$/, "");
+export const sessionId = (path: string): string =>
+  basename(path)
+    .replace(/^session-/, "")
+    .replace(/\.jsonl$/, "");
 
 const isMode = (v: unknown): v is Mode => typeof v === "string" && (MODES as readonly string[]).includes(v);
 
 /** The names in a session record's `servers` list. */
 export function recordedServers(r: TranscriptRecord): string[] | undefined {
   if (!Array.isArray(r.servers)) return undefined;
-  const names = r.servers.map((s) => (isObject(s) && typeof s.name === "string" ? s.name.slice(0, 200) : undefined)).filter((n): n is string => n !== undefined);
+  const names = r.servers
+    .map((s) => (isObject(s) && typeof s.name === "string" ? s.name.slice(0, 200) : undefined))
+    .filter((n): n is string => n !== undefined);
   return names.slice(0, 100);
 }
 
 /** A user record that was a prompt to the model (slash commands are recorded as user records too). */
-export const isPromptRecord = (r: TranscriptRecord): r is TranscriptRecord & { text: string } => r.kind === "user" && typeof r.text === "string" && !r.text.trimStart().startsWith("/");
+export const isPromptRecord = (r: TranscriptRecord): r is TranscriptRecord & { text: string } =>
+  r.kind === "user" && typeof r.text === "string" && !r.text.trimStart().startsWith("/");
 
 /** One file's summary, or undefined when it holds no session start. */
 export function summarize(path: string, limits?: ReadLimits): SessionSummary | undefined {
@@ -52,7 +58,16 @@ export function summarize(path: string, limits?: ReadLimits): SessionSummary | u
     path,
     (r) => {
       if (r.kind === "session" && (r.event === "start" || r.event === "resume")) {
-        s ??= { id: sessionId(path), path, startedAt: r.at, lastAt: r.at, cwd: "", servers: [], firstPrompt: "", turns: 0 };
+        s ??= {
+          id: sessionId(path),
+          path,
+          startedAt: r.at,
+          lastAt: r.at,
+          cwd: "",
+          servers: [],
+          firstPrompt: "",
+          turns: 0,
+        };
         if (typeof r.cwd === "string") s.cwd = r.cwd;
         if (isMode(r.mode)) s.mode = r.mode;
         s.servers = recordedServers(r) ?? s.servers;
@@ -107,7 +122,11 @@ export function findSession(sessions: readonly SessionSummary[], id: string): Se
   if (exact) return exact;
   const hits = sessions.filter((s) => s.id.startsWith(id));
   if (hits.length === 1) return hits[0];
-  if (hits.length > 1) return `${JSON.stringify(id)} names ${hits.length} sessions (${hits.slice(0, 3).map((s) => s.id).join(", ")}…): give more of the id`;
+  if (hits.length > 1)
+    return `${JSON.stringify(id)} names ${hits.length} sessions (${hits
+      .slice(0, 3)
+      .map((s) => s.id)
+      .join(", ")}…): give more of the id`;
   return `no session ${JSON.stringify(id.slice(0, 80))} (mcp-prism sessions lists them)`;
 }
 

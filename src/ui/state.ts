@@ -10,7 +10,18 @@ import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
 import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
 
-export type { ToolCallView, TurnItem, Turn, ProgrammaticEntry, AppEntry, Saveable, ApprovalAnswer, PendingApproval, PaneName, UiState } from "./state-types.js";
+export type {
+  ToolCallView,
+  TurnItem,
+  Turn,
+  ProgrammaticEntry,
+  AppEntry,
+  Saveable,
+  ApprovalAnswer,
+  PendingApproval,
+  PaneName,
+  UiState,
+} from "./state-types.js";
 import type { ToolCallView, TurnItem, Turn, Saveable, ApprovalAnswer, UiState } from "./state-types.js";
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
@@ -114,7 +125,11 @@ export class SessionStore {
     return () => this.recordListeners.delete(fn);
   }
   record(r: { kind: string; [key: string]: unknown }): void {
-    const rec: TranscriptRecord = { at: new Date().toISOString(), ...(this.state.live ? { turn: this.state.live.id } : {}), ...r };
+    const rec: TranscriptRecord = {
+      at: new Date().toISOString(),
+      ...(this.state.live ? { turn: this.state.live.id } : {}),
+      ...r,
+    };
     this.records.push(rec);
     for (const fn of this.recordListeners) fn(rec);
   }
@@ -137,7 +152,10 @@ export class SessionStore {
     this.endTurn();
     this.reply = [];
     this.livePart = 0;
-    this.update({ live: { id: this.nextTurn++, items: userText === undefined ? [] : [{ kind: "user", text: userText }] }, busy: true });
+    this.update({
+      live: { id: this.nextTurn++, items: userText === undefined ? [] : [{ kind: "user", text: userText }] },
+      busy: true,
+    });
     if (userText !== undefined) this.record({ kind: "user", text: userText });
   }
   appendText(delta: string): void {
@@ -190,7 +208,11 @@ export class SessionStore {
     this.reply = [];
     if (reply) this.record({ kind: "assistant", text: reply });
     const rest = live.items.filter((i) => i.kind !== "assistant" || i.text !== "");
-    this.update((s) => ({ finished: rest.length ? [...s.finished, { ...live, items: rest }] : s.finished, live: undefined, busy: false }));
+    this.update((s) => ({
+      finished: rest.length ? [...s.finished, { ...live, items: rest }] : s.finished,
+      live: undefined,
+      busy: false,
+    }));
   }
   /**
    * Who clears the terminal (the App): called before the cleared state is drawn, so the clear
@@ -203,7 +225,16 @@ export class SessionStore {
     this.cards.clear();
     this.onClearScreen?.();
     // The side panes go too: what they showed belonged to the conversation that was cleared.
-    this.update((s) => ({ finished: [], live: undefined, epoch: s.epoch + 1, lastTable: undefined, programmatic: [], app: [], progScroll: 0, appScroll: 0 }));
+    this.update((s) => ({
+      finished: [],
+      live: undefined,
+      epoch: s.epoch + 1,
+      lastTable: undefined,
+      programmatic: [],
+      app: [],
+      progScroll: 0,
+      appScroll: 0,
+    }));
   }
 
   // --- script runs (code mode) ------------------------------------------------
@@ -283,7 +314,15 @@ export class SessionStore {
   /** A line about the App View (where it is, what a View did) in the App pane. */
   appNote(text: string): void {
     const app = [...this.state.app];
-    app.push({ n: app.length + 1, server: "", tool: "view", at: Date.now(), audience: "view", value: text, appMeta: {} });
+    app.push({
+      n: app.length + 1,
+      server: "",
+      tool: "view",
+      at: Date.now(),
+      audience: "view",
+      value: text,
+      appMeta: {},
+    });
     this.update({ app });
   }
 
@@ -307,10 +346,22 @@ export class SessionStore {
             saveables.push({ ...saveableOf(n, tool, block), server });
             saveIds.set(block, n);
           }
-        } else lastTable = { value: out.structuredContent, offset: 0, source: { server, tool, args: outcome.plan.args, requested: outcome.plan.requested, before: 0 } };
+        } else
+          lastTable = {
+            value: out.structuredContent,
+            offset: 0,
+            source: { server, tool, args: outcome.plan.args, requested: outcome.plan.requested, before: 0 },
+          };
       }
       for (const out of outcome.routed.programmatic) {
-        programmatic.push({ n: programmatic.length + 1, server, tool, at, bytes: paneBytes(out.structuredContent), value: out.structuredContent });
+        programmatic.push({
+          n: programmatic.length + 1,
+          server,
+          tool,
+          at,
+          bytes: paneBytes(out.structuredContent),
+          value: out.structuredContent,
+        });
       }
       outcome.routed.app.forEach((out, i) => {
         app.push({
@@ -324,7 +375,15 @@ export class SessionStore {
         });
       });
       if (outcome.routed.app.length === 0 && Object.keys(outcome.routed.appMeta).length) {
-        app.push({ n: app.length + 1, server, tool, at, audience: "", value: undefined, appMeta: outcome.routed.appMeta });
+        app.push({
+          n: app.length + 1,
+          server,
+          tool,
+          at,
+          audience: "",
+          value: undefined,
+          appMeta: outcome.routed.appMeta,
+        });
       }
     }
     // A resource_link in model-bound content (a legacy result) is numbered too: /open reads it in the
@@ -352,8 +411,10 @@ export class SessionStore {
     if (links.length) this.notice(links.join("\n"));
     // The side pane is hidden while empty: its first output is announced in one line.
     const hidden = s.paneOpen ? "" : " (hidden now: ^T shows it)";
-    if (s.programmatic.length === 0 && programmatic.length > 0) this.hint(`programmatic output goes to the side pane${hidden}; PgUp/PgDn, Home/End scroll it, ^T hides it`);
-    if (s.app.length === 0 && app.length > 0) this.hint(`App output goes to the side pane's App part${hidden}; ⇧Tab focuses it for PgUp/PgDn`);
+    if (s.programmatic.length === 0 && programmatic.length > 0)
+      this.hint(`programmatic output goes to the side pane${hidden}; PgUp/PgDn, Home/End scroll it, ^T hides it`);
+    if (s.app.length === 0 && app.length > 0)
+      this.hint(`App output goes to the side pane's App part${hidden}; ⇧Tab focuses it for PgUp/PgDn`);
   }
 
   // --- approval -------------------------------------------------------------
@@ -388,7 +449,9 @@ export function itemImages(item: TurnItem): object[] {
   if (item.kind === "image") return [item.block];
   if (item.kind === "detail") return item.sections.flatMap((s) => s.images ?? []);
   if (item.kind !== "tool" || !item.call.outcome?.ok) return [];
-  return item.call.outcome.routed.user.flatMap((out) => (out.format === "content" ? out.content.filter((b) => b.type === "image") : []));
+  return item.call.outcome.routed.user.flatMap((out) =>
+    out.format === "content" ? out.content.filter((b) => b.type === "image") : [],
+  );
 }
 
 function settledItem(item: TurnItem): boolean {
@@ -397,7 +460,9 @@ function settledItem(item: TurnItem): boolean {
   const o = item.call.outcome;
   if (!o) return false;
   if (!o.ok) return true;
-  return o.routed.user.every((out) => out.format !== "content" || out.content.every((b) => b.type !== "image" || imageRendered(b)));
+  return o.routed.user.every(
+    (out) => out.format !== "content" || out.content.every((b) => b.type !== "image" || imageRendered(b)),
+  );
 }
 
 function saveableOf(n: number, tool: string, block: ContentBlock): Saveable {

@@ -124,7 +124,16 @@ function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: nu
       String(offset + i + 1),
       ...cols.map((c) => (isObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
     ]);
-    return { head: ["#", ...cols.map((c) => sanitizeName(c))], rows, total: value.length, hiddenCols: all.length - cols.length, caption, reported, moreOnServer, numbered: true };
+    return {
+      head: ["#", ...cols.map((c) => sanitizeName(c))],
+      rows,
+      total: value.length,
+      hiddenCols: all.length - cols.length,
+      caption,
+      reported,
+      moreOnServer,
+      numbered: true,
+    };
   }
   if (isObject(value)) {
     const entries = Object.entries(value);
@@ -147,7 +156,9 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   if (grid.total === 0) return (grid.caption ? `${grid.caption}: ` : "") + "(empty)";
 
   const ncols = grid.head.length;
-  const natural = grid.head.map((h, c) => grid.rows.reduce((m, r) => Math.max(m, displayWidth(r[c] ?? "")), displayWidth(h)));
+  const natural = grid.head.map((h, c) =>
+    grid.rows.reduce((m, r) => Math.max(m, displayWidth(r[c] ?? "")), displayWidth(h)),
+  );
   const avail = width - 1 - 3 * ncols;
   const widths = fitWidths(natural, Math.max(ncols, avail));
   const cut = (s: string, c: number) => truncateToWidth(s, widths[c]);
@@ -165,10 +176,15 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   lines.push(table.toString());
   const notes: string[] = [];
   const shownTo = offset + grid.rows.length;
-  if (grid.total > grid.rows.length) notes.push(`rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`);
+  if (grid.total > grid.rows.length)
+    notes.push(
+      `rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`,
+    );
   if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — ${opts.moreHint ?? "/table to page"}`);
-  if (grid.reported !== undefined && grid.reported !== grid.total) notes.push(`the server reported ${grid.reported} in all`);
-  if (grid.moreOnServer) notes.push(`more on the server (nextCursor) — ${opts.serverHint ?? "/table next fetches them"}`);
+  if (grid.reported !== undefined && grid.reported !== grid.total)
+    notes.push(`the server reported ${grid.reported} in all`);
+  if (grid.moreOnServer)
+    notes.push(`more on the server (nextCursor) — ${opts.serverHint ?? "/table next fetches them"}`);
   if (grid.hiddenCols > 0) notes.push(`+${grid.hiddenCols} cols`);
   if (notes.length) lines.push(notes.join(" · ")); // wrapped by whoever draws it: never cut
   return lines.join("\n");

@@ -30,12 +30,17 @@ function parseLine(text: string): TranscriptRecord | string {
   } catch (e) {
     return `not JSON (${(e as Error).message.split("\n")[0].slice(0, 80)})`;
   }
-  if (!isObject(v) || typeof v.kind !== "string" || typeof v.at !== "string") return "not a transcript record (it needs a kind and an at)";
+  if (!isObject(v) || typeof v.kind !== "string" || typeof v.at !== "string")
+    return "not a transcript record (it needs a kind and an at)";
   return v as TranscriptRecord;
 }
 
 /** Calls `onRecord` with each valid record of the file at `path`, in order; throws only when the file cannot be opened. */
-export function readTranscript(path: string, onRecord: (r: TranscriptRecord, line: number) => void, limits: ReadLimits = READ_LIMITS): ReadResult {
+export function readTranscript(
+  path: string,
+  onRecord: (r: TranscriptRecord, line: number) => void,
+  limits: ReadLimits = READ_LIMITS,
+): ReadResult {
   const fd = openSync(path, "r");
   const refused: string[] = [];
   let refusedCount = 0;

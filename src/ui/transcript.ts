@@ -2,7 +2,17 @@
 // $XDG_STATE_HOME/mcp-prism/ (default ~/.local/state/mcp-prism/). Every store record is written
 // with one synchronous write as it happens, so the file is complete up to the last event even if
 // the app is killed, and holds whole records only, even when the disk fills up.
-import { accessSync, closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { stateDir } from "../host/config/paths.js";
 import type { SessionStore } from "./state.js";
@@ -130,7 +140,11 @@ export class TranscriptFile {
  * being writable (a full disk) costs one notice, the file keeps its whole records, and the
  * session goes on without it.
  */
-export function attachTranscript(store: SessionStore, dir = transcriptDir(), open: (dir: string) => TranscriptFile = (d) => TranscriptFile.create(d)): {
+export function attachTranscript(
+  store: SessionStore,
+  dir = transcriptDir(),
+  open: (dir: string) => TranscriptFile = (d) => TranscriptFile.create(d),
+): {
   file?: TranscriptFile;
   detach: () => void;
 } {
@@ -138,7 +152,10 @@ export function attachTranscript(store: SessionStore, dir = transcriptDir(), ope
   try {
     file = open(dir);
   } catch (e) {
-    store.notice(`transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the session goes on without it`, "error");
+    store.notice(
+      `transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the session goes on without it`,
+      "error",
+    );
     return { detach: () => {} };
   }
   const f = file;
@@ -152,7 +169,12 @@ export function attachTranscript(store: SessionStore, dir = transcriptDir(), ope
       off();
       f.close();
       // Said after the record that failed has been handled (this runs inside store.record).
-      queueMicrotask(() => store.notice(`transcript stopped: ${f.path}: ${stopped}; it ends at the last whole record and the session goes on`, "error"));
+      queueMicrotask(() =>
+        store.notice(
+          `transcript stopped: ${f.path}: ${stopped}; it ends at the last whole record and the session goes on`,
+          "error",
+        ),
+      );
     }
   });
   return {
@@ -168,8 +190,16 @@ export function attachTranscript(store: SessionStore, dir = transcriptDir(), ope
 export function recordContext(conversation: Conversation, store: SessionStore): () => void {
   return conversation.observe((c) => {
     if (c.type === "append") store.record({ kind: "context", ...contextItemRecord(c.item) });
-    else if (c.type === "replaced") store.record({ kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) });
-    else if (c.type === "compacted") store.record({ kind: "context", compacted: { removed: c.removed, items: c.items.map((i) => contextItemRecord(i)).flatMap((r) => ("item" in r ? [r.item] : [])) } });
+    else if (c.type === "replaced")
+      store.record({ kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) });
+    else if (c.type === "compacted")
+      store.record({
+        kind: "context",
+        compacted: {
+          removed: c.removed,
+          items: c.items.map((i) => contextItemRecord(i)).flatMap((r) => ("item" in r ? [r.item] : [])),
+        },
+      });
     else store.record({ kind: "context", rollback: c.length });
   });
 }

@@ -37,7 +37,12 @@ export class UsageMeter {
 
   /** A model turn starts: its tokens are counted from zero. */
   startTurn(prompt: string): void {
-    const turn: TurnUsage = { n: ++this.count, prompt: prompt.length > 200 ? `${prompt.slice(0, 199)}…` : prompt, usage: NO_USAGE, requests: 0 };
+    const turn: TurnUsage = {
+      n: ++this.count,
+      prompt: prompt.length > 200 ? `${prompt.slice(0, 199)}…` : prompt,
+      usage: NO_USAGE,
+      requests: 0,
+    };
     this.set({ ...this.snap, last: turn, turns: [...this.snap.turns, turn].slice(-KEPT_TURNS) });
   }
 
@@ -45,7 +50,10 @@ export class UsageMeter {
   add(usage: TokenUsage): void {
     const prev = this.snap.last ?? { n: ++this.count, prompt: "", usage: NO_USAGE, requests: 0 };
     const last: TurnUsage = { ...prev, usage: addUsage(prev.usage, usage), requests: prev.requests + 1 };
-    const turns = this.snap.turns.length && this.snap.turns[this.snap.turns.length - 1].n === last.n ? [...this.snap.turns.slice(0, -1), last] : [...this.snap.turns, last].slice(-KEPT_TURNS);
+    const turns =
+      this.snap.turns.length && this.snap.turns[this.snap.turns.length - 1].n === last.n
+        ? [...this.snap.turns.slice(0, -1), last]
+        : [...this.snap.turns, last].slice(-KEPT_TURNS);
     this.set({ session: addUsage(this.snap.session, usage), last, turns, lastRequest: usage });
   }
 

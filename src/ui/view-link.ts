@@ -12,7 +12,10 @@ import { callsOf } from "./calls.js";
 let active: ViewSession | undefined;
 
 /** The running View host, started on first use with the app's host and store. */
-export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "store" | "askView" | "viewTurn" | "calls" | "autoApprove">): Promise<ViewSession> {
+export async function viewSession(
+  host: ViewHost,
+  ctx: Pick<CommandContext, "store" | "askView" | "viewTurn" | "calls" | "autoApprove">,
+): Promise<ViewSession> {
   if (active) return active;
   const { ViewSession } = await import("../view/session.js");
   const { store } = ctx;
@@ -32,7 +35,11 @@ export async function viewSession(host: ViewHost, ctx: Pick<CommandContext, "sto
 }
 
 /** After an app-mode call: its View, when the View host runs and the tool has an App. */
-export async function showInView(entry: ToolEntry | undefined, args: Record<string, unknown>, outcome: CallOutcome): Promise<void> {
+export async function showInView(
+  entry: ToolEntry | undefined,
+  args: Record<string, unknown>,
+  outcome: CallOutcome,
+): Promise<void> {
   if (!active || !entry || outcome.plan.mode !== "app") return;
   const opened = await active.open(entry, args);
   if (opened.ok) active.deliver(opened.id, outcome);
@@ -40,7 +47,12 @@ export async function showInView(entry: ToolEntry | undefined, args: Record<stri
 
 /** What the Views asked the model to know, as attachments of the next user turn (taken once). */
 export function viewAttachments(): UserAttachment[] {
-  return (active?.takeModelContext() ?? []).map((c) => ({ server: c.server, uri: `ui-context:${c.tool}`, mimeType: "text/plain", text: c.text }));
+  return (active?.takeModelContext() ?? []).map((c) => ({
+    server: c.server,
+    uri: `ui-context:${c.tool}`,
+    mimeType: "text/plain",
+    text: c.text,
+  }));
 }
 
 export async function closeViews(): Promise<void> {

@@ -48,7 +48,12 @@ function domains(raw: unknown, key: string, dropped: string[]): string[] {
   return ok;
 }
 
-const PERMISSIONS: Record<string, string> = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" };
+const PERMISSIONS: Record<string, string> = {
+  camera: "camera",
+  microphone: "microphone",
+  geolocation: "geolocation",
+  clipboardWrite: "clipboard-write",
+};
 
 /** The policy of one View from the resource contents' `_meta.ui` (absent: the default). */
 export function viewPolicy(ui: unknown, frameAncestor: string): ViewPolicy {
@@ -81,5 +86,12 @@ export function viewPolicy(ui: unknown, frameAncestor: string): ViewPolicy {
       }
     }
   }
-  return { csp: Object.entries(d).map(([k, v]) => `${k} ${v.join(" ")}`).join("; "), allow: allow.join("; "), dropped, declared };
+  return {
+    csp: Object.entries(d)
+      .map(([k, v]) => `${k} ${v.join(" ")}`)
+      .join("; "),
+    allow: allow.join("; "),
+    dropped,
+    declared,
+  };
 }

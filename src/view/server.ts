@@ -18,7 +18,10 @@ const MAX_RPC_DEPTH = 64;
 
 /** A refusal a View's request gets: a JSON-RPC error code and one line. */
 export class ViewError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = "ViewError";
   }
@@ -73,14 +76,31 @@ function proxyPage(hostOrigin: string, allow: string): string {
 </script></body></html>`;
 }
 
-const COMMON_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "cross-origin-resource-policy": "same-origin" };
+const COMMON_HEADERS = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-resource-policy": "same-origin",
+};
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...COMMON_HEADERS, "content-type": type, "content-length": Buffer.byteLength(body), ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
-const refuse = (res: ServerResponse, status: number, why: string) => send(res, status, "text/plain; charset=utf-8", `${why}\n`);
+const refuse = (res: ServerResponse, status: number, why: string) =>
+  send(res, status, "text/plain; charset=utf-8", `${why}\n`);
 
 async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
   let size = 0;
@@ -163,7 +183,13 @@ export class ViewServer {
   }
 
   /** The path after the token (none: the whole path), or undefined (and the reason recorded) when the request is refused. */
-  private admit(req: IncomingMessage, res: ServerResponse, port: number, origins: readonly string[], token = true): string | undefined {
+  private admit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    port: number,
+    origins: readonly string[],
+    token = true,
+  ): string | undefined {
     const no = (status: number, why: string) => {
       this.refused.push(why);
       refuse(res, status, why);
@@ -186,12 +212,15 @@ export class ViewServer {
     const path = this.admit(req, res, this.hostPort, [this.hostOrigin]);
     if (path === undefined) return;
     const pageCsp = `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; frame-src ${this.sandboxOrigin}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
-    if (req.method === "GET" && path === "") return send(res, 200, "text/html; charset=utf-8", PAGE, { "content-security-policy": pageCsp });
-    if (req.method === "GET" && path === "host.js") return send(res, 200, "text/javascript; charset=utf-8", this.opts.pageScript());
+    if (req.method === "GET" && path === "")
+      return send(res, 200, "text/html; charset=utf-8", PAGE, { "content-security-policy": pageCsp });
+    if (req.method === "GET" && path === "host.js")
+      return send(res, 200, "text/javascript; charset=utf-8", this.opts.pageScript());
     if (req.method === "GET" && path === "events") return this.stream(res);
     if (req.method === "POST" && path === "rpc") {
       // Only the host page itself: a POST always carries its Origin.
-      if (req.headers.origin !== this.hostOrigin) return void (this.refused.push("rpc without Origin"), refuse(res, 403, "rpc without Origin"));
+      if (req.headers.origin !== this.hostOrigin)
+        return void (this.refused.push("rpc without Origin"), refuse(res, 403, "rpc without Origin"));
       return this.rpc(req, res);
     }
     this.refused.push(`no route ${req.method} ${path.slice(0, 40)}`);
@@ -206,11 +235,17 @@ export class ViewServer {
     const id = m ? this.proxyViews.get(m[1]) : undefined;
     const view = id !== undefined && req.method === "GET" ? this.opts.proxyOf(id) : undefined;
     if (!view) return void (this.refused.push("no such View"), refuse(res, 404, "not found"));
-    send(res, 200, "text/html; charset=utf-8", proxyPage(this.hostOrigin, view.allow), { "content-security-policy": view.csp });
+    send(res, 200, "text/html; charset=utf-8", proxyPage(this.hostOrigin, view.allow), {
+      "content-security-policy": view.csp,
+    });
   }
 
   private stream(res: ServerResponse): void {
-    res.writeHead(200, { ...COMMON_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      "content-type": "text/event-stream; charset=utf-8",
+      connection: "keep-alive",
+    });
     for (const e of this.opts.replay()) res.write(`data: ${JSON.stringify(e)}\n\n`);
     this.streams.add(res);
     res.on("close", () => this.streams.delete(res));
@@ -227,9 +262,11 @@ export class ViewServer {
     } catch {
       return fail(-32700, "not JSON");
     }
-    if (!isObject(msg) || exceedsJsonDepth(msg, MAX_RPC_DEPTH)) return fail(-32600, "not a request object (or nested too deep)");
+    if (!isObject(msg) || exceedsJsonDepth(msg, MAX_RPC_DEPTH))
+      return fail(-32600, "not a request object (or nested too deep)");
     const { view, method, params } = msg;
-    if (typeof view !== "string" || typeof method !== "string" || (params !== undefined && !isObject(params))) return fail(-32600, "view, method and params expected");
+    if (typeof view !== "string" || typeof method !== "string" || (params !== undefined && !isObject(params)))
+      return fail(-32600, "view, method and params expected");
     try {
       reply({ result: (await this.opts.onRequest(view, method, (params ?? {}) as Record<string, unknown>)) ?? {} });
     } catch (e) {

@@ -22,7 +22,9 @@ export const MAX_VIEW_HTML = 4 * 1024 * 1024;
 export const MAX_VIEWS = 32;
 
 /** The page's bundled bridge (scripts/bundle.js): from src|dist/view, or from dist/bundle. */
-const PAGE_SCRIPTS = ["../../dist/view-assets/host-page.js", "../view-assets/host-page.js"].map((p) => new URL(p, import.meta.url));
+const PAGE_SCRIPTS = ["../../dist/view-assets/host-page.js", "../view-assets/host-page.js"].map(
+  (p) => new URL(p, import.meta.url),
+);
 
 export interface ViewNote {
   view: string;
@@ -56,7 +58,9 @@ export function normaliseLink(raw: string): URL | undefined {
 /** The question as one plain prompt (the CLI's confirm). */
 export function viewQuestionText(q: ViewQuestion): string {
   const who = `The App of ${q.tool} (server ${q.server})`;
-  return q.kind === "message" ? `${who} asks to send this message as you:\n${q.text}\nSend it as your next turn?` : `${who} asks to open a link\nhost: ${q.host ?? "?"}\n${q.text}\nOpen it in the browser?`;
+  return q.kind === "message"
+    ? `${who} asks to send this message as you:\n${q.text}\nSend it as your next turn?`
+    : `${who} asks to open a link\nhost: ${q.host ?? "?"}\n${q.text}\nOpen it in the browser?`;
 }
 
 /** What Views need from the host (the Host satisfies it; so does the chat app's command host). */
@@ -100,7 +104,16 @@ interface View {
 export type PresentOutcome = { ok: true; id: string } | { ok: false; rule: string; detail: string };
 
 const textOf = (content: unknown): string =>
-  Array.isArray(content) ? content.map((b) => (b && typeof b === "object" && (b as { type?: unknown }).type === "text" ? String((b as { text?: unknown }).text ?? "") : "")).join("\n").slice(0, 20_000) : "";
+  Array.isArray(content)
+    ? content
+        .map((b) =>
+          b && typeof b === "object" && (b as { type?: unknown }).type === "text"
+            ? String((b as { text?: unknown }).text ?? "")
+            : "",
+        )
+        .join("\n")
+        .slice(0, 20_000)
+    : "";
 
 export class ViewSession {
   readonly server: ViewServer;
@@ -113,7 +126,10 @@ export class ViewSession {
   private readonly calls: CallLifecycle;
   private readonly path = (n: string, a: Record<string, unknown>, o: CallOptions) => this.host.call(n, a, o);
 
-  constructor(private readonly host: ViewHost, private readonly opts: ViewSessionOptions = {}) {
+  constructor(
+    private readonly host: ViewHost,
+    private readonly opts: ViewSessionOptions = {},
+  ) {
     this.calls = opts.calls ?? new CallLifecycle(new CallGate());
     this.projection = opts.projection ?? "result";
     this.server = new ViewServer({
@@ -139,7 +155,16 @@ export class ViewSession {
   }
 
   private eventsOf(v: View): unknown[] {
-    const doc = { id: v.id, server: v.server, tool: v.tool, html: v.html, proxyUrl: this.server.proxyUrl(v.id), allow: v.policy.allow, declared: v.policy.declared, input: v.input };
+    const doc = {
+      id: v.id,
+      server: v.server,
+      tool: v.tool,
+      html: v.html,
+      proxyUrl: this.server.proxyUrl(v.id),
+      allow: v.policy.allow,
+      declared: v.policy.declared,
+      input: v.input,
+    };
     const out: unknown[] = [{ type: "view", view: doc }];
     if (v.result) out.push({ type: "result", id: v.id, payload: v.result });
     else if (v.cancelled !== undefined) out.push({ type: "cancelled", id: v.id, reason: v.cancelled });
@@ -149,13 +174,24 @@ export class ViewSession {
   /** Opens a View for a call of `entry` (before or after its result): reads the tool's ui:// resource from its server. */
   async open(entry: ToolEntry, input: Record<string, unknown>): Promise<PresentOutcome> {
     const uri = appResourceUri(entry);
-    if (!uri) return { ok: false, rule: "no-app", detail: `tool ${entry.name} declares no ui:// resource (_meta.ui.resourceUri)` };
+    if (!uri)
+      return {
+        ok: false,
+        rule: "no-app",
+        detail: `tool ${entry.name} declares no ui:// resource (_meta.ui.resourceUri)`,
+      };
     const read = await this.host.readResource(uri, entry.server);
     if (!read.ok) return { ok: false, rule: read.error.rule, detail: read.error.message };
     const c = read.contents.find((x) => x.uri === uri) ?? read.contents[0];
     if (!c || !("text" in c)) return { ok: false, rule: "no-app-html", detail: `${uri}: no text contents` };
-    if (c.mimeType !== undefined && c.mimeType !== APP_MIME_TYPE) return { ok: false, rule: "not-an-app", detail: `${uri} is ${c.mimeType}, not ${APP_MIME_TYPE}` };
-    if (c.text.length > MAX_VIEW_HTML) return { ok: false, rule: "app-too-large", detail: `${uri}: ${c.text.length} characters (at most ${MAX_VIEW_HTML})` };
+    if (c.mimeType !== undefined && c.mimeType !== APP_MIME_TYPE)
+      return { ok: false, rule: "not-an-app", detail: `${uri} is ${c.mimeType}, not ${APP_MIME_TYPE}` };
+    if (c.text.length > MAX_VIEW_HTML)
+      return {
+        ok: false,
+        rule: "app-too-large",
+        detail: `${uri}: ${c.text.length} characters (at most ${MAX_VIEW_HTML})`,
+      };
     const policy = viewPolicy(c._meta?.ui, this.server.hostOrigin);
     const id = `v${this.next++}`;
     const view: View = { id, server: entry.server, tool: entry.name, html: c.text, policy, input };
@@ -208,13 +244,19 @@ export class ViewSession {
         return this.readBack(v, params);
       case "ui/message": {
         const text = textOf(params.content);
-        const yes = text !== "" && (await this.ask({ kind: "message", view: id, server: v.server, tool: v.tool, text }));
+        const yes =
+          text !== "" && (await this.ask({ kind: "message", view: id, server: v.server, tool: v.tool, text }));
         this.note(id, "message", yes ? `sent as your turn: ${text.slice(0, 200)}` : "message declined");
         if (yes) this.opts.onUserTurn?.(text);
         return yes ? {} : { isError: true };
       }
       case "ui/update-model-context": {
-        const text = [textOf(params.content), params.structuredContent === undefined ? "" : JSON.stringify(params.structuredContent).slice(0, 20_000)].filter(Boolean).join("\n");
+        const text = [
+          textOf(params.content),
+          params.structuredContent === undefined ? "" : JSON.stringify(params.structuredContent).slice(0, 20_000),
+        ]
+          .filter(Boolean)
+          .join("\n");
         this.modelContext.set(id, { server: v.server, tool: v.tool, text });
         this.note(id, "model-context", `kept for the model's next request: ${text.slice(0, 200)}`);
         return {};
@@ -224,7 +266,16 @@ export class ViewSession {
         const raw = typeof params.url === "string" ? params.url.slice(0, 2048) : "";
         const link = normaliseLink(raw);
         const url = link?.href ?? raw;
-        const ok = link !== undefined && (await this.ask({ kind: "open-link", view: id, server: v.server, tool: v.tool, text: link.href, host: link.hostname }));
+        const ok =
+          link !== undefined &&
+          (await this.ask({
+            kind: "open-link",
+            view: id,
+            server: v.server,
+            tool: v.tool,
+            text: link.href,
+            host: link.hostname,
+          }));
         this.note(id, "open-link", ok ? `opened ${url} (host ${link.hostname})` : `not opened: ${url}`);
         if (ok) this.opts.openLink?.(link.href);
         return ok ? {} : { isError: true };
@@ -261,17 +312,33 @@ export class ViewSession {
   private async callBack(v: View, params: Record<string, unknown>): Promise<unknown> {
     const name = typeof params.name === "string" ? params.name : "";
     const args = params.arguments === undefined ? {} : params.arguments;
-    if (typeof args !== "object" || args === null || Array.isArray(args)) this.refuse(v, -32602, "tools/call: arguments must be an object");
+    if (typeof args !== "object" || args === null || Array.isArray(args))
+      this.refuse(v, -32602, "tools/call: arguments must be an object");
     const tools = await this.host.tools("app", this.opts.waitMs ?? 5000);
     const entry = tools.find((t) => t.server === v.server && t.name === name);
     if (!entry) this.refuse(v, -32602, `tools/call ${name.slice(0, 80)}: no such tool on server ${v.server}`);
-    if (!callableFromApp(entry)) this.refuse(v, -32602, `tools/call ${name}: not visible to Apps (_meta.ui.visibility has no "app")`);
-    const ui = entry.variants.filter((x) => x.audience === UI_EXTENSION).map((x) => ({ audience: x.audience, format: x.format }));
+    if (!callableFromApp(entry))
+      this.refuse(v, -32602, `tools/call ${name}: not visible to Apps (_meta.ui.visibility has no "app")`);
+    const ui = entry.variants
+      .filter((x) => x.audience === UI_EXTENSION)
+      .map((x) => ({ audience: x.audience, format: x.format }));
     const select = entry.era === "2026-12-01" && ui.length > 0 ? ui : undefined;
-    const outcome = await this.calls.run({ source: "view", name: entry.qualifiedName, args: args as Record<string, unknown>, entry, opts: { mode: "app", select }, via: this.path });
+    const outcome = await this.calls.run({
+      source: "view",
+      name: entry.qualifiedName,
+      args: args as Record<string, unknown>,
+      entry,
+      opts: { mode: "app", select },
+      via: this.path,
+    });
     // Refused by the gate: one line back to the App as the request's error.
-    if (!outcome.ok && outcome.error.rule === "not-approved") this.refuse(v, -32603, `tools/call ${name}: not approved: ${outcome.error.detail}`);
-    this.note(v.id, "log", `tools/call ${name} from the View: ${outcome.ok ? (outcome.isError ? "isError" : "ok") : outcome.error.message}`);
+    if (!outcome.ok && outcome.error.rule === "not-approved")
+      this.refuse(v, -32603, `tools/call ${name}: not approved: ${outcome.error.detail}`);
+    this.note(
+      v.id,
+      "log",
+      `tools/call ${name} from the View: ${outcome.ok ? (outcome.isError ? "isError" : "ok") : outcome.error.message}`,
+    );
     if (!outcome.ok) return { content: [{ type: "text", text: outcome.error.message }], isError: true };
     return toView(outcome.routed, UI_EXTENSION, "result", outcome.isError).payload;
   }
@@ -315,5 +382,7 @@ function pageScript(): string {
       // the next place, else the note below
     }
   }
-  return cachedScript ?? `document.getElementById("status").textContent = "the View page is not built (npm run build)";`;
+  return (
+    cachedScript ?? `document.getElementById("status").textContent = "the View page is not built (npm run build)";`
+  );
 }

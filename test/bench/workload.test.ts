@@ -16,7 +16,11 @@ test("the context workload names real demo tools with valid arguments", async ()
   const w = loadWorkload();
   assert.equal(typeof w.description, "string");
   assert.ok(w.calls.length >= 20, `at least 20 calls (has ${w.calls.length})`);
-  const listed = (await createDemoServer().handle("tools/list", { _meta: META }, { signal: new AbortController().signal, session: {}, notify: async () => {} })) as {
+  const listed = (await createDemoServer().handle(
+    "tools/list",
+    { _meta: META },
+    { signal: new AbortController().signal, session: {}, notify: async () => {} },
+  )) as {
     tools: { name: string; inputSchema: object; _meta?: Record<string, unknown> }[];
   };
   const tools = new Map(listed.tools.map((t) => [t.name, t]));
@@ -24,11 +28,31 @@ test("the context workload names real demo tools with valid arguments", async ()
     const tool = tools.get(c.tool);
     assert.ok(tool, `${c.tool} is a demo tool`);
     assert.equal(typeof c.args, "object");
-    assert.equal(checkAgainstSchema(tool.inputSchema, c.args), undefined, `${c.tool} ${JSON.stringify(c.args)} fits its inputSchema`);
+    assert.equal(
+      checkAgainstSchema(tool.inputSchema, c.args),
+      undefined,
+      `${c.tool} ${JSON.stringify(c.args)} fits its inputSchema`,
+    );
   }
   // The brief's fixed points: Globex (37 records), NA (300 records) and two images.
-  assert.ok(w.calls.some((c) => c.tool === "search_customers" && c.args.query === "Globex" && c.expectRecords === 37 && Number(c.args.limit) >= 37));
-  assert.ok(w.calls.some((c) => c.tool === "search_customers" && c.args.query === "NA" && c.expectRecords === 300 && Number(c.args.limit) >= 300));
+  assert.ok(
+    w.calls.some(
+      (c) =>
+        c.tool === "search_customers" &&
+        c.args.query === "Globex" &&
+        c.expectRecords === 37 &&
+        Number(c.args.limit) >= 37,
+    ),
+  );
+  assert.ok(
+    w.calls.some(
+      (c) =>
+        c.tool === "search_customers" &&
+        c.args.query === "NA" &&
+        c.expectRecords === 300 &&
+        Number(c.args.limit) >= 300,
+    ),
+  );
   const images = w.calls.filter((c) => c.tool === "generate_images").reduce((n, c) => n + Number(c.args.count ?? 2), 0);
   assert.equal(images, 2);
 });
@@ -38,7 +62,12 @@ test("the workload's record counts match what the demo server returns", async ()
   for (const c of loadWorkload().calls.filter((x) => x.expectRecords !== undefined)) {
     const r = (await server.handle(
       "tools/call",
-      { name: c.tool, arguments: c.args, requestedOutputs: [{ audience: "programmatic", format: "structured" }], _meta: META },
+      {
+        name: c.tool,
+        arguments: c.args,
+        requestedOutputs: [{ audience: "programmatic", format: "structured" }],
+        _meta: META,
+      },
       { signal: new AbortController().signal, session: {}, notify: async () => {} },
     )) as { outputs: { structuredContent: { total?: number; items?: unknown[] } }[] };
     const sc = r.outputs[0].structuredContent;

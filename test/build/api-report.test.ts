@@ -13,15 +13,30 @@ test("docs/api-report.md matches the exported names and signatures (run `npm run
   if (recorded !== current) {
     const was = new Set(recorded.split("\n"));
     const now = new Set(current.split("\n"));
-    const diff = [...[...was].filter((l) => !now.has(l)).map((l) => `- ${l.slice(0, 200)}`), ...[...now].filter((l) => !was.has(l)).map((l) => `+ ${l.slice(0, 200)}`)];
+    const diff = [
+      ...[...was].filter((l) => !now.has(l)).map((l) => `- ${l.slice(0, 200)}`),
+      ...[...now].filter((l) => !was.has(l)).map((l) => `+ ${l.slice(0, 200)}`),
+    ];
     assert.fail(`the public API changed:\n${diff.join("\n")}`);
   }
-  for (const fn of ["defineTool", "serveStdio", "serveHttp", "requestedOutputsFor", "validateResult", "splitByAudience", "splitLegacyResult", "checkDeclaration", "projectToolToLegacy"])
+  for (const fn of [
+    "defineTool",
+    "serveStdio",
+    "serveHttp",
+    "requestedOutputsFor",
+    "validateResult",
+    "splitByAudience",
+    "splitLegacyResult",
+    "checkDeclaration",
+    "projectToolToLegacy",
+  ])
     assert.match(current, new RegExp(`^function ${fn}: `, "m"), `${fn} is exported`);
 });
 
 test("package.json exports exactly the reported entries, each with its types", () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, { types: string; default: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    exports: Record<string, { types: string; default: string } | string>;
+  };
   const entries = Object.keys(pkg.exports).filter((k) => k !== "./package.json");
   assert.deepEqual(entries.map((k) => `mcp-prism${k.slice(1)}`).sort(), Object.keys(ENTRIES).sort());
   for (const [name, file] of Object.entries(ENTRIES)) {

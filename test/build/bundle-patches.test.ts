@@ -32,10 +32,11 @@ function* candidates(): Generator<string> {
   const tags = (s: string) => [...s].map((ch) => cp(0xe0000 + ch.charCodeAt(0))).join("");
   for (const sub of ["gbeng", "gbsct", "gbwls", "usca"]) yield `\u{1F3F4}${tags(sub)}\u{E007F}`;
   // ZWJ sequences: a deterministic spread of pairs of emoji, plain and with VS16.
-  for (let i = 0; i < emoji.length; i += 7) for (let j = 0; j < emoji.length; j += 53) {
-    yield `${emoji[i]}\u200D${emoji[j]}`;
-    yield `${emoji[i]}\uFE0F\u200D${emoji[j]}\uFE0F`;
-  }
+  for (let i = 0; i < emoji.length; i += 7)
+    for (let j = 0; j < emoji.length; j += 53) {
+      yield `${emoji[i]}\u200D${emoji[j]}`;
+      yield `${emoji[i]}\uFE0F\u200D${emoji[j]}\uFE0F`;
+    }
   for (const s of ["👨‍👩‍👧‍👦", "🧑🏽‍💻", "🏳️‍🌈", "🏳️‍⚧️", "👁️‍🗨️", "❤️‍🔥", "🧑‍🤝‍🧑", "#️⃣", "*️⃣", "0️⃣", "🇺🇳"]) yield s;
 }
 
@@ -50,14 +51,45 @@ test("the string-width pre-check lets through every RGI emoji sequence", () => {
   assert.ok(rgi > 2000, `only ${rgi} RGI sequences generated: the generator is broken`);
   assert.deepEqual(missed, []);
   // It is a filter, not a pass-all: ASCII, box drawing and the UI's punctuation are turned away.
-  for (const s of ["a", "1", "#", "─", "╭", "·", "…", "▸", "●", "⇧", "│"]) assert.equal(MAY_BE_RGI_EMOJI.test(s), false, s);
+  for (const s of ["a", "1", "#", "─", "╭", "·", "…", "▸", "●", "⇧", "│"])
+    assert.equal(MAY_BE_RGI_EMOJI.test(s), false, s);
 });
 
 const CORPUS = [
-  "", "plain ascii", "mode chat · model offline", "╭────────╮", "● demo 2026-12-01 connected │ Tab/⇧Tab pane",
-  "connecting…", "▸ Programmatic (0)", "中文字符", "ｶﾀｶﾅ", "한국어 각", "e\u0301", "a\u200Bb", "\u001b[31mred\u001b[0m",
-  "👍", "👍🏽", "👨‍👩‍👧‍👦", "🇫🇷🇩🇪", "#️⃣ 1️⃣ #⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "©️ ® ™", "☺ ☺️", "⌚⌛", "🧑‍💻 and text", "↔️↔", "x\u20E3",
-  "ﾟ゛ｰ", "Ａｂｃ", "\t tab", "\u0000\u0007", "🏳️‍🌈 flag", "⚧", "9\uFE0F", "*\uFE0F\u20E3", "👩🏾‍🤝‍👨🏻",
+  "",
+  "plain ascii",
+  "mode chat · model offline",
+  "╭────────╮",
+  "● demo 2026-12-01 connected │ Tab/⇧Tab pane",
+  "connecting…",
+  "▸ Programmatic (0)",
+  "中文字符",
+  "ｶﾀｶﾅ",
+  "한국어 각",
+  "e\u0301",
+  "a\u200Bb",
+  "\u001b[31mred\u001b[0m",
+  "👍",
+  "👍🏽",
+  "👨‍👩‍👧‍👦",
+  "🇫🇷🇩🇪",
+  "#️⃣ 1️⃣ #⃣",
+  "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
+  "©️ ® ™",
+  "☺ ☺️",
+  "⌚⌛",
+  "🧑‍💻 and text",
+  "↔️↔",
+  "x\u20E3",
+  "ﾟ゛ｰ",
+  "Ａｂｃ",
+  "\t tab",
+  "\u0000\u0007",
+  "🏳️‍🌈 flag",
+  "⚧",
+  "9\uFE0F",
+  "*\uFE0F\u20E3",
+  "👩🏾‍🤝‍👨🏻",
 ];
 
 test("string-width built with the patch measures like the unpatched package", async (t) => {
@@ -66,13 +98,28 @@ test("string-width built with the patch measures like the unpatched package", as
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const entry = join(process.cwd(), "node_modules", "ink", "node_modules", "string-width", "index.js");
   const applied = new Map<BundlePatch, number>();
-  await build({ entryPoints: [entry], outfile: join(dir, "patched.mjs"), bundle: true, format: "esm", platform: "node", plugins: [patchPlugin([patch], applied)], logLevel: "silent" });
+  await build({
+    entryPoints: [entry],
+    outfile: join(dir, "patched.mjs"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    plugins: [patchPlugin([patch], applied)],
+    logLevel: "silent",
+  });
   assert.equal(applied.get(patch), 1, "the patch did not apply to Ink's string-width");
-  const patched = (await import(pathToFileURL(join(dir, "patched.mjs")).href)).default as (s: string, o?: object) => number;
+  const patched = (await import(pathToFileURL(join(dir, "patched.mjs")).href)).default as (
+    s: string,
+    o?: object,
+  ) => number;
   const original = (await import(pathToFileURL(entry).href)).default as (s: string, o?: object) => number;
   for (const s of CORPUS) {
     assert.equal(patched(s), original(s), JSON.stringify(s));
-    assert.equal(patched(s, { ambiguousIsNarrow: false }), original(s, { ambiguousIsNarrow: false }), JSON.stringify(s));
+    assert.equal(
+      patched(s, { ambiguousIsNarrow: false }),
+      original(s, { ambiguousIsNarrow: false }),
+      JSON.stringify(s),
+    );
   }
   // And one grapheme at a time across every code point next to an emoji-bearing one.
   for (let n = 0x2000; n <= 0x2bff; n++) assert.equal(patched(`x${cp(n)}`), original(`x${cp(n)}`), n.toString(16));

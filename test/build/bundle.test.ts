@@ -9,7 +9,15 @@ import { isBuiltin } from "node:module";
 import { ESM_IMPORTS } from "../../src/cli/esm-imports.js";
 
 interface Meta {
-  outputs: Record<string, { entryPoint?: string; bytes: number; imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
+  outputs: Record<
+    string,
+    {
+      entryPoint?: string;
+      bytes: number;
+      imports: { path: string; kind: string; external?: boolean }[];
+      inputs: Record<string, unknown>;
+    }
+  >;
 }
 const META = "dist/bundle-meta.json";
 
@@ -24,33 +32,59 @@ function staticClosure(meta: Meta, entryPoint: string): string[] {
   const start = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === entryPoint);
   assert.ok(start, `no chunk for ${entryPoint}`);
   const seen = new Set<string>([start]);
-  for (const o of seen) for (const i of meta.outputs[o].imports) if (i.kind === "import-statement" && meta.outputs[i.path]) seen.add(i.path);
+  for (const o of seen)
+    for (const i of meta.outputs[o].imports)
+      if (i.kind === "import-statement" && meta.outputs[i.path]) seen.add(i.path);
   return [...seen];
 }
 
-const HEAVY = /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|openai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
+const HEAVY =
+  /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|openai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
 
 test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
   const { cjs } = loadMetas();
   const out = Object.keys(cjs.outputs).find((o) => o.endsWith("tui.cjs"));
   assert.ok(out, "no tui.cjs in the metafile");
   const inputs = Object.keys(cjs.outputs[out].inputs);
-  assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), []);
+  assert.deepEqual(
+    inputs.filter((i) => HEAVY.test(i)),
+    [],
+  );
   // It does carry the UI (the check is not vacuous), and leaves exactly the ES module side external.
-  assert.ok(inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")));
+  assert.ok(
+    inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")),
+  );
   assert.ok(inputs.includes("dist/cli/commands/tui-render.js"));
-  const external = [...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-  assert.deepEqual(external, ["../../ui/session-restore.js", "../start-host.js", "../view/session.js", "./oneshot.js", "@anthropic-ai/sdk", "openai"]);
+  const external = [
+    ...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
+  ].sort();
+  assert.deepEqual(external, [
+    "../../ui/session-restore.js",
+    "../start-host.js",
+    "../view/session.js",
+    "./oneshot.js",
+    "@anthropic-ai/sdk",
+    "openai",
+  ]);
   // …which are exactly what the loader serves from the ES module side.
   assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
 });
 
 test("the ES module chunks before the first frame hold none of them either (tui-loader, and the app as modules without tui.cjs)", () => {
   const meta = loadMeta();
-  for (const entry of ["dist/cli/main.js", "dist/cli/tui-loader.js", "dist/cli/commands/tui.js", "dist/cli/commands/tui-render.js"]) {
+  for (const entry of [
+    "dist/cli/main.js",
+    "dist/cli/tui-loader.js",
+    "dist/cli/commands/tui.js",
+    "dist/cli/commands/tui-render.js",
+  ]) {
     const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
     assert.ok(inputs.length > 0);
-    assert.deepEqual(inputs.filter((i) => HEAVY.test(i)), [], `${entry} loads these before the first frame`);
+    assert.deepEqual(
+      inputs.filter((i) => HEAVY.test(i)),
+      [],
+      `${entry} loads these before the first frame`,
+    );
   }
 });
 
@@ -82,13 +116,28 @@ test("image-worker.cjs, the drawing worker, holds every decoder and needs nothin
   const [out] = Object.keys(worker.outputs).filter((o) => o.endsWith("image-worker.cjs"));
   assert.ok(out, "no image-worker.cjs in the metafile");
   const inputs = Object.keys(worker.outputs[out].inputs);
-  for (const m of ["dist/ui/image-decode.js", "dist/ui/image-gif.js", "dist/ui/image-jpeg.js", "dist/protocol/image-header.js"]) assert.ok(inputs.includes(m), m);
+  for (const m of [
+    "dist/ui/image-decode.js",
+    "dist/ui/image-gif.js",
+    "dist/ui/image-jpeg.js",
+    "dist/protocol/image-header.js",
+  ])
+    assert.ok(inputs.includes(m), m);
   assert.ok(inputs.some((i) => i.startsWith("node_modules/jpeg-js/")));
-  assert.deepEqual(worker.outputs[out].imports.filter((i) => !isBuiltin(i.path)), []);
+  assert.deepEqual(
+    worker.outputs[out].imports.filter((i) => !isBuiltin(i.path)),
+    [],
+  );
   // No decoder (and no terminal-image/jimp) on the app's side: they run only in the worker (the
   // ES module side keeps jpeg-js's encoder for the demo server's JPEGs).
-  for (const [meta, banned] of [[esm, /^node_modules\/(jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/], [cjs, /^node_modules\/(jpeg-js|jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/]] as const) {
+  for (const [meta, banned] of [
+    [esm, /^node_modules\/(jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/],
+    [cjs, /^node_modules\/(jpeg-js|jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/],
+  ] as const) {
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
-    assert.deepEqual(all.filter((i) => banned.test(i)), []);
+    assert.deepEqual(
+      all.filter((i) => banned.test(i)),
+      [],
+    );
   }
 });

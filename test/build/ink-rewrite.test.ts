@@ -59,7 +59,19 @@ async function screenOf(file: string): Promise<string> {
   const tmux = (...a: string[]) => execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8" });
   const env = { ...process.env };
   delete env.CI;
-  tmux("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "40", "-y", "10", `env -u CI ${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`);
+  tmux(
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "t",
+    "-x",
+    "40",
+    "-y",
+    "10",
+    `env -u CI ${JSON.stringify(process.execPath)} ${JSON.stringify(file)}`,
+  );
   const socketPath = tmux("display-message", "-p", "#{socket_path}").trim();
   try {
     const end = Date.now() + 20_000;

@@ -6,7 +6,16 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, relative } from "node:path";
 import { docFiles } from "../helpers/doc-files.js";
@@ -45,8 +54,14 @@ const npm = (args: string[], cwd: string) => {
 let packed: string[] = [];
 let bin = "";
 test("npm pack: the tarball holds the launcher, the build and its assets, and nothing else", () => {
-  assert.ok(existsSync(join(ROOT, "dist", "bundle", "main.js")), "no build: run `npm run build` (npm test builds first)");
-  const out = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  assert.ok(
+    existsSync(join(ROOT, "dist", "bundle", "main.js")),
+    "no build: run `npm run build` (npm test builds first)",
+  );
+  const out = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], ROOT)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   packed = out[0].files.map((f) => f.path);
   const tarball = join(work, out[0].filename);
   assert.ok(existsSync(tarball));
@@ -65,22 +80,32 @@ test("npm pack: the tarball holds the launcher, the build and its assets, and no
   ])
     assert.ok(packed.includes(f), `${f} is not in the tarball`);
   // Every chunk the bundle's entry imports is shipped (a chunk left out fails only at run time).
-  for (const f of readdirSync(join(ROOT, "dist", "bundle"))) if (extname(f) !== ".map") assert.ok(packed.includes(`dist/bundle/${f}`), `dist/bundle/${f} is not in the tarball`);
-  const stray = packed.filter((p) => /^(test|bench|scripts|node_modules|\.ci|src\/(?!demo\/data\/))/.test(p) || p.endsWith(".ts") && !p.endsWith(".d.ts"));
+  for (const f of readdirSync(join(ROOT, "dist", "bundle")))
+    if (extname(f) !== ".map") assert.ok(packed.includes(`dist/bundle/${f}`), `dist/bundle/${f} is not in the tarball`);
+  const stray = packed.filter(
+    (p) =>
+      /^(test|bench|scripts|node_modules|\.ci|src\/(?!demo\/data\/))/.test(p) ||
+      (p.endsWith(".ts") && !p.endsWith(".d.ts")),
+  );
   assert.deepEqual(stray, [], "sources, tests or tooling in the tarball");
   npm(["install", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev", tarball], home);
   bin = join(prefix, "node_modules", ".bin", "mcp-prism");
   assert.ok(existsSync(bin), "the install made no mcp-prism bin");
   // Runtime dependencies only: a devDependency installed here would mean one was misfiled.
   const installed = readdirSync(join(prefix, "node_modules", "@modelcontextprotocol"));
-  assert.deepEqual(installed.filter((n) => n !== "sdk"), [], "devDependency packages were installed");
+  assert.deepEqual(
+    installed.filter((n) => n !== "sdk"),
+    [],
+    "devDependency packages were installed",
+  );
 });
 
 /** The bare package names a file imports (import/export from, import(), require()). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const names = new Set<string>();
-  const specs = /^(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|^import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/gm;
+  const specs =
+    /^(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']|^import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/gm;
   for (const m of text.matchAll(specs)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (spec.startsWith("node:") || spec.startsWith(".")) continue;
@@ -114,10 +139,14 @@ test("package.json: what node loads is a dependency, browser-bundle and test-onl
   }
   for (const name of Object.keys(pkg.dependencies))
     assert.ok(nodeImports.has(name), `dependency ${name} is imported by no node code (a devDependency?)`);
-  for (const name of browserImports) if (!nodeImports.has(name)) assert.ok(!Object.hasOwn(pkg.dependencies, name), `${name} is browser-only: a devDependency`);
-  for (const name of Object.keys(pkg.devDependencies)) assert.ok(!Object.hasOwn(pkg.dependencies, name), `${name} is in both`);
+  for (const name of browserImports)
+    if (!nodeImports.has(name))
+      assert.ok(!Object.hasOwn(pkg.dependencies, name), `${name} is browser-only: a devDependency`);
+  for (const name of Object.keys(pkg.devDependencies))
+    assert.ok(!Object.hasOwn(pkg.dependencies, name), `${name} is in both`);
   // Versions are pinned exactly (the install test then installs what the tests ran).
-  for (const [name, v] of Object.entries(pkg.dependencies)) assert.match(v, /^\d+\.\d+\.\d+(-[\w.]+)?$/, `${name}@${v} is not pinned`);
+  for (const [name, v] of Object.entries(pkg.dependencies))
+    assert.match(v, /^\d+\.\d+\.\d+(-[\w.]+)?$/, `${name}@${v} is not pinned`);
   assert.deepEqual(pkg.files.sort(), ["bin", "dist", "src/demo/data"]);
 });
 
@@ -138,13 +167,21 @@ test("installed: --version, and `call` against the bundled demo server (the inst
 });
 
 test("installed: code mode runs a script in the QuickJS sandbox shipped in the tarball", () => {
-  const r = run(["run", "-"], "const page = await tools.search_customers({ query: 'Globex', limit: 5 }); return page.items.length;");
+  const r = run(
+    ["run", "-"],
+    "const page = await tools.search_customers({ query: 'Globex', limit: 5 }); return page.items.length;",
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), "5");
 });
 
 test("installed: demo-server answers initialize over stdio, and serves its App with the built script", () => {
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   const r = run(["demo-server"], `${JSON.stringify(init)}\n`);
   assert.equal(r.status, 0, r.stderr);
   const reply = JSON.parse(r.stdout.split("\n")[0]) as { id: number; result: { serverInfo: { name: string } } };
@@ -157,7 +194,11 @@ test("installed: demo-server answers initialize over stdio, and serves its App w
 });
 
 test("installed: `view` serves the App View page with its bundled script", async (t) => {
-  const child = spawn(process.execPath, [bin, "view", "search_customers", "--args", '{"query":"Globex"}'], { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "view", "search_customers", "--args", '{"query":"Globex"}'], {
+    cwd: home,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   t.after(() => child.kill("SIGTERM"));
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -185,7 +226,13 @@ test("installed: the app draws its first frame under tmux from an empty director
   // The launcher's real path (node_modules/.bin holds a symlink to it).
   const launcher = join(prefix, "node_modules", "mcp-prism", "bin", "mcp-prism.js");
   assert.ok(statSync(launcher).isFile());
-  const app = await startApp({ bin: launcher, cwd: home, columns: 80, rows: 24, env: { XDG_CACHE_HOME: join(home, "cache") } });
+  const app = await startApp({
+    bin: launcher,
+    cwd: home,
+    columns: 80,
+    rows: 24,
+    env: { XDG_CACHE_HOME: join(home, "cache") },
+  });
   try {
     const screen = await app.idle(/^›/m, "the prompt", { timeoutMs: 60_000 });
     assert.match(screen, /demo 2026-12-01 connected/);
@@ -202,10 +249,12 @@ test("installed: the app draws its first frame under tmux from an empty director
 // and client, compiled with `tsc --strict` against the installed package (its exports and .d.ts
 // files, nothing from this checkout but the compiler and node's types), then run.
 const app = join(prefix, "app");
-const appRun = (args: string[]) => spawnSync(process.execPath, args, { cwd: app, env, encoding: "utf8", timeout: 200_000 });
+const appRun = (args: string[]) =>
+  spawnSync(process.execPath, args, { cwd: app, env, encoding: "utf8", timeout: 200_000 });
 test("installed: the guide's server and client compile with tsc --strict against mcp-prism/server, /client, /protocol", () => {
   assert.ok(bin, "the install did not run");
-  for (const entry of ["server", "client", "protocol"]) assert.ok(packed.includes(`dist/${entry}/index.d.ts`), `dist/${entry}/index.d.ts is not in the tarball`);
+  for (const entry of ["server", "client", "protocol"])
+    assert.ok(packed.includes(`dist/${entry}/index.d.ts`), `dist/${entry}/index.d.ts is not in the tarball`);
   // Inside the prefix, so the installed package and its dependencies (the SDK, zod) resolve from its node_modules.
   mkdirSync(app, { recursive: true });
   const files = docFiles(readFileSync(join(ROOT, "docs", "adopting.md"), "utf8"));
@@ -215,11 +264,24 @@ test("installed: the guide's server and client compile with tsc --strict against
   writeFileSync(
     join(app, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, outDir: "out", typeRoots: [join(ROOT, "node_modules", "@types")], types: ["node"] },
+      compilerOptions: {
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        strict: true,
+        skipLibCheck: true,
+        outDir: "out",
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        types: ["node"],
+      },
       files: [...files.keys()],
     }),
   );
-  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", app], { cwd: app, encoding: "utf8", timeout: 120_000 });
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", app], {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   assert.equal(tsc.status, 0, `tsc --strict: ${tsc.stdout}${tsc.stderr}`);
 });
 
@@ -228,7 +290,11 @@ test("installed: the guide's client against its server (code and chat modes), th
   const call = (mode: string, tool: string, args: unknown, server: string[]) => {
     const r = appRun([client, mode, tool, JSON.stringify(args), "--", ...server]);
     assert.equal(r.status, 0, r.stderr);
-    return JSON.parse(r.stdout) as { version: string; requested: { audience: string; format: string }[] | null; split: { assistant: any[]; user: any[]; programmatic: any[] } };
+    return JSON.parse(r.stdout) as {
+      version: string;
+      requested: { audience: string; format: string }[] | null;
+      split: { assistant: any[]; user: any[]; programmatic: any[] };
+    };
   };
   const own = [process.execPath, join(app, "out", "server.js")];
   const code = call("code", "forecast", { city: "Paris" }, own);
@@ -237,7 +303,10 @@ test("installed: the guide's client against its server (code and chat modes), th
   assert.deepEqual([code.split.assistant.length, code.split.user.length], [0, 0]);
   assert.equal(code.split.programmatic[0].structuredContent.city, "Paris");
   const chat = call("chat", "forecast", { city: "Paris" }, own);
-  assert.deepEqual(chat.requested, [{ audience: "assistant", format: "content" }, { audience: "user", format: "content" }]);
+  assert.deepEqual(chat.requested, [
+    { audience: "assistant", format: "content" },
+    { audience: "user", format: "content" },
+  ]);
   assert.match(chat.split.assistant[0].content[0].text, /^Paris: Mon sunny, 21 °C/);
   assert.equal(chat.split.user[0].content.length, 3);
   assert.deepEqual(chat.split.programmatic, []);
@@ -255,9 +324,17 @@ test("installed: `mcp-prism check` passes the guide's server and its SDK-adapter
   for (const server of ["server.js", "sdk-server.js"]) {
     const r = appRun([bin, "check", "--json", "--allow-untested", "--", process.execPath, join(app, "out", server)]);
     const report = JSON.parse(r.stdout) as { checks: { id: string; status: string; detail: string }[]; failed: number };
-    assert.deepEqual(report.checks.filter((c) => c.status === "FAIL").map((c) => `${c.id}: ${c.detail}`), [], server);
+    assert.deepEqual(
+      report.checks.filter((c) => c.status === "FAIL").map((c) => `${c.id}: ${c.detail}`),
+      [],
+      server,
+    );
     const untested = report.checks.filter((c) => c.status === "NOT-TESTED").map((c) => c.id);
-    assert.deepEqual(untested.filter((id) => !errorPath.includes(id)), [], `${server}: untested beyond the error path`);
+    assert.deepEqual(
+      untested.filter((id) => !errorPath.includes(id)),
+      [],
+      `${server}: untested beyond the error path`,
+    );
     assert.equal(r.status, 0, `${server}: ${r.stderr}`);
   }
 });

@@ -7,12 +7,25 @@ import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 
 function cli(args: string[], cwd = tempDir()) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 function fixtureConfig(): string {
   const file = join(tempDir(), "fx.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts"], cwd: ROOT } }, limits: { discoverTimeoutMs: 15000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        fx: { command: process.execPath, args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts"], cwd: ROOT },
+      },
+      limits: { discoverTimeoutMs: 15000 },
+    }),
+  );
   return file;
 }
 const KEYS = ["server", "tool", "protocolVersion", "requestedOutputs", "isError", "routed"];
@@ -28,25 +41,48 @@ describe("call --json", () => {
     assert.deepEqual(Object.keys(doc.routed), ["model", "user", "programmatic", "app"]);
     assert.equal(doc.server, "demo");
     assert.equal(doc.protocolVersion, "2026-12-01");
-    assert.deepEqual(doc.requestedOutputs, [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }]);
+    assert.deepEqual(doc.requestedOutputs, [
+      { audience: "assistant", format: "content" },
+      { audience: "user", format: "structured" },
+    ]);
     for (const e of [...doc.routed.model, ...doc.routed.user]) {
-      assert.deepEqual(Object.keys(e).sort(), e.format === "content" ? ["audience", "content", "format"] : ["audience", "format", "structuredContent"]);
+      assert.deepEqual(
+        Object.keys(e).sort(),
+        e.format === "content" ? ["audience", "content", "format"] : ["audience", "format", "structuredContent"],
+      );
     }
   });
 
   test("app mode adds appMeta; --select overrides the mode", () => {
-    const app = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--mode", "app", "--json"]).out);
+    const app = JSON.parse(
+      cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--mode", "app", "--json"]).out,
+    );
     assert.deepEqual(Object.keys(app), [...KEYS, "appMeta", "sizes"]);
     assert.ok(app.appMeta["io.modelcontextprotocol/ui"]);
-    const sel = cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--select", "programmatic/structured", "--select", "assistant/structured", "--json"]);
+    const sel = cli([
+      "call",
+      "search_customers",
+      "--args",
+      '{"query":"Globex"}',
+      "--select",
+      "programmatic/structured",
+      "--select",
+      "assistant/structured",
+      "--json",
+    ]);
     const doc = JSON.parse(sel.out);
-    assert.deepEqual(doc.requestedOutputs, [{ audience: "programmatic", format: "structured" }, { audience: "assistant", format: "structured" }]);
+    assert.deepEqual(doc.requestedOutputs, [
+      { audience: "programmatic", format: "structured" },
+      { audience: "assistant", format: "structured" },
+    ]);
     assert.equal(doc.routed.programmatic.length, 1);
     assert.equal(doc.routed.model[0].format, "structured");
   });
 
   test("a legacy-era result says which wire field was read for which sink (no outputs were on the wire)", () => {
-    const doc = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--protocol", "2026-07-28", "--json"]).out);
+    const doc = JSON.parse(
+      cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--protocol", "2026-07-28", "--json"]).out,
+    );
     assert.equal(doc.requestedOutputs, null);
     assert.deepEqual(doc.legacyFields, { content: "model", structuredContent: "programmatic" });
     const modern = JSON.parse(cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--json"]).out);
@@ -60,7 +96,15 @@ describe("call --json", () => {
   });
 
   test("a refused selection: exit 1 with the error in the document", () => {
-    const r = cli(["call", "generate_images", "--args", '{"prompt":"x"}', "--select", "programmatic/structured", "--json"]);
+    const r = cli([
+      "call",
+      "generate_images",
+      "--args",
+      '{"prompt":"x"}',
+      "--select",
+      "programmatic/structured",
+      "--json",
+    ]);
     assert.equal(r.code, 1);
     const doc = JSON.parse(r.out);
     assert.deepEqual(Object.keys(doc), [...KEYS, "error"]);
@@ -77,7 +121,10 @@ describe("call --json", () => {
 
   test("a connection error: exit 1, one line naming the server", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "mcp-prism.json"), JSON.stringify({ mcpServers: { broken: { command: join(dir, "no-such-binary") } } }));
+    writeFileSync(
+      join(dir, "mcp-prism.json"),
+      JSON.stringify({ mcpServers: { broken: { command: join(dir, "no-such-binary") } } }),
+    );
     const r = cli(["call", "anything", "--config", "mcp-prism.json"], dir);
     assert.equal(r.code, 1);
     assert.match(r.err, /^mcp-prism call: server broken: .*ENOENT/);
@@ -94,7 +141,10 @@ describe("call --json", () => {
 
   test("a bad config: exit 1, the config's one-line message", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "mcp-prism.json"), JSON.stringify({ mcpServers: { demo: { command: "node", args: "x" } } }));
+    writeFileSync(
+      join(dir, "mcp-prism.json"),
+      JSON.stringify({ mcpServers: { demo: { command: "node", args: "x" } } }),
+    );
     const r = cli(["call", "x"], dir);
     assert.equal(r.code, 1);
     assert.equal(r.err, "mcp-prism call: mcp-prism.json: mcpServers.demo.args: expected array of strings\n");

@@ -53,12 +53,17 @@ test("MCP_PRISM_CODE_CACHE=0 and an unwritable cache directory only mean no cach
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-cc-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = bundle(dir, "x", "c".repeat(32));
-  const off = runWithCodeCache<{ answer(): string }>(file, async () => ({}), { XDG_CACHE_HOME: join(dir, "cache"), MCP_PRISM_CODE_CACHE: "0" });
+  const off = runWithCodeCache<{ answer(): string }>(file, async () => ({}), {
+    XDG_CACHE_HOME: join(dir, "cache"),
+    MCP_PRISM_CODE_CACHE: "0",
+  });
   off.save();
   assert.equal(existsSync(join(dir, "cache")), false);
   // A file where the cache directory should be: mkdir fails, save() stays quiet.
   writeFileSync(join(dir, "blocked"), "");
-  const blocked = runWithCodeCache<{ answer(): string }>(file, async () => ({}), { XDG_CACHE_HOME: join(dir, "blocked") });
+  const blocked = runWithCodeCache<{ answer(): string }>(file, async () => ({}), {
+    XDG_CACHE_HOME: join(dir, "blocked"),
+  });
   assert.doesNotThrow(() => blocked.save());
   assert.equal(blocked.exports.answer(), "x:function");
 });

@@ -30,11 +30,18 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (k.startsWith("ANTHROPIC_")) delete base[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, XDG_STATE_HOME: join(dir, "state"), ...opts.env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...base, XDG_STATE_HOME: join(dir, "state"), ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -56,7 +63,8 @@ const runCodeThenAnswer =
   (code: string): Responder =>
   (body) => {
     const last = body?.messages?.at(-1);
-    if (Array.isArray(last?.content) && last.content.some((b: { type: string }) => b.type === "tool_result")) return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
+    if (Array.isArray(last?.content) && last.content.some((b: { type: string }) => b.type === "tool_result"))
+      return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
     return { kind: "reply", blocks: [{ type: "tool_use", name: "run_code", input: { code } }] };
   };
 
@@ -65,7 +73,10 @@ for (const returned of [false, true]) {
     const code = `const r = await tools.canary_probe({ q: "x" }); console.log("keys", Object.keys(r)); return ${returned ? "r" : "{ length: JSON.stringify(r).length }"};`;
     fake.responder = runCodeThenAnswer(code);
     const from = fake.requests.length;
-    const r = await cli(["-p", "probe", "--model", "anthropic:claude-test", "--mode", "code", "--config", canaryConfig, "--json"], { env: { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: fake.url } });
+    const r = await cli(
+      ["-p", "probe", "--model", "anthropic:claude-test", "--mode", "code", "--config", canaryConfig, "--json"],
+      { env: { ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: fake.url } },
+    );
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const doc = JSON.parse(r.stdout);
     // The script really read the programmatic output (so its absence from the model means something).
@@ -87,7 +98,15 @@ for (const returned of [false, true]) {
     assert.equal(seen.calls[0].tool, "canary_probe");
     const bodies = requests.map((q) => q.raw).join("\n");
     assert.equal(bodies.includes(CANARIES.programmatic), returned);
-    for (const c of [CANARIES.user, CANARIES.userStructured, CANARIES.app, CANARIES.appMeta, CANARIES.resultMeta, CANARIES.assistant]) assert.ok(!bodies.includes(c), c);
+    for (const c of [
+      CANARIES.user,
+      CANARIES.userStructured,
+      CANARIES.app,
+      CANARIES.appMeta,
+      CANARIES.resultMeta,
+      CANARIES.assistant,
+    ])
+      assert.ok(!bodies.includes(c), c);
   });
 }
 
@@ -108,7 +127,13 @@ function expectedCounts(): Record<string, number> {
 }
 
 test("offline, -p --mode code: a fenced js block runs through run_code against the demo server", async () => {
-  const r = await cli(["-p", `count enterprise customers per region:\n\`\`\`js\n${PAGER}\n\`\`\``, "--mode", "code", "--json"]);
+  const r = await cli([
+    "-p",
+    `count enterprise customers per region:\n\`\`\`js\n${PAGER}\n\`\`\``,
+    "--mode",
+    "code",
+    "--json",
+  ]);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.toolCalls.length, 1);
@@ -133,7 +158,10 @@ test("mcp-prism run FILE and run - : the value on stdout, logs on stderr; --json
   const doc = JSON.parse(j.stdout);
   assert.deepEqual(Object.keys(doc), ["value", "logs", "calls"]);
   assert.deepEqual(doc.value, expectedCounts());
-  assert.ok(doc.calls.length > 1 && doc.calls.every((c: { tool: string; bytes: number }) => c.tool === "search_customers" && c.bytes > 0));
+  assert.ok(
+    doc.calls.length > 1 &&
+      doc.calls.every((c: { tool: string; bytes: number }) => c.tool === "search_customers" && c.bytes > 0),
+  );
   const bad = await cli(["run", "-", "--json"], { stdin: "while (true) {}" });
   assert.equal(bad.code, 1);
   assert.equal(JSON.parse(bad.stdout).error.rule, "cpu-time");
@@ -149,7 +177,7 @@ test("offline, code mode without a script: a typed tool is listed only in run_co
   assert.match(doc.answer, /search_customers is one of run_code's typed tools \(code mode lists it only there\)/);
   assert.match(doc.answer, /put a ```js block in your prompt/);
   // A tool without a programmatic/structured variant is in run_code too (typed ToolText).
-  const direct = await cli(["-p", "call legacy_weather {\"city\":\"Paris\"}", "--mode", "code", "--json"]);
+  const direct = await cli(["-p", 'call legacy_weather {"city":"Paris"}', "--mode", "code", "--json"]);
   assert.equal(direct.code, 0, direct.stderr + direct.stdout);
   assert.match(JSON.parse(direct.stdout).answer, /legacy_weather is one of run_code's typed tools/);
 });
@@ -161,12 +189,17 @@ test("mcp-prism run --server NAME: only that server's tools; a tool not marked r
     JSON.stringify({
       mcpServers: {
         demo: { command: process.execPath, args: [BIN, "demo-server"], cwd: ROOT },
-        notes: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "notes-server.ts")], cwd: ROOT },
+        notes: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "notes-server.ts")],
+          cwd: ROOT,
+        },
       },
       limits: { connectWaitMs: 60_000 },
     }),
   );
-  const script = "const seen = [typeof tools.search_customers, typeof tools.save_note]; try { return [seen, await tools.save_note({ text: 'hi' })]; } catch (e) { return [seen, e.rule]; }";
+  const script =
+    "const seen = [typeof tools.search_customers, typeof tools.save_note]; try { return [seen, await tools.save_note({ text: 'hi' })]; } catch (e) { return [seen, e.rule]; }";
   const declined = await cli(["run", "-", "--server", "notes", "--config", file, "--json"], { stdin: script });
   assert.equal(declined.code, 0, declined.stderr);
   assert.deepEqual(JSON.parse(declined.stdout).value, [["undefined", "function"], "declined"]);
@@ -174,6 +207,8 @@ test("mcp-prism run --server NAME: only that server's tools; a tool not marked r
   const yes = await cli(["run", "-", "--server", "notes", "--config", file, "--json", "--yes"], { stdin: script });
   assert.equal(yes.code, 0, yes.stderr);
   assert.deepEqual(JSON.parse(yes.stdout).value, [["undefined", "function"], { saved: "hi" }]);
-  const both = await cli(["run", "-", "--config", file, "--json", "--yes"], { stdin: "return [typeof tools.search_customers, typeof tools.save_note]" });
+  const both = await cli(["run", "-", "--config", file, "--json", "--yes"], {
+    stdin: "return [typeof tools.search_customers, typeof tools.save_note]",
+  });
   assert.deepEqual(JSON.parse(both.stdout).value, ["function", "function"]);
 });

@@ -8,7 +8,12 @@ import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { LEGACY_PROFILES, MODES } from "../../src/host/types.js";
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tempDir(), encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir(), COLUMNS: "140" } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: tempDir(),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir(), COLUMNS: "140" },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -16,8 +21,14 @@ test("compare --json: one row per mode (2026-12-01) and per legacy profile (2026
   const r = cli(["compare", "search_customers", "--args", '{"query":"Globex"}', "--json"]);
   assert.equal(r.code, 0, r.err);
   const doc = JSON.parse(r.out);
-  assert.deepEqual(doc.modes.map((m: any) => m.label), MODES);
-  assert.deepEqual(doc.legacy.map((m: any) => m.label), LEGACY_PROFILES);
+  assert.deepEqual(
+    doc.modes.map((m: any) => m.label),
+    MODES,
+  );
+  assert.deepEqual(
+    doc.legacy.map((m: any) => m.label),
+    LEGACY_PROFILES,
+  );
   for (const m of doc.modes) assert.equal(m.protocolVersion, "2026-12-01");
   for (const m of doc.legacy) assert.equal(m.protocolVersion, "2026-07-28");
   const mode = (l: string) => doc.modes.find((m: any) => m.label === l);
@@ -49,8 +60,30 @@ function counting(protocol?: string) {
   const dir = tempDir();
   const count = join(dir, "calls.txt");
   const configFile = join(dir, "config.json");
-  writeFileSync(configFile, JSON.stringify({ mcpServers: { counting: { command: process.execPath, args: ["--import", "tsx", COUNTING], env: { COUNT_FILE: count }, cwd: ROOT } } }));
-  const run = (...extra: string[]) => cli(["compare", "append_note", "--args", '{"text":"hi"}', "--config", configFile, ...(protocol ? ["--protocol", protocol] : []), ...extra]);
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      mcpServers: {
+        counting: {
+          command: process.execPath,
+          args: ["--import", "tsx", COUNTING],
+          env: { COUNT_FILE: count },
+          cwd: ROOT,
+        },
+      },
+    }),
+  );
+  const run = (...extra: string[]) =>
+    cli([
+      "compare",
+      "append_note",
+      "--args",
+      '{"text":"hi"}',
+      "--config",
+      configFile,
+      ...(protocol ? ["--protocol", protocol] : []),
+      ...extra,
+    ]);
   const calls = () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").filter(Boolean).length : 0);
   return { run, calls };
 }
@@ -59,7 +92,10 @@ test("compare of a tool not marked readOnlyHint: refused without --yes (no termi
   const c = counting();
   const r = c.run();
   assert.equal(r.code, 1);
-  assert.match(r.err, /^mcp-prism compare: append_note on counting is not marked readOnlyHint; comparing would run it 4 calls: chat\+structured\+code, app, minimal, and once more at 2026-07-28 for the legacy client profiles\. Pass --yes to run it\.\n$/);
+  assert.match(
+    r.err,
+    /^mcp-prism compare: append_note on counting is not marked readOnlyHint; comparing would run it 4 calls: chat\+structured\+code, app, minimal, and once more at 2026-07-28 for the legacy client profiles\. Pass --yes to run it\.\n$/,
+  );
   assert.equal(c.calls(), 0, "the tool never ran");
   const j = c.run("--json");
   assert.equal(JSON.parse(j.out).error.rule, "not-approved");
@@ -73,7 +109,16 @@ test("compare --yes runs each distinct request once (2026-12-01: 3 mode requests
   const doc = JSON.parse(r.out);
   assert.equal(c.calls(), 4, "one wire call per distinct request");
   assert.equal(doc.calls, 4);
-  assert.deepEqual(doc.modes.map((m: any) => [m.label, m.sameCallAs ?? null]), [["chat", null], ["structured", "chat"], ["code", "chat"], ["app", null], ["minimal", null]]);
+  assert.deepEqual(
+    doc.modes.map((m: any) => [m.label, m.sameCallAs ?? null]),
+    [
+      ["chat", null],
+      ["structured", "chat"],
+      ["code", "chat"],
+      ["app", null],
+      ["minimal", null],
+    ],
+  );
   assert.equal(doc.legacy.length, LEGACY_PROFILES.length);
 });
 
@@ -85,5 +130,8 @@ test("compare --yes on a legacy-era server: one call answers every mode and ever
   assert.equal(c.calls(), 1);
   assert.equal(doc.calls, 1);
   assert.equal(doc.modes.length, MODES.length);
-  assert.deepEqual(doc.legacy.map((m: any) => m.protocolVersion), LEGACY_PROFILES.map(() => "2025-11-25"));
+  assert.deepEqual(
+    doc.legacy.map((m: any) => m.protocolVersion),
+    LEGACY_PROFILES.map(() => "2025-11-25"),
+  );
 });

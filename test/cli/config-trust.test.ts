@@ -34,17 +34,32 @@ function hostileRepo(extra: Record<string, unknown> = {}): Repo {
   const marker = join(dir, "SERVER-RAN");
   const file = join(dir, "mcp-prism.json");
   const server = { command: "sh", args: ["-c", `touch '${marker}'; exec '${process.execPath}' '${BIN}' demo-server`] };
-  writeFileSync(file, JSON.stringify({ mcpServers: { repo: server }, model: { provider: "anthropic", baseURL: fake.url }, ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: { repo: server }, model: { provider: "anthropic", baseURL: fake.url }, ...extra }),
+  );
   return { dir, file, marker, state: tempDir() };
 }
 
-function cli(args: string[], repo: Repo, env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+function cli(
+  args: string[],
+  repo: Repo,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: repo.dir,
       // No terminal: stdin is /dev/null, stdout/stderr are pipes.
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "", XDG_STATE_HOME: repo.state, XDG_CONFIG_HOME: tempDir(), MCP_PRISM_ERA_CACHE: "0", ...env },
+      env: {
+        ...process.env,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: "",
+        XDG_STATE_HOME: repo.state,
+        XDG_CONFIG_HOME: tempDir(),
+        MCP_PRISM_ERA_CACHE: "0",
+        ...env,
+      },
     });
     let out = "";
     let err = "";
@@ -84,7 +99,12 @@ describe("an untrusted directory config, no terminal: refused with one line, not
     const r = await cli(["-p", "hello", "--json"], repo);
     assert.equal(r.code, 1);
     // As data: no server named (a config refusal), the detail and its line.
-    assert.deepEqual(JSON.parse(r.out).error, { server: "", rule: "config", detail: refusal(repo.file), message: refusal(repo.file) });
+    assert.deepEqual(JSON.parse(r.out).error, {
+      server: "",
+      rule: "config",
+      detail: refusal(repo.file),
+      message: refusal(repo.file),
+    });
     assert.equal(existsSync(repo.marker), false);
   });
 });
@@ -115,11 +135,18 @@ describe("trusted configs run", () => {
 
   test("a remembered no: the lookup goes on (here to the built-in demo), with one line on stderr", async () => {
     const repo = hostileRepo();
-    new ConfigTrust(join(repo.state, "mcp-prism")).remember(repo.file, contentHash(readFileSync(repo.file)), "declined");
+    new ConfigTrust(join(repo.state, "mcp-prism")).remember(
+      repo.file,
+      contentHash(readFileSync(repo.file)),
+      "declined",
+    );
     const before = fake.requests.length;
     const r = await cli(["-p", "hello", "--json"], repo, { ANTHROPIC_API_KEY: "" });
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.err, `mcp-prism: ${repo.file} not used: you did not trust it (pass --config ${repo.file} to use it)\n`);
+    assert.equal(
+      r.err,
+      `mcp-prism: ${repo.file} not used: you did not trust it (pass --config ${repo.file} to use it)\n`,
+    );
     assert.equal(JSON.parse(r.out).model, "offline");
     assert.equal(existsSync(repo.marker), false);
     assert.equal(fake.requests.length, before);
@@ -137,13 +164,24 @@ describe("config edge cases through the CLI", () => {
     writeFileSync(file, `{"mcpServers": {"__proto__": ${d}, "constructor": ${d}, "toString": ${d}}}`);
     const r = await cli(["tools", "--config", file, "--json"], repo);
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(JSON.parse(r.out).servers.map((s: { name: string }) => s.name).sort(), ["__proto__", "constructor", "toString"]);
-    const one = await cli(["call", "search_customers", "--args", '{"query":"Globex"}', "--config", file, "--server", "__proto__", "--json"], repo);
+    assert.deepEqual(
+      JSON.parse(r.out)
+        .servers.map((s: { name: string }) => s.name)
+        .sort(),
+      ["__proto__", "constructor", "toString"],
+    );
+    const one = await cli(
+      ["call", "search_customers", "--args", '{"query":"Globex"}', "--config", file, "--server", "__proto__", "--json"],
+      repo,
+    );
     assert.equal(one.code, 0, one.err);
     assert.equal(JSON.parse(one.out).server, "__proto__");
     const inherited = await cli(["tools", "--config", file, "--server", "hasOwnProperty"], repo);
     assert.equal(inherited.code, 1);
-    assert.equal(inherited.err, `mcp-prism tools: no server named "hasOwnProperty" in ${file} (have: __proto__, constructor, toString)\n`);
+    assert.equal(
+      inherited.err,
+      `mcp-prism tools: no server named "hasOwnProperty" in ${file} (have: __proto__, constructor, toString)\n`,
+    );
   });
 
   test("a cwd that does not exist: one line naming the key, before anything is spawned", async () => {
@@ -152,18 +190,32 @@ describe("config edge cases through the CLI", () => {
     writeFileSync(file, JSON.stringify({ mcpServers: { s: { ...demo, cwd: "missing/dir" } } }));
     const r = await cli(["call", "x", "--config", file], repo);
     assert.equal(r.code, 1);
-    assert.equal(r.err, `mcp-prism call: c.json: mcpServers.s.cwd: expected an existing directory (${join(repo.dir, "missing", "dir")} is not one)\n`);
+    assert.equal(
+      r.err,
+      `mcp-prism call: c.json: mcpServers.s.cwd: expected an existing directory (${join(repo.dir, "missing", "dir")} is not one)\n`,
+    );
   });
 
   test("a relative command runs from the config's folder, whatever the current directory", async () => {
     const repo = plain();
     const folder = join(repo.dir, "project");
     mkdirSync(join(folder, "bin"), { recursive: true });
-    writeFileSync(join(folder, "bin", "server.sh"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' demo-server\n`, { mode: 0o755 });
-    writeFileSync(join(folder, "c.json"), JSON.stringify({ mcpServers: { rel: { command: "./bin/server.sh" }, bare: { command: "bin/server.sh" } } }));
+    writeFileSync(join(folder, "bin", "server.sh"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' demo-server\n`, {
+      mode: 0o755,
+    });
+    writeFileSync(
+      join(folder, "c.json"),
+      JSON.stringify({ mcpServers: { rel: { command: "./bin/server.sh" }, bare: { command: "bin/server.sh" } } }),
+    );
     const r = await cli(["tools", "--config", join("project", "c.json"), "--json"], repo); // cwd is repo.dir, not project/
     assert.equal(r.code, 0, r.err);
     const doc = JSON.parse(r.out);
-    assert.deepEqual(doc.servers.map((s: { name: string; era: string }) => [s.name, s.era]), [["rel", "2026-12-01"], ["bare", "2026-12-01"]]);
+    assert.deepEqual(
+      doc.servers.map((s: { name: string; era: string }) => [s.name, s.era]),
+      [
+        ["rel", "2026-12-01"],
+        ["bare", "2026-12-01"],
+      ],
+    );
   });
 });

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { parseDemoServerArgs } from "../../src/cli/commands/demo-server.js";
 
 const bin = join(import.meta.dirname, "..", "..", "bin", "mcp-prism.js");
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, "demo-server", ...args], { encoding: "utf8", input: "", timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, "demo-server", ...args], { encoding: "utf8", input: "", timeout: 30_000 });
 
 test("demo-server: a bad option is one line and exit 2", () => {
   const cases: [string[], RegExp][] = [
@@ -39,7 +40,14 @@ test("demo-server: both spellings of each option", () => {
   const off = { conformanceFixtures: false };
   assert.deepEqual(parseDemoServerArgs([]), { requestLog: undefined, ...off });
   assert.deepEqual(parseDemoServerArgs(["--http", "0"]), { port: 0, requestLog: undefined, ...off });
-  assert.deepEqual(parseDemoServerArgs(["--http=8080", "--log-requests", "/tmp/x"]), { port: 8080, requestLog: "/tmp/x", ...off });
+  assert.deepEqual(parseDemoServerArgs(["--http=8080", "--log-requests", "/tmp/x"]), {
+    port: 8080,
+    requestLog: "/tmp/x",
+    ...off,
+  });
   assert.deepEqual(parseDemoServerArgs(["--log-requests=/tmp/y"]), { requestLog: "/tmp/y", ...off });
-  assert.deepEqual(parseDemoServerArgs(["--conformance-fixtures"]), { requestLog: undefined, conformanceFixtures: true });
+  assert.deepEqual(parseDemoServerArgs(["--conformance-fixtures"]), {
+    requestLog: undefined,
+    conformanceFixtures: true,
+  });
 });

@@ -7,7 +7,13 @@ import { join } from "node:path";
 
 test("the launcher routes subcommands, --help and -p past the app, and the app refuses a non-terminal", () => {
   const bin = join(import.meta.dirname, "..", "..", "bin", "mcp-prism.js");
-  const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", timeout: 30_000, env: { ...process.env, CI: "" } });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], {
+      encoding: "utf8",
+      input: "",
+      timeout: 30_000,
+      env: { ...process.env, CI: "" },
+    });
   const help = run("--help");
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^mcp-prism — a terminal chat host/);
@@ -29,10 +35,12 @@ test("the launcher routes subcommands, --help and -p past the app, and the app r
 
 test("`help COMMAND` answers for every command the overview lists (help view said unknown command)", () => {
   const bin = join(import.meta.dirname, "..", "..", "bin", "mcp-prism.js");
-  const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", timeout: 30_000 });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input: "", timeout: 30_000 });
   const overview = run("--help").stdout;
   const commands = [...new Set([...overview.matchAll(/^ {2}mcp-prism ([a-z][a-z-]+)/gm)].map((m) => m[1]))];
-  for (const c of ["view", "run", "login", "logout", "check", "call"]) assert.ok(commands.includes(c), `overview lists ${c}`);
+  for (const c of ["view", "run", "login", "logout", "check", "call"])
+    assert.ok(commands.includes(c), `overview lists ${c}`);
   for (const c of commands) {
     const r = run("help", c);
     assert.equal(r.status, 0, `help ${c}: ${r.stderr}`);

@@ -24,7 +24,8 @@ const responder =
   (body) => {
     if (!body.tools) return { kind: "reply", blocks: [{ type: "text", text: "a sampled summary" }] };
     const last = body.messages.at(-1);
-    if (Array.isArray(last.content) && last.content.some((b: { type: string }) => b.type === "tool_result")) return { kind: "reply", blocks: [{ type: "text", text: "all done" }] };
+    if (Array.isArray(last.content) && last.content.some((b: { type: string }) => b.type === "tool_result"))
+      return { kind: "reply", blocks: [{ type: "text", text: "all done" }] };
     return { kind: "reply", blocks: [{ type: "tool_use", name: tool, input: {} }] };
   };
 
@@ -35,7 +36,11 @@ before(async () => {
     config,
     JSON.stringify({
       mcpServers: {
-        legacy: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")], cwd: ROOT },
+        legacy: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
+          cwd: ROOT,
+        },
         mrtr: { url: mrtr.url },
       },
       limits: { connectWaitMs: 60_000 },
@@ -48,7 +53,12 @@ after(async () => {
 });
 
 function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: dir, ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: fake.url };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    XDG_CONFIG_HOME: dir,
+    ANTHROPIC_API_KEY: "sk-fake",
+    ANTHROPIC_BASE_URL: fake.url,
+  };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -59,12 +69,28 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
   });
 }
 
-for (const [server, tools] of [["legacy", ["ask", "sample"]], ["mrtr", ["ask"]]] as const) {
+for (const [server, tools] of [
+  ["legacy", ["ask", "sample"]],
+  ["mrtr", ["ask"]],
+] as const) {
   for (const tool of tools) {
     test(`${server} ${tool}: nothing the server asks reaches the conversation`, async () => {
       fake.responder = responder(tool);
       const from = fake.requests.length;
-      const r = await run(["-p", PROMPT, "--model", "anthropic:claude-test", "--server", server, "--config", config, "--answer", '{"name":"Ada"}', "--yes", "--json"]);
+      const r = await run([
+        "-p",
+        PROMPT,
+        "--model",
+        "anthropic:claude-test",
+        "--server",
+        server,
+        "--config",
+        config,
+        "--answer",
+        '{"name":"Ada"}',
+        "--yes",
+        "--json",
+      ]);
       assert.equal(r.code, 0, r.err + r.out);
       const doc = JSON.parse(r.out);
       assert.equal(doc.answer, "all done");
@@ -79,14 +105,23 @@ for (const [server, tools] of [["legacy", ["ask", "sample"]], ["mrtr", ["ask"]]]
       if (tool === "sample" || server === "mrtr") {
         assert.equal(sampling.length, 1, "sampling is one model request of its own");
         const s = sampling[0];
-        assert.ok(s.raw.includes(INPUT_CANARIES.sampling) && s.body.system === `Be brief ${INPUT_CANARIES.system}`, "the sampling request carries the server's messages and system prompt");
+        assert.ok(
+          s.raw.includes(INPUT_CANARIES.sampling) && s.body.system === `Be brief ${INPUT_CANARIES.system}`,
+          "the sampling request carries the server's messages and system prompt",
+        );
         assert.ok(!s.raw.includes(PROMPT), "the sampling request carries nothing of the conversation");
         assert.match(result, /sampled 17 chars from claude-test/);
       } else {
         assert.equal(sampling.length, 0);
         assert.match(result, /action=accept/);
       }
-      assert.ok(!requests.map((q) => q.raw).join("\n").includes(INPUT_CANARIES.elicitation), "the elicitation question reached no model at all");
+      assert.ok(
+        !requests
+          .map((q) => q.raw)
+          .join("\n")
+          .includes(INPUT_CANARIES.elicitation),
+        "the elicitation question reached no model at all",
+      );
     });
   }
 }

@@ -17,7 +17,11 @@ const CAPS = "io.modelcontextprotocol/clientCapabilities";
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: dir, ANTHROPIC_API_KEY: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, XDG_CONFIG_HOME: dir, ANTHROPIC_API_KEY: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -38,7 +42,11 @@ describe("elicitation and sampling, one-shot", () => {
       config,
       JSON.stringify({
         mcpServers: {
-          legacy: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")], cwd: ROOT },
+          legacy: {
+            command: process.execPath,
+            args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
+            cwd: ROOT,
+          },
           everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
           web: { url: http.url },
           mrtr: { url: mrtr.url },
@@ -51,7 +59,8 @@ describe("elicitation and sampling, one-shot", () => {
     mrtr?.close();
     await http?.stop();
   });
-  const call = (server: string, tool: string, ...rest: string[]) => cli(["call", tool, "--server", server, "--config", config, "--json", ...rest]);
+  const call = (server: string, tool: string, ...rest: string[]) =>
+    cli(["call", tool, "--server", server, "--config", config, "--json", ...rest]);
 
   test("legacy elicitation/create: --answer accepts with the schema's defaults filled in; none declines with one line", async () => {
     const yes = await call("legacy", "ask", "--answer", '{"name":"Ada","agree":true}');
@@ -59,7 +68,10 @@ describe("elicitation and sampling, one-shot", () => {
     assert.equal(text(JSON.parse(yes.out)), 'action=accept size=3 color="green" name="Ada" agree=true');
     const no = await call("legacy", "ask");
     assert.equal(text(JSON.parse(no.out)), "action=decline");
-    assert.match(no.err, /^mcp-prism: server legacy asked for input \("Who are you\? CANARY-ELICIT-6b1f3d"\); declined \(pass --answer JSON to answer\)$/m);
+    assert.match(
+      no.err,
+      /^mcp-prism: server legacy asked for input \("Who are you\? CANARY-ELICIT-6b1f3d"\); declined \(pass --answer JSON to answer\)$/m,
+    );
     const misfit = await call("legacy", "ask", "--answer", '{"name":"Ada","size":99}');
     assert.equal(text(JSON.parse(misfit.out)), "action=decline", "an answer that does not fit is never sent");
     assert.match(misfit.err, /--answer does not fit server legacy's form \(size: at most 10\); declined/);
@@ -69,7 +81,12 @@ describe("elicitation and sampling, one-shot", () => {
   });
 
   test("elicitation string formats (email, uri, date, date-time) are checked before an answer is sent", async () => {
-    const good = await call("legacy", "contact", "--answer", '{"email":"ada@example.org","site":"https://example.org/x","day":"2026-02-28","at":"2026-02-28T23:59:60.5+01:00"}');
+    const good = await call(
+      "legacy",
+      "contact",
+      "--answer",
+      '{"email":"ada@example.org","site":"https://example.org/x","day":"2026-02-28","at":"2026-02-28T23:59:60.5+01:00"}',
+    );
     assert.equal(good.code, 0, good.err);
     assert.match(text(JSON.parse(good.out)), /^action=accept email="ada@example.org"/);
     for (const [answer, why] of [
@@ -88,7 +105,10 @@ describe("elicitation and sampling, one-shot", () => {
     const no = await call("legacy", "sample");
     assert.equal(JSON.parse(no.out).isError, true);
     assert.match(text(JSON.parse(no.out)), /sampling refused: .*did not approve/);
-    assert.match(no.err, /^mcp-prism: server legacy asked the model for a sample \(1 message, at most 50 tokens\); declined \(pass --yes to approve\)$/m);
+    assert.match(
+      no.err,
+      /^mcp-prism: server legacy asked the model for a sample \(1 message, at most 50 tokens\); declined \(pass --yes to approve\)$/m,
+    );
     const yes = await call("legacy", "sample", "--yes");
     assert.equal(yes.code, 0, yes.err);
     assert.match(text(JSON.parse(yes.out)), /^sampled \d+ chars from offline \(it saw the messages\)$/);
@@ -97,21 +117,41 @@ describe("elicitation and sampling, one-shot", () => {
   test("server-everything (stdio and HTTP): the capability-gated tools are listed and answered", async () => {
     const tools = await cli(["tools", "--json", "--config", config, "--server", "everything"]);
     const names = JSON.parse(tools.out).servers[0].tools.map((t: any) => t.name);
-    for (const n of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation"]) assert.ok(names.includes(n), n);
+    for (const n of ["trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation"])
+      assert.ok(names.includes(n), n);
     for (const server of ["everything", "web"]) {
-      const el = await call(server, "trigger-elicitation-request", "--answer", '{"name":"Ada Lovelace","check":true,"integer":7}');
+      const el = await call(
+        server,
+        "trigger-elicitation-request",
+        "--answer",
+        '{"name":"Ada Lovelace","check":true,"integer":7}',
+      );
       assert.equal(el.code, 0, el.err);
       const got = text(JSON.parse(el.out));
       assert.match(got, /"name": "Ada Lovelace"/, server);
       assert.match(got, /"integer": 7/);
       assert.match(got, /"firstLine": "It was a dark and stormy night\."/, "defaults applied");
-      const url = await call(server, "trigger-url-elicitation", "--args", '{"url":"https://example.com/consent?x=1","message":"Sign in"}', "--answer", "{}");
+      const url = await call(
+        server,
+        "trigger-url-elicitation",
+        "--args",
+        '{"url":"https://example.com/consent?x=1","message":"Sign in"}',
+        "--answer",
+        "{}",
+      );
       assert.equal(url.code, 0, url.err);
-      assert.match(url.err, /^mcp-prism: server (everything|web) asks you to open https:\/\/example\.com\/consent\?x=1 \("Sign in"\)$/m, "a URL elicitation is printed, never opened");
+      assert.match(
+        url.err,
+        /^mcp-prism: server (everything|web) asks you to open https:\/\/example\.com\/consent\?x=1 \("Sign in"\)$/m,
+        "a URL elicitation is printed, never opened",
+      );
       assert.match(text(JSON.parse(url.out)), /accept/);
       const sample = await call(server, "trigger-sampling-request", "--args", '{"prompt":"tell me"}', "--yes");
       assert.equal(sample.code, 0, sample.err);
-      assert.match(text(JSON.parse(sample.out)), /Offline sample \(1 message\): the last user said \\"Resource trigger-sampling-request context: tell me\\"/);
+      assert.match(
+        text(JSON.parse(sample.out)),
+        /Offline sample \(1 message\): the last user said \\"Resource trigger-sampling-request context: tell me\\"/,
+      );
     }
   });
 
@@ -119,10 +159,18 @@ describe("elicitation and sampling, one-shot", () => {
     mrtr.calls.length = 0;
     const r = await call("mrtr", "ask", "--answer", '{"name":"Ada"}', "--yes");
     assert.equal(r.code, 0, r.err);
-    assert.match(text(JSON.parse(r.out)), /^action=accept size=3 color="green" name="Ada"; sampled \d+ chars from offline$/);
-    assert.deepEqual(mrtr.calls.map((c) => c.requestState), [undefined, "round-1 ✓", 'round-2 "action=accept size=3 color=\\"green\\" name=\\"Ada\\""']);
+    assert.match(
+      text(JSON.parse(r.out)),
+      /^action=accept size=3 color="green" name="Ada"; sampled \d+ chars from offline$/,
+    );
+    assert.deepEqual(
+      mrtr.calls.map((c) => c.requestState),
+      [undefined, "round-1 ✓", 'round-2 "action=accept size=3 color=\\"green\\" name=\\"Ada\\""'],
+    );
     assert.deepEqual(mrtr.calls[0]._meta[CAPS], { sampling: {}, elicitation: { form: {}, url: {} } });
-    assert.deepEqual(mrtr.calls[1].inputResponses, { who: { action: "accept", content: { size: 3, color: "green", name: "Ada" } } });
+    assert.deepEqual(mrtr.calls[1].inputResponses, {
+      who: { action: "accept", content: { size: 3, color: "green", name: "Ada" } },
+    });
 
     // A declined sampling is answered (no response for its key, SEP-2322), not the whole call failed.
     mrtr.calls.length = 0;
@@ -143,7 +191,10 @@ describe("elicitation and sampling, one-shot", () => {
     assert.match(read.out, /note for action=accept size=3 color="green" name="Bo"/);
     const unanswered = await cli(["read", "mrtr://note", ...base]);
     assert.match(unanswered.out, /note for action=decline/);
-    assert.match(unanswered.err, /^mcp-prism: server mrtr asked for input \("Who reads\? CANARY-ELICIT-6b1f3d"\); declined/m);
+    assert.match(
+      unanswered.err,
+      /^mcp-prism: server mrtr asked for input \("Who reads\? CANARY-ELICIT-6b1f3d"\); declined/m,
+    );
     for (const cmd of ["prompts", "resources"]) {
       const r = await cli([cmd, ...base, "--answer", "[1]"]);
       assert.equal(r.code, 2, `${cmd} takes --answer`);

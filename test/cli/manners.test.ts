@@ -12,11 +12,24 @@ import { COMMAND_NAMES } from "../../src/cli/main.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const bin = join(root, "bin", "mcp-prism.js");
-const run = (args: string[], input = "") => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", input, timeout: 30_000, env: { ...process.env, CI: "", ANTHROPIC_API_KEY: "" } });
+const run = (args: string[], input = "") =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    input,
+    timeout: 30_000,
+    env: { ...process.env, CI: "", ANTHROPIC_API_KEY: "" },
+  });
 const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 
 test("--version and -v answer the package's version before any command runs, the app's entry included", () => {
-  for (const args of [["--version"], ["-v"], ["call", "--version"], ["tui", "-v"], ["--model", "offline", "--version"], ["check", "--json", "--version"]]) {
+  for (const args of [
+    ["--version"],
+    ["-v"],
+    ["call", "--version"],
+    ["tui", "-v"],
+    ["--model", "offline", "--version"],
+    ["check", "--json", "--version"],
+  ]) {
     const r = run(args);
     assert.equal(r.status, 0, `${args.join(" ")}: ${r.stderr}`);
     assert.equal(r.stdout, `mcp-prism ${version}\n`, args.join(" "));
@@ -74,7 +87,10 @@ test("common options work on either side of the subcommand; the app's errors nam
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-manners-"));
   try {
     const config = join(dir, "config.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [bin, "demo-server"] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { alpha: { command: process.execPath, args: [bin, "demo-server"] } } }),
+    );
     const after = run(["tools", "--json", "--config", config]);
     assert.equal(after.status, 0, after.stderr);
     const before = run(["--config", config, "tools", "--json"]);

@@ -26,15 +26,25 @@ after(async () => {
 
 function configFile(name: string, server: Record<string, unknown>): string {
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ mcpServers: { brick: server }, limits: { callTimeoutMs: 20_000, connectWaitMs: 60_000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: { brick: server }, limits: { callTimeoutMs: 20_000, connectWaitMs: 60_000 } }),
+  );
   return file;
 }
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (k.startsWith("ANTHROPIC_")) delete base[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...base, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -56,7 +66,14 @@ const anthropic = () => ({ ANTHROPIC_API_KEY: "sk-fake", ANTHROPIC_BASE_URL: fak
 function sequence(...tools: string[]): Responder {
   return (body) => {
     const done = body.messages.filter((m: { role: string; content: unknown }) => m.role === "assistant").length;
-    if (done < tools.length) return { kind: "reply", blocks: [{ type: "text", text: "Calling." }, { type: "tool_use", name: tools[done], input: {} }] };
+    if (done < tools.length)
+      return {
+        kind: "reply",
+        blocks: [
+          { type: "text", text: "Calling." },
+          { type: "tool_use", name: tools[done], input: {} },
+        ],
+      };
     return { kind: "reply", blocks: [{ type: "text", text: "the model answered" }] };
   };
 }
@@ -65,7 +82,10 @@ async function oneShot(tools: string[], server: Record<string, unknown>, extra: 
   fake.responder = sequence(...tools);
   const from = fake.requests.length;
   const refusedFrom = fake.refused.length;
-  const r = await run(["-p", "go", "--model", "anthropic:claude-test", "--config", configFile(tools.join("-"), server), ...extra], anthropic());
+  const r = await run(
+    ["-p", "go", "--model", "anthropic:claude-test", "--config", configFile(tools.join("-"), server), ...extra],
+    anthropic(),
+  );
   const requests = fake.requests.slice(from);
   return { ...r, requests, bodies: requests.map((q) => q.raw).join("\n"), refused: fake.refused.slice(refusedFrom) };
 }
@@ -93,7 +113,14 @@ test("-p, a server that prints a secret on stderr, exits mid-call and cannot res
 
 test("-p with the offline model: the reply (what the model saw) has the server's message and never its stderr", async () => {
   for (const tool of ["fails", "leaks_and_exits"]) {
-    const r = await run(["-p", `call ${tool} {}`, "--model", "offline", "--config", configFile(`offline-${tool}`, brickJson({ state: freshState() }))]);
+    const r = await run([
+      "-p",
+      `call ${tool} {}`,
+      "--model",
+      "offline",
+      "--config",
+      configFile(`offline-${tool}`, brickJson({ state: freshState() })),
+    ]);
     assert.match(r.stdout, new RegExp(`${tool} reported an error to me: The call failed`), r.stderr);
     assert.ok(!r.stdout.includes(STDERR_CANARY), `the offline model saw the stderr: ${r.stdout}`);
     if (tool === "fails") assert.ok(r.stdout.includes(SERVER_MESSAGE));
@@ -104,34 +131,63 @@ test("-p, a declined tool (not read-only, no --yes): an error result, the next r
   const r = await oneShot(["write_note", "good"], brickJson());
   assert.equal(r.stdout.trim(), "the model answered", r.stderr);
   assert.deepEqual(r.refused, []);
-  assert.match(r.requests[1].raw, /\(not-approved\): server brick, tool write_note: the user did not approve running this tool/);
+  assert.match(
+    r.requests[1].raw,
+    /\(not-approved\): server brick, tool write_note: the user did not approve running this tool/,
+  );
 });
 
 test("-p, an image the provider cannot decode: one refusal, a notice, the retry and the next round succeed", async () => {
   const r = await oneShot(["bad_image", "good"], brickJson());
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), "the model answered");
-  assert.deepEqual(r.refused.map((x) => x.message), ["Could not process image"]);
+  assert.deepEqual(
+    r.refused.map((x) => x.message),
+    ["Could not process image"],
+  );
   assert.equal(r.requests.length, 4, "tool request, refused, retried, last round");
-  assert.match(r.stderr, /mcp-prism: the Anthropic API refused the request \(400: Could not process image\): 1 image from brick\/bad_image, replaced by a note for the model; retrying once \(the transcript keeps the original\)/);
+  assert.match(
+    r.stderr,
+    /mcp-prism: the Anthropic API refused the request \(400: Could not process image\): 1 image from brick\/bad_image, replaced by a note for the model; retrying once \(the transcript keeps the original\)/,
+  );
   assert.ok(!r.requests.at(-1)!.raw.includes(CORRUPT_PNG), "the refused image is not sent again");
 });
 
 test("-p, a server with 1 MB instructions and a 1 MB description: the request is bounded, one line per cut on stderr", async () => {
   fake.responder = () => ({ kind: "reply", blocks: [{ type: "text", text: "hi" }] });
   const from = fake.requests.length;
-  const r = await run(["-p", "hello", "--model", "anthropic:claude-test", "--config", configFile("huge", brickJson({ huge: true }))], anthropic());
+  const r = await run(
+    ["-p", "hello", "--model", "anthropic:claude-test", "--config", configFile("huge", brickJson({ huge: true }))],
+    anthropic(),
+  );
   assert.equal(r.code, 0, r.stderr);
   const req = fake.requests[from];
   assert.ok(req.raw.length < 100_000, `${req.raw.length} bytes`);
   const lines = r.stderr.split("\n").filter((l) => l.startsWith("mcp-prism: server brick:"));
   assert.equal(lines.length, 2, r.stderr);
   assert.match(r.stderr, /server brick: its instructions \(1048576 characters\) were cut to 8000 for the model/);
-  assert.match(r.stderr, /server brick: for the model, 1 tool description cut to 2000 characters; left out deep_schema \(its inputSchema nests deeper than 32 levels\), wide_schema \(its inputSchema is over 32 KB\)\n/);
+  assert.match(
+    r.stderr,
+    /server brick: for the model, 1 tool description cut to 2000 characters; left out deep_schema \(its inputSchema nests deeper than 32 levels\), wide_schema \(its inputSchema is over 32 KB\)\n/,
+  );
   assert.ok(!req.raw.includes("deep_schema") && !req.raw.includes("wide_schema"), "neither schema reaches the model");
   // --json: the same lines in the document's `notices`, stdout one JSON document.
-  const j = await run(["-p", "hello", "--json", "--model", "anthropic:claude-test", "--config", configFile("huge", brickJson({ huge: true }))], anthropic());
+  const j = await run(
+    [
+      "-p",
+      "hello",
+      "--json",
+      "--model",
+      "anthropic:claude-test",
+      "--config",
+      configFile("huge", brickJson({ huge: true })),
+    ],
+    anthropic(),
+  );
   assert.equal(j.code, 0, j.stderr);
   const doc = JSON.parse(j.stdout);
-  assert.deepEqual(doc.notices, lines.map((l) => l.slice("mcp-prism: ".length)));
+  assert.deepEqual(
+    doc.notices,
+    lines.map((l) => l.slice("mcp-prism: ".length)),
+  );
 });

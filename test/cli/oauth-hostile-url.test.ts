@@ -33,12 +33,18 @@ const cases = [
 
 for (const [endpoint, why] of cases) {
   test(`authorization_endpoint ${endpoint}: not opened, not shown, one line`, async () => {
-    const child = spawn(process.execPath, [join(ROOT, "test", "fixtures", "hostile-authz-server.mjs"), endpoint], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "test", "fixtures", "hostile-authz-server.mjs"), endpoint], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     stops.push(() => child.kill());
     const { url } = await waitForListeningUrl(child, "hostile authz fixture");
     const cfg = join(dir, "cfg.json");
     writeFileSync(cfg, JSON.stringify({ mcpServers: { evil: { url } } }));
-    const r = await runCli(["tools", "--config", cfg], { cwd: dir, timeoutMs: 60_000, env: { BROWSER: browser, XDG_STATE_HOME: join(dir, "state") } });
+    const r = await runCli(["tools", "--config", cfg], {
+      cwd: dir,
+      timeoutMs: 60_000,
+      env: { BROWSER: browser, XDG_STATE_HOME: join(dir, "state") },
+    });
     child.kill();
     assert.notEqual(r.code, 0);
     assert.equal(existsSync(opened), false, "the browser was started");
@@ -51,6 +57,14 @@ for (const [endpoint, why] of cases) {
 
 test("signInUrlProblem: https and loopback http pass; anything else is named", () => {
   assert.equal(signInUrlProblem(new URL("https://auth.example.com/authorize?x=1")), undefined);
-  for (const ok of ["http://127.0.0.1:8080/a", "http://localhost/a", "http://[::1]:9/a"]) assert.equal(signInUrlProblem(new URL(ok)), undefined, ok);
-  for (const bad of ["file:///etc/passwd", "vscode://x", "javascript:alert(1)", "http://127.0.0.1.evil.example/", "ftp://127.0.0.1/"]) assert.ok(signInUrlProblem(new URL(bad)), bad);
+  for (const ok of ["http://127.0.0.1:8080/a", "http://localhost/a", "http://[::1]:9/a"])
+    assert.equal(signInUrlProblem(new URL(ok)), undefined, ok);
+  for (const bad of [
+    "file:///etc/passwd",
+    "vscode://x",
+    "javascript:alert(1)",
+    "http://127.0.0.1.evil.example/",
+    "ftp://127.0.0.1/",
+  ])
+    assert.ok(signInUrlProblem(new URL(bad)), bad);
 });

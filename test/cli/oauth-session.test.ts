@@ -64,10 +64,14 @@ test("a step-up sign-in slower than the call timeout: the browser time is not th
 
 test("a client registered beforehand (config auth: clientId and clientSecret, or clientId alone) signs in without registering", async () => {
   const before = await f.stats();
-  const preset = f.writeConfig("preset.json", {}, {
-    confidential: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret } }, // client_secret_post
-    public: { auth: { clientId: PRESET.public } }, // none
-  });
+  const preset = f.writeConfig(
+    "preset.json",
+    {},
+    {
+      confidential: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret } }, // client_secret_post
+      public: { auth: { clientId: PRESET.public } }, // none
+    },
+  );
   for (const server of ["confidential", "public"]) {
     const r = await f.cli(["call", "whoami", "--server", server, "--config", preset]);
     assert.equal(r.code, 0, r.stderr);
@@ -78,7 +82,11 @@ test("a client registered beforehand (config auth: clientId and clientSecret, or
   assert.equal(now.registrations, before.registrations, "no dynamic registration");
   assert.equal(now.codeExchanges, before.codeExchanges + 2, "each client's token request was authenticated its way");
   // A wrong secret is refused by the token endpoint: one line, no secret in it.
-  const wrong = f.writeConfig("wrong.json", { signInTimeoutMs: 20_000 }, { mistyped: { auth: { clientId: PRESET.confidential, clientSecret: "not-the-secret" } } });
+  const wrong = f.writeConfig(
+    "wrong.json",
+    { signInTimeoutMs: 20_000 },
+    { mistyped: { auth: { clientId: PRESET.confidential, clientSecret: "not-the-secret" } } },
+  );
   const r = await f.cli(["call", "whoami", "--config", wrong]);
   assert.equal(r.code, 1);
   assert.match(r.stderr + r.stdout, /server mistyped: sign-in failed: /);
@@ -88,13 +96,22 @@ test("a configured client goes only to its issuer (auth.issuer): another issuer 
   const before = await f.stats();
   const opened = f.browserOpened();
   const origin = new URL(f.url).origin;
-  const cfg = f.writeConfig("issuer.json", { signInTimeoutMs: 20_000 }, {
-    elsewhere: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: "https://auth.other.example" } },
-    bound: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: origin } },
-  });
+  const cfg = f.writeConfig(
+    "issuer.json",
+    { signInTimeoutMs: 20_000 },
+    {
+      elsewhere: {
+        auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: "https://auth.other.example" },
+      },
+      bound: { auth: { clientId: PRESET.confidential, clientSecret: PRESET.secret, issuer: origin } },
+    },
+  );
   const refused = await f.cli(["call", "whoami", "--server", "elsewhere", "--config", cfg]);
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr + refused.stdout, /server elsewhere: sign-in failed: .*issued by "https:\/\/auth\.other\.example" \(auth\.issuer\), not by "http:\/\/127\.0\.0\.1:\d+\/?": not sent/);
+  assert.match(
+    refused.stderr + refused.stdout,
+    /server elsewhere: sign-in failed: .*issued by "https:\/\/auth\.other\.example" \(auth\.issuer\), not by "http:\/\/127\.0\.0\.1:\d+\/?": not sent/,
+  );
   const after = await f.stats();
   assert.equal(after.codeExchanges, before.codeExchanges, "no token request");
   assert.equal(after.authorizations, before.authorizations, "no authorization");

@@ -37,7 +37,13 @@ test("the first call signs in through the browser and succeeds; the URL is print
   assert.match(r.stdout, /hello, signed-in client/);
   assert.match(r.stderr, /sign in to secure in your browser[^\n]*\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
   assert.equal(browserOpened(), 1);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 0, revocations: 0 });
+  assert.deepEqual(await stats(), {
+    registrations: 1,
+    authorizations: 1,
+    codeExchanges: 1,
+    refreshes: 0,
+    revocations: 0,
+  });
 });
 
 test("the token file is 0600 in a 0700 directory, and holds the tokens", () => {
@@ -61,12 +67,24 @@ test("an expired token is refreshed, on the modern and the legacy era", async ()
   await f.control("expire");
   const modern = await cli(["call", "whoami"], false);
   assert.equal(modern.code, 0, modern.stderr);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 1, revocations: 0 });
+  assert.deepEqual(await stats(), {
+    registrations: 1,
+    authorizations: 1,
+    codeExchanges: 1,
+    refreshes: 1,
+    revocations: 0,
+  });
   await f.control("expire");
   const legacy = await cli(["call", "whoami", "--protocol", "2025-11-25"], false);
   assert.equal(legacy.code, 0, legacy.stderr);
   assert.match(legacy.stdout, /hello, signed-in client/);
-  assert.deepEqual(await stats(), { registrations: 1, authorizations: 1, codeExchanges: 1, refreshes: 2, revocations: 0 });
+  assert.deepEqual(await stats(), {
+    registrations: 1,
+    authorizations: 1,
+    codeExchanges: 1,
+    refreshes: 2,
+    revocations: 0,
+  });
   assert.equal(browserOpened(), 1);
 });
 
@@ -75,7 +93,8 @@ test("without a browser that answers, an expired sign-in is one clear line, not 
   const file = join(authDir(), tokenFiles()[0]);
   // Drop the refresh token: only a new sign-in can help now.
   const record = JSON.parse(readFileSync(file, "utf8"));
-  for (const e of Object.values(record.issuers) as { tokens?: { refresh_token?: string } }[]) delete e.tokens?.refresh_token;
+  for (const e of Object.values(record.issuers) as { tokens?: { refresh_token?: string } }[])
+    delete e.tokens?.refresh_token;
   writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
   const short = f.writeConfig("short.json", { signInTimeoutMs: 1500 });
   const r = await cli(["tools", "--config", short], false);
@@ -107,7 +126,10 @@ test("the token canary is in no output and no state file but the token store (no
   const p = await cli(["-p", "call whoami", "--model", "offline", "--json"], false);
   assert.equal(p.code, 0, p.stderr);
   for (const o of f.outputs) assert.ok(!o.includes(TOKEN_CANARY), `a token in CLI output: ${o.slice(0, 300)}`);
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)],
+    );
   for (const f of walk(join(dir, "state"))) {
     if (f.startsWith(authDir())) continue;
     assert.ok(!readFileSync(f, "utf8").includes(TOKEN_CANARY), `a token in ${f}`);
@@ -117,7 +139,10 @@ test("the token canary is in no output and no state file but the token store (no
 test("a config auth block with a mistake is one line naming it", async () => {
   const bad = join(dir, "bad.json");
   writeFileSync(bad, JSON.stringify({ mcpServers: { secure: { url, auth: { clientSecret: "s" } } } }));
-  const child = spawn(process.execPath, [CLI, "tools", "--config", bad], { env: { ...process.env, XDG_STATE_HOME: join(dir, "state") }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "tools", "--config", bad], {
+    env: { ...process.env, XDG_STATE_HOME: join(dir, "state") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   const code = await new Promise((r) => child.once("close", r));

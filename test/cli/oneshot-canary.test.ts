@@ -56,7 +56,11 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (k.startsWith("ANTHROPIC_")) delete base[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      env: { ...base, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -78,12 +82,18 @@ for (const mode of MODES) {
   test(`anthropic, --mode ${mode}: only assistant outputs (or receipts) reach the request bodies`, async () => {
     fake.responder = callBothTools;
     const from = fake.requests.length;
-    const r = await runCli(["-p", "probe the canaries", "--model", "anthropic:claude-test", "--mode", mode, "--config", config, "--json"], anthropicEnv());
+    const r = await runCli(
+      ["-p", "probe the canaries", "--model", "anthropic:claude-test", "--mode", mode, "--config", config, "--json"],
+      anthropicEnv(),
+    );
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const doc = JSON.parse(r.stdout);
     assert.equal(doc.answer, "final answer from the fake model");
     assert.equal(doc.modelRequests, 2);
-    assert.deepEqual(doc.toolCalls.map((c: { tool: string }) => c.tool), ["canary_probe", "canary_plain"]);
+    assert.deepEqual(
+      doc.toolCalls.map((c: { tool: string }) => c.tool),
+      ["canary_probe", "canary_plain"],
+    );
     const requests = fake.requests.slice(from);
     assert.equal(requests.length, 2);
     assert.equal(requests[0].body.model, "claude-test");
@@ -99,24 +109,40 @@ for (const mode of MODES) {
     assert.ok(bodies.includes(CANARIES.assistant), `the assistant canary is missing in ${mode} mode`);
 
     const results = requests[1].body.messages.at(-1).content;
-    assert.deepEqual(results.map((b: { type: string }) => b.type), ["tool_result", "tool_result"]);
+    assert.deepEqual(
+      results.map((b: { type: string }) => b.type),
+      ["tool_result", "tool_result"],
+    );
     const [probeResult, plainResult] = results;
     // canary_plain declares only assistant/content (+ user/content): its image reaches the model as an image block.
-    assert.deepEqual(plainResult.content[1], { type: "image", source: { type: "base64", media_type: "image/png", data: ASSISTANT_IMAGE } });
+    assert.deepEqual(plainResult.content[1], {
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: ASSISTANT_IMAGE },
+    });
     if (mode === "code") {
       assert.equal(probeResult.content.length, 1);
-      assert.match(probeResult.content[0].text, /^canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/);
+      assert.match(
+        probeResult.content[0].text,
+        /^canary_probe: programmatic\/structured \d+ B( \([^)]*\))? went to program logic/,
+      );
       assert.ok(!JSON.stringify(probeResult).includes(CANARIES.assistant));
     } else if (mode === "structured") {
       assert.deepEqual(probeResult.content, [{ type: "text", text: JSON.stringify({ note: CANARIES.assistant }) }]);
     } else {
       assert.equal(probeResult.content[0].text, `assistant content ${CANARIES.assistant}`);
-      assert.deepEqual(probeResult.content[1], { type: "image", source: { type: "base64", media_type: "image/png", data: ASSISTANT_IMAGE } });
+      assert.deepEqual(probeResult.content[1], {
+        type: "image",
+        source: { type: "base64", media_type: "image/png", data: ASSISTANT_IMAGE },
+      });
     }
   });
 }
 
-function expectProduced(mode: Mode, probe: { routed: Record<string, unknown[]>; appMeta?: unknown }, all: string): void {
+function expectProduced(
+  mode: Mode,
+  probe: { routed: Record<string, unknown[]>; appMeta?: unknown },
+  all: string,
+): void {
   const has = (s: string) => assert.ok(all.includes(s), `${s} was not produced in ${mode} mode`);
   if (mode === "chat" || mode === "structured") {
     has(CANARIES.user);
@@ -174,10 +200,22 @@ test("--yes: a tool not marked read-only runs only when approved", async () => {
   const refused = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config]);
   assert.equal(refused.code, 1, refused.stderr);
   // The model reads the host-written rule; the user's line (stderr) says how to allow it.
-  assert.match(refused.stdout, /The call failed \(not-approved\): server canary, tool canary_write: the user did not approve running this tool/);
+  assert.match(
+    refused.stdout,
+    /The call failed \(not-approved\): server canary, tool canary_write: the user did not approve running this tool/,
+  );
   assert.match(refused.stderr, /canary_write failed \(not-approved\): .*pass --yes to allow/);
   assert.ok(!refused.stdout.includes("wrote it"));
-  const approved = await runCli(["-p", "call canary_write {}", "--model", "offline", "--config", config, "--yes", "--json"]);
+  const approved = await runCli([
+    "-p",
+    "call canary_write {}",
+    "--model",
+    "offline",
+    "--config",
+    config,
+    "--yes",
+    "--json",
+  ]);
   assert.equal(approved.code, 0, approved.stderr);
   const doc = JSON.parse(approved.stdout);
   assert.match(doc.answer, /canary_write wrote it/);

@@ -21,8 +21,16 @@ let dir: string;
 let config: string;
 
 const callBothTools: OpenAIResponder = (body) => {
-  if (body.messages.some((m: { role: string }) => m.role === "tool")) return { kind: "reply", text: "final answer from the fake model" };
-  return { kind: "reply", text: "Probing.", calls: [{ name: "canary_probe", args: { q: "x" } }, { name: "canary_plain", args: {} }] };
+  if (body.messages.some((m: { role: string }) => m.role === "tool"))
+    return { kind: "reply", text: "final answer from the fake model" };
+  return {
+    kind: "reply",
+    text: "Probing.",
+    calls: [
+      { name: "canary_probe", args: { q: "x" } },
+      { name: "canary_plain", args: {} },
+    ],
+  };
 };
 
 before(async () => {
@@ -52,18 +60,36 @@ for (const mode of MODES) {
   test(`openai-compatible, --mode ${mode}: only assistant outputs (or receipts) reach the request bodies`, async () => {
     fake.responder = callBothTools;
     const from = fake.requests.length;
-    const r = await runCli(["-p", "probe the canaries", "--model", "openai-compatible:fake-large", "--base-url", fake.baseURL, "--mode", mode, "--config", config, "--json"]);
+    const r = await runCli([
+      "-p",
+      "probe the canaries",
+      "--model",
+      "openai-compatible:fake-large",
+      "--base-url",
+      fake.baseURL,
+      "--mode",
+      mode,
+      "--config",
+      config,
+      "--json",
+    ]);
     assert.equal(r.code, 0, r.stderr + r.stdout);
     const doc = JSON.parse(r.stdout);
     assert.equal(doc.answer, "final answer from the fake model");
-    assert.deepEqual(doc.toolCalls.map((c: { tool: string }) => c.tool), ["canary_probe", "canary_plain"]);
+    assert.deepEqual(
+      doc.toolCalls.map((c: { tool: string }) => c.tool),
+      ["canary_probe", "canary_plain"],
+    );
     const requests = fake.requests.slice(from);
     assert.equal(requests.length, 2);
     assert.deepEqual(fake.refused, []);
     const bodies = requests.map((q) => q.raw).join("\n");
     for (const c of FORBIDDEN) assert.ok(!bodies.includes(c), `${c} leaked into a model request in ${mode} mode`);
     assert.ok(!bodies.includes(USER_IMAGE), `the user image leaked in ${mode} mode`);
-    assert.ok(bodies.includes(CANARIES.assistant) || mode === "code", `the assistant canary is missing in ${mode} mode`);
+    assert.ok(
+      bodies.includes(CANARIES.assistant) || mode === "code",
+      `the assistant canary is missing in ${mode} mode`,
+    );
     // The user's OPENAI_API_KEY never goes to another endpoint.
     assert.ok(!JSON.stringify(requests.map((q) => q.headers)).includes("SECRET"));
   });

@@ -23,7 +23,10 @@ function setUp(t: { after(fn: () => void): void }, wrapper: Wrapper, env: Record
   const dir = tempDir();
   const pids = join(dir, "pids");
   const server = forkingServer(wrapper, pids, env);
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ mcpServers: { fx: { command: server.command, args: server.args, env: server.env } } }));
+  writeFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({ mcpServers: { fx: { command: server.command, args: server.args, env: server.env } } }),
+  );
   t.after(() => killRecorded(pids));
   return { dir, pids, config: join(dir, "config.json") };
 }
@@ -64,14 +67,25 @@ test("a child that does not hold the server's pipes is stopped with its group to
 });
 
 test("a server that ignores stdin's end and SIGTERM (its child too) is SIGKILLed with its group; call exits", async (t) => {
-  const { dir, pids, config } = setUp(t, "bash -c 'node …' (bash stays)", { FORK: "node", IGNORE_EOF: "1", IGNORE_TERM: "1" });
-  const r = await runCli(["call", "echo", "--args", '{"text":"stubborn"}', "--config", config], { cwd: dir, timeoutMs: 30_000 });
+  const { dir, pids, config } = setUp(t, "bash -c 'node …' (bash stays)", {
+    FORK: "node",
+    IGNORE_EOF: "1",
+    IGNORE_TERM: "1",
+  });
+  const r = await runCli(["call", "echo", "--args", '{"text":"stubborn"}', "--config", config], {
+    cwd: dir,
+    timeoutMs: 30_000,
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /echo: stubborn/);
   await assertAllGone(recordedPids(pids), "after call");
 });
 
-for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const) {
+for (const [signal, code] of [
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+  ["SIGHUP", 129],
+] as const) {
   test(`${signal} to mcp-prism during a call: it exits ${code} and stops the server's group`, async (t) => {
     const { dir, pids, config } = setUp(t, "bash -c 'node …' (bash stays)");
     const r = await runCli(["call", "slow", "--args", '{"ms":60000}', "--config", config], {
@@ -89,7 +103,9 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]
 
 test("-p: the turn's tool call ends, and so does everything the server started; SIGTERM mid-turn too", async (t) => {
   const { dir, pids, config } = setUp(t, "bash -c 'node …' (bash stays)");
-  const ok = await runCli(["-p", 'call echo {"text":"from the model"}', "--model", "offline", "--config", config], { cwd: dir });
+  const ok = await runCli(["-p", 'call echo {"text":"from the model"}', "--model", "offline", "--config", config], {
+    cwd: dir,
+  });
   assert.equal(ok.code, 0, ok.stderr);
   await assertAllGone(recordedPids(pids), "after -p");
   const killed = await runCli(["-p", 'call slow {"ms":60000}', "--model", "offline", "--config", config], {
@@ -106,7 +122,10 @@ test("-p: the turn's tool call ends, and so does everything the server started; 
 
 test("compare (two connections, one per era) exits and leaves nothing behind", async (t) => {
   const { dir, pids, config } = setUp(t, "bash -c 'node …' (bash stays)");
-  const r = await runCli(["compare", "echo", "--args", '{"text":"x"}', "--config", config], { cwd: dir, timeoutMs: 60_000 });
+  const r = await runCli(["compare", "echo", "--args", '{"text":"x"}', "--config", config], {
+    cwd: dir,
+    timeoutMs: 60_000,
+  });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}; stderr: ${r.stderr}`);
   assert.ok(readPids(pids).length >= 1);
   await assertAllGone(recordedPids(pids), "after compare");
@@ -116,7 +135,10 @@ test("check -- bash -c '…': the checker's own stdio client stops the server's 
   const { dir, pids } = setUp(t, "bash -c 'node …' (bash stays)");
   const { args } = WRAPPERS["bash -c 'node …' (bash stays)"]();
   // check starts servers with the host's minimal environment: PIDS_FILE goes through env(1).
-  const r = await runCli(["check", "--", "env", `PIDS_FILE=${pids}`, "bash", ...args], { cwd: dir, timeoutMs: 120_000 });
+  const r = await runCli(["check", "--", "env", `PIDS_FILE=${pids}`, "bash", ...args], {
+    cwd: dir,
+    timeoutMs: 120_000,
+  });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}; stderr: ${r.stderr}`);
   assert.match(r.stdout, /passed/);
   assert.ok(readPids(pids).length >= 1, "the checker started the server");

@@ -48,8 +48,14 @@ test("prompts lists every server's prompts with their arguments and the rejected
   assert.match(r.out, /^old · 4 prompts, 1 rejected$/m);
   assert.match(r.out, /✗ rejected \[malformed-prompt\]: server p, prompt bad name: the name contains white space/);
   const doc = JSON.parse(cli(["prompts", "--server", "p", "--json"]).out);
-  assert.deepEqual(doc.servers.map((s: any) => s.name), ["p"]);
-  assert.deepEqual(doc.servers[0].prompts.map((p: any) => p.name), ["greet", "mixed", "ask", "fails"]);
+  assert.deepEqual(
+    doc.servers.map((s: any) => s.name),
+    ["p"],
+  );
+  assert.deepEqual(
+    doc.servers[0].prompts.map((p: any) => p.name),
+    ["greet", "mixed", "ask", "fails"],
+  );
   assert.equal(doc.servers[0].rejected[0].rule, "malformed-prompt");
 });
 
@@ -57,10 +63,16 @@ test("prompt NAME --args gets the prompt (server-everything, both eras of the fi
   const r = cli(["prompt", "args-prompt", "--args", JSON.stringify({ city: "Paris", state: "TX" })]);
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, "[user] What's weather in Paris, TX?\n");
-  const doc = JSON.parse(cli(["prompt", "resource-prompt", "--args", JSON.stringify({ resourceType: "Text", resourceId: "2" }), "--json"]).out);
+  const doc = JSON.parse(
+    cli(["prompt", "resource-prompt", "--args", JSON.stringify({ resourceType: "Text", resourceId: "2" }), "--json"])
+      .out,
+  );
   assert.equal(doc.server, "everything");
   assert.equal(doc.messages[1].content.type, "resource");
-  for (const [server, era] of [["p", "2026-07-28"], ["old", "legacy"]]) {
+  for (const [server, era] of [
+    ["p", "2026-07-28"],
+    ["old", "legacy"],
+  ]) {
     const g = cli(["prompt", `${server}:greet`, "--args", JSON.stringify({ name: "Ada", style: "formal" })]);
     assert.equal(g.code, 0, g.err);
     assert.equal(g.out, `# a greeting\n[user] Good day, Ada! (era ${era})\n`);
@@ -73,15 +85,27 @@ test("prompt shows other content kinds as one line each and sanitizes server tex
   assert.ok(!r.out.includes("\u001b"), "no raw escape reaches the terminal");
   assert.match(r.out, /^\[user\] look at ␛\[31mthis␛\[0m$/m);
   assert.match(r.out, /^\[user\] \(image image\/png, \d+ B: not sent\)$/m);
-  assert.match(r.out, /^\[assistant\] \(resource file:\/\/\/notes\.txt, text\/plain \(its text is part of the turn\)\)\nthe notes$/m);
+  assert.match(
+    r.out,
+    /^\[assistant\] \(resource file:\/\/\/notes\.txt, text\/plain \(its text is part of the turn\)\)\nthe notes$/m,
+  );
 });
 
 test("prompt failures are one line (human) or the error's fields (--json), exit 1; usage errors exit 2", () => {
   const ambiguous = cli(["prompt", "greet"]);
   assert.equal(ambiguous.code, 1);
-  assert.match(ambiguous.err, /^mcp-prism prompt: prompt greet: servers p, old all list it: name one with --server or SERVER:greet\n$/);
+  assert.match(
+    ambiguous.err,
+    /^mcp-prism prompt: prompt greet: servers p, old all list it: name one with --server or SERVER:greet\n$/,
+  );
   const missing = JSON.parse(cli(["prompt", "greet", "--server", "old", "--json"]).out);
-  assert.deepEqual(missing.error, { server: "old", prompt: "greet", rule: "missing-argument", detail: "missing required argument name", message: "server old, prompt greet: missing required argument name" });
+  assert.deepEqual(missing.error, {
+    server: "old",
+    prompt: "greet",
+    rule: "missing-argument",
+    detail: "missing required argument name",
+    message: "server old, prompt greet: missing required argument name",
+  });
   const broke = cli(["prompt", "p:fails"]);
   assert.equal(broke.code, 1);
   assert.match(broke.err, /^mcp-prism prompt: server p, prompt fails: .*the prompt broke\n$/);

@@ -9,10 +9,23 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
-import { EVERYTHING, FILESYSTEM, MEMORY, PNG, realServerFiles, startEverythingHttp, TEXT } from "../helpers/real-servers.js";
+import {
+  EVERYTHING,
+  FILESYSTEM,
+  MEMORY,
+  PNG,
+  realServerFiles,
+  startEverythingHttp,
+  TEXT,
+} from "../helpers/real-servers.js";
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: tempDir(), encoding: "utf8", timeout: 90_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: tempDir(),
+    encoding: "utf8",
+    timeout: 90_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -31,7 +44,11 @@ async function rawToolsList(command: string, args: string[], env: Record<string,
       child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
     });
   try {
-    await request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
+    await request(1, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    });
     child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     return (await request(2, "tools/list", {})).result.tools;
   } finally {
@@ -70,7 +87,15 @@ describe("the built CLI on real servers", () => {
     const r = cli(["tools", "--json", "--config", configFile]);
     assert.equal(r.code, 0, r.err);
     const doc = JSON.parse(r.out);
-    assert.deepEqual(doc.servers.map((s: any) => [s.name, s.state]), [["fs", "connected"], ["memory", "connected"], ["everything", "connected"], ["web", "connected"]]);
+    assert.deepEqual(
+      doc.servers.map((s: any) => [s.name, s.state]),
+      [
+        ["fs", "connected"],
+        ["memory", "connected"],
+        ["everything", "connected"],
+        ["web", "connected"],
+      ],
+    );
     for (const s of doc.servers) {
       assert.deepEqual(s.rejected, [], `${s.name}: nothing rejected`);
       for (const t of s.tools) {
@@ -86,7 +111,10 @@ describe("the built CLI on real servers", () => {
     };
     for (const [name, tools] of Object.entries(raw)) {
       const listed = doc.servers.find((s: any) => s.name === name).tools;
-      assert.deepEqual(listed.map((t: any) => t.name), tools.map((t) => t.name));
+      assert.deepEqual(
+        listed.map((t: any) => t.name),
+        tools.map((t) => t.name),
+      );
       for (const t of tools) {
         const mine = listed.find((x: any) => x.name === t.name);
         assert.deepEqual(mine.inputSchema, t.inputSchema, `${name}/${t.name} inputSchema`);
@@ -109,34 +137,90 @@ describe("the built CLI on real servers", () => {
   });
 
   test("call --json: read_text_file → model; read_media_file → model image; get-structured-content → content to model, structured to program logic", () => {
-    const text = JSON.parse(cli(["call", "read_text_file", "--server", "fs", "--args", JSON.stringify({ path: join(files.files, "notes.txt") }), "--json", "--config", configFile]).out);
+    const text = JSON.parse(
+      cli([
+        "call",
+        "read_text_file",
+        "--server",
+        "fs",
+        "--args",
+        JSON.stringify({ path: join(files.files, "notes.txt") }),
+        "--json",
+        "--config",
+        configFile,
+      ]).out,
+    );
     assert.equal(text.routed.model[0].content[0].text, TEXT);
     assert.deepEqual(text.routed.programmatic[0].structuredContent, { content: TEXT });
     assert.equal(text.warnings, undefined);
 
-    const media = JSON.parse(cli(["call", "read_media_file", "--server", "fs", "--args", JSON.stringify({ path: join(files.files, "dot.png") }), "--json", "--config", configFile]).out);
+    const media = JSON.parse(
+      cli([
+        "call",
+        "read_media_file",
+        "--server",
+        "fs",
+        "--args",
+        JSON.stringify({ path: join(files.files, "dot.png") }),
+        "--json",
+        "--config",
+        configFile,
+      ]).out,
+    );
     assert.equal(media.routed.model[0].audience, "assistant");
     assert.equal(media.routed.model[0].format, "content");
     assert.ok(Buffer.from(media.routed.model[0].content[0].data, "base64").equals(PNG));
     assert.deepEqual(media.routed.user, []);
 
     for (const server of ["everything", "web"]) {
-      const r = cli(["call", "get-structured-content", "--server", server, "--args", '{"location":"Los Angeles"}', "--json", "--config", configFile]);
+      const r = cli([
+        "call",
+        "get-structured-content",
+        "--server",
+        server,
+        "--args",
+        '{"location":"Los Angeles"}',
+        "--json",
+        "--config",
+        configFile,
+      ]);
       assert.equal(r.code, 0, r.err);
       const doc = JSON.parse(r.out);
       const weather = { temperature: 73, conditions: "Sunny / Clear", humidity: 48 };
       assert.deepEqual(JSON.parse(doc.routed.model[0].content[0].text), weather);
-      assert.deepEqual(doc.routed.programmatic, [{ audience: "programmatic", format: "structured", structuredContent: weather }]);
+      assert.deepEqual(doc.routed.programmatic, [
+        { audience: "programmatic", format: "structured", structuredContent: weather },
+      ]);
     }
   });
 
   test("call --json: memory create_entities then read_graph; a task-only tool runs as a task", () => {
     const entity = { name: "cli", entityType: "test", observations: ["built CLI"] };
-    const created = cli(["call", "create_entities", "--server", "memory", "--args", JSON.stringify({ entities: [entity] }), "--json", "--config", configFile]);
+    const created = cli([
+      "call",
+      "create_entities",
+      "--server",
+      "memory",
+      "--args",
+      JSON.stringify({ entities: [entity] }),
+      "--json",
+      "--config",
+      configFile,
+    ]);
     assert.equal(created.code, 0, created.err);
     const graph = JSON.parse(cli(["call", "read_graph", "--server", "memory", "--json", "--config", configFile]).out);
     assert.deepEqual(graph.routed.programmatic[0].structuredContent.entities, [entity]);
-    const task = cli(["call", "simulate-research-query", "--server", "everything", "--args", '{"topic":"t"}', "--json", "--config", configFile]);
+    const task = cli([
+      "call",
+      "simulate-research-query",
+      "--server",
+      "everything",
+      "--args",
+      '{"topic":"t"}',
+      "--json",
+      "--config",
+      configFile,
+    ]);
     assert.equal(task.code, 0, task.err);
     assert.match(JSON.parse(task.out).routed.model[0].content[0].text, /^# Research Report: t/);
   });
@@ -158,6 +242,17 @@ test("examples/real-servers.json as a user writes it (npx -y, resolved offline t
   });
   assert.equal(r.status, 0, r.stderr);
   const doc = JSON.parse(r.stdout);
-  assert.deepEqual(doc.servers.map((s: any) => [s.name, s.state, s.rejected.length]), [["filesystem", "connected", 0], ["memory", "connected", 0], ["everything", "connected", 0]]);
-  for (const s of doc.servers) assert.ok(s.tools.length > 0 && s.tools.every((t: any) => t.usable || t.unavailable.rule === "task-required"), s.name);
+  assert.deepEqual(
+    doc.servers.map((s: any) => [s.name, s.state, s.rejected.length]),
+    [
+      ["filesystem", "connected", 0],
+      ["memory", "connected", 0],
+      ["everything", "connected", 0],
+    ],
+  );
+  for (const s of doc.servers)
+    assert.ok(
+      s.tools.length > 0 && s.tools.every((t: any) => t.usable || t.unavailable.rule === "task-required"),
+      s.name,
+    );
 });

@@ -11,7 +11,12 @@ import { BIN, tempDir } from "../helpers/host-fixtures.js";
 import { EVERYTHING, startEverythingHttp } from "../helpers/real-servers.js";
 
 function cli(args: string[], cwd = tempDir()) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 90_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 90_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -29,7 +34,10 @@ function everythingChecks(config: () => string) {
     const r = cli(["resources", "--config", config()]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^everything · \d+ resources, 2 templates$/m);
-    assert.match(r.out, /^  demo:\/\/resource\/static\/document\/architecture\.md  architecture\.md \(text\/markdown\)$/m);
+    assert.match(
+      r.out,
+      /^  demo:\/\/resource\/static\/document\/architecture\.md  architecture\.md \(text\/markdown\)$/m,
+    );
     assert.match(r.out, /^  demo:\/\/resource\/dynamic\/blob\/\{resourceId\}  Dynamic Blob Resource \(template\)$/m);
     const doc = JSON.parse(cli(["resources", "--config", config(), "--json"]).out);
     assert.equal(doc.servers[0].server, "everything");
@@ -64,7 +72,10 @@ function everythingChecks(config: () => string) {
   test("an unknown resource: one line naming server and URI, exit 1", () => {
     const r = cli(["read", "demo://nope", "--config", config()]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /^mcp-prism read: server everything, resource demo:\/\/nope: error -32602: Resource demo:\/\/nope not found\n$/);
+    assert.match(
+      r.err,
+      /^mcp-prism read: server everything, resource demo:\/\/nope: error -32602: Resource demo:\/\/nope not found\n$/,
+    );
     const doc = JSON.parse(cli(["read", "demo://nope", "--config", config(), "--json"]).out);
     assert.equal(doc.error.rule, "rpc-error");
   });
@@ -91,7 +102,10 @@ test("the demo server (modern era) lists its ui:// resource, its customers and t
   const uris: string[] = doc.servers[0].resources.map((r: any) => r.uri);
   assert.equal(uris[0], "ui://dashboard/index.html");
   assert.ok(uris.includes("customers://cust_1005"), uris.slice(0, 5).join(", "));
-  assert.ok(doc.servers[0].templates.some((t: any) => t.uriTemplate === "customers://{id}"), JSON.stringify(doc.servers[0].templates));
+  assert.ok(
+    doc.servers[0].templates.some((t: any) => t.uriTemplate === "customers://{id}"),
+    JSON.stringify(doc.servers[0].templates),
+  );
   const customer = JSON.parse(cli(["read", "customers://cust_1005", "--json"]).out);
   assert.equal(customer.server, "demo");
   assert.match(customer.contents[0].text, /cust_1005/);

@@ -12,8 +12,18 @@ import { FILESYSTEM, realServerFiles } from "../helpers/real-servers.js";
 const files = realServerFiles();
 after(() => files.remove());
 const cfg = join(files.dir, "fs.json");
-writeFileSync(cfg, JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM, files.files] } }, limits: { discoverTimeoutMs: 15000 } }));
-const write = (path: string, extra: string[] = []) => runCli(["call", "write_file", "--config", cfg, "--yes", "--args", JSON.stringify({ path, content: "written" }), ...extra], { cwd: files.dir, timeoutMs: 60_000 });
+writeFileSync(
+  cfg,
+  JSON.stringify({
+    mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM, files.files] } },
+    limits: { discoverTimeoutMs: 15000 },
+  }),
+);
+const write = (path: string, extra: string[] = []) =>
+  runCli(
+    ["call", "write_file", "--config", cfg, "--yes", "--args", JSON.stringify({ path, content: "written" }), ...extra],
+    { cwd: files.dir, timeoutMs: 60_000 },
+  );
 
 test("no roots configured: server-filesystem keeps its own directory (a write outside it fails)", async () => {
   const outside = join(files.dir, "outside.txt");
@@ -27,10 +37,16 @@ test("no roots configured: server-filesystem keeps its own directory (a write ou
 });
 
 test("--root DIR offers exactly those roots (and a bad one is one line)", async () => {
-  const listed = await runCli(["call", "list_allowed_directories", "--config", cfg, "--root", files.files], { cwd: files.dir, timeoutMs: 60_000 });
+  const listed = await runCli(["call", "list_allowed_directories", "--config", cfg, "--root", files.files], {
+    cwd: files.dir,
+    timeoutMs: 60_000,
+  });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(files.files.replace(/[/.]/g, "\\$&")));
-  const bad = await runCli(["tools", "--config", cfg, "--root", join(files.dir, "missing")], { cwd: files.dir, timeoutMs: 60_000 });
+  const bad = await runCli(["tools", "--config", cfg, "--root", join(files.dir, "missing")], {
+    cwd: files.dir,
+    timeoutMs: 60_000,
+  });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^mcp-prism tools: --root: expected an existing directory \(.*missing is not one\)\n$/);
 });

@@ -13,9 +13,22 @@ test("servers list/add/remove edit $XDG_CONFIG_HOME/mcp-prism/config.json, keepi
   const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
   try {
     const file = join(home, "mcp-prism", "config.json");
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, "servers", ...args], {
+        encoding: "utf8",
+        timeout: 30_000,
+        env: { ...process.env, XDG_CONFIG_HOME: home },
+      });
     mkdirSync(join(home, "mcp-prism"));
-    writeFileSync(file, JSON.stringify({ mode: "code", mcpServers: { demo: { command: "node", args: ["x.js"], futureKey: 1 } }, myOwnKey: { keep: true } }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mode: "code",
+        mcpServers: { demo: { command: "node", args: ["x.js"], futureKey: 1 } },
+        myOwnKey: { keep: true },
+      }),
+      { mode: 0o600 },
+    );
 
     const added = run("add", "fs", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", ".");
     assert.equal(added.status, 0, added.stderr);
@@ -29,7 +42,10 @@ test("servers list/add/remove edit $XDG_CONFIG_HOME/mcp-prism/config.json, keepi
       web: { url: "http://127.0.0.1:9/mcp" },
     });
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    assert.equal(run("list").stdout, "demo  node x.js\nfs  npx -y @modelcontextprotocol/server-filesystem .\nweb  http://127.0.0.1:9/mcp\n");
+    assert.equal(
+      run("list").stdout,
+      "demo  node x.js\nfs  npx -y @modelcontextprotocol/server-filesystem .\nweb  http://127.0.0.1:9/mcp\n",
+    );
 
     const twice = run("add", "fs", "--", "node");
     assert.equal(twice.status, 2);
@@ -56,10 +72,16 @@ test("servers list/add/remove edit $XDG_CONFIG_HOME/mcp-prism/config.json, keepi
 test("servers add into a missing file creates it 0600 with mcpServers only", () => {
   const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
   try {
-    const r = spawnSync(process.execPath, [bin, "servers", "add", "demo", "--", "node", "demo.js"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    const r = spawnSync(process.execPath, [bin, "servers", "add", "demo", "--", "node", "demo.js"], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, XDG_CONFIG_HOME: home },
+    });
     assert.equal(r.status, 0, r.stderr);
     const file = join(home, "mcp-prism", "config.json");
-    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { mcpServers: { demo: { command: "node", args: ["demo.js"] } } });
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), {
+      mcpServers: { demo: { command: "node", args: ["demo.js"] } },
+    });
     assert.equal(statSync(file).mode & 0o777, 0o600);
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -70,7 +92,12 @@ test("servers add accepts names that are Object.prototype's (constructor, toStri
   const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
   try {
     const file = join(home, "mcp-prism", "config.json");
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, "servers", ...args], {
+        encoding: "utf8",
+        timeout: 30_000,
+        env: { ...process.env, XDG_CONFIG_HOME: home },
+      });
     for (const name of ["constructor", "toString", "__proto__"]) {
       const r = run("add", name, "--", "node", `${name}.js`);
       assert.equal(r.status, 0, r.stderr);
@@ -80,7 +107,10 @@ test("servers add accepts names that are Object.prototype's (constructor, toStri
     assert.match(raw, /"__proto__": \{/);
     const servers = JSON.parse(raw).mcpServers;
     assert.deepEqual(Object.keys(servers), ["constructor", "toString", "__proto__"]);
-    assert.equal(run("list").stdout, "constructor  node constructor.js\ntoString  node toString.js\n__proto__  node __proto__.js\n");
+    assert.equal(
+      run("list").stdout,
+      "constructor  node constructor.js\ntoString  node toString.js\n__proto__  node __proto__.js\n",
+    );
     assert.equal(run("add", "toString", "--", "node").status, 2, "a real duplicate is still refused");
     assert.equal(run("remove", "__proto__").status, 0);
     assert.equal(run("remove", "valueOf").status, 2, "an inherited name is not a configured server");
@@ -94,10 +124,30 @@ test("servers add --env KEY=VALUE (repeatable) sets a stdio server's environment
   const home = mkdtempSync(join(tmpdir(), "prism-servers-"));
   try {
     const file = join(home, "mcp-prism", "config.json");
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, "servers", ...args], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CONFIG_HOME: home } });
-    const added = run("add", "gh", "--env", "GITHUB_TOKEN=abc=def", "--env", "LOG_LEVEL=", "--", "npx", "-y", "some-server");
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [bin, "servers", ...args], {
+        encoding: "utf8",
+        timeout: 30_000,
+        env: { ...process.env, XDG_CONFIG_HOME: home },
+      });
+    const added = run(
+      "add",
+      "gh",
+      "--env",
+      "GITHUB_TOKEN=abc=def",
+      "--env",
+      "LOG_LEVEL=",
+      "--",
+      "npx",
+      "-y",
+      "some-server",
+    );
     assert.equal(added.status, 0, added.stderr);
-    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")).mcpServers.gh, { command: "npx", args: ["-y", "some-server"], env: { GITHUB_TOKEN: "abc=def", LOG_LEVEL: "" } });
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")).mcpServers.gh, {
+      command: "npx",
+      args: ["-y", "some-server"],
+      env: { GITHUB_TOKEN: "abc=def", LOG_LEVEL: "" },
+    });
     const bad = run("add", "x", "--env", "NOEQUALS", "--", "node");
     assert.equal(bad.status, 2);
     assert.equal(bad.stderr, 'mcp-prism servers: --env takes KEY=VALUE with KEY a variable name (got "NOEQUALS")\n');

@@ -10,7 +10,12 @@ import { renderCall } from "../../src/cli/output/call.js";
 import { BIN, config, demoStdio, tempDir } from "../helpers/host-fixtures.js";
 
 function cliJson(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, "--json"], { cwd: tempDir(), encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [BIN, ...args, "--json"], {
+    cwd: tempDir(),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
@@ -38,12 +43,21 @@ test("card, call --json and compare --json agree on every sink's size, in every 
     for (const sink of ["user", "programmatic", "app"] as const) {
       if (call.sizes[sink].outputs === 0) continue;
       assert.ok(card.includes(formatBytes(outcome.bytes[sink])), `${mode}: card ${card}`);
-      assert.ok(human.includes(formatBytes(call.sizes[sink].bytes)), `${mode}: call shows ${formatBytes(call.sizes[sink].bytes)}`);
+      assert.ok(
+        human.includes(formatBytes(call.sizes[sink].bytes)),
+        `${mode}: call shows ${formatBytes(call.sizes[sink].bytes)}`,
+      );
     }
     if (outcome.routed.model.length) {
       assert.match(card, new RegExp(`model ${formatBytes(call.sizes.model.bytes)}`));
       // The model's size is its text: "I found 37 …" in bytes, not the JSON wrapping of the output.
-      const text = outcome.routed.model.map((o) => (o.format === "content" ? o.content.map((b) => (b.type === "text" ? b.text : "")).join("") : JSON.stringify(o.structuredContent))).join("");
+      const text = outcome.routed.model
+        .map((o) =>
+          o.format === "content"
+            ? o.content.map((b) => (b.type === "text" ? b.text : "")).join("")
+            : JSON.stringify(o.structuredContent),
+        )
+        .join("");
       assert.equal(outcome.bytes.model, Buffer.byteLength(text));
     }
   }

@@ -18,7 +18,13 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const ENDLESS = join(ROOT, "test", "fixtures", "endless-task-server.mjs");
 const endless = (log: string) => ({ command: process.execPath, args: [ENDLESS], env: { TASK_LOG: log } });
-const logged = (log: string): { method: string; params: any }[] => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+const logged = (log: string): { method: string; params: any }[] =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 /** Resolves once `check` holds, re-checking whenever the file changes (or every 50 ms as it is written). */
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
@@ -30,7 +36,11 @@ async function until(check: () => boolean, what: string, ms = 60_000): Promise<v
 }
 
 function cli(args: string[], stdin = "") {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: join(dir, "state") }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, XDG_STATE_HOME: join(dir, "state") },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -41,10 +51,21 @@ function cli(args: string[], stdin = "") {
 }
 
 const everythingConfig = join(dir, "everything.json");
-writeFileSync(everythingConfig, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+writeFileSync(
+  everythingConfig,
+  JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+);
 
 test("call: simulate-research-query (taskSupport required) runs as a task to its report", async () => {
-  const r = await cli(["call", "simulate-research-query", "--args", '{"topic":"tides"}', "--config", everythingConfig, "--json"]).done;
+  const r = await cli([
+    "call",
+    "simulate-research-query",
+    "--args",
+    '{"topic":"tides"}',
+    "--config",
+    everythingConfig,
+    "--json",
+  ]).done;
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.isError, false, r.stdout);
@@ -53,13 +74,26 @@ test("call: simulate-research-query (taskSupport required) runs as a task to its
 });
 
 test("call: a task that needs input (input_required) gets its elicitation answered on the usual path (--answer)", async () => {
-  const r = await cli(["call", "simulate-research-query", "--args", '{"topic":"python","ambiguous":true}', "--answer", '{"interpretation":"snake"}', "--config", everythingConfig, "--json"]).done;
+  const r = await cli([
+    "call",
+    "simulate-research-query",
+    "--args",
+    '{"topic":"python","ambiguous":true}',
+    "--answer",
+    '{"interpretation":"snake"}',
+    "--config",
+    everythingConfig,
+    "--json",
+  ]).done;
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.match(JSON.parse(r.stdout).routed.model[0].content[0].text, /^# Research Report: python \(snake\)/);
 });
 
 test("run: a script awaits the task tool like any other and gets {text, content}", async () => {
-  const r = await cli(["run", "-", "--config", everythingConfig, "--json", "--yes"], 'const r = await tools["simulate-research-query"]({ topic: "moons" }); return r.text.split("\\n")[0];').done;
+  const r = await cli(
+    ["run", "-", "--config", everythingConfig, "--json", "--yes"],
+    'const r = await tools["simulate-research-query"]({ topic: "moons" }); return r.text.split("\\n")[0];',
+  ).done;
   assert.equal(r.code, 0, r.stderr + r.stdout);
   assert.equal(JSON.parse(r.stdout).value, "# Research Report: moons");
 });
@@ -70,7 +104,11 @@ test("a cancelled task call sends tasks/cancel for its task; the outcome says ca
   try {
     const ac = new AbortController();
     const statuses: string[] = [];
-    const call = host.call("forever", {}, { signal: ac.signal, onProgress: (p) => void statuses.push(p.message ?? "") });
+    const call = host.call(
+      "forever",
+      {},
+      { signal: ac.signal, onProgress: (p) => void statuses.push(p.message ?? "") },
+    );
     await until(() => logged(log).some((m) => m.method === "tasks/get"), "the first tasks/get");
     ac.abort();
     const outcome = await call;

@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 
 function cli(args: string[], cwd = tempDir()) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -27,17 +32,27 @@ test("tools --json lists the demo's variants; --mode app shows the App variants"
 
 test("tools shows the era per server, rejected tools with reasons, and legacy inference", () => {
   const dir = tempDir();
-  writeFileSync(join(dir, "mcp-prism.json"), JSON.stringify({
-    mcpServers: {
-      fx: { command: process.execPath, args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts"], cwd: ROOT },
-      old: { command: process.execPath, args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts", "--era", "legacy"], cwd: ROOT },
-    },
-    limits: { discoverTimeoutMs: 15000 },
-  }));
+  writeFileSync(
+    join(dir, "mcp-prism.json"),
+    JSON.stringify({
+      mcpServers: {
+        fx: { command: process.execPath, args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts"], cwd: ROOT },
+        old: {
+          command: process.execPath,
+          args: ["--import", "tsx", "test/fixtures/misbehaving-server.ts", "--era", "legacy"],
+          cwd: ROOT,
+        },
+      },
+      limits: { discoverTimeoutMs: 15000 },
+    }),
+  );
   const r = cli(["tools", "--config", "mcp-prism.json"], dir);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^fx · protocol 2026-12-01 · 11 tools, 2 rejected$/m);
-  assert.match(r.out, /✗ no_variants rejected \[missing-output-variants\]: server fx, tool no_variants: no outputVariants under protocol 2026-12-01/);
+  assert.match(
+    r.out,
+    /✗ no_variants rejected \[missing-output-variants\]: server fx, tool no_variants: no outputVariants under protocol 2026-12-01/,
+  );
   assert.match(r.out, /^old · protocol 2025-11-25 \(initialize era\) · 11 tools$/m);
   assert.match(r.out, /\(inferred from the legacy shape\)  outputSchema: object "CustomerPage" \{items\}/);
   // Both servers offer the same names: qualified as server__tool.

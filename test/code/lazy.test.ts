@@ -29,5 +29,7 @@ test("nothing outside src/code imports the code layer statically; its users impo
   }
   assert.ok(dynamic.length >= 3, `the CLI and the app load it with import(): ${dynamic.join(", ")}`);
   // Nor the QuickJS packages themselves.
-  for (const file of files(SRC)) if (!relative(SRC, file).startsWith("code/")) assert.doesNotMatch(readFileSync(file, "utf8"), /from "(quickjs-emscripten-core|@jitl\/)/, file);
+  for (const file of files(SRC))
+    if (!relative(SRC, file).startsWith("code/"))
+      assert.doesNotMatch(readFileSync(file, "utf8"), /from "(quickjs-emscripten-core|@jitl\/)/, file);
 });

@@ -8,7 +8,8 @@ const sandbox = new Sandbox();
 after(() => sandbox.close());
 
 const echo: CallHandler = async (tool, args) => ({ ok: true, value: { tool, args } });
-const run = (code: string, opts: Partial<Parameters<Sandbox["run"]>[1]> = {}): Promise<RunResult> => sandbox.run(code, { tools: ["echo"], call: echo, ...opts });
+const run = (code: string, opts: Partial<Parameters<Sandbox["run"]>[1]> = {}): Promise<RunResult> =>
+  sandbox.run(code, { tools: ["echo"], call: echo, ...opts });
 
 /** The sandbox still works after whatever the previous run did, in the same worker or a new one. */
 async function stillWorks(): Promise<void> {
@@ -18,7 +19,9 @@ async function stillWorks(): Promise<void> {
 }
 
 test("a script calls tools, logs, and returns JSON", async () => {
-  const r = await run("const a = await tools.echo({ q: 'x' }); console.log('got', a, 3); console.warn('w'); return { a, list: [1, 'two', null] };");
+  const r = await run(
+    "const a = await tools.echo({ q: 'x' }); console.log('got', a, 3); console.warn('w'); return { a, list: [1, 'two', null] };",
+  );
   assert.equal(r.ok, true, JSON.stringify(r.error));
   assert.deepEqual(r.value, { a: { tool: "echo", args: { q: "x" } }, list: [1, "two", null] });
   assert.deepEqual(r.logs, ['got {"tool":"echo","args":{"q":"x"}} 3', "warn: w"]);
@@ -34,7 +37,9 @@ test("only tools, console and the language inside: no process, require, fetch, t
   // The Function constructor builds functions of the sandbox's own realm.
   const ctor = await run("return constructor.constructor('return typeof process')()");
   assert.equal(ctor.value, "undefined");
-  const viaTools = await run("return tools.echo.constructor('return [typeof process, typeof globalThis.require, this === globalThis]')()");
+  const viaTools = await run(
+    "return tools.echo.constructor('return [typeof process, typeof globalThis.require, this === globalThis]')()",
+  );
   assert.deepEqual(viaTools.value, ["undefined", "undefined", true]);
   const esc = await run("return tools.echo.constructor('return process')()");
   assert.equal(esc.ok, false);
@@ -47,7 +52,8 @@ test("only tools, console and the language inside: no process, require, fetch, t
   const names = await run("return Object.getOwnPropertyNames(globalThis)");
   const own = names.value as string[];
   for (const n of ["tools", "console", "ToolError", "JSON", "Promise"]) assert.ok(own.includes(n), n);
-  for (const n of own) assert.doesNotMatch(n, /^__prism|^(process|require|module|fetch|setTimeout|Buffer|WebAssembly|std|os|global)$/, n);
+  for (const n of own)
+    assert.doesNotMatch(n, /^__prism|^(process|require|module|fetch|setTimeout|Buffer|WebAssembly|std|os|global)$/, n);
   const hidden = await run("return [typeof globalThis.__prismCall, typeof Reflect.get(globalThis, '__prismLog')]");
   assert.deepEqual(hidden.value, ["undefined", "undefined"]);
 });
@@ -69,15 +75,29 @@ test("prototype tricks on tools are refused or stay inside the sandbox", async (
     out.still = (await tools.echo({ k: 1 })).args.k;
     return out;`);
   assert.equal(r.ok, true, JSON.stringify(r.error));
-  assert.deepEqual(r.value, { proto: null, define: "TypeError", setProto: "TypeError", frozen: true, extra: "undefined", call: "function", still: 1 });
+  assert.deepEqual(r.value, {
+    proto: null,
+    define: "TypeError",
+    setProto: "TypeError",
+    frozen: true,
+    extra: "undefined",
+    call: "function",
+    still: 1,
+  });
   // The next run gets a fresh context: nothing the last one changed is left.
   const next = await run("return [({}).polluted === undefined, typeof tools.extra]");
   assert.deepEqual(next.value, [true, "undefined"]);
 });
 
 test("a tool's failure is a ToolError {server, tool, rule, message}", async () => {
-  const call: CallHandler = async (tool) => ({ ok: false, error: { server: "demo", tool, rule: "tool-error", message: "no such order" } });
-  const r = await sandbox.run("try { await tools.lookup({}); } catch (e) { return [e instanceof ToolError, e.server, e.tool, e.rule, e.message]; }", { tools: ["lookup"], call });
+  const call: CallHandler = async (tool) => ({
+    ok: false,
+    error: { server: "demo", tool, rule: "tool-error", message: "no such order" },
+  });
+  const r = await sandbox.run(
+    "try { await tools.lookup({}); } catch (e) { return [e instanceof ToolError, e.server, e.tool, e.rule, e.message]; }",
+    { tools: ["lookup"], call },
+  );
   assert.deepEqual(r.value, [true, "demo", "lookup", "tool-error", "no such order"]);
   const uncaught = await sandbox.run("await tools.lookup({})", { tools: ["lookup"], call });
   assert.equal(uncaught.error?.rule, "tool-error");
@@ -90,7 +110,9 @@ test("CPU time: a busy loop and an endless await chain both end", async () => {
   const jobs = await run("while (true) await null;", { limits: { cpuMs: 200 } });
   assert.equal(jobs.error?.rule, "cpu-time");
   await stillWorks();
-  const promises = await run("const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});", { limits: { cpuMs: 200 } });
+  const promises = await run("const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});", {
+    limits: { cpuMs: 200 },
+  });
   assert.equal(promises.error?.rule, "cpu-time");
   await stillWorks();
 });
@@ -123,9 +145,14 @@ test("CPU time holds against loops inside the engine's builtins", async () => {
 });
 
 test("wall clock: a run waiting on a tool past its time ends, the worker is replaced", async () => {
-  const hang: CallHandler = (_t, _a, signal) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: true, value: 0 })));
+  const hang: CallHandler = (_t, _a, signal) =>
+    new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: true, value: 0 })));
   const before = sandbox.started;
-  const r = await sandbox.run("await tools.slow({}); return 1", { tools: ["slow"], call: hang, limits: { wallMs: 300 } });
+  const r = await sandbox.run("await tools.slow({}); return 1", {
+    tools: ["slow"],
+    call: hang,
+    limits: { wallMs: 300 },
+  });
   assert.equal(r.error?.rule, "wall-time");
   assert.equal(r.fault, true);
   await stillWorks();
@@ -152,21 +179,31 @@ test("stack size: deep recursion is a stack-size error", async () => {
 });
 
 test("number of tool calls: past the limit a call is refused", async () => {
-  const r = await run("let ok = 0; for (let i = 0; i < 10; i++) { try { await tools.echo({ i }); ok++; } catch (e) { return [ok, e.rule]; } } return [ok];", { limits: { maxCalls: 3 } });
+  const r = await run(
+    "let ok = 0; for (let i = 0; i < 10; i++) { try { await tools.echo({ i }); ok++; } catch (e) { return [ok, e.rule]; } } return [ok];",
+    { limits: { maxCalls: 3 } },
+  );
   assert.deepEqual(r.value, [3, "too-many-calls"]);
 });
 
 test("sizes in and out: code, arguments, tool results, return value, console output", async () => {
   const code = await run(`return ${JSON.stringify("x".repeat(2000))}`, { limits: { maxCodeBytes: 1000 } });
   assert.equal(code.error?.rule, "code-too-large");
-  const args = await run("try { await tools.echo({ big: 'y'.repeat(5000) }); } catch (e) { return e.rule; }", { limits: { maxArgsBytes: 1000 } });
+  const args = await run("try { await tools.echo({ big: 'y'.repeat(5000) }); } catch (e) { return e.rule; }", {
+    limits: { maxArgsBytes: 1000 },
+  });
   assert.equal(args.value, "arguments-too-large");
   const big: CallHandler = async () => ({ ok: true, value: "z".repeat(4000) });
-  const input = await sandbox.run("const a = await tools.big({}); try { await tools.big({}); } catch (e) { return [a.length, e.rule]; }", { tools: ["big"], call: big, limits: { maxInputBytes: 6000 } });
+  const input = await sandbox.run(
+    "const a = await tools.big({}); try { await tools.big({}); } catch (e) { return [a.length, e.rule]; }",
+    { tools: ["big"], call: big, limits: { maxInputBytes: 6000 } },
+  );
   assert.deepEqual(input.value, [4000, "input-too-large"]);
   const value = await run("return 'v'.repeat(5000)", { limits: { maxValueBytes: 1000 } });
   assert.equal(value.error?.rule, "value-too-large");
-  const logs = await run("for (let i = 0; i < 100; i++) console.log('line ' + i); return 1", { limits: { maxLogBytes: 100 } });
+  const logs = await run("for (let i = 0; i < 100; i++) console.log('line ' + i); return 1", {
+    limits: { maxLogBytes: 100 },
+  });
   assert.equal(logs.value, 1);
   assert.ok(logs.logs.join("").length <= 100);
   assert.ok((logs.logsCut ?? 0) > 80);
@@ -185,7 +222,8 @@ test("a script that awaits nothing that can finish ends at once", async () => {
 
 test("cancelling a run ends it and the next one works", async () => {
   const ac = new AbortController();
-  const hang: CallHandler = (_t, _a, signal) => new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: true, value: 0 })));
+  const hang: CallHandler = (_t, _a, signal) =>
+    new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: true, value: 0 })));
   const pending = sandbox.run("await tools.slow({}); return 1", { tools: ["slow"], call: hang, signal: ac.signal });
   setTimeout(() => ac.abort(), 100);
   const r = await pending;

@@ -9,7 +9,18 @@ import { BREAKS, type Break } from "../fixtures/broken-breaks.js";
 import { BROKEN_SERVER, parseReport, runCli } from "./run-check.js";
 
 // The fixture's tools carry no readOnlyHint: --allow-writes lets check call them (they write nothing).
-const check = (extra: string[], brk?: Break) => runCli(["check", "--json", "--timeout", "5", "--allow-writes", ...extra, "--", ...BROKEN_SERVER, ...(brk ? ["--break", brk] : [])]);
+const check = (extra: string[], brk?: Break) =>
+  runCli([
+    "check",
+    "--json",
+    "--timeout",
+    "5",
+    "--allow-writes",
+    ...extra,
+    "--",
+    ...BROKEN_SERVER,
+    ...(brk ? ["--break", brk] : []),
+  ]);
 
 /**
  * The check id(s) that own each break: FAIL for a broken MUST (exit 1); WARN for a proposed rule
@@ -31,7 +42,9 @@ const EXPECTED: Record<Exclude<Break, "hang">, { fail?: string[]; warn?: string[
   "bare-audience": { fail: ["sep-3279-extension-audience-namespaced"] },
   "placeholder-assistant-content": { fail: ["sep-3279-assistant-content-usable"] },
   "legacy-fields-under-2026-12-01": { fail: ["sep-3279-version-determines-shapes"] },
-  "legacy-structured-violates-schema": { fail: ["sep-3279-legacy-structured-conforms-at-2026-07-28", "sep-3279-legacy-structured-conforms-at-2025-11-25"] },
+  "legacy-structured-violates-schema": {
+    fail: ["sep-3279-legacy-structured-conforms-at-2026-07-28", "sep-3279-legacy-structured-conforms-at-2025-11-25"],
+  },
   "outputs-under-2026-07-28": { fail: ["sep-3279-legacy-result-shape-at-2026-07-28"] },
   "output-variants-under-2025-11-25": { fail: ["sep-3279-legacy-tool-shape-at-2025-11-25"] },
   "no-unsupported-version-error": { fail: ["sep-2575-server-unsupported-version-error"] },
@@ -41,11 +54,21 @@ const EXPECTED: Record<Exclude<Break, "hang">, { fail?: string[]; warn?: string[
   "no-discover": { fail: ["sep-2575-server-implements-discover"] },
   "invalid-variant-schema": { fail: ["sep-3279-variant-schemas-compile"] },
   "outputs-under-2025-11-25": { fail: ["sep-3279-legacy-result-shape-at-2025-11-25"] },
-  "foreign-output-schema": { fail: ["sep-3279-legacy-no-foreign-output-schema-at-2026-07-28", "sep-3279-legacy-no-foreign-output-schema-at-2025-11-25"] },
+  "foreign-output-schema": {
+    fail: [
+      "sep-3279-legacy-no-foreign-output-schema-at-2026-07-28",
+      "sep-3279-legacy-no-foreign-output-schema-at-2025-11-25",
+    ],
+  },
   "content-output-carries-structured": { fail: ["sep-3279-result-selector-match"] },
   "ui-meta-unnegotiated": { warn: ["sep-3279-proposed-result-meta-extension-negotiated"] },
   "empty-error-outputs": { warn: ["sep-3279-error-not-empty-outputs"] },
-  "honours-requested-outputs-legacy": { fail: ["sep-3279-legacy-ignores-requested-outputs-at-2026-07-28", "sep-3279-legacy-ignores-requested-outputs-at-2025-11-25"] },
+  "honours-requested-outputs-legacy": {
+    fail: [
+      "sep-3279-legacy-ignores-requested-outputs-at-2026-07-28",
+      "sep-3279-legacy-ignores-requested-outputs-at-2025-11-25",
+    ],
+  },
   "no-result-type": { fail: ["sep-2575-server-result-type"] },
   "control-chars-in-refusal": { fail: ["sep-3279-reject-undeclared-selector"] },
 };
@@ -55,38 +78,71 @@ test("the table covers every break the fixture offers", () => {
   const checks = new Map(ALL_CHECKS.map((c) => [c.id, c]));
   for (const { fail = [], warn = [] } of Object.values(EXPECTED)) {
     for (const id of fail) assert.equal(checks.get(id)?.level, "MUST", `${id} is a MUST check`);
-    for (const id of warn) assert.ok(checks.get(id)?.level === "SHOULD" || checks.get(id)?.proposed, `${id} is a SHOULD or proposed check`);
+    for (const id of warn)
+      assert.ok(checks.get(id)?.level === "SHOULD" || checks.get(id)?.proposed, `${id} is a SHOULD or proposed check`);
   }
 });
 
 test("every MUST check of a result, declaration or legacy shape has a break that fails it", () => {
   const covered = new Set(Object.values(EXPECTED).flatMap((e) => e.fail ?? []));
-  const must = ALL_CHECKS.filter((c) => c.level === "MUST" && !c.proposed && c.id.startsWith("sep-3279-") && c.id !== "sep-3279-discover-lists-2026-12-01");
-  assert.deepEqual(must.map((c) => c.id).filter((id) => !covered.has(id)), []);
+  const must = ALL_CHECKS.filter(
+    (c) =>
+      c.level === "MUST" &&
+      !c.proposed &&
+      c.id.startsWith("sep-3279-") &&
+      c.id !== "sep-3279-discover-lists-2026-12-01",
+  );
+  assert.deepEqual(
+    must.map((c) => c.id).filter((id) => !covered.has(id)),
+    [],
+  );
 });
 
 test("without a break the fixture conforms: every check passes, everything was called, exit 0", async () => {
   const run = await check([]);
   const report = parseReport(run);
-  const bad = report.checks.filter((c) => c.status === "FAIL" || c.status === "WARN" || c.status === "NOT-TESTED" || (c.status === "N/A" && !c.id.includes("-http-server-")));
+  const bad = report.checks.filter(
+    (c) =>
+      c.status === "FAIL" ||
+      c.status === "WARN" ||
+      c.status === "NOT-TESTED" ||
+      (c.status === "N/A" && !c.id.includes("-http-server-")),
+  );
   assert.deepEqual(bad, []);
-  assert.deepEqual(report.coverage, { toolsListed: 2, toolsCalled: 2, variantsDeclared: 8, variantsCalled: 8, notCalled: [] });
+  assert.deepEqual(report.coverage, {
+    toolsListed: 2,
+    toolsCalled: 2,
+    variantsDeclared: 8,
+    variantsCalled: 8,
+    notCalled: [],
+  });
   assert.equal(report.outcome, "pass");
   assert.equal(run.code, 0);
 });
 
 describe("each break is reported by the check that owns it", { concurrency: 2 }, () => {
-  for (const [brk, { fail = [], warn = [] }] of Object.entries(EXPECTED) as [Exclude<Break, "hang">, { fail?: string[]; warn?: string[] }][]) {
+  for (const [brk, { fail = [], warn = [] }] of Object.entries(EXPECTED) as [
+    Exclude<Break, "hang">,
+    { fail?: string[]; warn?: string[] },
+  ][]) {
     test(brk, async () => {
       const run = await check([], brk);
       const report = parseReport(run);
-      for (const [ids, status] of [[fail, "FAIL"], [warn, "WARN"]] as const) {
+      for (const [ids, status] of [
+        [fail, "FAIL"],
+        [warn, "WARN"],
+      ] as const) {
         for (const id of ids) {
           const c = report.checks.find((x) => x.id === id);
           assert.equal(c?.status, status, `${id} should ${status} for --break ${brk}; got ${c?.status}: ${c?.detail}`);
         }
       }
-      if (fail.length === 0) assert.deepEqual(report.checks.filter((c) => c.status === "FAIL"), [], `--break ${brk} breaks no MUST`);
+      if (fail.length === 0)
+        assert.deepEqual(
+          report.checks.filter((c) => c.status === "FAIL"),
+          [],
+          `--break ${brk} breaks no MUST`,
+        );
       assert.ok(report.failed >= fail.length);
       assert.equal(run.code, fail.length > 0 ? 1 : 0);
     });
@@ -96,7 +152,8 @@ describe("each break is reported by the check that owns it", { concurrency: 2 },
 // The reviewer's case: a server breaking result MUSTs on tools without readOnlyHint scored
 // "14 passed, 0 failed, 37 skipped" and exit 0. Untested is not a pass.
 describe("tools that were not called are not a pass", () => {
-  const plain = (extra: string[], brk: Break) => runCli(["check", "--json", "--timeout", "5", ...extra, "--", ...BROKEN_SERVER, "--break", brk]);
+  const plain = (extra: string[], brk: Break) =>
+    runCli(["check", "--json", "--timeout", "5", ...extra, "--", ...BROKEN_SERVER, "--break", brk]);
 
   test("without --call or --allow-writes: nothing called, requirements NOT-TESTED, exit 1", async () => {
     const run = await plain([], "unrequested-output");
@@ -105,12 +162,22 @@ describe("tools that were not called are not a pass", () => {
     assert.equal(report.outcome, "untested");
     assert.equal(report.coverage.toolsCalled, 0);
     assert.equal(report.coverage.toolsListed, 2);
-    assert.match(report.coverage.notCalled[0], /^search \(not marked readOnlyHint: not called; --call search --args JSON/);
-    for (const id of ["sep-3279-result-no-unrequested-output", "sep-3279-fallback-assistant-content", "sep-3279-reject-undeclared-selector"]) {
+    assert.match(
+      report.coverage.notCalled[0],
+      /^search \(not marked readOnlyHint: not called; --call search --args JSON/,
+    );
+    for (const id of [
+      "sep-3279-result-no-unrequested-output",
+      "sep-3279-fallback-assistant-content",
+      "sep-3279-reject-undeclared-selector",
+    ]) {
       assert.equal(report.checks.find((c) => c.id === id)?.status, "NOT-TESTED", id);
     }
     assert.ok(report.notTested > 10);
-    assert.equal(report.checks.some((c) => c.status === ("SKIP" as string)), false);
+    assert.equal(
+      report.checks.some((c) => c.status === ("SKIP" as string)),
+      false,
+    );
   });
 
   test("--allow-untested accepts it: exit 0, the report still says untested", async () => {
@@ -120,13 +187,22 @@ describe("tools that were not called are not a pass", () => {
   });
 
   test("--call TOOL --args JSON exercises that tool: its broken MUSTs FAIL, exit 1", async () => {
-    for (const brk of ["unrequested-output", "mirrors-structured", "omits-requested-output", "structured-violates-schema"] as const) {
+    for (const brk of [
+      "unrequested-output",
+      "mirrors-structured",
+      "omits-requested-output",
+      "structured-violates-schema",
+    ] as const) {
       const run = await plain(["--call", "search", "--args", '{"query":"q"}'], brk);
       const report = parseReport(run);
       assert.equal(run.code, 1, brk);
       assert.equal(report.outcome, "fail", brk);
       assert.equal(report.coverage.toolsCalled, 1, brk);
-      assert.deepEqual(report.coverage.notCalled.map((n) => n.split(" ")[0]), ["fail_always"], brk);
+      assert.deepEqual(
+        report.coverage.notCalled.map((n) => n.split(" ")[0]),
+        ["fail_always"],
+        brk,
+      );
       assert.equal(report.checks.find((c) => c.id === EXPECTED[brk].fail![0])?.status, "FAIL", brk);
     }
   });
@@ -134,15 +210,30 @@ describe("tools that were not called are not a pass", () => {
   test("text report: the coverage line, the untested line, then the tally", async () => {
     const run = await runCli(["check", "--timeout", "5", "--", ...BROKEN_SERVER]);
     const lines = run.stdout.trimEnd().split("\n");
-    assert.match(lines.at(-3)!, /^called 0 of 2 tools, 0 of 8 declared variants; not called: search \(not marked readOnlyHint/);
-    assert.match(lines.at(-2)!, /^untested: not a pass \(--call TOOL --args JSON exercises a tool; --allow-untested accepts it\)$/);
+    assert.match(
+      lines.at(-3)!,
+      /^called 0 of 2 tools, 0 of 8 declared variants; not called: search \(not marked readOnlyHint/,
+    );
+    assert.match(
+      lines.at(-2)!,
+      /^untested: not a pass \(--call TOOL --args JSON exercises a tool; --allow-untested accepts it\)$/,
+    );
     assert.match(lines.at(-1)!, /^\d+ passed, 0 failed, \d+ not tested/);
     assert.equal(run.code, 1);
   });
 });
 
 test("hostile server text is printed without control characters", async () => {
-  const run = await runCli(["check", "--timeout", "5", "--allow-writes", "--", ...BROKEN_SERVER, "--break", "control-chars-in-refusal"]);
+  const run = await runCli([
+    "check",
+    "--timeout",
+    "5",
+    "--allow-writes",
+    "--",
+    ...BROKEN_SERVER,
+    "--break",
+    "control-chars-in-refusal",
+  ]);
   assert.equal(run.code, 1);
   assert.match(run.stdout, /FAIL +sep-3279-reject-undeclared-selector — .*-32000/);
   assert.doesNotMatch(run.stdout, /[\x00-\x08\x0b-\x1f\x7f]/);
@@ -152,9 +243,15 @@ test("hostile server text is printed without control characters", async () => {
 });
 
 test("a server that never answers: FAIL with 'no answer within Ns', never a hang", async () => {
-  const run = await runCli(["check", "--timeout", "1", "--allow-writes", "--", ...BROKEN_SERVER, "--break", "hang"], 30_000);
+  const run = await runCli(
+    ["check", "--timeout", "1", "--allow-writes", "--", ...BROKEN_SERVER, "--break", "hang"],
+    30_000,
+  );
   assert.equal(run.code, 1);
-  assert.match(run.stdout, /^FAIL +sep-2575-server-implements-discover — server\/discover: no answer to server\/discover within 1s$/m);
+  assert.match(
+    run.stdout,
+    /^FAIL +sep-2575-server-implements-discover — server\/discover: no answer to server\/discover within 1s$/m,
+  );
   assert.match(run.stdout.trimEnd().split("\n").at(-1)!, /^0 passed, \d+ failed, \d+ not tested/);
   assert.ok(run.ms < 20_000, `took ${run.ms} ms`);
 });

@@ -16,7 +16,11 @@ const HTTP_ONLY = new Set(["sep-2575-http-server-unsupported-version-400", "sep-
 const KNOWN_DEMO_GAPS = new Map<string, RegExp>();
 
 function assertConforming(report: JsonReport, transport: "stdio" | "http") {
-  assert.deepEqual(report.checks.map((c) => c.id), ALL_CHECKS.map((c) => c.id), "every check ran, in order");
+  assert.deepEqual(
+    report.checks.map((c) => c.id),
+    ALL_CHECKS.map((c) => c.id),
+    "every check ran, in order",
+  );
   for (const c of report.checks) {
     if (c.status === "FAIL") {
       const gap = KNOWN_DEMO_GAPS.get(c.id);
@@ -24,7 +28,8 @@ function assertConforming(report: JsonReport, transport: "stdio" | "http") {
     }
     assert.notEqual(c.status, "NOT-TESTED", `${c.id} NOT-TESTED: ${c.detail}`);
     // The demo answers a repeated selector once: the SEP binds the client there, not the server.
-    if (c.status === "WARN") assert.equal(c.id, "sep-3279-proposed-reject-duplicate-selector", `${c.id} WARN: ${c.detail}`);
+    if (c.status === "WARN")
+      assert.equal(c.id, "sep-3279-proposed-reject-duplicate-selector", `${c.id} WARN: ${c.detail}`);
     if (c.status === "N/A") {
       const httpOnly = HTTP_ONLY.has(c.id) && transport === "stdio";
       assert.ok(httpOnly, `${c.id} N/A: ${c.detail}`);

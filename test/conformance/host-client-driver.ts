@@ -45,11 +45,18 @@ const file = join(dir, "mcp-prism.json");
 async function issuerOf(serverUrl: string): Promise<string | undefined> {
   const u = new URL(serverUrl);
   const res = await fetch(`${u.origin}/.well-known/oauth-protected-resource${u.pathname}`).catch(() => undefined);
-  const prm = res?.ok ? ((await res.json().catch(() => undefined)) as { authorization_servers?: string[] } | undefined) : undefined;
+  const prm = res?.ok
+    ? ((await res.json().catch(() => undefined)) as { authorization_servers?: string[] } | undefined)
+    : undefined;
   return prm?.authorization_servers?.[0];
 }
 const issuer = context.client_id ? await issuerOf(url) : undefined;
-const auth = { clientMetadataUrl: CLIENT_METADATA_URL, ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret, ...(issuer ? { issuer } : {}) } : {}) };
+const auth = {
+  clientMetadataUrl: CLIENT_METADATA_URL,
+  ...(context.client_id
+    ? { clientId: context.client_id, clientSecret: context.client_secret, ...(issuer ? { issuer } : {}) }
+    : {}),
+};
 writeFileSync(file, JSON.stringify({ mcpServers: { scenario: { url, auth } } }));
 let host: Host | undefined;
 try {
@@ -63,10 +70,13 @@ try {
   const tools = await host.tools();
   log(`tools: ${tools.map((t) => t.qualifiedName).join(", ") || "(none)"}`);
   for (const e of await host.toolErrors()) log(`rejected: ${e.message}`);
-  const calls = context.toolCalls ?? tools.map((t) => ({ name: t.qualifiedName, arguments: sampleArguments(t.inputSchema) }));
+  const calls =
+    context.toolCalls ?? tools.map((t) => ({ name: t.qualifiedName, arguments: sampleArguments(t.inputSchema) }));
   for (const c of calls) {
     const out = await host.call(c.name, c.arguments ?? {});
-    log(`call ${c.name}: ${out.ok ? `ok${out.isError ? " (isError)" : ""}` : `${out.error.rule}: ${out.error.message}`}`);
+    log(
+      `call ${c.name}: ${out.ok ? `ok${out.isError ? " (isError)" : ""}` : `${out.error.rule}: ${out.error.message}`}`,
+    );
   }
 } finally {
   await host?.close();

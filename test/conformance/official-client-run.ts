@@ -67,32 +67,66 @@ interface BaselineEntry {
   check: string;
   reason: string;
 }
-export const baseline = JSON.parse(readFileSync(join(import.meta.dirname, "official-client-baseline.json"), "utf8")) as BaselineEntry[];
+export const baseline = JSON.parse(
+  readFileSync(join(import.meta.dirname, "official-client-baseline.json"), "utf8"),
+) as BaselineEntry[];
 
-function run(out: string, scenario: string, specVersion: string): Promise<{ stdout: string; checks: { id: string; status: string; errorMessage?: string }[] }> {
+function run(
+  out: string,
+  scenario: string,
+  specVersion: string,
+): Promise<{ stdout: string; checks: { id: string; status: string; errorMessage?: string }[] }> {
   const dir = join(out, scenario);
-  const args = ["--import", COMPAT, SUITE, "client", "--command", DRIVER, "--scenario", scenario, "--spec-version", specVersion, "--timeout", "60000", "-o", dir];
+  const args = [
+    "--import",
+    COMPAT,
+    SUITE,
+    "client",
+    "--command",
+    DRIVER,
+    "--scenario",
+    scenario,
+    "--spec-version",
+    specVersion,
+    "--timeout",
+    "60000",
+    "-o",
+    dir,
+  ];
   return new Promise((resolve, reject) => {
     // The suite exits 1 when a check failed: the checks file is what is read.
-    execFile(process.execPath, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, BROWSER } }, (error, stdout, stderr) => {
-      // The results are in DIR/<scenario>-<timestamp>/ ("auth/x": DIR/auth/x-<timestamp>/).
-      const parent = join(dir, scenario.split("/").slice(0, -1).join("/"));
-      let sub: string[] = [];
-      try {
-        sub = readdirSync(parent);
-      } catch {
-        // no results directory: reported below
-      }
-      if (sub.length !== 1) return reject(new Error(`no results for ${scenario} (${error?.message ?? ""}):\n${stdout}\n${stderr}`));
-      const checks = JSON.parse(readFileSync(join(parent, sub[0], "checks.json"), "utf8"));
-      resolve({ stdout: `${stdout}\n--- driver stderr ---\n${readFileSync(join(parent, sub[0], "stderr.txt"), "utf8")}`, checks });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, BROWSER } },
+      (error, stdout, stderr) => {
+        // The results are in DIR/<scenario>-<timestamp>/ ("auth/x": DIR/auth/x-<timestamp>/).
+        const parent = join(dir, scenario.split("/").slice(0, -1).join("/"));
+        let sub: string[] = [];
+        try {
+          sub = readdirSync(parent);
+        } catch {
+          // no results directory: reported below
+        }
+        if (sub.length !== 1)
+          return reject(new Error(`no results for ${scenario} (${error?.message ?? ""}):\n${stdout}\n${stderr}`));
+        const checks = JSON.parse(readFileSync(join(parent, sub[0], "checks.json"), "utf8"));
+        resolve({
+          stdout: `${stdout}\n--- driver stderr ---\n${readFileSync(join(parent, sub[0], "stderr.txt"), "utf8")}`,
+          checks,
+        });
+      },
+    );
   });
 }
 
-
 /** One test per scenario, `concurrency` at a time, in a describe named `title`. */
-export function clientScenarioTests(title: string, scenarios: [string, string][], concurrency: number, extra?: () => void): void {
+export function clientScenarioTests(
+  title: string,
+  scenarios: [string, string][],
+  concurrency: number,
+  extra?: () => void,
+): void {
   const out = mkdtempSync(join(tmpdir(), "mcp-prism-official-client-"));
   after(() => rmSync(out, { recursive: true, force: true }));
   describe(title, { concurrency }, () => {
@@ -106,9 +140,16 @@ export function clientScenarioTests(title: string, scenarios: [string, string][]
         const expected = new Set(baseline.filter((b) => b.scenario === scenario).map((b) => b.check));
         const unexpected = [...failed].filter((f) => !expected.has(f));
         const nowPassing = [...expected].filter((f) => !failed.has(f));
-        const detail = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`).join("\n");
+        const detail = checks
+          .filter((c) => c.status === "FAILURE")
+          .map((c) => `${c.id}: ${c.errorMessage ?? ""}`)
+          .join("\n");
         assert.deepEqual(unexpected, [], `unexpected failures:\n${detail}\n${stdout}`);
-        assert.deepEqual(nowPassing, [], "these baseline entries pass now: remove them from official-client-baseline.json");
+        assert.deepEqual(
+          nowPassing,
+          [],
+          "these baseline entries pass now: remove them from official-client-baseline.json",
+        );
       });
     }
   });

@@ -9,7 +9,10 @@ import { AUTH, baseline, clientScenarioTests, SCENARIOS } from "./official-clien
 clientScenarioTests("official conformance suite: client scenarios against the host", SCENARIOS, 2, () => {
   for (const entry of baseline) {
     it(`baseline entry ${entry.scenario} / ${entry.check} names a scenario run here and gives a reason`, () => {
-      assert.ok([...SCENARIOS, ...AUTH].some(([s]) => s === entry.scenario), entry.scenario);
+      assert.ok(
+        [...SCENARIOS, ...AUTH].some(([s]) => s === entry.scenario),
+        entry.scenario,
+      );
       assert.ok(entry.reason.length > 20, "each expected failure says why");
     });
   }

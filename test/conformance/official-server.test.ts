@@ -69,7 +69,8 @@ const LEGACY_SCENARIOS = [
 const BASELINE_FILE = fileURLToPath(new URL("official-baseline.yaml", import.meta.url));
 const baseline = parseBaseline(readFileSync(BASELINE_FILE, "utf8"));
 
-const show = (c: { id: string; status: string; errorMessage?: string }) => `${c.id} ${c.status}: ${(c.errorMessage ?? "").slice(0, 400)}`;
+const show = (c: { id: string; status: string; errorMessage?: string }) =>
+  `${c.id} ${c.status}: ${(c.errorMessage ?? "").slice(0, 400)}`;
 
 describe("the baseline file", () => {
   it("names only scenarios this test runs, each check once, each with a reason", () => {
@@ -99,8 +100,17 @@ describe("the baseline file", () => {
       ],
     };
     const j = judge(run, [entry("b"), entry("c"), entry("gone")]);
-    assert.deepEqual(j.unexpected.map((c) => c.id), ["a"]);
-    assert.deepEqual(j.stale.map((s) => [s.entry.check, s.status]), [["b", "SUCCESS"], ["gone", "absent"]]);
+    assert.deepEqual(
+      j.unexpected.map((c) => c.id),
+      ["a"],
+    );
+    assert.deepEqual(
+      j.stale.map((s) => [s.entry.check, s.status]),
+      [
+        ["b", "SUCCESS"],
+        ["gone", "absent"],
+      ],
+    );
   });
 });
 
@@ -130,7 +140,9 @@ describe("official conformance suite (server) against demo-server --http --confo
       const { unexpected, stale } = judge(run, baseline);
       const problems = [
         ...unexpected.map((c) => `unexpected failure ${show(c)}`),
-        ...stale.map((s) => `baseline line ${s.entry.line} (${s.entry.check}) no longer fails (${s.status}): remove it`),
+        ...stale.map(
+          (s) => `baseline line ${s.entry.line} (${s.entry.check}) no longer fails (${s.status}): remove it`,
+        ),
       ];
       assert.deepEqual(problems, [], `${scenario}:\n${problems.join("\n")}`);
     });

@@ -32,11 +32,32 @@ export interface ScenarioRun {
  * version in ONE suite process (seconds, where a process per scenario takes minutes on a loaded
  * machine), each scenario's checks read from its own `server-<scenario>-<timestamp>/checks.json`.
  */
-export async function runServerSuite(url: string, specVersion: string, timeoutMs = 180_000): Promise<Map<string, ScenarioRun>> {
+export async function runServerSuite(
+  url: string,
+  specVersion: string,
+  timeoutMs = 180_000,
+): Promise<Map<string, ScenarioRun>> {
   const out = mkdtempSync(join(tmpdir(), "mcp-prism-official-"));
   try {
-    const args = ["--import", COMPAT_HOOK, SUITE_ENTRY, "server", "--url", url, "--suite", "all", "--spec-version", specVersion, "-o", out];
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const args = [
+      "--import",
+      COMPAT_HOOK,
+      SUITE_ENTRY,
+      "server",
+      "--url",
+      url,
+      "--suite",
+      "all",
+      "--spec-version",
+      specVersion,
+      "-o",
+      out,
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
@@ -48,10 +69,15 @@ export async function runServerSuite(url: string, specVersion: string, timeoutMs
       const m = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(dir);
       const file = m && findChecks(join(out, dir));
       if (!m || !file) continue;
-      const checks = (JSON.parse(readFileSync(file, "utf8")) as SuiteCheck[]).map((c) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage }));
+      const checks = (JSON.parse(readFileSync(file, "utf8")) as SuiteCheck[]).map((c) => ({
+        id: c.id,
+        status: c.status,
+        errorMessage: c.errorMessage,
+      }));
       runs.set(m[1], { scenario: m[1], code, checks, output });
     }
-    if (runs.size === 0) throw new Error(`conformance --suite all wrote no checks.json (exit ${code}):\n${output.slice(-2000)}`);
+    if (runs.size === 0)
+      throw new Error(`conformance --suite all wrote no checks.json (exit ${code}):\n${output.slice(-2000)}`);
     return runs;
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -94,7 +120,10 @@ export function parseBaseline(text: string): BaselineEntry[] {
       return;
     }
     const m = /^ {2}- ([a-z0-9-]+):([a-z0-9-]+)\s+#\s*(\S.*)$/.exec(raw);
-    if (!inServer || !m) throw new Error(`baseline line ${line}: expected "  - scenario:check-id # reason" under server:, got ${JSON.stringify(raw)}`);
+    if (!inServer || !m)
+      throw new Error(
+        `baseline line ${line}: expected "  - scenario:check-id # reason" under server:, got ${JSON.stringify(raw)}`,
+      );
     entries.push({ scenario: m[1], check: m[2], reason: m[3].trim(), line });
   });
   return entries;

@@ -13,20 +13,31 @@ test("the chapter's examples are what the demo server answers (no drift)", async
     const a = committed.split("\n");
     const b = fresh.split("\n");
     const at = a.findIndex((line, i) => line !== b[i]);
-    assert.fail(`the chapter drifted at line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])} — run npx tsx scripts/gen-reference-examples.ts`);
+    assert.fail(
+      `the chapter drifted at line ${at + 1}: ${JSON.stringify(a[at])} vs ${JSON.stringify(b[at])} — run npx tsx scripts/gen-reference-examples.ts`,
+    );
   }
-  for (const name of Object.keys(EXAMPLES)) assert.match(committed, new RegExp(`<!-- example:${name} -->\\nRequest:\\n\`\`\`json\\n`), name);
+  for (const name of Object.keys(EXAMPLES))
+    assert.match(committed, new RegExp(`<!-- example:${name} -->\\nRequest:\\n\`\`\`json\\n`), name);
 });
 
 test("a chapter naming an unknown example is refused", async () => {
-  await assert.rejects(regenerate("<!-- example:nope -->\n<!-- /example -->\n"), /unknown example\(s\) in the chapter: nope/);
+  await assert.rejects(
+    regenerate("<!-- example:nope -->\n<!-- /example -->\n"),
+    /unknown example\(s\) in the chapter: nope/,
+  );
 });
 
 test("abbreviation is deterministic and marks what it cut", () => {
   const long = Array.from({ length: 9 }, (_, i) => ({ i }));
   assert.deepEqual(abbreviate({ rows: long }), { rows: [{ i: 0 }, { i: 1 }, { i: 2 }, "…(6 more)"] });
   assert.deepEqual(abbreviate({ rows: long.slice(0, 5) }), { rows: long.slice(0, 5) });
-  assert.deepEqual(abbreviate({ supportedVersions: ["a", "b", "c", "d", "e", "f"] }), { supportedVersions: ["a", "b", "c", "d", "e", "f"] });
-  assert.equal((abbreviate({ data: "A".repeat(100) }) as { data: string }).data, `${"A".repeat(24)}…(100 base64 characters)`);
+  assert.deepEqual(abbreviate({ supportedVersions: ["a", "b", "c", "d", "e", "f"] }), {
+    supportedVersions: ["a", "b", "c", "d", "e", "f"],
+  });
+  assert.equal(
+    (abbreviate({ data: "A".repeat(100) }) as { data: string }).data,
+    `${"A".repeat(24)}…(100 base64 characters)`,
+  );
   assert.deepEqual(abbreviate({ refreshedAt: "2026-09-01T10:00:00Z" }), { refreshedAt: "<time of the call>" });
 });

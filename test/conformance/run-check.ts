@@ -19,7 +19,9 @@ function compileBrokenServer(): string {
   mkdirSync(dir, { recursive: true });
   for (const name of ["broken-server", "broken-breaks"]) {
     const source = readFileSync(`${ROOT}test/fixtures/${name}.ts`, "utf8");
-    const out = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    const out = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
     writeFileSync(join(dir, `${name}.mjs`), out.outputText.replace(/\.\/broken-breaks\.js/g, "./broken-breaks.mjs"));
   }
   return join(dir, "broken-server.mjs");
@@ -54,13 +56,25 @@ export function runCli(args: string[], limitMs = 60_000): Promise<CliRun> {
 }
 
 export interface JsonReport {
-  checks: { id: string; status: "PASS" | "FAIL" | "WARN" | "NOT-TESTED" | "N/A"; level: string; proposed?: boolean; detail: string }[];
+  checks: {
+    id: string;
+    status: "PASS" | "FAIL" | "WARN" | "NOT-TESTED" | "N/A";
+    level: string;
+    proposed?: boolean;
+    detail: string;
+  }[];
   passed: number;
   failed: number;
   warned: number;
   notTested: number;
   notApplicable: number;
-  coverage: { toolsListed: number; toolsCalled: number; variantsDeclared: number; variantsCalled: number; notCalled: string[] };
+  coverage: {
+    toolsListed: number;
+    toolsCalled: number;
+    variantsDeclared: number;
+    variantsCalled: number;
+    notCalled: string[];
+  };
   outcome: "pass" | "fail" | "untested";
 }
 
@@ -68,13 +82,18 @@ export function parseReport(run: CliRun): JsonReport {
   try {
     return JSON.parse(run.stdout) as JsonReport;
   } catch {
-    throw new Error(`not one JSON document (exit ${run.code}): ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+    throw new Error(
+      `not one JSON document (exit ${run.code}): ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`,
+    );
   }
 }
 
 /** Starts `demo-server --http 0` and resolves with its URL (from "listening on URL" on stderr). */
 export async function startHttpDemo(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, "demo-server", "--http", "0"], { cwd: ROOT, stdio: ["pipe", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "demo-server", "--http", "0"], {
+    cwd: ROOT,
+    stdio: ["pipe", "ignore", "pipe"],
+  });
   const stop = () =>
     new Promise<void>((done) => {
       if (child.exitCode !== null || child.signalCode !== null) return done();

@@ -7,7 +7,13 @@ test("required properties get default, examples, enum or const values first", ()
   assert.deepEqual(
     sampleArguments({
       type: "object",
-      properties: { a: { type: "string", default: "d" }, b: { type: "string", examples: ["ex"] }, c: { enum: ["x", "y"] }, d: { const: 7 }, e: { type: "string" } },
+      properties: {
+        a: { type: "string", default: "d" },
+        b: { type: "string", examples: ["ex"] },
+        c: { enum: ["x", "y"] },
+        d: { const: 7 },
+        e: { type: "string" },
+      },
       required: ["a", "b", "c", "d", "e"],
     }),
     { a: "d", b: "ex", c: "x", d: 7, e: "test" },

@@ -21,8 +21,14 @@ const rendered = steps.filter((s) => /`P view [^`]+`/.test(s));
 
 test("the Apps call and the App-only call steps end in a rendered View", () => {
   const titles = rendered.map((s) => s.slice(0, s.indexOf("\n")));
-  assert.ok(titles.some((t) => /Apps call/.test(t)), titles.join("\n"));
-  assert.ok(titles.some((t) => /App-only call explicitly/.test(t)), titles.join("\n"));
+  assert.ok(
+    titles.some((t) => /Apps call/.test(t)),
+    titles.join("\n"),
+  );
+  assert.ok(
+    titles.some((t) => /App-only call explicitly/.test(t)),
+    titles.join("\n"),
+  );
 });
 
 for (const step of rendered) {

@@ -49,7 +49,9 @@ for (const step of steps) {
   const title = step.slice(0, step.indexOf("\n")).replace(/\*\*/g, "");
   // Commands that need the reviewer's own /tmp files are shown, not run here.
   // `P view …` serves until a signal: reviewer-guide-views.test.ts renders those in a browser.
-  const commands = [...step.matchAll(/`P ([^`]+)`/g)].map((m) => m[1]).filter((c) => !c.includes("/tmp/") && !c.startsWith("view "));
+  const commands = [...step.matchAll(/`P ([^`]+)`/g)]
+    .map((m) => m[1])
+    .filter((c) => !c.includes("/tmp/") && !c.startsWith("view "));
   const rules = [...step.matchAll(/\[([a-z]+(?:-[a-z]+)+)\]/g)].map((m) => m[1]);
   test(`guide step ${title}`, async () => {
     let outputs = "";

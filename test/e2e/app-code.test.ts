@@ -54,11 +54,15 @@ test("a pasted fenced block runs: after /run for the person, as the prompt in co
   // The card: the script, each inner call with its requestedOutputs and where each output went,
   // then what the model received; the offline model's answer repeats only that.
   assert.match(turn, /▸ script\n\s+let cursor;/);
-  assert.match(turn, /requested: programmatic\/structured · #\d+\n\s+→ model receipt · user — · programmatic [\d.]+ k?B · app —/);
+  assert.match(
+    turn,
+    /requested: programmatic\/structured · #\d+\n\s+→ model receipt · user — · programmatic [\d.]+ k?B · app —/,
+  );
   assert.match(turn, /◂ the model received \(\d+ characters\)\n\s+\{"value":\{"APAC":\d+/);
   assert.match(turn, /run_code returned to me:\s*\{"value":\{"APAC":\d+/);
   // (The script itself names nextCursor; the records it read never reach the conversation.)
-  for (const leak of ["customerId", "cust_", "displayName", "provenance"]) assert.ok(!turn.includes(leak), `${leak} reached the conversation`);
+  for (const leak of ["customerId", "cust_", "displayName", "provenance"])
+    assert.ok(!turn.includes(leak), `${leak} reached the conversation`);
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
 });

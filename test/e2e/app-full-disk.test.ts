@@ -17,13 +17,20 @@ after(() => {
   for (const m of mounts) spawnSync("umount", ["-l", m]);
 });
 /** The screen's lines joined (a long notice wraps in the conversation column). */
-const flat = (s: string) => s.split("\n").map((l) => l.trimEnd()).join(" ").replace(/ +/g, " ");
+const flat = (s: string) =>
+  s
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join(" ")
+    .replace(/ +/g, " ");
 const ENV = { ANTHROPIC_API_KEY: "", MCP_PRISM_CODE_CACHE: "0", MCP_PRISM_ERA_CACHE: "0" };
 
 async function fillsUp(t: AppTerminal, state: string, why: string) {
   t.submit("search customers Globex");
   const s = await t.idle(/returned to me: I found 37 Globex/, "the answer", { timeoutMs: 30_000, history: 200 });
-  const stop = new RegExp(`transcript stopped: \\S*session-.*?\\.jsonl: ${why}; it ends at the last whole record and the session goes on`);
+  const stop = new RegExp(
+    `transcript stopped: \\S*session-.*?\\.jsonl: ${why}; it ends at the last whole record and the session goes on`,
+  );
   assert.match(flat(s), stop);
   t.submit("search customers Initech");
   const s2 = await t.idle(/returned to me: I found \d+ Initech/, "the next turn", { timeoutMs: 30_000, history: 300 });
@@ -32,9 +39,15 @@ async function fillsUp(t: AppTerminal, state: string, why: string) {
   const file = readdirSync(dir).find((f) => f.startsWith("session-"))!;
   const text = readFileSync(join(dir, file), "utf8");
   assert.equal(text.at(-1), "\n");
-  const recs = text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const recs = text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   assert.equal(recs[0].kind, "session");
-  assert.ok(!recs.some((r) => r.kind === "user" && r.text === "search customers Initech"), "nothing written after the stop");
+  assert.ok(
+    !recs.some((r) => r.kind === "user" && r.text === "search customers Initech"),
+    "nothing written after the stop",
+  );
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
 }
@@ -42,21 +55,31 @@ async function fillsUp(t: AppTerminal, state: string, why: string) {
 test("a file size limit (ulimit -f) is reached: one stop notice on screen, whole records on disk, the chat goes on", async () => {
   const t = await startApp({ columns: 120, rows: 60, prelude: "ulimit -f 4", env: ENV });
   open.push(t);
-  await fillsUp(t, t.stateDir, "the file size limit was reached \\(EFBIG\\), \\d+ of \\d+ bytes of a record were written and removed");
+  await fillsUp(
+    t,
+    t.stateDir,
+    "the file size limit was reached \\(EFBIG\\), \\d+ of \\d+ bytes of a record were written and removed",
+  );
 });
 
 test("a full disk (a 4 KiB tmpfs): the same", async (t) => {
   const state = tempDir();
-  if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", state]).status !== 0) return t.skip("mount -t tmpfs is not permitted here");
+  if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=4k", "tmpfs", state]).status !== 0)
+    return t.skip("mount -t tmpfs is not permitted here");
   mounts.push(state);
   const app = await startApp({ columns: 120, rows: 60, env: { ...ENV, XDG_STATE_HOME: state } });
   open.push(app);
-  await fillsUp(app, state, "the disk is full \\(ENOSPC\\)(, \\d+ of \\d+ bytes of a record were written and removed)?");
+  await fillsUp(
+    app,
+    state,
+    "the disk is full \\(ENOSPC\\)(, \\d+ of \\d+ bytes of a record were written and removed)?",
+  );
 });
 
 test("a read-only state directory: one line, and the app runs", async (t) => {
   const state = tempDir();
-  if (spawnSync("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", state]).status !== 0) return t.skip("mount -t tmpfs is not permitted here");
+  if (spawnSync("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", state]).status !== 0)
+    return t.skip("mount -t tmpfs is not permitted here");
   mounts.push(state);
   const app = await startApp({ columns: 160, rows: 40, env: { ...ENV, XDG_STATE_HOME: state } });
   open.push(app);

@@ -30,7 +30,9 @@ test("80×24: a hung server holds neither /servers nor /tools; /reconnect is exp
   await t.waitFor(/● dead error/, "dead reported", { timeoutMs: 60_000 });
 
   t.submit("/servers");
-  const s = await t.waitFor(/\/reconnect dead connects it again/, "/servers answered from what is known", { timeoutMs: 30_000 });
+  const s = await t.waitFor(/\/reconnect dead connects it again/, "/servers answered from what is known", {
+    timeoutMs: 30_000,
+  });
   assert.match(t.screen(200), /hang {2}\? {2}connecting/, s);
   t.submit("/tools");
   await t.waitFor(/toggle_extras \(demo/, "/tools answered with the demo server's tools", { timeoutMs: 30_000 });

@@ -23,9 +23,23 @@ test("the bundled app draws every image format, refuses untrustworthy headers wi
   const config = join(dir, "config.json");
   writeFileSync(
     config,
-    JSON.stringify({ mcpServers: { images: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-image-server.ts")], cwd: ROOT } }, limits: { callTimeoutMs: 60_000 } }),
+    JSON.stringify({
+      mcpServers: {
+        images: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-image-server.ts")],
+          cwd: ROOT,
+        },
+      },
+      limits: { callTimeoutMs: 60_000 },
+    }),
   );
-  const t = await startApp({ args: ["--config", config, "--yes"], columns: 200, rows: 60, ready: /images 2026-12-01 connected/ });
+  const t = await startApp({
+    args: ["--config", config, "--yes"],
+    columns: 200,
+    rows: 60,
+    ready: /images 2026-12-01 connected/,
+  });
   open.push(t);
   t.submit("/pane off"); // the side pane off: the conversation gets the full width for the one-line refusals
 
@@ -40,7 +54,9 @@ test("the bundled app draws every image format, refuses untrustworthy headers wi
   ] as const) {
     t.submit("/clear");
     t.submit(`/call ${tool} {}`);
-    const s = await t.idle(new RegExp(`${tool}[\\s\\S]*▄{20}[\\s\\S]*${label.source}`), `${tool} drawn`, { timeoutMs: 60_000 });
+    const s = await t.idle(new RegExp(`${tool}[\\s\\S]*▄{20}[\\s\\S]*${label.source}`), `${tool} drawn`, {
+      timeoutMs: 60_000,
+    });
     assert.doesNotMatch(s.slice(s.lastIndexOf(`› /call ${tool}`)), /could not be decoded|__dirname/, tool);
   }
   // Refused, one line each, with the rule; nothing drawn.
@@ -51,7 +67,9 @@ test("the bundled app draws every image format, refuses untrustworthy headers wi
   ] as const) {
     t.submit("/clear");
     t.submit(`/call ${tool} {}`);
-    const s = await t.idle(new RegExp(`✗ images · ${tool} failed \\[${rule}\\]`), `${tool} refused`, { timeoutMs: 60_000 });
+    const s = await t.idle(new RegExp(`✗ images · ${tool} failed \\[${rule}\\]`), `${tool} refused`, {
+      timeoutMs: 60_000,
+    });
     const own = s.slice(s.lastIndexOf(`› /call ${tool}`));
     assert.match(own, why);
     assert.doesNotMatch(own, /▄{20}/, `${tool}: nothing drawn`);
@@ -59,7 +77,9 @@ test("the bundled app draws every image format, refuses untrustworthy headers wi
   // The chat goes on.
   t.submit("/clear");
   t.submit("call gif {}");
-  await t.idle(/gif returned to me: gif: an image was shown to the user/, "the model's answer after all of them", { timeoutMs: 60_000 });
+  await t.idle(/gif returned to me: gif: an image was shown to the user/, "the model's answer after all of them", {
+    timeoutMs: 60_000,
+  });
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
 });

@@ -34,7 +34,10 @@ test("80×24: completion, the pane beside the conversation with prompt and statu
   const pane = lines.findIndex((l) => l.includes("Programmatic (1)"));
   assert.ok(lines[pane].indexOf("Programmatic") > 30, "beside the conversation");
   assert.match(s, /programmatic output goes to the side pane/, "announced in one line");
-  assert.ok(lines.some((l) => /^›/.test(l)), "the prompt is whole");
+  assert.ok(
+    lines.some((l) => /^›/.test(l)),
+    "the prompt is whole",
+  );
   const bar = lines.findIndex((l) => l.startsWith("● demo"));
   assert.ok(bar >= 0 && /mode code · model offline │/.test(lines[bar]), `the status bar is whole:\n${s}`);
   assert.ok(pane + 2 < bar, "the pane ends above the status bar");

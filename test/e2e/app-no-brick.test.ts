@@ -24,21 +24,33 @@ after(async () => {
 /** "use TOOL" calls TOOL; a message ending in tool results gets "after TOOL"; anything else "plain answer N". */
 const byPrompt: Responder = (body, index) => {
   const last = body.messages.at(-1);
-  const blocks: { type: string; text?: string; tool_use_id?: string }[] = Array.isArray(last.content) ? last.content : [{ type: "text", text: last.content }];
+  const blocks: { type: string; text?: string; tool_use_id?: string }[] = Array.isArray(last.content)
+    ? last.content
+    : [{ type: "text", text: last.content }];
   const tail = blocks.at(-1)!;
   if (tail.type === "tool_result") {
     const prev = body.messages.at(-2).content.find((b: { type: string }) => b.type === "tool_use");
     return { kind: "reply", blocks: [{ type: "text", text: `answer after ${prev?.name}` }] };
   }
   const m = /^use (\w+)/.exec(tail.text ?? "");
-  if (m) return { kind: "reply", blocks: [{ type: "text", text: `Calling ${m[1]}.` }, { type: "tool_use", name: m[1], input: {} }] };
+  if (m)
+    return {
+      kind: "reply",
+      blocks: [
+        { type: "text", text: `Calling ${m[1]}.` },
+        { type: "tool_use", name: m[1], input: {} },
+      ],
+    };
   return { kind: "reply", blocks: [{ type: "text", text: `plain answer ${index}` }] };
 };
 
 test("after a failing, a declined, an undecodable and a cancelled tool turn, the next prompt succeeds each time", async () => {
   fake.responder = byPrompt;
   const file = join(tempDir(), "mcp-prism.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { brick: brickJson() }, limits: { callTimeoutMs: 60_000, connectWaitMs: 60_000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: { brick: brickJson() }, limits: { callTimeoutMs: 60_000, connectWaitMs: 60_000 } }),
+  );
   const t = await startApp({
     args: ["--config", file, "--model", "anthropic:claude-test"],
     columns: 140,
@@ -51,7 +63,10 @@ test("after a failing, a declined, an undecodable and a cancelled tool turn, the
   const nextPromptWorks = async (after: string) => {
     const before = fake.requests.length;
     t.submit(`hello ${++n}`);
-    await t.idle(new RegExp(`plain answer ${before}`), `the prompt after ${after}`, { timeoutMs: 30_000, history: 300 });
+    await t.idle(new RegExp(`plain answer ${before}`), `the prompt after ${after}`, {
+      timeoutMs: 30_000,
+      history: 300,
+    });
   };
 
   t.submit("use fails");
@@ -65,8 +80,14 @@ test("after a failing, a declined, an undecodable and a cancelled tool turn, the
   await nextPromptWorks("the declined tool");
 
   t.submit("use bad_image");
-  const s = await t.idle(/answer after bad_image/, "the answer after the undecodable image", { timeoutMs: 30_000, history: 300 });
-  assert.match(s.replace(/\s+/g, " "), /refused the request \(400: Could not process image\): 1 image from brick\/bad_image, replaced by a note/);
+  const s = await t.idle(/answer after bad_image/, "the answer after the undecodable image", {
+    timeoutMs: 30_000,
+    history: 300,
+  });
+  assert.match(
+    s.replace(/\s+/g, " "),
+    /refused the request \(400: Could not process image\): 1 image from brick\/bad_image, replaced by a note/,
+  );
   await nextPromptWorks("the undecodable image");
 
   t.submit("use slow");
@@ -78,8 +99,14 @@ test("after a failing, a declined, an undecodable and a cancelled tool turn, the
 
   t.submit("/servers");
   // The user sees the server's stderr in /servers.
-  await t.idle(new RegExp(`stderr[^\\n]*:\\n\\s+token=${STDERR_CANARY}`), "/servers with the stderr tail", { history: 300 });
-  assert.deepEqual(fake.refused.map((r) => r.message), ["Could not process image"], "no request broke the API's rules but the one image");
+  await t.idle(new RegExp(`stderr[^\\n]*:\\n\\s+token=${STDERR_CANARY}`), "/servers with the stderr tail", {
+    history: 300,
+  });
+  assert.deepEqual(
+    fake.refused.map((r) => r.message),
+    ["Could not process image"],
+    "no request broke the API's rules but the one image",
+  );
   const bodies = fake.allBodies();
   assert.ok(!bodies.includes(STDERR_CANARY), "the server's stderr reached a model request");
   assert.equal(bodies.split(CORRUPT_PNG).length - 1, 1, "the refused image was sent once, never again");

@@ -22,8 +22,11 @@ test("app mode fills the App pane; Esc cancels a running call; ^C cancels, ^C^C 
   assert.match(side, /"datasetVersion": "v\d+"/);
   // The line wraps at a space, its continuation indented (the elapsed time and the selection are
   // never cut): read it joined.
-  assert.match(leftColumn(s, main).replace(/ *\n */g, " "), /requested: assistant\/content, io\.modelcontextprotocol\/ui\/structured/);
-  assert.ok(!leftColumn(t.screen(500), main).includes("datasetVersion\""), "App data never in the conversation");
+  assert.match(
+    leftColumn(s, main).replace(/ *\n */g, " "),
+    /requested: assistant\/content, io\.modelcontextprotocol\/ui\/structured/,
+  );
+  assert.ok(!leftColumn(t.screen(500), main).includes('datasetVersion"'), "App data never in the conversation");
   assert.doesNotMatch(side, /Programmatic \(/, "the empty programmatic pane is hidden");
 
   // Esc cancels the running call (wire cancellation), the card says so, the next prompt works.
@@ -39,7 +42,10 @@ test("app mode fills the App pane; Esc cancels a running call; ^C cancels, ^C^C 
   t.submit('/call wait {"ms":20000}');
   await t.waitFor("working…", "busy again");
   t.keys("C-c");
-  await t.idle(/wait failed \[cancelled\][\s\S]*wait failed \[cancelled\]/, "cancelled by one ^C", { timeoutMs: 10_000, history: 200 });
+  await t.idle(/wait failed \[cancelled\][\s\S]*wait failed \[cancelled\]/, "cancelled by one ^C", {
+    timeoutMs: 10_000,
+    history: 200,
+  });
   assert.equal(t.screen().includes("● demo"), true, "one ^C does not quit");
   await t.waitFor((x) => !x.includes("Press ^C again to quit"), "the quit window to pass");
   assert.equal(t.screen().includes("● demo"), true, "still running after the quit window");

@@ -7,14 +7,30 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { tempDir } from "../helpers/host-fixtures.js";
-import { assertAllGone, forkingServer, killRecorded, readPids, recordedPids, running, sawEof, waitForStarts, type Wrapper } from "../helpers/processes.js";
+import {
+  assertAllGone,
+  forkingServer,
+  killRecorded,
+  readPids,
+  recordedPids,
+  running,
+  sawEof,
+  waitForStarts,
+  type Wrapper,
+} from "../helpers/processes.js";
 
-async function appOn(t: { after(fn: () => void): void }, wrapper: Wrapper): Promise<{ term: AppTerminal; pids: string }> {
+async function appOn(
+  t: { after(fn: () => void): void },
+  wrapper: Wrapper,
+): Promise<{ term: AppTerminal; pids: string }> {
   const dir = tempDir();
   const pids = join(dir, "pids");
   const server = forkingServer(wrapper, pids);
   const cfg = join(dir, "config.json");
-  writeFileSync(cfg, JSON.stringify({ mcpServers: { fx: { command: server.command, args: server.args, env: server.env } } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({ mcpServers: { fx: { command: server.command, args: server.args, env: server.env } } }),
+  );
   t.after(() => killRecorded(pids));
   const term = await startApp({ args: ["--config", cfg, "--model", "offline"], ready: /fx 2025-11-25 connected/ });
   t.after(() => term.close());

@@ -25,7 +25,12 @@ async function app(): Promise<AppTerminal> {
       limits: { discoverTimeoutMs: 15000 },
     }),
   );
-  const t = await startApp({ args: ["--config", cfg, "--model", "offline"], columns: 140, rows: 50, ready: /p 2026-07-28 connected/ });
+  const t = await startApp({
+    args: ["--config", cfg, "--model", "offline"],
+    columns: 140,
+    rows: 50,
+    ready: /p 2026-07-28 connected/,
+  });
   open.push(t);
   await t.waitFor(/everything 2025-11-25 connected/, "server-everything connected");
   // Wait until the line is taken: the next keys must not share its stdin chunk (that is a paste).
@@ -57,7 +62,10 @@ test("/help lists the prompt commands; a prompt command with arguments is the us
   // The transcript keeps the typed command and the turn's text.
   const dir = join(t.stateDir, "mcp-prism");
   const file = readdirSync(dir).find((f) => f.startsWith("session-") && f.endsWith(".jsonl")) as string;
-  const records = readFileSync(join(dir, file), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const records = readFileSync(join(dir, file), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const users = records.filter((r) => r.kind === "user").map((r) => r.text);
   assert.ok(users.includes('/everything:args-prompt "New York" state=NY'), users.join(" | "));
   assert.ok(users.includes("What's weather in New York, NY?"), users.join(" | "));
@@ -81,5 +89,8 @@ test("Tab completes a prompt command and its argument from the server; the pane 
   await t.idle(/Hello, Alan! \(era 2026-07-28\)/, "the completed prompt command ran");
   assert.ok(!t.screen().includes("Programmatic ("), "the empty pane stays hidden");
   t.keys("C-t");
-  await t.waitFor(/the side pane is empty: it appears with the first programmatic or App output/, "^T on an empty pane says when it appears");
+  await t.waitFor(
+    /the side pane is empty: it appears with the first programmatic or App output/,
+    "^T on an empty pane says when it appears",
+  );
 });

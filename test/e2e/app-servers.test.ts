@@ -28,7 +28,9 @@ test("a hung server does not hold the first prompt; a dead one is reported; the 
   const t = await startApp({ args: ["--config", file], columns: 160, rows: 50, env: { ANTHROPIC_API_KEY: "" } });
   open.push(t);
   t.submit("search customers Globex");
-  const s = await t.idle(/returned to me: I found \d+ Globex/, "the answer while mute is still connecting", { timeoutMs: 60_000 });
+  const s = await t.idle(/returned to me: I found \d+ Globex/, "the answer while mute is still connecting", {
+    timeoutMs: 60_000,
+  });
   assert.match(s, /● mute connecting…/);
   assert.match(s, /● dead error/);
   assert.match(s, /server mute: still connecting after 6 s; prompts run without its tools until it connects/);

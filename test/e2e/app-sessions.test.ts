@@ -21,13 +21,21 @@ after(async () => {
   await fake.stop();
 });
 const BIN = join(ROOT, "bin", "mcp-prism.js");
-const cli = (stateHome: string, ...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_STATE_HOME: stateHome } });
+const cli = (stateHome: string, ...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, XDG_STATE_HOME: stateHome },
+  });
 
 test("--continue in a second process: the conversation is shown and the model's next request holds the earlier turns", async () => {
   const first = await startApp({ columns: 120, rows: 50 });
   open.push(first);
   first.submit("search customers Globex");
-  await first.idle(/returned to me: I found 37 Globex customer records/, "the first process's answer", { timeoutMs: 30_000 });
+  await first.idle(/returned to me: I found 37 Globex customer records/, "the first process's answer", {
+    timeoutMs: 30_000,
+  });
   first.submit("/quit");
   assert.equal(await first.exitCode(), 0);
 
@@ -42,13 +50,21 @@ test("--continue in a second process: the conversation is shown and the model's 
   assert.equal(sessions[0].mode, "chat");
   const text = cli(first.stateDir, "sessions");
   assert.equal(text.status, 0, text.stderr);
-  assert.ok(text.stdout.includes(sessions[0].id) && text.stdout.includes("search customers Globex") && text.stdout.includes("1 turn"), text.stdout);
+  assert.ok(
+    text.stdout.includes(sessions[0].id) &&
+      text.stdout.includes("search customers Globex") &&
+      text.stdout.includes("1 turn"),
+    text.stdout,
+  );
   // A damaged line in the file: refused with one line, the rest restored.
   const dir = join(first.stateDir, "mcp-prism");
   const [file] = readdirSync(dir).filter((n) => n.startsWith("session-"));
   appendFileSync(join(dir, file), "{this is not json\n");
 
-  fake.responder = (_body, index) => ({ kind: "reply", blocks: [{ type: "text", text: `second process answer ${index}` }] });
+  fake.responder = (_body, index) => ({
+    kind: "reply",
+    blocks: [{ type: "text", text: `second process answer ${index}` }],
+  });
   const second = await startApp({
     args: ["--continue", "--model", "anthropic:claude-test"],
     columns: 120,
@@ -72,12 +88,23 @@ test("--continue in a second process: the conversation is shown and the model's 
   assert.deepEqual(roles, ["user", "assistant", "user", "assistant", "user"]);
   const raw = JSON.stringify(body.messages);
   assert.ok(raw.includes("search customers Globex"), "the first prompt");
-  assert.ok(body.messages[1].content.some((b: { type: string; name?: string }) => b.type === "tool_use" && /search_customers/.test(b.name ?? "")), "the model's tool call");
-  assert.ok(body.messages[2].content[0].type === "tool_result" && /Globex/.test(JSON.stringify(body.messages[2].content[0])), "its result");
+  assert.ok(
+    body.messages[1].content.some(
+      (b: { type: string; name?: string }) => b.type === "tool_use" && /search_customers/.test(b.name ?? ""),
+    ),
+    "the model's tool call",
+  );
+  assert.ok(
+    body.messages[2].content[0].type === "tool_result" && /Globex/.test(JSON.stringify(body.messages[2].content[0])),
+    "its result",
+  );
   assert.ok(raw.includes("I found 37 Globex customer records"), "the model's answer");
   assert.ok(raw.includes("what did you find?"), "the new prompt");
   // The resumed session goes on in the same file.
-  assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith("session-")), [file]);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.startsWith("session-")),
+    [file],
+  );
   second.submit("/quit");
   assert.equal(await second.exitCode(), 0);
   const again = JSON.parse(cli(first.stateDir, "sessions", "--json").stdout);
@@ -106,16 +133,25 @@ test("the prompt history is recalled with ↑ after a restart; /resume lists the
   assert.match(list, /\/resume N \(or an id\) goes on with one/);
   second.submit("/resume 1");
   const flat = (x: string) => x.replace(/\s+/g, " ");
-  const s = await second.waitFor((x) => /resumed session \S+ \(.*\): 1 prompt; the model's context holds its \d+ items; mode chat/.test(flat(x)), "the resumed session", { history: 100 });
+  const s = await second.waitFor(
+    (x) => /resumed session \S+ \(.*\): 1 prompt; the model's context holds its \d+ items; mode chat/.test(flat(x)),
+    "the resumed session",
+    { history: 100 },
+  );
   assert.match(s, /─ \/resume \S+ ─[\s\S]*› remember this prompt 42/);
   // It goes on in the first session's file.
   second.submit("and one more");
   await second.idle(/and one more[\s\S]*mode chat/, "the next turn");
   const dir = join(first.stateDir, "mcp-prism");
-  const files = readdirSync(dir).filter((n) => n.startsWith("session-")).map((n) => readFileSync(join(dir, n), "utf8"));
+  const files = readdirSync(dir)
+    .filter((n) => n.startsWith("session-"))
+    .map((n) => readFileSync(join(dir, n), "utf8"));
   const holder = files.filter((f) => f.includes("remember this prompt 42"));
   assert.equal(holder.length, 1);
-  assert.ok(holder[0].includes('"kind":"context","item":{"role":"user","text":"and one more"}'), "the new prompt's context record in the resumed file");
+  assert.ok(
+    holder[0].includes('"kind":"context","item":{"role":"user","text":"and one more"}'),
+    "the new prompt's context record in the resumed file",
+  );
 });
 
 test("--resume with an unknown id says so in one line and exits 1", async () => {

@@ -18,7 +18,10 @@ const open: AppTerminal[] = [];
 let server: ChildProcess;
 let url: string;
 before(async () => {
-  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "oauth-server.ts")], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "oauth-server.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   url = (await waitForListeningUrl(server, "oauth fixture", 60_000)).url;
 });
 after(() => {
@@ -28,9 +31,20 @@ after(() => {
 
 test("a server that needs sign-in is 'sign-in needed'; the demo server works meanwhile; /login signs in", async () => {
   const file = join(tempDir(), "mcp-prism.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [BIN, "demo-server"] }, secure: { url } }, limits: { connectWaitMs: 10_000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { demo: { command: process.execPath, args: [BIN, "demo-server"] }, secure: { url } },
+      limits: { connectWaitMs: 10_000 },
+    }),
+  );
   const browser = `${process.execPath} ${join(ROOT, "test", "fixtures", "oauth-browser.mjs")}`;
-  const t = await startApp({ args: ["--config", file], columns: 180, rows: 50, env: { ANTHROPIC_API_KEY: "", BROWSER: browser } });
+  const t = await startApp({
+    args: ["--config", file],
+    columns: 180,
+    rows: 50,
+    env: { ANTHROPIC_API_KEY: "", BROWSER: browser },
+  });
   open.push(t);
   await t.waitFor(/● secure sign-in needed/, "the protected server's state", { timeoutMs: 60_000 });
   t.submit("search customers Globex");
@@ -38,7 +52,9 @@ test("a server that needs sign-in is 'sign-in needed'; the demo server works mea
   assert.match(s, /● secure sign-in needed/);
   t.submit("/login secure");
   await t.waitFor(/signed in to secure/, "the sign-in's notice", { timeoutMs: 60_000 });
-  const after = await t.waitFor(/● secure 2026-12-01 connected/, "the protected server connected", { timeoutMs: 30_000 });
+  const after = await t.waitFor(/● secure 2026-12-01 connected/, "the protected server connected", {
+    timeoutMs: 30_000,
+  });
   assert.match(after, /sign in to secure in your browser; if it did not open, open:/);
   // The token revoked mid-session: the call fails with "sign-in needed" (the app opens no
   // browser by itself), /login signs in again, and the call goes through.
@@ -55,5 +71,6 @@ test("a server that needs sign-in is 'sign-in needed'; the demo server works mea
   assert.equal(await t.exitCode(20_000), 0);
   const transcripts = readdirSync(join(t.stateDir, "mcp-prism")).filter((f) => f.endsWith(".jsonl"));
   assert.ok(transcripts.length > 0, "the session wrote a transcript");
-  for (const f of transcripts) assert.ok(!readFileSync(join(t.stateDir, "mcp-prism", f), "utf8").includes(TOKEN_CANARY), `no token in ${f}`);
+  for (const f of transcripts)
+    assert.ok(!readFileSync(join(t.stateDir, "mcp-prism", f), "utf8").includes(TOKEN_CANARY), `no token in ${f}`);
 });

@@ -17,18 +17,36 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-for (const [era, protocol] of [["2026-12-01", undefined], ["2025-11-25", "2025-11-25"]] as const) {
+for (const [era, protocol] of [
+  ["2026-12-01", undefined],
+  ["2025-11-25", "2025-11-25"],
+] as const) {
   test(`${era}: a read resource's change is a notice; /help follows the prompt list`, async () => {
     const cfg = join(dir, `app-${era}.json`);
-    writeFileSync(cfg, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [BIN, "demo-server"] } }, limits: { discoverTimeoutMs: 15000 } }));
-    const t = await startApp({ args: ["--config", cfg, "--yes", ...(protocol ? ["--protocol", protocol] : [])], columns: 160, rows: 50, ready: new RegExp(`demo ${era} connected`) });
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        mcpServers: { demo: { command: process.execPath, args: [BIN, "demo-server"] } },
+        limits: { discoverTimeoutMs: 15000 },
+      }),
+    );
+    const t = await startApp({
+      args: ["--config", cfg, "--yes", ...(protocol ? ["--protocol", protocol] : [])],
+      columns: 160,
+      rows: 50,
+      ready: new RegExp(`demo ${era} connected`),
+    });
     open.push(t);
     t.submit("/pane off");
     t.submit("/read customers://cust_1005 demo");
     await t.waitFor(/\[1\] customers:\/\/cust_1005 · application\/json/, "the resource shown", { history: 300 });
     await new Promise((r) => setTimeout(r, 500)); // the subscription is made after the read
     t.submit('/call add_note {"customerId":"cust_1005","note":"CANARY-SUB-NOTE"}');
-    await t.waitFor(/server demo: customers:\/\/cust_1005 changed — \/read customers:\/\/cust_1005 demo shows it/, "the change notice", { history: 300 });
+    await t.waitFor(
+      /server demo: customers:\/\/cust_1005 changed — \/read customers:\/\/cust_1005 demo shows it/,
+      "the change notice",
+      { history: 300 },
+    );
     t.submit("/read customers://cust_1005 demo");
     await t.waitFor(/"CANARY-SUB-NOTE"/, "the new content", { history: 300 });
 
@@ -43,7 +61,9 @@ for (const [era, protocol] of [["2026-12-01", undefined], ["2025-11-25", "2025-1
     await t.waitFor(/\/demo:extra_prompt/, "the new prompt command in /help", { history: 300 });
     const count = (x: string, what: string) => x.split(what).length - 1;
     t.submit("/call toggle_extras {}");
-    await t.waitFor((x) => count(x, "server demo: its prompts changed") === 2, "the prompt list change again", { history: 1000 });
+    await t.waitFor((x) => count(x, "server demo: its prompts changed") === 2, "the prompt list change again", {
+      history: 1000,
+    });
     t.submit("/help");
     // The second /help lists account_review again, and extra_prompt no more (only the first one did).
     const s = await t.waitFor((x) => count(x, "/demo:account_review") === 2, "/help again", { history: 1000 });

@@ -29,7 +29,10 @@ function repo() {
   const marker = join(dir, "SERVER-RAN");
   const file = join(dir, "mcp-prism.json");
   const server = { command: "sh", args: ["-c", `touch '${marker}'; exec '${process.execPath}' '${BIN}' demo-server`] };
-  writeFileSync(file, JSON.stringify({ mcpServers: { repo: server }, model: { provider: "anthropic", baseURL: fake.url } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: { repo: server }, model: { provider: "anthropic", baseURL: fake.url } }),
+  );
   return { dir, file, marker };
 }
 
@@ -40,11 +43,21 @@ async function ask(r: ReturnType<typeof repo>, state?: string): Promise<AppTermi
     cwd: r.dir,
     ready: QUESTION,
     columns: 220,
-    env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: "", MCP_PRISM_ERA_CACHE: "0", ...(state ? { XDG_STATE_HOME: state } : {}) },
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: "",
+      MCP_PRISM_ERA_CACHE: "0",
+      ...(state ? { XDG_STATE_HOME: state } : {}),
+    },
   });
   open.push(t);
   const s = t.screen();
-  assert.match(s, new RegExp(`mcp-prism: ${r.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is a config found in this directory\\. Trusting it runs:`));
+  assert.match(
+    s,
+    new RegExp(
+      `mcp-prism: ${r.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is a config found in this directory\\. Trusting it runs:`,
+    ),
+  );
   assert.match(s, /repo: sh -c "touch .*demo-server"/);
   assert.ok(s.includes(`model endpoint: ${fake.url} (it would receive ANTHROPIC_API_KEY)`), s);
   await new Promise((res) => setTimeout(res, 500));
@@ -85,7 +98,11 @@ test("answered y: the repo's server runs, its endpoint gets the key; the next st
   assert.equal(await t.exitCode(), 0);
 
   // Same state dir, same content: no question, straight to the app.
-  const again = await startApp({ cwd: r.dir, ready: /● repo 2026-12-01 connected/, env: { ANTHROPIC_API_KEY: KEY, XDG_STATE_HOME: t.stateDir, MCP_PRISM_ERA_CACHE: "0" } });
+  const again = await startApp({
+    cwd: r.dir,
+    ready: /● repo 2026-12-01 connected/,
+    env: { ANTHROPIC_API_KEY: KEY, XDG_STATE_HOME: t.stateDir, MCP_PRISM_ERA_CACHE: "0" },
+  });
   open.push(again);
   assert.ok(!QUESTION.test(again.screen()));
   again.submit("/quit");
@@ -94,7 +111,13 @@ test("answered y: the repo's server runs, its endpoint gets the key; the next st
 
 test("a one-shot command on a terminal asks too (here `tools`, answered y)", async () => {
   const r = repo();
-  const t = await startApp({ cwd: r.dir, args: ["tools"], ready: QUESTION, columns: 220, env: { MCP_PRISM_ERA_CACHE: "0" } });
+  const t = await startApp({
+    cwd: r.dir,
+    args: ["tools"],
+    ready: QUESTION,
+    columns: 220,
+    env: { MCP_PRISM_ERA_CACHE: "0" },
+  });
   open.push(t);
   assert.equal(existsSync(r.marker), false);
   t.submit("y");

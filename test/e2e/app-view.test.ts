@@ -58,7 +58,11 @@ test("/view in the chat app: the App pane says where the View is, and the call's
     await composite.setContent(besideHtml(screen, readFileSync(shot), "the App View: http://127.0.0.1:PORT/TOKEN/"));
     const beside = join(ARTIFACTS, "dashboard-beside-terminal.png");
     await composite.screenshot({ path: beside, fullPage: true });
-    assert.match((await composite.locator(".term").textContent()) ?? "", /view v1 · initialized/, "the terminal in the picture");
+    assert.match(
+      (await composite.locator(".term").textContent()) ?? "",
+      /view v1 · initialized/,
+      "the terminal in the picture",
+    );
     await composite.close();
     writeFileSync(join(ARTIFACTS, "dashboard-beside-terminal.txt"), screen);
 
@@ -95,13 +99,20 @@ test("a View's ui/message is asked in the terminal: declined it is an error for 
     assert.doesNotMatch(screen, /I was given|asks to send a message/, "no turn ran, the dialog is gone");
 
     await app.locator('button[data-region="NA"]').click();
-    screen = await t.waitFor(/Tell me about the \d+ customers in NA\.[\s\S]*Send it as your next turn/, "the second question");
+    screen = await t.waitFor(
+      /Tell me about the \d+ customers in NA\.[\s\S]*Send it as your next turn/,
+      "the second question",
+    );
     // ui/update-model-context came first (the App awaits it): kept, and shown in the App pane.
     assert.match(screen, /view v1 · model-context/, "the App pane shows the model context");
     t.keys("y");
     await app.getByText("message about NA sent as your turn").waitFor({ timeout: 20_000 });
     // The offline model names what reached it: the App's model context rides on this turn.
-    screen = await t.idle(/I was given the attached ui-context:refresh_dashboard/, "the turn with the App's model context", { timeoutMs: 30_000 });
+    screen = await t.idle(
+      /I was given the attached ui-context:refresh_dashboard/,
+      "the turn with the App's model context",
+      { timeoutMs: 30_000 },
+    );
     assert.match(screen, /Tell me about the \d+ customers in NA\./, "the message is the user's turn");
     await screenshot(page, "chat-app-view-message");
     t.submit("/quit");

@@ -73,7 +73,8 @@ test("one session: chat table, images, code mode JSON only in the side pane, tra
   const history = t.screen(3000);
   const codeTurn = history.slice(history.lastIndexOf("› /call search_customers"));
   const codeConv = leftColumn(codeTurn, main);
-  for (const leak of ["cust_1042", "nextCursor", "customerId", "Globex Retail"]) assert.ok(!codeConv.includes(leak), `${leak} leaked into the conversation`);
+  for (const leak of ["cust_1042", "nextCursor", "customerId", "Globex Retail"])
+    assert.ok(!codeConv.includes(leak), `${leak} leaked into the conversation`);
   assert.match(codeConv, /receipt/);
 
   t.submit("/quit");
@@ -89,15 +90,30 @@ test("one session: chat table, images, code mode JSON only in the side pane, tra
   const dir = join(t.stateDir, "mcp-prism");
   const files = readdirSync(dir).filter((f) => f.startsWith("session-") && f.endsWith(".jsonl")); // eras.json (the era cache) and history.jsonl (the prompt history) live there too
   assert.equal(files.length, 1);
-  assert.ok(readdirSync(dir).every((f) => f.endsWith(".jsonl") || f === "eras.json"), readdirSync(dir).join(", "));
-  const recs = readFileSync(join(dir, files[0]), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.ok(
+    readdirSync(dir).every((f) => f.endsWith(".jsonl") || f === "eras.json"),
+    readdirSync(dir).join(", "),
+  );
+  const recs = readFileSync(join(dir, files[0]), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const kinds = recs.map((r) => r.kind);
   assert.deepEqual([kinds[0], recs[0].event], ["session", "start"]);
   assert.deepEqual([kinds.at(-1), recs.at(-1).event], ["session", "end"]);
   const users = recs.filter((r) => r.kind === "user").map((r) => r.text);
-  assert.deepEqual(users, ["search customers Globex", "generate 2 images of a sunrise", "/mode code", `/call search_customers {"query":"Globex"}`, "/quit"]);
+  assert.deepEqual(users, [
+    "search customers Globex",
+    "generate 2 images of a sunrise",
+    "/mode code",
+    `/call search_customers {"query":"Globex"}`,
+    "/quit",
+  ]);
   const tools = recs.filter((r) => r.kind === "tool");
-  assert.deepEqual(tools.map((r) => r.tool), ["search_customers", "generate_images", "search_customers"]);
+  assert.deepEqual(
+    tools.map((r) => r.tool),
+    ["search_customers", "generate_images", "search_customers"],
+  );
   assert.deepEqual(tools[2].requestedOutputs, [{ audience: "programmatic", format: "structured" }]);
   assert.ok(JSON.stringify(tools[2].routed.programmatic).includes("cust_1042"));
   assert.equal(tools[2].routed.model.length, 0);

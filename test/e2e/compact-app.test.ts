@@ -17,7 +17,11 @@ test("80×24: /compact says what it saved; the context meter drops; the next pro
     await t.idle(new RegExp(`› ${p}[\\s\\S]*›`), `the answer to ${p}`, { timeoutMs: 60_000, history: 300 });
   }
   t.submit("/compact");
-  const s = await t.waitFor(/context compacted: \d+ earlier items? replaced by a summary, ≈[\d,]+ → ≈[\d,]+ tokens\s+of\s+the\s+[\d,]+-token\s+window/, "/compact's line", { timeoutMs: 30_000, history: 200 });
+  const s = await t.waitFor(
+    /context compacted: \d+ earlier items? replaced by a summary, ≈[\d,]+ → ≈[\d,]+ tokens\s+of\s+the\s+[\d,]+-token\s+window/,
+    "/compact's line",
+    { timeoutMs: 30_000, history: 200 },
+  );
   const [, before, after] = /≈([\d,]+) → ≈([\d,]+) tokens/.exec(s) ?? [];
   assert.ok(Number(after.replace(/,/g, "")) < Number(before.replace(/,/g, "")), s);
   t.submit("hello again");

@@ -24,20 +24,37 @@ function hostileConfig(): string {
   const config = join(dir, "config.json");
   writeFileSync(
     config,
-    JSON.stringify({ mcpServers: { hostile: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-render-server.ts")], cwd: ROOT } } }),
+    JSON.stringify({
+      mcpServers: {
+        hostile: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-render-server.ts")],
+          cwd: ROOT,
+        },
+      },
+    }),
   );
   return config;
 }
 
 test("50,000 progress notifications: the call completes and typed keys echo meanwhile", async () => {
-  const t = await startApp({ args: ["--config", hostileConfig()], columns: 120, rows: 40, ready: /hostile 2026-12-01 connected/ });
+  const t = await startApp({
+    args: ["--config", hostileConfig()],
+    columns: 120,
+    rows: 40,
+    ready: /hostile 2026-12-01 connected/,
+  });
   open.push(t);
   t.submit('/call flood_progress {"count": 50000, "ms": 4000}');
   await t.waitFor(/\d+\/50000 step \d+/, "the flood's progress on the card");
   t.keys("-l", "typed-during-the-flood");
   const during = await t.waitFor(/typed-during-the-flood/, "the keys echoed in the prompt");
   assert.match(during, /\d+\/50000 step \d+/, "echoed while the call was still running");
-  const done = await t.idle(/✓ hostile · flood_progress[\s\S]*model sees: flooded 50000 progress notifications/, "the call's card, done", { timeoutMs: 60_000 });
+  const done = await t.idle(
+    /✓ hostile · flood_progress[\s\S]*model sees: flooded 50000 progress notifications/,
+    "the call's card, done",
+    { timeoutMs: 60_000 },
+  );
   assert.match(done, /typed-during-the-flood/, "the typed text is still in the prompt");
   t.keys("C-u");
   t.submit("/quit");
@@ -45,7 +62,10 @@ test("50,000 progress notifications: the call completes and typed keys echo mean
 });
 
 test("a 100 KB reply streamed in thousands of deltas is drawn whole and in order; keys echo meanwhile", async () => {
-  const lines = Array.from({ length: 1300 }, (_, i) => `line ${String(i + 1).padStart(4, "0")} of the flood ${"·".repeat(60)}`);
+  const lines = Array.from(
+    { length: 1300 },
+    (_, i) => `line ${String(i + 1).padStart(4, "0")} of the flood ${"·".repeat(60)}`,
+  );
   const text = lines.join("\n");
   assert.ok(text.length >= 100_000);
   const fake = await new FakeAnthropic().start();
@@ -65,12 +85,20 @@ test("a 100 KB reply streamed in thousands of deltas is drawn whole and in order
   await t.waitFor(/typed-during-the-stream/, "the keys echoed in the prompt");
   const end = await t.idle(/line 1300 of the flood/, "the whole reply", { timeoutMs: 90_000, history: 1900 });
   // Every line drawn once, in order (the scrollback holds what left the screen).
-  const drawn = end.split("\n").map((l) => l.match(/line (\d{4}) of the flood/)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+  const drawn = end
+    .split("\n")
+    .map((l) => l.match(/line (\d{4}) of the flood/)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
   const lastSeen = drawn.slice(-1300);
   const seen = new Set(drawn);
   const missing = lines.map((_, i) => i + 1).filter((n) => !seen.has(n));
   if (process.env.SHOW_SCREEN && missing.length) console.log(end);
-  assert.equal(lastSeen.length, 1300, `1300 lines drawn (saw ${drawn.length}; missing ${missing.slice(0, 10).join(", ")})`);
+  assert.equal(
+    lastSeen.length,
+    1300,
+    `1300 lines drawn (saw ${drawn.length}; missing ${missing.slice(0, 10).join(", ")})`,
+  );
   lastSeen.forEach((n, i) => assert.equal(n, i + 1, `line ${i + 1} in its place`));
   t.keys("C-u");
   t.submit("/quit");

@@ -17,11 +17,22 @@ test("a form filled by keys and a sampling approval", async () => {
   writeFileSync(
     cfg,
     JSON.stringify({
-      mcpServers: { legacy: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")], cwd: ROOT } },
+      mcpServers: {
+        legacy: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
+          cwd: ROOT,
+        },
+      },
       limits: { discoverTimeoutMs: 15000, connectWaitMs: 60000 },
     }),
   );
-  const t = await startApp({ args: ["--config", cfg, "--model", "offline"], columns: 140, rows: 50, ready: /legacy 2025-11-25 connected/ });
+  const t = await startApp({
+    args: ["--config", cfg, "--model", "offline"],
+    columns: 140,
+    rows: 50,
+    ready: /legacy 2025-11-25 connected/,
+  });
   open.push(t);
   t.submit("/pane off");
   t.submit("call ask {}");
@@ -38,13 +49,19 @@ test("a form filled by keys and a sampling approval", async () => {
   t.keys("Enter");
   await t.waitFor("size: at most 10", "an answer that does not fit is refused in the form");
   t.keys("BSpace", "BSpace", "8", "Enter");
-  await t.idle(/ask returned to me: action=accept size=8 color="red" name="Ada" agree=true/, "the server got the form's answer");
+  await t.idle(
+    /ask returned to me: action=accept size=8 color="red" name="Ada" agree=true/,
+    "the server got the form's answer",
+  );
 
   t.submit("call sample {}");
   const shown = await t.waitFor("asks the model for a sample (at most 50 tokens)", "the sampling approval");
   assert.match(shown, /system: Be brief CANARY-SAMPLE-SYSTEM-4c77d1/);
   assert.match(shown, /user: Summarise CANARY-SAMPLE-92e0aa/);
   t.keys("y");
-  await t.idle(/sample returned to me: sampled \d+ chars from offline \(it saw the messages\)/, "the sampled text went to the server");
+  await t.idle(
+    /sample returned to me: sampled \d+ chars from offline \(it saw the messages\)/,
+    "the sampled text went to the server",
+  );
   await t.waitFor(/sampled \d+ characters for server legacy \(sent to the server only\)/, "the notice");
 });

@@ -20,11 +20,24 @@ test("a URL elicitation is shown, opened with $BROWSER only when asked, or decli
   writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
   chmodSync(browser, 0o755);
   const cfg = join(dir, "app.json");
-  writeFileSync(cfg, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, limits: { discoverTimeoutMs: 15000 } }));
-  const t = await startApp({ args: ["--config", cfg, "--model", "offline", "--yes"], env: { BROWSER: browser }, columns: 160, rows: 50, ready: /everything 2025-11-25 connected/ });
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
+      limits: { discoverTimeoutMs: 15000 },
+    }),
+  );
+  const t = await startApp({
+    args: ["--config", cfg, "--model", "offline", "--yes"],
+    env: { BROWSER: browser },
+    columns: 160,
+    rows: 50,
+    ready: /everything 2025-11-25 connected/,
+  });
   open.push(t);
   t.submit("/pane off");
-  const ask = (id: number) => t.submit(`/call trigger-url-elicitation {"url":"https://example.com/consent?x=${id}","message":"Sign in ${id}"}`);
+  const ask = (id: number) =>
+    t.submit(`/call trigger-url-elicitation {"url":"https://example.com/consent?x=${id}","message":"Sign in ${id}"}`);
 
   ask(1);
   const shown = await t.waitFor(/asks you to open a page: Sign in 1/, "the URL dialog");
@@ -40,14 +53,29 @@ test("a URL elicitation is shown, opened with $BROWSER only when asked, or decli
   ask(2);
   await t.waitFor(/asks you to open a page: Sign in 2/, "the second URL dialog");
   t.keys("n");
-  await t.waitFor((s) => s.split("✓ everything · trigger-url-elicitation").length === 3, "the second call finished", { history: 300 });
+  await t.waitFor((s) => s.split("✓ everything · trigger-url-elicitation").length === 3, "the second call finished", {
+    history: 300,
+  });
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(readFileSync(opened, "utf8"), "https://example.com/consent?x=1\n", "a declined URL is never opened");
 
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
   const state = join(t.stateDir, "mcp-prism");
-  const records = readdirSync(state).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(join(state, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+  const records = readdirSync(state)
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) =>
+      readFileSync(join(state, f), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    );
   const asked = records.filter((r) => r.kind === "elicitation");
-  assert.deepEqual(asked.map((r) => [r.mode, r.url, r.action]), [["url", "https://example.com/consent?x=1", "accept"], ["url", "https://example.com/consent?x=2", "decline"]]);
+  assert.deepEqual(
+    asked.map((r) => [r.mode, r.url, r.action]),
+    [
+      ["url", "https://example.com/consent?x=1", "accept"],
+      ["url", "https://example.com/consent?x=2", "decline"],
+    ],
+  );
 });

@@ -15,8 +15,19 @@ after(() => open.forEach((t) => t.close()));
 test("server-everything's get-tiny-image: /show and Ctrl+O draw the image the model received (80×24)", async () => {
   const dir = tempDir();
   const cfg = join(dir, "app.json");
-  writeFileSync(cfg, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, limits: { discoverTimeoutMs: 15000 } }));
-  const t = await startApp({ args: ["--config", cfg, "--yes"], columns: 80, rows: 24, ready: /everything 2025-11-25 connected/ });
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
+      limits: { discoverTimeoutMs: 15000 },
+    }),
+  );
+  const t = await startApp({
+    args: ["--config", cfg, "--yes"],
+    columns: 80,
+    rows: 24,
+    ready: /everything 2025-11-25 connected/,
+  });
   open.push(t);
   await t.send("/pane off");
   t.submit("/call get-tiny-image {}");

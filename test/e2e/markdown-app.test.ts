@@ -18,7 +18,7 @@ const REPLY = [
   "There are **37** customers; see [the CRM](https://crm.example/globex).",
   "",
   "```ts",
-  'const total = 37; // all regions',
+  "const total = 37; // all regions",
   "```",
   "",
   "| region | customers |",
@@ -47,7 +47,11 @@ test("markdown from the model is drawn, not printed raw, while it streams", asyn
   const s = await t.idle(/Done\./, "the whole reply");
   assert.match(s, /^Globex summary\s*$/m, "the heading without its ##");
   assert.ok(!s.includes("##"), "no raw heading marks");
-  assert.match(s, /There are 37 customers; see the CRM\s+\(https:\/\/crm\.example\/globex\)\./, "bold without **, the link with its URL");
+  assert.match(
+    s,
+    /There are 37 customers; see the CRM\s+\(https:\/\/crm\.example\/globex\)\./,
+    "bold without **, the link with its URL",
+  );
   assert.ok(!s.includes("**"), "no raw emphasis marks");
   assert.match(s, /┌ ts\n│ const total = 37; \/\/ all regions/, "the fenced block drawn with its language");
   assert.ok(!s.includes("```"), "no raw fences");

@@ -15,7 +15,21 @@ after(async () => {
   for (const f of fakes) await f.stop();
 });
 
-const REPLY = ["## Globex summary", "", "There are **37** customers, *all* active.", "", "```ts", "const total = 37; // all regions", "```", "", "| region | n |", "|---|--:|", "| NA | 16 |", "", "Done."].join("\n");
+const REPLY = [
+  "## Globex summary",
+  "",
+  "There are **37** customers, *all* active.",
+  "",
+  "```ts",
+  "const total = 37; // all regions",
+  "```",
+  "",
+  "| region | n |",
+  "|---|--:|",
+  "| NA | 16 |",
+  "",
+  "Done.",
+].join("\n");
 /** Any Select Graphic Rendition sequence (colour, bold, dim, inverse, reset). */
 const SGR = /\x1b\[[0-9;:]*m/;
 
@@ -23,7 +37,12 @@ async function run(env: Record<string, string>) {
   const fake = await new FakeAnthropic().start();
   fakes.push(fake);
   fake.script({ kind: "reply", blocks: [{ type: "text", text: REPLY }] });
-  const t = await startApp({ args: ["--model", "anthropic:fake-model", "--yes"], env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, ...env }, columns: 80, rows: 24 });
+  const t = await startApp({
+    args: ["--model", "anthropic:fake-model", "--yes"],
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, ...env },
+    columns: 80,
+    rows: 24,
+  });
   open.push(t);
   const withEscapes = () => t.tmux("capture-pane", "-e", "-p", "-t", "e2e", "-S", "-300");
   t.submit("summarise Globex");
@@ -62,7 +81,11 @@ test("FORCE_COLOR wins over NO_COLOR: colour is drawn", async () => {
 });
 
 test("the CLI writes no SGR under NO_COLOR (nor otherwise)", () => {
-  const r = spawnSync(process.execPath, [join(ROOT, "bin/mcp-prism.js"), "tools", "--server", "demo"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [join(ROOT, "bin/mcp-prism.js"), "tools", "--server", "demo"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /search_customers/);
   assert.doesNotMatch(r.stdout + r.stderr, SGR);

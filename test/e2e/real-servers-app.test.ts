@@ -35,7 +35,12 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
       limits: { discoverTimeoutMs: 15000 },
     }),
   );
-  const t = await startApp({ args: ["--config", cfg, "--yes"], columns: 160, rows: 60, ready: /edge 2025-11-25 connected/ });
+  const t = await startApp({
+    args: ["--config", cfg, "--yes"],
+    columns: 160,
+    rows: 60,
+    ready: /edge 2025-11-25 connected/,
+  });
   open.push(t);
   await t.waitFor(/fs 2025-11-25 connected[\s\S]*everything 2025-11-25 connected/, "every server connected");
   // The conversation only (no side pane), its lines without trailing blanks.
@@ -62,7 +67,10 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
     /^everything {2}2025-11-25 {2}connected$/m,
     /^fs {2}2025-11-25 {2}connected$/m,
     // The roots each server was given (the config's; without `roots`, none are offered).
-    new RegExp(`^fs {2}2025-11-25 {2}connected\\n {2}roots:\\n {4}${pathToFileURL(files.files).href.replace(/[/.]/g, "\\$&")}$`, "m"),
+    new RegExp(
+      `^fs {2}2025-11-25 {2}connected\\n {2}roots:\\n {4}${pathToFileURL(files.files).href.replace(/[/.]/g, "\\$&")}$`,
+      "m",
+    ),
     /^edge {2}2025-11-25 {2}connected\n {2}tools: 2 usable, 1 unavailable; set aside:$/m,
   ];
   t.submit("/servers");
@@ -75,19 +83,36 @@ test("/tools, /servers and a tool card on real servers show every rule; nothing 
     /^ {2}⚠ \[schema-violation\] structuredContent dropped: \/n must be number \(outputSchema\); the content is routed$/m,
     /model sees: n is seven/,
   ];
-  s = trimmed(await t.waitFor((x) => whole(cardLines)(x) && !x.includes("working…"), "the card with its warning", { history: 400 }));
+  s = trimmed(
+    await t.waitFor((x) => whole(cardLines)(x) && !x.includes("working…"), "the card with its warning", {
+      history: 400,
+    }),
+  );
   for (const r of cardLines) assert.match(s, r);
 
   // The task-only tool: created, polled (its status on the card while it runs), its report routed.
   t.submit('/call simulate-research-query {"topic":"tides"}');
-  await t.waitFor(/task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)/, "the task's status on its card", { history: 400 });
-  s = trimmed(await t.waitFor(/✓ everything · simulate-research-query[\s\S]*Research Report: tides/, "the task's report", { history: 400 }));
+  await t.waitFor(
+    /task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)/,
+    "the task's status on its card",
+    { history: 400 },
+  );
+  s = trimmed(
+    await t.waitFor(/✓ everything · simulate-research-query[\s\S]*Research Report: tides/, "the task's report", {
+      history: 400,
+    }),
+  );
   assert.match(s, /Research Report: tides/);
 
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
   const dir = join(t.stateDir, "mcp-prism");
-  const records = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+  const records = readdirSync(dir).flatMap((f) =>
+    readFileSync(join(dir, f), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  );
   const call = records.find((r) => r.kind === "tool" && r.tool === "breaks_schema");
   assert.equal(call.warnings[0].rule, "schema-violation");
   assert.deepEqual(call.resultMeta, { "com.example/trace": { id: "t-1" }, "io.example/cost": 3 });

@@ -15,20 +15,45 @@ after(() => open.forEach((t) => t.close()));
 test("5,000 tools list with the keyboard live; hostile schemas and deep results cost one line each; ^C^C quits", async () => {
   const file = join(tempDir(), "mcp-prism.json");
   const s = schemaBomb("modern", 5000);
-  writeFileSync(file, JSON.stringify({ mcpServers: { bomb: { command: s.command, args: s.args, cwd: s.cwd } }, limits: { callTimeoutMs: 30_000 } }));
-  const t = await startApp({ args: ["--config", file], columns: 160, rows: 50, env: { ANTHROPIC_API_KEY: "" }, ready: /bomb/ });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { bomb: { command: s.command, args: s.args, cwd: s.cwd } },
+      limits: { callTimeoutMs: 30_000 },
+    }),
+  );
+  const t = await startApp({
+    args: ["--config", file],
+    columns: 160,
+    rows: 50,
+    env: { ANTHROPIC_API_KEY: "" },
+    ready: /bomb/,
+  });
   open.push(t);
   t.keys("-l", "typed while listing");
   await t.waitFor("typed while listing", "the keystrokes echoed");
   t.keys("C-u");
   t.submit("/call redos_variant {} --select programmatic/structured");
-  await t.idle(/redos_variant failed \[schema-violation\]: invalid result: programmatic\/structured: \/email/, "the pattern's verdict", { timeoutMs: 60_000 });
+  await t.idle(
+    /redos_variant failed \[schema-violation\]: invalid result: programmatic\/structured: \/email/,
+    "the pattern's verdict",
+    { timeoutMs: 60_000 },
+  );
   t.submit("/call deep_result {} --select programmatic/structured");
-  await t.idle(/deep_result failed \[too-deep\]: invalid result: nesting in the result goes deeper/, "the deep result rejected", { timeoutMs: 30_000 });
+  await t.idle(
+    /deep_result failed \[too-deep\]: invalid result: nesting in the result goes deeper/,
+    "the deep result rejected",
+    { timeoutMs: 30_000 },
+  );
   t.submit("/call ref_loop {} --select programmatic/structured");
-  await t.idle(/ref_loop failed \[too-deep\]: invalid result: validation exhausted/, "the $ref loop rejected", { timeoutMs: 30_000 });
+  await t.idle(/ref_loop failed \[too-deep\]: invalid result: validation exhausted/, "the $ref loop rejected", {
+    timeoutMs: 30_000,
+  });
   t.submit("/tools");
-  const listed = await t.idle(/deep_input rejected \[too-deep\]/, "/tools with the too-deep declaration", { timeoutMs: 60_000, history: 400 });
+  const listed = await t.idle(/deep_input rejected \[too-deep\]/, "/tools with the too-deep declaration", {
+    timeoutMs: 60_000,
+    history: 400,
+  });
   assert.match(listed, /lookahead_variant[^\n]*declined \[uncompilable-variant-schema\]/);
   t.keys("C-c");
   t.keys("C-c");

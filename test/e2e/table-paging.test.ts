@@ -8,7 +8,12 @@ import { spawnSync } from "node:child_process";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { BIN } from "../helpers/host-fixtures.js";
 
-const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ANTHROPIC_API_KEY: "", COLUMNS: "120" } });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, ANTHROPIC_API_KEY: "", COLUMNS: "120" },
+  });
 const GLOBEX = ["call", "search_customers", "--args", '{"query":"Globex"}'];
 
 test("call: the table says what was sent and reported; --rows N prints N rows; a bad --rows is a usage error", () => {
@@ -27,10 +32,17 @@ test("call: the table says what was sent and reported; --rows N prints N rows; a
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^mcp-prism call: --rows: expected a number of rows 1\.\.100000 \(got "0"\)/);
   // The cursor the note points at is in --json, and calling again with it gives the rest.
-  const doc = JSON.parse(cli([...GLOBEX, "--json"]).stdout) as { routed: { user: { structuredContent: { nextCursor: string; items: unknown[] } }[] } };
+  const doc = JSON.parse(cli([...GLOBEX, "--json"]).stdout) as {
+    routed: { user: { structuredContent: { nextCursor: string; items: unknown[] } }[] };
+  };
   const user = doc.routed.user[0].structuredContent;
   assert.equal(user.items.length, 25);
-  const rest = cli(["call", "search_customers", "--args", JSON.stringify({ query: "Globex", cursor: user.nextCursor })]);
+  const rest = cli([
+    "call",
+    "search_customers",
+    "--args",
+    JSON.stringify({ query: "Globex", cursor: user.nextCursor }),
+  ]);
   assert.match(rest.stdout, /│ 12 │ /);
   assert.doesNotMatch(rest.stdout, /nextCursor/);
 });
@@ -43,12 +55,19 @@ test("app: /table next pages the rows sent, then fetches the server's next page 
   open.push(t);
   t.submit("search customers Globex");
   const first = await t.idle(/returned to me: I found 37 Globex/, "the first page", { timeoutMs: 60_000 });
-  assert.match(first, /rows 1–20 of 25 sent · 5 more rows — \/table to page · the server reported 37 in all · more on the server \(nextCursor\)\s+—\s+\/table\s+next\s+fetches\s+them/);
+  assert.match(
+    first,
+    /rows 1–20 of 25 sent · 5 more rows — \/table to page · the server reported 37 in all · more on the server \(nextCursor\)\s+—\s+\/table\s+next\s+fetches\s+them/,
+  );
   t.submit("/table next");
   await t.idle(/│ 25 │ Globex Telecom/, "rows 21–25");
   t.submit("/table next");
   // A second call: its own card, with the cursor in its arguments, and the 12 rows left.
-  const next = await t.idle(/the server's next page, rows 26–37 of the 37 it reported · the last page/, "the server's next page", { timeoutMs: 60_000 });
+  const next = await t.idle(
+    /the server's next page, rows 26–37 of the 37 it reported · the last page/,
+    "the server's next page",
+    { timeoutMs: 60_000 },
+  );
   assert.match(next, /search_customers \{"query":"Globex","cursor":"/);
   assert.match(next, /│ 12 │ Globex/);
   t.submit("/table next");

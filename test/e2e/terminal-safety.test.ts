@@ -22,9 +22,22 @@ test("hostile server strings never act on the terminal and are shown neutralized
   const config = join(dir, "config.json");
   writeFileSync(
     config,
-    JSON.stringify({ mcpServers: { hostile: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-render-server.ts")], cwd: ROOT } } }),
+    JSON.stringify({
+      mcpServers: {
+        hostile: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-render-server.ts")],
+          cwd: ROOT,
+        },
+      },
+    }),
   );
-  const t = await startApp({ args: ["--config", config], columns: 140, rows: 100, ready: /hostile 2026-12-01 connected/ });
+  const t = await startApp({
+    args: ["--config", config],
+    columns: 140,
+    rows: 100,
+    ready: /hostile 2026-12-01 connected/,
+  });
   open.push(t);
   const title = t.format("#{pane_title}");
 
@@ -33,7 +46,9 @@ test("hostile server strings never act on the terminal and are shown neutralized
 
   t.submit("/tools");
   await t.idle(/evil␛\]0;PWNED-NAME/, "the hostile tool name, neutralized");
-  t.submit("/call hostile_render {} --select assistant/content --select user/content --select user/structured --select programmatic/structured");
+  t.submit(
+    "/call hostile_render {} --select assistant/content --select user/content --select user/structured --select programmatic/structured",
+  );
   await t.idle(/end-user-text[\s\S]*Programmatic \(1\)/, "the hostile render call");
   t.submit("/call hostile_fail {}");
   await t.idle(/end-error-user/, "the isError call");
@@ -59,7 +74,10 @@ test("hostile server strings never act on the terminal and are shown neutralized
   assert.match(s, /⟨U\+009B⟩2J/);
   assert.match(s, /⟨U\+202E⟩LIVE/);
   assert.ok(!s.includes("\u202e") && !s.includes("\u009b"), "no raw BiDi override or C1 on screen");
-  assert.ok(!/PWNED-TITLE-0(?!␇)/.test(s.replace(/␛\]0;PWNED-TITLE-0/g, "")), "every title payload is the neutralized one");
+  assert.ok(
+    !/PWNED-TITLE-0(?!␇)/.test(s.replace(/␛\]0;PWNED-TITLE-0/g, "")),
+    "every title payload is the neutralized one",
+  );
 
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);

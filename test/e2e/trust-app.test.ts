@@ -16,7 +16,11 @@ after(() => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const server = (label: string, tools: string[], mode = "") => ({ command: process.execPath, args: [TRUST_SERVER, "--label", label, "--tools", tools.join(","), "--mode", mode], cwd: ROOT });
+const server = (label: string, tools: string[], mode = "") => ({
+  command: process.execPath,
+  args: [TRUST_SERVER, "--label", label, "--tools", tools.join(","), "--mode", mode],
+  cwd: ROOT,
+});
 
 function configFile(servers: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), "prism-trust-"));

@@ -16,7 +16,9 @@ export const BRICK_JS: string = (() => {
   const out = join(dir, `brick-server-${statSync(SOURCE).mtimeMs}.mjs`);
   if (!existsSync(out)) {
     mkdirSync(dir, { recursive: true });
-    const js = ts.transpileModule(readFileSync(SOURCE, "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(readFileSync(SOURCE, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(`${out}.${process.pid}`, js);
     renameSync(`${out}.${process.pid}`, out); // atomic: test files run in parallel
   }

@@ -9,7 +9,13 @@ export function writeCanaryConfig(path: string): string {
   writeFileSync(
     path,
     JSON.stringify({
-      mcpServers: { canary: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "canary-server.ts")], cwd: ROOT } },
+      mcpServers: {
+        canary: {
+          command: process.execPath,
+          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "canary-server.ts")],
+          cwd: ROOT,
+        },
+      },
       // -p waits connectWaitMs for its servers: on a loaded machine tsx takes longer than the default 5 s.
       limits: { connectWaitMs: 60_000 },
     }),

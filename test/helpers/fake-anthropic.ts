@@ -20,7 +20,14 @@ export type ScriptedBlock =
 
 export type Scripted =
   /** `deltaChars`: text streamed in deltas of that many characters (default: 3 deltas a block), `paceMs` apart. */
-  | { kind: "reply"; blocks: ScriptedBlock[]; stopReason?: "end_turn" | "tool_use" | "max_tokens"; deltaChars?: number; paceMs?: number; usage?: ScriptedUsage }
+  | {
+      kind: "reply";
+      blocks: ScriptedBlock[];
+      stopReason?: "end_turn" | "tool_use" | "max_tokens";
+      deltaChars?: number;
+      paceMs?: number;
+      usage?: ScriptedUsage;
+    }
   | { kind: "status"; status: number; errorType: string; message: string; headers?: Record<string, string> }
   /** Sends message_start and part of a text block, then ends (clean=true) or destroys the socket. */
   | { kind: "cut"; textBeforeCut: string; clean?: boolean }
@@ -112,12 +119,17 @@ export class FakeAnthropic {
     }
     const tokens = requestTokens(body);
     this.peakTokens = Math.max(this.peakTokens, tokens);
-    const violation = apiRuleViolation(body) ?? (tokens > this.contextWindow ? `prompt is too long: ${tokens} tokens > ${this.contextWindow} maximum` : undefined);
+    const violation =
+      apiRuleViolation(body) ??
+      (tokens > this.contextWindow
+        ? `prompt is too long: ${tokens} tokens > ${this.contextWindow} maximum`
+        : undefined);
     if (violation) {
       this.refused.push({ index, message: violation });
       return sendError(res, 400, "invalid_request_error", violation);
     }
-    const next = this.queue.shift() ?? this.responder?.(body, index) ?? { kind: "reply", blocks: [{ type: "text", text: "ok" }] };
+    const next = this.queue.shift() ??
+      this.responder?.(body, index) ?? { kind: "reply", blocks: [{ type: "text", text: "ok" }] };
     if (next.kind === "status") return sendError(res, next.status, next.errorType, next.message, next.headers);
     const stream = body?.stream === true;
     if (next.kind === "cut") return this.cut(res, body, next, index);
@@ -126,7 +138,9 @@ export class FakeAnthropic {
       const [start] = sseEvents(messageFor(body, { kind: "reply", blocks: [] }, index));
       res.write(`event: ${start[0]}\ndata: ${JSON.stringify(start[1])}\n\n`);
       if (next.kind === "sse-error")
-        res.write(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: next.errorType, message: next.message } })}\n\n`);
+        res.write(
+          `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: next.errorType, message: next.message } })}\n\n`,
+        );
       else res.write(`event: content_block_start\ndata: {"type": "content_block_start", "index": 0, oops\n\n`);
       res.end();
       return;
@@ -137,7 +151,11 @@ export class FakeAnthropic {
       res.end(JSON.stringify(message));
       return;
     }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_${index}` });
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "request-id": `req_${index}`,
+    });
     const events = sseEvents(message, next.kind === "reply" ? next.deltaChars : undefined);
     const pace = next.kind === "reply" ? (next.paceMs ?? 0) : 0;
     for (const [event, data] of events) {
@@ -166,7 +184,8 @@ export function requestTokens(body: any): number {
     if (b?.type === "text") text(b.text);
     else if (b?.type === "image") n += estimateImageTokens(String(b.source?.data ?? ""));
     else if (b?.type === "tool_use") text(`${b.name}${JSON.stringify(b.input)}`);
-    else if (b?.type === "tool_result") (typeof b.content === "string" ? [{ type: "text", text: b.content }] : (b.content ?? [])).forEach(block);
+    else if (b?.type === "tool_result")
+      (typeof b.content === "string" ? [{ type: "text", text: b.content }] : (b.content ?? [])).forEach(block);
     else text(b);
   };
   if (typeof body?.system === "string") text(body.system);
@@ -180,7 +199,13 @@ export function requestTokens(body: any): number {
   return n;
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ type: "error", error: { type, message } }));
 }
@@ -215,21 +240,37 @@ function sseEvents(message: ReturnType<typeof messageFor>, deltaChars?: number):
   const out: [string, unknown][] = [];
   out.push([
     "message_start",
-    { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } },
+    {
+      type: "message_start",
+      message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+    },
   ]);
   message.content.forEach((block: any, index: number) => {
     if (block.type === "text") {
-      out.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
+      out.push([
+        "content_block_start",
+        { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+      ]);
       // Split the text in a few deltas, as the API streams it.
       for (const piece of deltaChars ? splitEvery(block.text, deltaChars) : splitIn(block.text, 3))
-        out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
+        out.push([
+          "content_block_delta",
+          { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } },
+        ]);
     } else {
       out.push([
         "content_block_start",
-        { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+        {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+        },
       ]);
       for (const piece of splitIn(JSON.stringify(block.input), 2))
-        out.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }]);
+        out.push([
+          "content_block_delta",
+          { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } },
+        ]);
     }
     out.push(["content_block_stop", { type: "content_block_stop", index }]);
   });
@@ -275,7 +316,13 @@ export function callFirstToolThenAnswer(args: Record<string, unknown> = {}, tool
     if (hasResult) return { kind: "reply", blocks: [{ type: "text", text: "done" }] };
     const name = toolName ?? body?.tools?.[0]?.name;
     if (!name) return { kind: "reply", blocks: [{ type: "text", text: "no tools" }] };
-    return { kind: "reply", blocks: [{ type: "text", text: "Let me call it." }, { type: "tool_use", name, input: args }] };
+    return {
+      kind: "reply",
+      blocks: [
+        { type: "text", text: "Let me call it." },
+        { type: "tool_use", name, input: args },
+      ],
+    };
   };
 }
 
@@ -303,10 +350,13 @@ function textViolation(path: string, b: any): string | undefined {
 function imageViolation(path: string, b: any): string | undefined {
   const src = b.source ?? {};
   if (src.type !== "base64") return `${path}.source.type: Input should be 'base64'`;
-  if (!MEDIA_TYPES.includes(src.media_type)) return `${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  if (!MEDIA_TYPES.includes(src.media_type))
+    return `${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
   const data = String(src.data ?? "");
-  if (data.length > MAX_IMAGE_BASE64) return `${path}.source.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64} bytes`;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 !== 0) return `${path}.source.base64: invalid base64 data`;
+  if (data.length > MAX_IMAGE_BASE64)
+    return `${path}.source.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64} bytes`;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 !== 0)
+    return `${path}.source.base64: invalid base64 data`;
   // The real API says no more than this (no path): the request as a whole is refused.
   if (!decodable(src.media_type, Buffer.from(data, "base64"))) return "Could not process image";
   return undefined;
@@ -332,22 +382,30 @@ export function apiRuleViolation(body: any): string | undefined {
   if (!messages.length) return "messages: at least one message is required";
   if (messages[0].role !== "user") return 'messages: first message must use the "user" role';
   for (const [i, t] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
-    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(String(t?.name))) return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+    if (!/^[a-zA-Z0-9_-]{1,128}$/.test(String(t?.name)))
+      return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
     if (t?.input_schema?.type !== "object") return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (i > 0 && messages[i - 1].role === m.role) return `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" roles in a row`;
-    const content: any[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : Array.isArray(m.content) ? m.content : [];
-    if (!content.length) return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    if (i > 0 && messages[i - 1].role === m.role)
+      return `messages: roles must alternate between "user" and "assistant", but found multiple "${m.role}" roles in a row`;
+    const content: any[] =
+      typeof m.content === "string" ? [{ type: "text", text: m.content }] : Array.isArray(m.content) ? m.content : [];
+    if (!content.length)
+      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
     const prev = i > 0 ? messages[i - 1] : undefined;
-    const uses: string[] = prev?.role === "assistant" && Array.isArray(prev.content) ? prev.content.filter((b: any) => b?.type === "tool_use").map((b: any) => b.id) : [];
+    const uses: string[] =
+      prev?.role === "assistant" && Array.isArray(prev.content)
+        ? prev.content.filter((b: any) => b?.type === "tool_use").map((b: any) => b.id)
+        : [];
     if (m.role === "user") {
       let lead = 0;
       while (lead < content.length && content[lead]?.type === "tool_result") lead++;
       for (let j = 0; j < content.length; j++) {
         const b = content[j];
-        if (b?.type === "tool_use") return `messages.${i}.content.${j}: \`tool_use\` blocks can only be in \`assistant\` messages`;
+        if (b?.type === "tool_use")
+          return `messages.${i}.content.${j}: \`tool_use\` blocks can only be in \`assistant\` messages`;
         if (b?.type !== "tool_result") {
           const v = contentViolation(`messages.${i}.content.${j}`, b, false);
           if (v) return v;
@@ -355,8 +413,16 @@ export function apiRuleViolation(body: any): string | undefined {
         }
         if (!uses.includes(b.tool_use_id) || j >= lead)
           return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
-        const inner: any[] = typeof b.content === "string" ? (b.content ? [{ type: "text", text: b.content }] : []) : Array.isArray(b.content) ? b.content : [];
-        if (b.is_error && !inner.length) return `messages.${i}.content.${j}: content cannot be empty if \`is_error\` is true`;
+        const inner: any[] =
+          typeof b.content === "string"
+            ? b.content
+              ? [{ type: "text", text: b.content }]
+              : []
+            : Array.isArray(b.content)
+              ? b.content
+              : [];
+        if (b.is_error && !inner.length)
+          return `messages.${i}.content.${j}: content cannot be empty if \`is_error\` is true`;
         for (let k = 0; k < inner.length; k++) {
           const v = contentViolation(`messages.${i}.content.${j}.content.${k}`, inner[k], true);
           if (v) return v;
@@ -369,7 +435,8 @@ export function apiRuleViolation(body: any): string | undefined {
     } else {
       for (let j = 0; j < content.length; j++) {
         const b = content[j];
-        if (b?.type === "tool_result") return `messages.${i}.content.${j}: \`tool_result\` blocks can only be in \`user\` messages`;
+        if (b?.type === "tool_result")
+          return `messages.${i}.content.${j}: \`tool_result\` blocks can only be in \`user\` messages`;
         if (b?.type === "tool_use") continue;
         const v = contentViolation(`messages.${i}.content.${j}`, b, false);
         if (v) return v;
@@ -377,7 +444,11 @@ export function apiRuleViolation(body: any): string | undefined {
     }
   }
   const last = messages[messages.length - 1];
-  if (last.role === "assistant" && Array.isArray(last.content) && last.content.some((b: any) => b?.type === "tool_use")) {
+  if (
+    last.role === "assistant" &&
+    Array.isArray(last.content) &&
+    last.content.some((b: any) => b?.type === "tool_use")
+  ) {
     return `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${last.content
       .filter((b: any) => b?.type === "tool_use")
       .map((b: any) => b.id)

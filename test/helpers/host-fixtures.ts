@@ -25,8 +25,18 @@ export function tempDir(): string {
   return dir;
 }
 
-export function fixtureServer(era = "modern", env: Record<string, string> = {}, extraArgs: string[] = []): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", FIXTURE, "--era", era, ...extraArgs], env, cwd: ROOT };
+export function fixtureServer(
+  era = "modern",
+  env: Record<string, string> = {},
+  extraArgs: string[] = [],
+): ServerConfig {
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", FIXTURE, "--era", era, ...extraArgs],
+    env,
+    cwd: ROOT,
+  };
 }
 
 export function demoStdio(): ServerConfig {
@@ -35,12 +45,22 @@ export function demoStdio(): ServerConfig {
 
 /** The demo server run from the sources (the unit layer runs without a build). */
 export function demoStdioSource(): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "demo-source.ts")], cwd: ROOT };
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", join(ROOT, "test", "fixtures", "demo-source.ts")],
+    cwd: ROOT,
+  };
 }
 
 /** The demo server behind a tee that logs every client line to `log`. */
 export function demoTeed(log: string): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: [TEE, log, process.execPath, BIN, "demo-server"], cwd: ROOT };
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: [TEE, log, process.execPath, BIN, "demo-server"],
+    cwd: ROOT,
+  };
 }
 
 export function config(servers: Record<string, ServerConfig>, limits: Partial<HostConfig["limits"]> = {}): HostConfig {
@@ -51,7 +71,10 @@ export function config(servers: Record<string, ServerConfig>, limits: Partial<Ho
 /** Lines the client sent, parsed. */
 export function wireLines(log: string): Record<string, any>[] {
   if (!existsSync(log)) return [];
-  return readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** Starts `demo-server --http 0`; resolves with the URL it prints. */
@@ -62,7 +85,9 @@ export async function startDemoHttp(): Promise<{ url: string; child: ChildProces
 }
 
 /** A loopback HTTP proxy that records every JSON body POSTed through it (a wire capture for HTTP). */
-export async function startLoggingProxy(target: string): Promise<{ url: string; bodies: Record<string, any>[]; close(): Promise<void> }> {
+export async function startLoggingProxy(
+  target: string,
+): Promise<{ url: string; bodies: Record<string, any>[]; close(): Promise<void> }> {
   const { createServer } = await import("node:http");
   const bodies: Record<string, any>[] = [];
   const server = createServer(async (req, res) => {
@@ -77,7 +102,8 @@ export async function startLoggingProxy(target: string): Promise<{ url: string; 
       }
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
     // A long-lived stream (subscriptions/listen) ends when the client goes: so does the upstream one.
     const ac = new AbortController();
     res.on("close", () => ac.abort());

@@ -18,7 +18,10 @@ export const HOSTILE = join(ROOT, "test", "fixtures", "hostile-server.ts");
 export const SERVER = "hx";
 
 const source = readFileSync(HOSTILE, "utf8");
-if (!source.includes(`const CANARY = ${JSON.stringify(CANARY)}`) || !source.includes("const ESC_NAME = \"esc\\u001b[31m_red\\u001b]0;pwned\\u0007\"")) {
+if (
+  !source.includes(`const CANARY = ${JSON.stringify(CANARY)}`) ||
+  !source.includes('const ESC_NAME = "esc\\u001b[31m_red\\u001b]0;pwned\\u0007"')
+) {
   throw new Error("test/helpers/hostile.ts: CANARY / ESC_NAME differ from the fixture's");
 }
 
@@ -31,7 +34,9 @@ export const HOSTILE_JS: string = (() => {
   const out = join(dir, `hostile-server-${statSync(HOSTILE).mtimeMs}.mjs`);
   if (!existsSync(out)) {
     mkdirSync(dir, { recursive: true });
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(`${out}.${process.pid}`, js);
     renameSync(`${out}.${process.pid}`, out); // atomic: test files run in parallel
   }
@@ -42,7 +47,9 @@ export function hostileStdio(env: Record<string, string> = {}): ServerConfig {
   return { kind: "stdio", command: process.execPath, args: [HOSTILE_JS], env, cwd: ROOT };
 }
 
-export async function startHostileHttp(env: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function startHostileHttp(
+  env: Record<string, string> = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, [HOSTILE_JS, "--http", "0"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -77,7 +84,10 @@ export interface Fault {
 }
 
 const BOTH: Transport[] = ["stdio", "http"];
-const PROG = [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured" }] as const;
+const PROG = [
+  { audience: "assistant", format: "content" },
+  { audience: "programmatic", format: "structured" },
+] as const;
 
 /** Generous, so a loaded machine does not turn slow faults into timeouts. */
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -85,11 +95,41 @@ export const SHORT_TIMEOUT_MS = 2_000;
 
 /** Faults that must be rejected whole. */
 export const FAULTS: Fault[] = [
-  { fault: "an unrequested output", tool: "unrequested_output", rule: "unrequested-output", detail: /programmatic\/structured, which was not requested/, transports: BOTH },
-  { fault: "a missing output", tool: "missing_output", rule: "missing-output", detail: /no output for requested user\/content/, transports: BOTH },
-  { fault: "the same selector twice", tool: "duplicate_output", rule: "duplicate-output", detail: /assistant\/content appears more than once/, transports: BOTH },
-  { fault: "an output with an unknown audience", tool: "wrong_audience", rule: "malformed-output", detail: /outputs\[0\]: audience: audience must be/, transports: BOTH },
-  { fault: "an output in the wrong format (structured for content)", tool: "wrong_format", rule: "unrequested-output", detail: /assistant\/structured, which was not requested/, transports: BOTH },
+  {
+    fault: "an unrequested output",
+    tool: "unrequested_output",
+    rule: "unrequested-output",
+    detail: /programmatic\/structured, which was not requested/,
+    transports: BOTH,
+  },
+  {
+    fault: "a missing output",
+    tool: "missing_output",
+    rule: "missing-output",
+    detail: /no output for requested user\/content/,
+    transports: BOTH,
+  },
+  {
+    fault: "the same selector twice",
+    tool: "duplicate_output",
+    rule: "duplicate-output",
+    detail: /assistant\/content appears more than once/,
+    transports: BOTH,
+  },
+  {
+    fault: "an output with an unknown audience",
+    tool: "wrong_audience",
+    rule: "malformed-output",
+    detail: /outputs\[0\]: audience: audience must be/,
+    transports: BOTH,
+  },
+  {
+    fault: "an output in the wrong format (structured for content)",
+    tool: "wrong_format",
+    rule: "unrequested-output",
+    detail: /assistant\/structured, which was not requested/,
+    transports: BOTH,
+  },
   {
     fault: "structured output violating its schema",
     tool: "schema_violation",
@@ -99,11 +139,56 @@ export const FAULTS: Fault[] = [
     detail: /programmatic\/structured: \/items must be array/,
     transports: BOTH,
   },
-  { fault: "content that is not a block array", tool: "content_not_array", rule: "malformed-output", detail: /outputs\[0\]: content: /, transports: BOTH },
-  { fault: "invalid base64 image data", tool: "bad_base64", rule: "malformed-output", detail: /content\.1\.data: data is not valid base64/, transports: BOTH },
-  { fault: "a PNG header claiming 50,000 × 50,000 pixels", tool: "huge_image", rule: "image-too-large", detail: /user\/content\) content\[0\]: PNG header claims 50000×50000 pixels \(2500\.0 MP; limit 40\.0 MP\)/, transports: BOTH },
-  { fault: "a 20 MB output", tool: "huge_output", rule: "result-too-large", detail: /^result (exceeds|is \d+ bytes, over) the 8388608-byte limit; the read stopped there$/, transports: BOTH },
-  { fault: "a reply that never comes", tool: "never_replies", rule: "timeout", timeoutMs: SHORT_TIMEOUT_MS, detail: /no result within 2 s \(request cancelled\)/, transports: BOTH },
-  { fault: "the process exits (stdio) / the connection drops (HTTP) mid-call", tool: "exit_mid_call", rule: "connection-closed", detail: /the server closed the connection during the call|the HTTP connection broke off before the reply ended/, transports: BOTH },
-  { fault: "a reply dripping slower than the timeout", tool: "drip", args: { msPerByte: 40 }, rule: "timeout", timeoutMs: SHORT_TIMEOUT_MS, detail: /no result within 2 s/, transports: BOTH },
+  {
+    fault: "content that is not a block array",
+    tool: "content_not_array",
+    rule: "malformed-output",
+    detail: /outputs\[0\]: content: /,
+    transports: BOTH,
+  },
+  {
+    fault: "invalid base64 image data",
+    tool: "bad_base64",
+    rule: "malformed-output",
+    detail: /content\.1\.data: data is not valid base64/,
+    transports: BOTH,
+  },
+  {
+    fault: "a PNG header claiming 50,000 × 50,000 pixels",
+    tool: "huge_image",
+    rule: "image-too-large",
+    detail: /user\/content\) content\[0\]: PNG header claims 50000×50000 pixels \(2500\.0 MP; limit 40\.0 MP\)/,
+    transports: BOTH,
+  },
+  {
+    fault: "a 20 MB output",
+    tool: "huge_output",
+    rule: "result-too-large",
+    detail: /^result (exceeds|is \d+ bytes, over) the 8388608-byte limit; the read stopped there$/,
+    transports: BOTH,
+  },
+  {
+    fault: "a reply that never comes",
+    tool: "never_replies",
+    rule: "timeout",
+    timeoutMs: SHORT_TIMEOUT_MS,
+    detail: /no result within 2 s \(request cancelled\)/,
+    transports: BOTH,
+  },
+  {
+    fault: "the process exits (stdio) / the connection drops (HTTP) mid-call",
+    tool: "exit_mid_call",
+    rule: "connection-closed",
+    detail: /the server closed the connection during the call|the HTTP connection broke off before the reply ended/,
+    transports: BOTH,
+  },
+  {
+    fault: "a reply dripping slower than the timeout",
+    tool: "drip",
+    args: { msPerByte: 40 },
+    rule: "timeout",
+    timeoutMs: SHORT_TIMEOUT_MS,
+    detail: /no result within 2 s/,
+    transports: BOTH,
+  },
 ];

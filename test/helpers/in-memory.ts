@@ -11,7 +11,11 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerConfig } from "../../src/host/config/config.js";
 import { SizeLimitedTransport } from "../../src/host/connection/size-limited-transport.js";
-import { defaultTransport, type TransportContext, type TransportFactory } from "../../src/host/connection/transport-factory.js";
+import {
+  defaultTransport,
+  type TransportContext,
+  type TransportFactory,
+} from "../../src/host/connection/transport-factory.js";
 import { ToolkitConnection, type ToolkitServer } from "../../src/server/index.js";
 
 /** The command of a config that names an in-memory server (never spawned). */
@@ -48,11 +52,18 @@ function copying(t: Transport, log?: Record<string, any>[]): Transport {
  * the size rule, and the server end. Connecting is synchronous up to the server end's start():
  * what the host sends before then waits in the pair's queue.
  */
-export function inMemoryPair(server: ToolkitServer | RawServer, ctx: TransportContext, log?: Record<string, any>[]): { client: Transport; server: Transport } {
+export function inMemoryPair(
+  server: ToolkitServer | RawServer,
+  ctx: TransportContext,
+  log?: Record<string, any>[],
+): { client: Transport; server: Transport } {
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   if (typeof server === "function") rawEnd(copying(serverSide), server);
   else void new ToolkitConnection(server).connect(copying(serverSide));
-  return { client: new SizeLimitedTransport(copying(client, log), ctx.limits.maxResultBytes, ctx.onDiagnostic), server: serverSide };
+  return {
+    client: new SizeLimitedTransport(copying(client, log), ctx.limits.maxResultBytes, ctx.onDiagnostic),
+    server: serverSide,
+  };
 }
 
 /**

@@ -2,10 +2,17 @@
 // "listening on URL" on stderr. Rejects on exit or after `timeoutMs`, quoting what stderr said.
 import type { ChildProcess } from "node:child_process";
 
-export function waitForListeningUrl(child: ChildProcess, what: string, timeoutMs = 15_000): Promise<{ url: string; stderr: () => string }> {
+export function waitForListeningUrl(
+  child: ChildProcess,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<{ url: string; stderr: () => string }> {
   let err = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not print "listening on" within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not print "listening on" within ${timeoutMs} ms; stderr: ${err}`)),
+      timeoutMs,
+    );
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (c: string) => {
       err += c;

@@ -45,8 +45,14 @@ export interface OAuthFixture {
   close(): void;
 }
 
-export async function startOAuthFixture(limits: Record<string, number> = { connectWaitMs: 60_000 }): Promise<OAuthFixture> {
-  const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "oauth-server.ts")], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+export async function startOAuthFixture(
+  limits: Record<string, number> = { connectWaitMs: 60_000 },
+): Promise<OAuthFixture> {
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "test", "fixtures", "oauth-server.ts")],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+  );
   const url = (await waitForListeningUrl(server, "oauth fixture", 60_000)).url;
   const dir = mkdtempSync(join(tmpdir(), "prism-oauth-"));
   const browserLog = join(dir, "browser.log");
@@ -54,7 +60,9 @@ export async function startOAuthFixture(limits: Record<string, number> = { conne
   const outputs: string[] = [];
   const writeConfig = (name: string, l: Record<string, number>, servers?: Record<string, Record<string, unknown>>) => {
     const file = join(dir, name);
-    const mcpServers = servers ? Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { url, ...v }])) : { secure: { url } };
+    const mcpServers = servers
+      ? Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { url, ...v }]))
+      : { secure: { url } };
     writeFileSync(file, JSON.stringify({ mcpServers, limits: l }));
     return file;
   };
@@ -67,9 +75,21 @@ export async function startOAuthFixture(limits: Record<string, number> = { conne
     authDir,
     outputs,
     cli(args, opts = {}) {
-      const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: join(dir, "state"), OAUTH_BROWSER_LOG: browserLog, NO_COLOR: "1", MCP_PRISM_ERA_CACHE: "0", ...opts.env };
-      env.BROWSER = opts.browser === false ? "false" : `${process.execPath} ${join(ROOT, "test", "fixtures", "oauth-browser.mjs")}`;
-      const child = spawn(process.execPath, [CLI, ...args, ...(args.includes("--config") ? [] : ["--config", config])], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        XDG_STATE_HOME: join(dir, "state"),
+        OAUTH_BROWSER_LOG: browserLog,
+        NO_COLOR: "1",
+        MCP_PRISM_ERA_CACHE: "0",
+        ...opts.env,
+      };
+      env.BROWSER =
+        opts.browser === false ? "false" : `${process.execPath} ${join(ROOT, "test", "fixtures", "oauth-browser.mjs")}`;
+      const child = spawn(
+        process.execPath,
+        [CLI, ...args, ...(args.includes("--config") ? [] : ["--config", config])],
+        { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] },
+      );
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -82,8 +102,10 @@ export async function startOAuthFixture(limits: Record<string, number> = { conne
       );
     },
     stats: async () => (await (await fetch(new URL("/control/stats", url))).json()) as OAuthStats,
-    control: async (path) => void (await (await fetch(new URL(`/control/${path}`, url), { method: "POST" })).body?.cancel()),
-    browserOpened: () => (existsSync(browserLog) ? readFileSync(browserLog, "utf8").split("\n").filter(Boolean).length : 0),
+    control: async (path) =>
+      void (await (await fetch(new URL(`/control/${path}`, url), { method: "POST" })).body?.cancel()),
+    browserOpened: () =>
+      existsSync(browserLog) ? readFileSync(browserLog, "utf8").split("\n").filter(Boolean).length : 0,
     tokenFiles: () => (existsSync(authDir) ? readdirSync(authDir).filter((f) => f.endsWith(".json")) : []),
     close() {
       server.kill();

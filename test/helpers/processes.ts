@@ -20,7 +20,11 @@ export const WRAPPERS = {
 } as const;
 export type Wrapper = keyof typeof WRAPPERS;
 
-export function forkingServer(wrapper: Wrapper, pidsFile: string, env: Record<string, string> = {}): Extract<ServerConfig, { kind: "stdio" }> {
+export function forkingServer(
+  wrapper: Wrapper,
+  pidsFile: string,
+  env: Record<string, string> = {},
+): Extract<ServerConfig, { kind: "stdio" }> {
   return { kind: "stdio", ...WRAPPERS[wrapper](), env: { PIDS_FILE: pidsFile, ...env } };
 }
 
@@ -34,7 +38,10 @@ export interface StartedServer {
 
 function lines(file: string): Record<string, unknown>[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 export function readPids(file: string): StartedServer[] {
@@ -43,12 +50,18 @@ export function readPids(file: string): StartedServer[] {
 
 /** The servers that saw their stdin end (a graceful stop begins so), by pid. */
 export function sawEof(file: string): number[] {
-  return lines(file).filter((l) => l.event === "eof").map((l) => l.pid as number);
+  return lines(file)
+    .filter((l) => l.event === "eof")
+    .map((l) => l.pid as number);
 }
 
 /** Every process the servers recorded: each server, its child, and a wrapper that stayed. */
 export function recordedPids(file: string): number[] {
-  return readPids(file).flatMap((s) => [s.pid, ...(s.child ? [s.child] : []), ...(s.parent === "bash" ? [s.ppid] : [])]);
+  return readPids(file).flatMap((s) => [
+    s.pid,
+    ...(s.child ? [s.child] : []),
+    ...(s.parent === "bash" ? [s.ppid] : []),
+  ]);
 }
 
 /** Running: kill(pid, 0) succeeds and it is not a zombie (dead, waiting for init to reap it). */
@@ -112,9 +125,21 @@ export interface CliRun {
  * message if it has not exited within `timeoutMs` (it is SIGKILLed then). `during` runs once the
  * process has spawned (to signal it, say).
  */
-export function runCli(args: string[], opts: { cwd: string; timeoutMs?: number; env?: Record<string, string>; during?: (pid: number) => void | Promise<void> }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: {
+    cwd: string;
+    timeoutMs?: number;
+    env?: Record<string, string>;
+    during?: (pid: number) => void | Promise<void>;
+  },
+): Promise<CliRun> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { ...process.env, XDG_CONFIG_HOME: opts.cwd, XDG_STATE_HOME: opts.cwd, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, XDG_CONFIG_HOME: opts.cwd, XDG_STATE_HOME: opts.cwd, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -122,7 +147,11 @@ export function runCli(args: string[], opts: { cwd: string; timeoutMs?: number; 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`mcp-prism ${args.join(" ")} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `mcp-prism ${args.join(" ")} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.once("spawn", () => void Promise.resolve(opts.during?.(child.pid!)).catch(reject));
     child.once("exit", (code, signal) => {

@@ -35,16 +35,26 @@ export interface RawRequestOptions {
 function parseSse(text: string): any[] {
   return text
     .split(/\n\n/)
-    .map((block) => block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .map((block) =>
+      block
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n"),
+    )
     .filter((d) => d.length > 0)
     .map((d) => JSON.parse(d));
 }
 
 /** One HTTP request with exactly the given headers (plus Content-Type/Length for a body). */
 export function rawRequest(url: string, opts: RawRequestOptions = {}): Promise<RawHttpResponse> {
-  const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+  const body =
+    opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...opts.headers };
+    const headers: Record<string, string> = {
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...opts.headers,
+    };
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     const req = httpRequest(url, { method: opts.method ?? "POST", headers, signal: opts.signal }, (res) => {
       let text = "";
@@ -80,13 +90,27 @@ export function modernHeaders(body: { method: string; params?: any }): Record<st
   const h: Record<string, string> = { accept: "application/json, text/event-stream", "mcp-method": body.method };
   const version = body.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
   if (typeof version === "string") h["mcp-protocol-version"] = version;
-  const name = body.method === "tools/call" || body.method === "prompts/get" ? body.params?.name : body.method === "resources/read" ? body.params?.uri : undefined;
-  if (typeof name === "string") h["mcp-name"] = /^[\x20-\x7e]*$/.test(name) && name.trim() === name && !name.startsWith("=?base64?") ? name : `=?base64?${Buffer.from(name).toString("base64")}?=`;
+  const name =
+    body.method === "tools/call" || body.method === "prompts/get"
+      ? body.params?.name
+      : body.method === "resources/read"
+        ? body.params?.uri
+        : undefined;
+  if (typeof name === "string")
+    h["mcp-name"] =
+      /^[\x20-\x7e]*$/.test(name) && name.trim() === name && !name.startsWith("=?base64?")
+        ? name
+        : `=?base64?${Buffer.from(name).toString("base64")}?=`;
   return h;
 }
 
 /** POSTs a modern request with derived headers; `headers` overrides (set a value to "" to drop one). */
-export function postModern(url: string, body: { jsonrpc: "2.0"; id?: string | number; method: string; params?: any }, headers: Record<string, string> = {}, opts: Omit<RawRequestOptions, "headers" | "body"> = {}) {
+export function postModern(
+  url: string,
+  body: { jsonrpc: "2.0"; id?: string | number; method: string; params?: any },
+  headers: Record<string, string> = {},
+  opts: Omit<RawRequestOptions, "headers" | "body"> = {},
+) {
   const merged = { ...modernHeaders(body), ...headers };
   for (const [k, v] of Object.entries(merged)) if (v === "") delete merged[k];
   return rawRequest(url, { ...opts, headers: merged, body });
@@ -99,7 +123,10 @@ export interface HttpServerProcess {
 }
 
 /** Spawns `mcp-prism demo-server --http 0` (or other args) and waits for "listening on URL". */
-export function startHttpServer(args: string[] = ["demo-server", "--http", "0"], timeoutMs = 10_000): Promise<HttpServerProcess> {
+export function startHttpServer(
+  args: string[] = ["demo-server", "--http", "0"],
+  timeoutMs = 10_000,
+): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   const close = async () => {

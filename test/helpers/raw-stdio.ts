@@ -23,7 +23,11 @@ export type JsonRpcMessage = {
 };
 
 /** The modern per-request `_meta` envelope (2026-07-28 keys). */
-export function modernMeta(version = "2026-12-01", capabilities: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+export function modernMeta(
+  version = "2026-12-01",
+  capabilities: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
   return {
     "io.modelcontextprotocol/protocolVersion": version,
     "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "0.0.0" },
@@ -41,9 +45,17 @@ export interface RawStdio {
   /** Writes one message (an object is JSON-encoded; a string is written as is) plus a newline. */
   send(message: object | string): void;
   /** Sends a request with a fresh id; resolves with the response of that id and its raw line. */
-  request(method: string, params?: unknown, opts?: { id?: string | number; timeoutMs?: number }): Promise<{ msg: JsonRpcMessage; raw: string }>;
+  request(
+    method: string,
+    params?: unknown,
+    opts?: { id?: string | number; timeoutMs?: number },
+  ): Promise<{ msg: JsonRpcMessage; raw: string }>;
   /** Resolves with the first line (from index `fromLine`, default 0: already received or future) whose parsed message matches. */
-  waitFor(match: (m: JsonRpcMessage) => boolean, timeoutMs?: number, fromLine?: number): Promise<{ msg: JsonRpcMessage; raw: string }>;
+  waitFor(
+    match: (m: JsonRpcMessage) => boolean,
+    timeoutMs?: number,
+    fromLine?: number,
+  ): Promise<{ msg: JsonRpcMessage; raw: string }>;
   /** Parsed messages received so far. */
   messages(): JsonRpcMessage[];
   stderr(): string;

@@ -17,7 +17,11 @@ export const MEMORY = pkg("server-memory");
 export const SEQUENTIAL_THINKING = pkg("server-sequential-thinking");
 
 export const TEXT = "hello from a real file\nline two\n";
-export const PNG = encodePng(2, 2, new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]));
+export const PNG = encodePng(
+  2,
+  2,
+  new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]),
+);
 
 /** Every file the real servers need, under one temporary directory (removed by `remove`). */
 export function realServerFiles() {
@@ -26,13 +30,36 @@ export function realServerFiles() {
   mkdirSync(files);
   writeFileSync(join(files, "notes.txt"), TEXT);
   writeFileSync(join(files, "dot.png"), PNG);
-  return { dir, files, memoryFile: join(dir, "memory.jsonl"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    files,
+    memoryFile: join(dir, "memory.jsonl"),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
-export const everythingStdio = (): ServerConfig => ({ kind: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] });
-export const filesystemStdio = (dir: string): ServerConfig => ({ kind: "stdio", command: process.execPath, args: [FILESYSTEM, dir] });
-export const memoryStdio = (file: string): ServerConfig => ({ kind: "stdio", command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: file } });
-export const sequentialThinkingStdio = (): ServerConfig => ({ kind: "stdio", command: process.execPath, args: [SEQUENTIAL_THINKING], env: { DISABLE_THOUGHT_LOGGING: "true" } });
+export const everythingStdio = (): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: [EVERYTHING, "stdio"],
+});
+export const filesystemStdio = (dir: string): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: [FILESYSTEM, dir],
+});
+export const memoryStdio = (file: string): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: [MEMORY],
+  env: { MEMORY_FILE_PATH: file },
+});
+export const sequentialThinkingStdio = (): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: [SEQUENTIAL_THINKING],
+  env: { DISABLE_THOUGHT_LOGGING: "true" },
+});
 
 /** A port the kernel just handed out on 127.0.0.1 (server-everything takes a PORT, not port 0). */
 export function freePort(): Promise<number> {
@@ -49,7 +76,10 @@ export function freePort(): Promise<number> {
 /** server-everything in its streamableHttp mode; resolves once it listens. */
 export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server-everything did not listen within 20 s: ${err}`)), 20_000);
@@ -78,7 +108,11 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
 export const GIT_SERVER = join(ROOT, "node_modules", "@cyanheads", "git-mcp-server", "dist", "index.js");
 export const SQLITE_SERVER = join(ROOT, "node_modules", "mcp-server-sqlite-npx", "dist", "index.js");
 /** @cyanheads/git-mcp-server confined to `baseDir` (its GIT_BASE_DIR), logging only errors. */
-export const gitServer = (baseDir: string) => ({ command: process.execPath, args: [GIT_SERVER], env: { MCP_LOG_LEVEL: "error", GIT_BASE_DIR: baseDir, MCP_TRANSPORT_TYPE: "stdio" } });
+export const gitServer = (baseDir: string) => ({
+  command: process.execPath,
+  args: [GIT_SERVER],
+  env: { MCP_LOG_LEVEL: "error", GIT_BASE_DIR: baseDir, MCP_TRANSPORT_TYPE: "stdio" },
+});
 /** mcp-server-sqlite-npx on the database file `db` (created when missing). */
 export const sqliteServer = (db: string) => ({ command: process.execPath, args: [SQLITE_SERVER, db] });
 

@@ -6,5 +6,10 @@ import { ROOT } from "./host-fixtures.js";
 export const SCHEMA_BOMB = join(ROOT, "test", "fixtures", "schema-bomb-server.ts");
 
 export function schemaBomb(era: "modern" | "legacy", tools = 0): ServerConfig & { kind: "stdio" } {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", SCHEMA_BOMB, "--era", era, "--tools", String(tools)], cwd: ROOT };
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", SCHEMA_BOMB, "--era", era, "--tools", String(tools)],
+    cwd: ROOT,
+  };
 }

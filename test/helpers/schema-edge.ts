@@ -6,5 +6,11 @@ import { ROOT } from "./host-fixtures.js";
 export const SCHEMA_EDGE = join(ROOT, "test", "fixtures", "schema-edge-server.ts");
 
 export function schemaEdge(era: "modern" | "legacy", log: string, extra: string[] = []): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: ["--import", "tsx", SCHEMA_EDGE, "--era", era, ...extra], env: { WIRE_LOG: log }, cwd: ROOT };
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", SCHEMA_EDGE, "--era", era, ...extra],
+    env: { WIRE_LOG: log },
+    cwd: ROOT,
+  };
 }

@@ -13,16 +13,35 @@ export const PLAYWRIGHT = bin("@playwright", "mcp", "cli.js");
 export const GIT_SERVER = bin("@cyanheads", "git-mcp-server", "dist", "index.js");
 export const SQLITE_SERVER = bin("mcp-server-sqlite-npx", "dist", "index.js");
 
-export function sixServers(): { config: HostConfig; servers: Record<string, ServerConfig>; dir: string; remove: () => void } {
+export function sixServers(): {
+  config: HostConfig;
+  servers: Record<string, ServerConfig>;
+  dir: string;
+  remove: () => void;
+} {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "mcp-prism-six-")));
   writeFileSync(join(dir, "notes.txt"), "hello\n");
   const servers: Record<string, ServerConfig> = {
-    playwright: { kind: "stdio", command: process.execPath, args: [PLAYWRIGHT, "--headless", "--executable-path", "/usr/bin/chromium", "--isolated", "--no-sandbox"] },
-    git: { kind: "stdio", command: process.execPath, args: [GIT_SERVER], env: { MCP_TRANSPORT_TYPE: "stdio", MCP_LOG_LEVEL: "error", GIT_BASE_DIR: dir } },
+    playwright: {
+      kind: "stdio",
+      command: process.execPath,
+      args: [PLAYWRIGHT, "--headless", "--executable-path", "/usr/bin/chromium", "--isolated", "--no-sandbox"],
+    },
+    git: {
+      kind: "stdio",
+      command: process.execPath,
+      args: [GIT_SERVER],
+      env: { MCP_TRANSPORT_TYPE: "stdio", MCP_LOG_LEVEL: "error", GIT_BASE_DIR: dir },
+    },
     sqlite: { kind: "stdio", command: process.execPath, args: [SQLITE_SERVER, join(dir, "test.db")] },
     fs: filesystemStdio(dir),
     memory: memoryStdio(join(dir, "memory.jsonl")),
     everything: everythingStdio(),
   };
-  return { config: { ...config(servers), roots: [dir] }, servers, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    config: { ...config(servers), roots: [dir] },
+    servers,
+    dir,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

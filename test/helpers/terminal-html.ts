@@ -25,7 +25,9 @@ export function terminalHtml(screen: string): string {
     // eslint-disable-next-line no-control-regex
     const m = /^\x1b\[([0-9;]*)m$/.exec(part);
     if (!m) {
-      const css = Object.entries(style).map(([k, v]) => `${k}:${v}`).join(";");
+      const css = Object.entries(style)
+        .map(([k, v]) => `${k}:${v}`)
+        .join(";");
       out += css ? `<span style="${css}">${escape(part)}</span>` : escape(part);
       continue;
     }
@@ -38,7 +40,7 @@ export function terminalHtml(screen: string): string {
       else if (c === 3) style["font-style"] = "italic";
       else if (c === 4) style["text-decoration"] = "underline";
       else if (c === 7) style.filter = "invert(1)";
-      else if (c === 22) (delete style["font-weight"], delete style.opacity);
+      else if (c === 22) delete style["font-weight"], delete style.opacity;
       else if (c === 39) delete style.color;
       else if (c === 49) delete style.background;
       else if (c >= 30 && c <= 37) style.color = BASE[c - 30];
@@ -49,7 +51,8 @@ export function terminalHtml(screen: string): string {
         style[c === 38 ? "color" : "background"] = color256(codes[i + 2] ?? 0);
         i += 2;
       } else if ((c === 38 || c === 48) && codes[i + 1] === 2) {
-        style[c === 38 ? "color" : "background"] = `rgb(${codes[i + 2] ?? 0},${codes[i + 3] ?? 0},${codes[i + 4] ?? 0})`;
+        style[c === 38 ? "color" : "background"] =
+          `rgb(${codes[i + 2] ?? 0},${codes[i + 3] ?? 0},${codes[i + 4] ?? 0})`;
         i += 4;
       }
     }

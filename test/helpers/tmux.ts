@@ -12,8 +12,10 @@ const BIN = join(ROOT, "bin", "mcp-prism.js");
 
 export function requireTmux(): void {
   const r = spawnSync("tmux", ["-V"], { encoding: "utf8" });
-  if (r.error || r.status !== 0) throw new Error("tmux is not installed: the end-to-end tests need it (.ci/run installs it; apt-get install tmux)");
-  if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) throw new Error("no build: run `npx tsc -p tsconfig.build.json` (npm test builds first)");
+  if (r.error || r.status !== 0)
+    throw new Error("tmux is not installed: the end-to-end tests need it (.ci/run installs it; apt-get install tmux)");
+  if (!existsSync(join(ROOT, "dist", "cli", "main.js")))
+    throw new Error("no build: run `npx tsc -p tsconfig.build.json` (npm test builds first)");
 }
 
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -32,7 +34,11 @@ export interface AppTerminal {
   keys(...keys: string[]): void;
   /** The visible screen (or `history` lines of scrollback too). */
   screen(history?: number): string;
-  waitFor(test: string | RegExp | ((screen: string) => boolean), what: string, opts?: { timeoutMs?: number; history?: number }): Promise<string>;
+  waitFor(
+    test: string | RegExp | ((screen: string) => boolean),
+    what: string,
+    opts?: { timeoutMs?: number; history?: number },
+  ): Promise<string>;
   format(fmt: string): string;
   /** Waits for `test` on a screen whose status bar is idle (no turn running). */
   idle(test: RegExp, what: string, opts?: { timeoutMs?: number; history?: number }): Promise<string>;
@@ -61,7 +67,12 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
   const dir = mkdtempSync(join(tmpdir(), "prism-e2e-"));
   const socket = `prism-e2e-${process.pid}-${++counter}-${Date.now().toString(36)}`;
   const stateDir = join(dir, "state");
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: stateDir, XDG_CONFIG_HOME: join(dir, "config"), ...opts.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_STATE_HOME: stateDir,
+    XDG_CONFIG_HOME: join(dir, "config"),
+    ...opts.env,
+  };
   delete env.CI; // Ink freezes its live frame under CI=true
   delete env.TMUX;
   const exitFile = join(dir, "exit-code");
@@ -69,7 +80,19 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
   // SIGINT ignored by the wrapper: a ^C that reaches the tty after the app exits must not close the pane.
   const cmd = `trap '' INT; ${opts.prelude ? `${opts.prelude}; ` : ""}cd ${sh(opts.cwd ?? ROOT)} && node ${sh(opts.bin ?? BIN)} ${(opts.args ?? []).map(sh).join(" ")}; echo $? > ${sh(exitFile)}; sleep 600`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
-  tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", String(opts.columns ?? 120), "-y", String(opts.rows ?? 50), cmd);
+  tmux(
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "e2e",
+    "-x",
+    String(opts.columns ?? 120),
+    "-y",
+    String(opts.rows ?? 50),
+    cmd,
+  );
   // kill-server leaves the socket file behind: close() removes it (one per test otherwise piles up).
   const socketPath = tmux("display-message", "-p", "#{socket_path}").trim();
   const screen = (history = 0) => tmux("capture-pane", "-p", "-t", "e2e", ...(history ? ["-S", `-${history}`] : []));
@@ -89,7 +112,12 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
     screen,
     format: (fmt) => tmux("display-message", "-p", "-t", "e2e", fmt).trim(),
     async waitFor(test, what, o = {}) {
-      const pred = typeof test === "function" ? test : typeof test === "string" ? (s: string) => s.includes(test) : (s: string) => test.test(s);
+      const pred =
+        typeof test === "function"
+          ? test
+          : typeof test === "string"
+            ? (s: string) => s.includes(test)
+            : (s: string) => test.test(s);
       const end = Date.now() + (o.timeoutMs ?? 20_000);
       let last = "";
       for (;;) {

@@ -6,7 +6,13 @@ import { ROOT } from "./host-fixtures.js";
 export const TRUST_SERVER = join(ROOT, "test", "fixtures", "trust-server.mjs");
 
 export function trustServer(label: string, tools: string[], mode = ""): ServerConfig {
-  return { kind: "stdio", command: process.execPath, args: [TRUST_SERVER], env: { TRUST_LABEL: label, TRUST_TOOLS: tools.join(","), TRUST_MODE: mode }, cwd: ROOT };
+  return {
+    kind: "stdio",
+    command: process.execPath,
+    args: [TRUST_SERVER],
+    env: { TRUST_LABEL: label, TRUST_TOOLS: tools.join(","), TRUST_MODE: mode },
+    cwd: ROOT,
+  };
 }
 
 /** Raw ESC, 8-bit C1 controls (incl. U+009B CSI, U+009D OSC), BEL: none may reach a terminal. */

@@ -14,7 +14,11 @@ export interface ViewCli {
 
 export function startViewCli(args: string[], env: Record<string, string> = {}): ViewCli {
   const dir = tempDir();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_STATE_HOME: dir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));

@@ -32,7 +32,10 @@ const CLIENT: AuthConfig = { clientId: "prism-app", clientSecret: "SECRET-CANARY
 test("a new issuer on another origin: asked once; no keeps the credentials home, yes sends them and is remembered", async () => {
   const record = fresh();
   const no = provider(record, CLIENT, async () => false);
-  await assert.rejects(no.p.clientInformation(), /another origin than the server: .*"issuer": "https:\/\/login\.other-idp\.example\/"\}; not sent/);
+  await assert.rejects(
+    no.p.clientInformation(),
+    /another origin than the server: .*"issuer": "https:\/\/login\.other-idp\.example\/"\}; not sent/,
+  );
   assert.deepEqual(no.asked, [ISSUER]);
   assert.equal(record.issuers[ISSUER]?.allowedClientId, undefined, "a no is not remembered as a yes");
 
@@ -58,7 +61,10 @@ test("nobody to ask (a pipe, -p): refused with the line naming auth.issuer", asy
 
 test("auth.issuer names another issuer: refused, never asked; the server's own origin: never asked", async () => {
   const bound = provider(fresh(), { ...CLIENT, issuer: "https://auth.mine.example" }, async () => true);
-  await assert.rejects(bound.p.clientInformation(), /issued by "https:\/\/auth\.mine\.example" \(auth\.issuer\), not by/);
+  await assert.rejects(
+    bound.p.clientInformation(),
+    /issued by "https:\/\/auth\.mine\.example" \(auth\.issuer\), not by/,
+  );
   assert.deepEqual(bound.asked, []);
   const home = provider(fresh(), CLIENT, async () => true);
   home.p.issuer = "https://mcp.example.com/";
@@ -67,7 +73,13 @@ test("auth.issuer names another issuer: refused, never asked; the server's own o
 });
 
 test("the question names the server, the issuer, its host and what would be sent", () => {
-  const text = issuerQuestionText({ server: "acme", issuer: "https://xn--gthub-n4a.com/", host: "xn--gthub-n4a.com", clientId: "prism-app", secret: true });
+  const text = issuerQuestionText({
+    server: "acme",
+    issuer: "https://xn--gthub-n4a.com/",
+    host: "xn--gthub-n4a.com",
+    clientId: "prism-app",
+    secret: true,
+  });
   assert.match(text, /server acme: its authorization server is https:\/\/xn--gthub-n4a\.com\//);
   assert.match(text, /host: xn--gthub-n4a\.com/);
   assert.match(text, /Send the configured client id and secret \(auth\.clientId prism-app\) there\?/);

@@ -45,12 +45,18 @@ test("a taken preferred port falls back to an ephemeral one", async () => {
 });
 
 test("the config's auth block: each mistake is one line naming its key", () => {
-  assert.deepEqual(parseAuthConfig({ clientId: "a", clientSecret: "b", scopes: ["x", "y:z"], clientMetadataUrl: "https://e.example/c.json" }, "p"), {
-    clientId: "a",
-    clientSecret: "b",
-    scopes: ["x", "y:z"],
-    clientMetadataUrl: "https://e.example/c.json",
-  });
+  assert.deepEqual(
+    parseAuthConfig(
+      { clientId: "a", clientSecret: "b", scopes: ["x", "y:z"], clientMetadataUrl: "https://e.example/c.json" },
+      "p",
+    ),
+    {
+      clientId: "a",
+      clientSecret: "b",
+      scopes: ["x", "y:z"],
+      clientMetadataUrl: "https://e.example/c.json",
+    },
+  );
   assert.deepEqual(parseAuthConfig({}, "p"), {});
   const cases: [unknown, string][] = [
     ["x", "p"],
@@ -72,9 +78,25 @@ test("the config's auth block: each mistake is one line naming its key", () => {
 test("configuredClientProblem: a configured client goes to auth.issuer, or without one only to the server's own origin", async () => {
   const { configuredClientProblem } = await import("../../src/host/auth/provider.js");
   const server = "https://mcp.example.com/mcp";
-  assert.equal(configuredClientProblem({ clientId: "c", clientSecret: "s" }, "https://mcp.example.com/", server), undefined);
-  assert.match(configuredClientProblem({ clientId: "c", clientSecret: "s" }, "https://evil.example.net/", server) ?? "", /another origin than the server.*"issuer": "https:\/\/evil\.example\.net\/"\}; not sent/);
-  assert.equal(configuredClientProblem({ clientId: "c", issuer: "https://auth.example.org" }, "https://auth.example.org/", server), undefined);
-  assert.match(configuredClientProblem({ clientId: "c", issuer: "https://auth.example.org" }, "https://auth2.example.org/", server) ?? "", /issued by "https:\/\/auth\.example\.org" \(auth\.issuer\), not by "https:\/\/auth2\.example\.org\/"/);
+  assert.equal(
+    configuredClientProblem({ clientId: "c", clientSecret: "s" }, "https://mcp.example.com/", server),
+    undefined,
+  );
+  assert.match(
+    configuredClientProblem({ clientId: "c", clientSecret: "s" }, "https://evil.example.net/", server) ?? "",
+    /another origin than the server.*"issuer": "https:\/\/evil\.example\.net\/"\}; not sent/,
+  );
+  assert.equal(
+    configuredClientProblem({ clientId: "c", issuer: "https://auth.example.org" }, "https://auth.example.org/", server),
+    undefined,
+  );
+  assert.match(
+    configuredClientProblem(
+      { clientId: "c", issuer: "https://auth.example.org" },
+      "https://auth2.example.org/",
+      server,
+    ) ?? "",
+    /issued by "https:\/\/auth\.example\.org" \(auth\.issuer\), not by "https:\/\/auth2\.example\.org\/"/,
+  );
   assert.match(configuredClientProblem({ clientId: "c" }, undefined, server) ?? "", /not known yet/);
 });

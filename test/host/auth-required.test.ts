@@ -8,7 +8,8 @@ import { Connection, ConnectionError } from "../../src/host/connection/connectio
 import { EraCache } from "../../src/host/connection/era-cache.js";
 import { config, tempDir } from "../helpers/host-fixtures.js";
 
-const CHALLENGE = 'Bearer realm="prism-test", error="invalid_token", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"';
+const CHALLENGE =
+  'Bearer realm="prism-test", error="invalid_token", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"';
 
 /** A server that reads each JSON body and answers through `reply`; records the methods it saw. */
 async function server(reply: (method: string, res: ServerResponse, req: IncomingMessage) => void) {
@@ -24,14 +25,22 @@ async function server(reply: (method: string, res: ServerResponse, req: Incoming
   const url = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
   return { url, methods, close: () => new Promise<void>((r) => http.close(() => r())) };
 }
-const unauthorized = (res: ServerResponse) => res.writeHead(401, { "content-type": "application/json", "www-authenticate": CHALLENGE }).end('{"error":"invalid_token","secret":"BODY-TEXT"}');
+const unauthorized = (res: ServerResponse) =>
+  res
+    .writeHead(401, { "content-type": "application/json", "www-authenticate": CHALLENGE })
+    .end('{"error":"invalid_token","secret":"BODY-TEXT"}');
 
 const servers: { close(): Promise<void> }[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
 async function connect(url: string, cache?: EraCache): Promise<{ conn: Connection; error: ConnectionError }> {
   const cfg = config({}).limits;
-  const conn = new Connection({ name: "secure", config: { kind: "http", url, headers: { authorization: "Bearer expired" } }, limits: cfg, eraCache: cache });
+  const conn = new Connection({
+    name: "secure",
+    config: { kind: "http", url, headers: { authorization: "Bearer expired" } },
+    limits: cfg,
+    eraCache: cache,
+  });
   const error = await conn.ensureConnected().then(
     () => assert.fail("connected without credentials"),
     (e: unknown) => e as ConnectionError,
@@ -43,7 +52,12 @@ async function connect(url: string, cache?: EraCache): Promise<{ conn: Connectio
 function assertAuthLine(error: ConnectionError, status: number): void {
   assert.ok(error instanceof ConnectionError, String(error));
   assert.equal(error.rule, "auth-required");
-  assert.match(error.message, new RegExp(`^server secure: HTTP ${status}: the server needs authorization \\(Bearer, realm "prism-test", resource_metadata "http://127\\.0\\.0\\.1/\\.well-known/oauth-protected-resource/mcp", error "invalid_token"\\)`));
+  assert.match(
+    error.message,
+    new RegExp(
+      `^server secure: HTTP ${status}: the server needs authorization \\(Bearer, realm "prism-test", resource_metadata "http://127\\.0\\.0\\.1/\\.well-known/oauth-protected-resource/mcp", error "invalid_token"\\)`,
+    ),
+  );
   assert.doesNotMatch(error.message, /BODY-TEXT|Error POSTing|legacy/);
   assert.equal(error.message.split("\n").length, 1);
 }
@@ -59,7 +73,8 @@ test("the modern probe answered 401: auth-required, no initialize, no legacy tra
 
 test("the SDK's legacy transport answered 401 (the probe got a legacy 400): auth-required, the body never shown", async () => {
   const s = await server((method, res) => {
-    if (method === "server/discover") res.writeHead(400, { "content-type": "text/plain" }).end("Bad Request: unknown method");
+    if (method === "server/discover")
+      res.writeHead(400, { "content-type": "text/plain" }).end("Bad Request: unknown method");
     else unauthorized(res);
   });
   servers.push(s);
@@ -72,16 +87,24 @@ test("a remembered legacy server that now answers 401: auth-required from initia
   const s = await server((_m, res) => unauthorized(res));
   servers.push(s);
   const cache = new EraCache(tempDir());
-  cache.set({ kind: "http", url: s.url, headers: { authorization: "Bearer expired" } }, { era: "legacy", version: "2025-11-25" });
+  cache.set(
+    { kind: "http", url: s.url, headers: { authorization: "Bearer expired" } },
+    { era: "legacy", version: "2025-11-25" },
+  );
   const { error } = await connect(s.url, cache);
   assertAuthLine(error, 401);
   assert.deepEqual(s.methods, ["initialize"]);
 });
 
 test("403 on the probe: auth-required naming 403", async () => {
-  const s = await server((_m, res) => res.writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="tools"' }).end("forbidden"));
+  const s = await server((_m, res) =>
+    res.writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="tools"' }).end("forbidden"),
+  );
   servers.push(s);
   const { error } = await connect(s.url);
   assert.equal(error.rule, "auth-required");
-  assert.match(error.message, /^server secure: HTTP 403: the server refused the credentials \(Bearer, error "insufficient_scope"\)$/);
+  assert.match(
+    error.message,
+    /^server secure: HTTP 403: the server refused the credentials \(Bearer, error "insufficient_scope"\)$/,
+  );
 });

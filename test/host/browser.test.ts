@@ -14,9 +14,15 @@ test("openBrowserChecked: an opener that exits 0 opened; one that fails, or is m
   writeFileSync(script, `#!/bin/sh\nprintf '%s' "$2" > '${got}'\n`);
   chmodSync(script, 0o755);
   const url = "http://127.0.0.1:9/view?x=1&y=2";
-  assert.equal(await openBrowserChecked(url, { ...process.env, BROWSER: `${script} --new-window %s:other` }), undefined);
+  assert.equal(
+    await openBrowserChecked(url, { ...process.env, BROWSER: `${script} --new-window %s:other` }),
+    undefined,
+  );
   assert.equal(readFileSync(got, "utf8"), url, "the %s slot got the URL, the first $BROWSER entry ran");
   assert.equal(await openBrowserChecked(url, { ...process.env, BROWSER: "false" }), "false exited with code 1");
-  assert.match((await openBrowserChecked(url, { ...process.env, BROWSER: join(dir, "no-such-browser") })) ?? "", /no-such-browser could not be started \(ENOENT\)/);
+  assert.match(
+    (await openBrowserChecked(url, { ...process.env, BROWSER: join(dir, "no-such-browser") })) ?? "",
+    /no-such-browser could not be started \(ENOENT\)/,
+  );
   assert.equal(await openBrowserChecked(url, { PATH: dir }), "no $BROWSER set and no xdg-open on PATH");
 });

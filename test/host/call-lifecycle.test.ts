@@ -7,7 +7,15 @@ import { CallLifecycle, type CallPath } from "../../src/host/call/lifecycle.js";
 import type { CallOptions, CallOutcome, ToolEntry } from "../../src/host/types.js";
 
 function tool(server: string, name: string, readOnly = false): ToolEntry {
-  return { server, name, qualifiedName: name, inputSchema: { type: "object" }, era: "2026-07-28", variants: [], ...(readOnly ? { annotations: { readOnlyHint: true } } : {}) } as ToolEntry;
+  return {
+    server,
+    name,
+    qualifiedName: name,
+    inputSchema: { type: "object" },
+    era: "2026-07-28",
+    variants: [],
+    ...(readOnly ? { annotations: { readOnlyHint: true } } : {}),
+  } as ToolEntry;
 }
 
 /** An asker the test answers by hand, question by question. */
@@ -18,20 +26,31 @@ function manualAsker() {
   return {
     asked,
     open,
-    ask: (req: ApprovalRequest) => new Promise<ApprovalAnswer>((answer) => (asked.push(req), open.push({ req, answer }), wake?.())),
+    ask: (req: ApprovalRequest) =>
+      new Promise<ApprovalAnswer>((answer) => (asked.push(req), open.push({ req, answer }), wake?.())),
     /** Resolves once `n` questions have been asked. */
-    until: (n: number) => (asked.length >= n ? Promise.resolve() : new Promise<void>((r) => (wake = () => asked.length >= n && r()))),
+    until: (n: number) =>
+      asked.length >= n ? Promise.resolve() : new Promise<void>((r) => (wake = () => asked.length >= n && r())),
   };
 }
 
 test("read-only runs unasked; --yes runs everything; nobody to ask refuses", async () => {
   const asker = manualAsker();
   const gate = new CallGate({ ask: asker.ask });
-  assert.deepEqual(await gate.approve(tool("s", "read", true), { name: "read", args: {}, source: "model" }), { ok: true });
+  assert.deepEqual(await gate.approve(tool("s", "read", true), { name: "read", args: {}, source: "model" }), {
+    ok: true,
+  });
   assert.equal(asker.asked.length, 0);
-  assert.deepEqual(await new CallGate({ yes: true }).approve(tool("s", "wipe"), { name: "wipe", args: {}, source: "view" }), { ok: true });
+  assert.deepEqual(
+    await new CallGate({ yes: true }).approve(tool("s", "wipe"), { name: "wipe", args: {}, source: "view" }),
+    { ok: true },
+  );
   const refused = await new CallGate().approve(tool("s", "wipe"), { name: "wipe", args: {}, source: "script" });
-  assert.deepEqual(refused, { ok: false, rule: "not-approved", detail: "not marked read-only; the user did not approve it (pass --yes to allow)" });
+  assert.deepEqual(refused, {
+    ok: false,
+    rule: "not-approved",
+    detail: "not marked read-only; the user did not approve it (pass --yes to allow)",
+  });
 });
 
 test("one question at a time: a View's approval asked while a turn's is open waits, then both settle", async () => {
@@ -87,12 +106,29 @@ test("the lifecycle pins the approved tool, reports started/progress/ended, and 
   const path: CallPath = async (name, args, o) => {
     seen.push(o);
     o.onProgress?.({ progress: 1, total: 2 });
-    return { ok: true, plan: { server: "s", tool: name, args, requested: undefined, era: "2026-07-28", protocolVersion: "", mode: "chat" }, isError: false, durationMs: 1 } as unknown as CallOutcome;
+    return {
+      ok: true,
+      plan: {
+        server: "s",
+        tool: name,
+        args,
+        requested: undefined,
+        era: "2026-07-28",
+        protocolVersion: "",
+        mode: "chat",
+      },
+      isError: false,
+      durationMs: 1,
+    } as unknown as CallOutcome;
   };
   const asker = manualAsker();
   const calls = new CallLifecycle(new CallGate({ ask: asker.ask }), path);
   const events: string[] = [];
-  calls.observe({ started: (e) => events.push(`started ${e.id} ${e.source} ${e.server}/${e.tool}`), progress: (id, p) => events.push(`progress ${id} ${p.progress}`), ended: (id, o) => events.push(`ended ${id} ${o.ok ? "ok" : o.error.rule}`) });
+  calls.observe({
+    started: (e) => events.push(`started ${e.id} ${e.source} ${e.server}/${e.tool}`),
+    progress: (id, p) => events.push(`progress ${id} ${p.progress}`),
+    ended: (id, o) => events.push(`ended ${id} ${o.ok ? "ok" : o.error.rule}`),
+  });
   const entry = { ...tool("srv", "wipe"), qualifiedName: "srv__wipe" };
   const refused = calls.run({ source: "model", name: "srv__wipe", args: { path: "/" }, entry });
   await asker.until(1);
@@ -104,9 +140,24 @@ test("the lifecycle pins the approved tool, reports started/progress/ended, and 
   await asker.until(2);
   asker.open[1].answer("yes");
   assert.equal((await ok).ok, true);
-  assert.deepEqual(seen[0].target, { server: "srv", tool: "wipe" }, "the host runs exactly the tool approved, or refuses");
+  assert.deepEqual(
+    seen[0].target,
+    { server: "srv", tool: "wipe" },
+    "the host runs exactly the tool approved, or refuses",
+  );
   assert.equal(seen[0].mode, "app");
-  const thrown = await new CallLifecycle(new CallGate({ yes: true }), async () => Promise.reject(new Error("boom\nstack"))).run({ source: "script", name: "srv__wipe", args: {}, entry });
-  assert.deepEqual(thrown.ok ? undefined : [thrown.error.rule, thrown.error.detail], ["host-error", "the host failed running the call (boom)"]);
-  assert.deepEqual(events, ["started 1 model srv/wipe", "ended 1 not-approved", "started 2 model srv/wipe", "progress 2 1", "ended 2 ok"]);
+  const thrown = await new CallLifecycle(new CallGate({ yes: true }), async () =>
+    Promise.reject(new Error("boom\nstack")),
+  ).run({ source: "script", name: "srv__wipe", args: {}, entry });
+  assert.deepEqual(thrown.ok ? undefined : [thrown.error.rule, thrown.error.detail], [
+    "host-error",
+    "the host failed running the call (boom)",
+  ]);
+  assert.deepEqual(events, [
+    "started 1 model srv/wipe",
+    "ended 1 not-approved",
+    "started 2 model srv/wipe",
+    "progress 2 1",
+    "ended 2 ok",
+  ]);
 });

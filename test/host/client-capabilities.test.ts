@@ -22,15 +22,24 @@ it("clientCapabilities advertises each feature only when on", () => {
   assert.deepEqual(clientCapabilities(none), {});
   assert.deepEqual(clientCapabilities({ ...none, roots: true }, true), { roots: { listChanged: true } });
   assert.deepEqual(clientCapabilities({ ...none, roots: true }), { roots: {} });
-  assert.deepEqual(clientCapabilities({ ...none, sampling: true, elicitation: { form: true, url: false } }), { sampling: {}, elicitation: { form: {} } });
-  assert.deepEqual(Object.keys(clientCapabilities({ ...none, ui: true }).extensions as object), ["io.modelcontextprotocol/ui"]);
+  assert.deepEqual(clientCapabilities({ ...none, sampling: true, elicitation: { form: true, url: false } }), {
+    sampling: {},
+    elicitation: { form: {} },
+  });
+  assert.deepEqual(Object.keys(clientCapabilities({ ...none, ui: true }).extensions as object), [
+    "io.modelcontextprotocol/ui",
+  ]);
 });
 
 describe("on the wire", () => {
   it("legacy: initialize advertises roots (listChanged) only when roots are configured, nothing the host does not answer", async () => {
     for (const roots of [undefined, [dir]]) {
       const log = join(dir, `legacy-${roots ? "roots" : "none"}.jsonl`);
-      const host = await Host.start({ config: { ...config({ demo: demoTeed(log) }), ...(roots ? { roots } : {}) }, protocol: "2025-11-25", eraCache: false });
+      const host = await Host.start({
+        config: { ...config({ demo: demoTeed(log) }), ...(roots ? { roots } : {}) },
+        protocol: "2025-11-25",
+        eraCache: false,
+      });
       await host.close();
       const init = wireLines(log).find((m) => m.method === "initialize");
       assert.deepEqual(init?.params.capabilities, roots ? { roots: { listChanged: true } } : {});
@@ -41,7 +50,11 @@ describe("on the wire", () => {
     for (const mode of ["chat", "app"] as const) {
       const log = join(dir, `modern-${mode}.jsonl`);
       const roots = mode === "chat" ? { roots: [dir] } : {};
-      const host = await Host.start({ config: { ...config({ demo: demoTeed(log) }), ...roots }, mode, eraCache: false });
+      const host = await Host.start({
+        config: { ...config({ demo: demoTeed(log) }), ...roots },
+        mode,
+        eraCache: false,
+      });
       await host.close();
       const lines = wireLines(log).filter((m) => m.method === "tools/list");
       assert.ok(lines.length > 0);
@@ -63,15 +76,33 @@ describe("roots", () => {
   it("config roots resolve against the config file; bad ones are one clear line", () => {
     const file = join(work, "mcp-prism.json");
     const servers = { mcpServers: { s: { command: "x" } } };
-    assert.deepEqual(parseConfig(JSON.stringify({ ...servers, roots: ["sub", other] }), file).roots, [join(work, "sub"), other]);
-    assert.throws(() => parseConfig(JSON.stringify({ ...servers, roots: ["missing"] }), file), (e: ConfigError) => /roots: expected an existing directory \(.*missing is not one\)/.test(e.message));
-    assert.throws(() => parseConfig(JSON.stringify({ ...servers, roots: "sub" }), file), /roots: expected an array of directory paths/);
-    assert.throws(() => parseConfig(JSON.stringify({ ...servers, roots: Array(65).fill("sub") }), file), /roots: expected at most 64 roots \(got 65\)/);
+    assert.deepEqual(parseConfig(JSON.stringify({ ...servers, roots: ["sub", other] }), file).roots, [
+      join(work, "sub"),
+      other,
+    ]);
+    assert.throws(
+      () => parseConfig(JSON.stringify({ ...servers, roots: ["missing"] }), file),
+      (e: ConfigError) => /roots: expected an existing directory \(.*missing is not one\)/.test(e.message),
+    );
+    assert.throws(
+      () => parseConfig(JSON.stringify({ ...servers, roots: "sub" }), file),
+      /roots: expected an array of directory paths/,
+    );
+    assert.throws(
+      () => parseConfig(JSON.stringify({ ...servers, roots: Array(65).fill("sub") }), file),
+      /roots: expected at most 64 roots \(got 65\)/,
+    );
   });
 
   it("server-everything's get-roots-list shows the config's roots (built CLI, stdio)", async () => {
     const file = join(work, "cfg.json");
-    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, roots: ["sub"] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
+        roots: ["sub"],
+      }),
+    );
     const r = await runCli(["call", "get-roots-list", "--config", file], { cwd: dir, timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(pathToFileURL(join(work, "sub")).href.replace(/[/.]/g, "\\$&")));
@@ -82,7 +113,10 @@ describe("roots", () => {
     try {
       assert.deepEqual(host.roots(), []);
       assert.equal(host.servers()[0].roots, undefined);
-      assert.ok(!(await host.tools()).some((t) => t.name === "get-roots-list"), "no roots capability: the roots tool is not offered");
+      assert.ok(
+        !(await host.tools()).some((t) => t.name === "get-roots-list"),
+        "no roots capability: the roots tool is not offered",
+      );
       await assert.rejects(host.setRoots([other]), /no roots are offered/);
     } finally {
       await host.close();
@@ -90,7 +124,10 @@ describe("roots", () => {
   });
 
   it("config roots: offered; setRoots sends roots/list_changed and the server asks again", async () => {
-    const host = await Host.start({ config: { ...config({ everything: everythingStdio() }), roots: [work] }, eraCache: false });
+    const host = await Host.start({
+      config: { ...config({ everything: everythingStdio() }), roots: [work] },
+      eraCache: false,
+    });
     try {
       const text = async () => {
         const o = await host.call("get-roots-list", {});

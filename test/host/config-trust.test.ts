@@ -4,7 +4,13 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, loadConfig, parseConfig, serverConfig, UntrustedConfigError } from "../../src/host/config/config.js";
+import {
+  ConfigError,
+  loadConfig,
+  parseConfig,
+  serverConfig,
+  UntrustedConfigError,
+} from "../../src/host/config/config.js";
 import { ConfigTrust, contentHash } from "../../src/host/config/config-trust.js";
 import { tempDir } from "../helpers/host-fixtures.js";
 
@@ -21,15 +27,18 @@ describe("directory config trust", () => {
 
   test("unanswered: UntrustedConfigError, a ConfigError of one line naming how to trust it, with the parsed config", () => {
     const { cwd, env, file } = setup();
-    assert.throws(() => loadConfig(undefined, env, cwd), (e: Error) => {
-      assert.ok(e instanceof UntrustedConfigError && e instanceof ConfigError);
-      assert.equal(e.file, file);
-      assert.equal(e.sha256, contentHash(cfg("fromCwd")));
-      assert.deepEqual(Object.keys(e.config.servers), ["fromCwd"]);
-      assert.ok(!e.message.includes("\n"));
-      assert.ok(e.message.includes(`--config ${file}`), e.message);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig(undefined, env, cwd),
+      (e: Error) => {
+        assert.ok(e instanceof UntrustedConfigError && e instanceof ConfigError);
+        assert.equal(e.file, file);
+        assert.equal(e.sha256, contentHash(cfg("fromCwd")));
+        assert.deepEqual(Object.keys(e.config.servers), ["fromCwd"]);
+        assert.ok(!e.message.includes("\n"));
+        assert.ok(e.message.includes(`--config ${file}`), e.message);
+        return true;
+      },
+    );
   });
 
   test("--config FILE and the user's own config are trusted without asking", () => {
@@ -80,7 +89,13 @@ describe("directory config trust", () => {
     const dir = tempDir();
     const trust = new ConfigTrust(dir);
     const h = contentHash("x");
-    for (const text of ["{", "null", JSON.stringify({ configs: { "/a": { sha256: "nothex", answer: "trusted" } } }), JSON.stringify({ configs: { "/a": { sha256: h, answer: "yes" } } }), " ".repeat(300 * 1024)]) {
+    for (const text of [
+      "{",
+      "null",
+      JSON.stringify({ configs: { "/a": { sha256: "nothex", answer: "trusted" } } }),
+      JSON.stringify({ configs: { "/a": { sha256: h, answer: "yes" } } }),
+      " ".repeat(300 * 1024),
+    ]) {
       writeFileSync(trust.file, text);
       assert.equal(new ConfigTrust(dir).lookup("/a", h), undefined, text.slice(0, 40));
     }
@@ -99,7 +114,8 @@ describe("directory config trust", () => {
 describe("config edge cases: one line naming the key", () => {
   test("servers named __proto__, constructor, toString are ordinary servers; nothing inherited is a server", () => {
     // Written as text: an object literal's __proto__ would set a prototype, not a key.
-    const text = '{"mcpServers": {"__proto__": {"command": "a"}, "constructor": {"command": "b"}, "toString": {"command": "c"}}}';
+    const text =
+      '{"mcpServers": {"__proto__": {"command": "a"}, "constructor": {"command": "b"}, "toString": {"command": "c"}}}';
     // JSON.parse keeps "__proto__" as an own key, as a config file means it.
     const c = parseConfig(text, "/x/config.json");
     assert.deepEqual(Object.keys(c.servers), ["__proto__", "constructor", "toString"]);
@@ -108,7 +124,8 @@ describe("config edge cases: one line naming the key", () => {
     assert.equal(Object.getPrototypeOf(c.servers), null);
     assert.equal(({} as Record<string, unknown>).a, undefined); // no prototype pollution
     const plain = parseConfig(cfg("only"), "/x/config.json");
-    for (const inherited of ["toString", "constructor", "hasOwnProperty", "__proto__", "valueOf"]) assert.equal(serverConfig(plain, inherited), undefined, inherited);
+    for (const inherited of ["toString", "constructor", "hasOwnProperty", "__proto__", "valueOf"])
+      assert.equal(serverConfig(plain, inherited), undefined, inherited);
   });
 
   test("a cwd that does not exist (or is a file) is refused naming the key", () => {
@@ -116,18 +133,36 @@ describe("config edge cases: one line naming the key", () => {
     writeFileSync(join(dir, "afile"), "");
     for (const cwd of ["nope", "afile"]) {
       const text = JSON.stringify({ mcpServers: { s: { command: "node", cwd } } });
-      assert.throws(() => parseConfig(text, join(dir, "config.json")), (e: Error) => {
-        assert.equal(e.message, `config.json: mcpServers.s.cwd: expected an existing directory (${join(dir, cwd)} is not one)`);
-        return true;
-      });
+      assert.throws(
+        () => parseConfig(text, join(dir, "config.json")),
+        (e: Error) => {
+          assert.equal(
+            e.message,
+            `config.json: mcpServers.s.cwd: expected an existing directory (${join(dir, cwd)} is not one)`,
+          );
+          return true;
+        },
+      );
     }
     chmodSync(dir, 0o755);
-    assert.equal((parseConfig(JSON.stringify({ mcpServers: { s: { command: "node", cwd: "." } } }), join(dir, "config.json")).servers.s as { cwd: string }).cwd, dir);
+    assert.equal(
+      (
+        parseConfig(JSON.stringify({ mcpServers: { s: { command: "node", cwd: "." } } }), join(dir, "config.json"))
+          .servers.s as { cwd: string }
+      ).cwd,
+      dir,
+    );
   });
 
   test("a relative command is the config folder's; a bare name stays a PATH lookup; an absolute one is kept", () => {
     const text = JSON.stringify({
-      mcpServers: { dot: { command: "./server.sh" }, sub: { command: "bin/x" }, up: { command: "../tools/y" }, bare: { command: "npx" }, abs: { command: "/usr/bin/env" } },
+      mcpServers: {
+        dot: { command: "./server.sh" },
+        sub: { command: "bin/x" },
+        up: { command: "../tools/y" },
+        bare: { command: "npx" },
+        abs: { command: "/usr/bin/env" },
+      },
     });
     const c = parseConfig(text, "/home/u/project/mcp-prism.json");
     const cmd = (n: string) => (c.servers[n] as { command: string }).command;

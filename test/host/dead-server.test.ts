@@ -27,7 +27,10 @@ test("node's real crash output: the first error line leads, then the last lines 
   const deep = `${crash.split("\n").slice(0, 5).join("\n")}\n${Array.from({ length: 60 }, (_, i) => `    at frame${i} (/x.js:${i}:1)`).join("\n")}\nNode.js v20.0.0\n`;
   const byLine = new TailBuffer();
   for (const l of deep.split(/(?<=\n)/)) byLine.write(l);
-  assert.ok(!byLine.lines().some((l) => l.includes("Cannot find module")), "the ring still holds the cause: the test proves nothing");
+  assert.ok(
+    !byLine.lines().some((l) => l.includes("Cannot find module")),
+    "the ring still holds the cause: the test proves nothing",
+  );
   assert.equal(byLine.explaining()[0], CAUSE);
   // In one chunk (the skipped lines are looked through for it too).
   const chunk = new TailBuffer();
@@ -57,7 +60,11 @@ const config = () => {
 
 test("the built CLI names the cause of a server that died at start", () => {
   const file = config();
-  const r = spawnSync(process.execPath, [BIN, "tools", "--config", file, "--server", "dead"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ANTHROPIC_API_KEY: "" } });
+  const r = spawnSync(process.execPath, [BIN, "tools", "--config", file, "--server", "dead"], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, ANTHROPIC_API_KEY: "" },
+  });
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /server dead: .*\(server stderr: Error: Cannot find module '\/nonexistent-prism-server\.js'/);
   assert.doesNotMatch(r.stderr, /Node\.js v\d/);
@@ -67,10 +74,20 @@ const open: AppTerminal[] = [];
 after(() => open.forEach((t) => t.close()));
 
 test("the app's /servers shows the dead server's first error line", async () => {
-  const t = await startApp({ args: ["--config", config()], columns: 160, rows: 50, env: { ANTHROPIC_API_KEY: "" }, ready: /● dead error/ });
+  const t = await startApp({
+    args: ["--config", config()],
+    columns: 160,
+    rows: 50,
+    env: { ANTHROPIC_API_KEY: "" },
+    ready: /● dead error/,
+  });
   open.push(t);
   t.submit("/servers");
-  const s = await t.waitFor(/stderr \(its first error, then the last lines\):\n\s+Error: Cannot find module '\/nonexistent-prism-server\.js'/, "the cause in /servers", { timeoutMs: 30_000 });
+  const s = await t.waitFor(
+    /stderr \(its first error, then the last lines\):\n\s+Error: Cannot find module '\/nonexistent-prism-server\.js'/,
+    "the cause in /servers",
+    { timeoutMs: 30_000 },
+  );
   const line = s.split("\n").find((l) => /^dead /.test(l.trim())) ?? "";
   assert.match(line, /error — server dead: .*server stderr: Error: Cannot find module/, s);
   t.submit("/quit");

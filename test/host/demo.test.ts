@@ -18,7 +18,10 @@ function ok(o: CallOutcome) {
   assert.ok(o.ok, o.ok ? "" : `${o.error.rule}: ${o.error.message}`);
   return o as Extract<CallOutcome, { ok: true }>;
 }
-const text = (entries: readonly any[]) => entries.flatMap((e) => e.content?.map((b: any) => b.text ?? `[${b.type}]`) ?? [JSON.stringify(e.structuredContent)]).join("\n");
+const text = (entries: readonly any[]) =>
+  entries
+    .flatMap((e) => e.content?.map((b: any) => b.text ?? `[${b.type}]`) ?? [JSON.stringify(e.structuredContent)])
+    .join("\n");
 
 interface Wire {
   start(protocol?: string): Promise<Host>;
@@ -31,7 +34,12 @@ function memoryWire(): Wire {
   const hosts: Host[] = [];
   return {
     async start(protocol) {
-      const h = await Host.start({ config: config(memory.servers), protocol, transport: memory.transport, eraCache: false });
+      const h = await Host.start({
+        config: config(memory.servers),
+        protocol,
+        transport: memory.transport,
+        eraCache: false,
+      });
       hosts.push(h);
       return h;
     },
@@ -64,7 +72,10 @@ function httpWire(): Wire {
   };
 }
 
-for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] as const) {
+for (const [transport, make] of [
+  ["in-memory", memoryWire],
+  ["http", httpWire],
+] as const) {
   describe(`demo server over ${transport}`, () => {
     const wire = make();
     let host: Host;
@@ -83,7 +94,10 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
     test("conversational: assistant/content reaches the model", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
       assert.match(text(o.routed.model), /37 Globex customer records/);
-      assert.deepEqual(o.routed.model.map((e) => e.format), ["content"]);
+      assert.deepEqual(
+        o.routed.model.map((e) => e.format),
+        ["content"],
+      );
       assert.equal(o.receipt, undefined);
     });
 
@@ -93,7 +107,10 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
       assert.equal(o.routed.model.length, 0);
       const data = o.routed.programmatic[0].structuredContent as any;
       assert.ok(Array.isArray(data.items) && data.items.length > 0);
-      assert.match(o.receipt!.text, /^search_customers: programmatic\/structured \d+(\.\d)? k?B went to program logic, not to you\.$/);
+      assert.match(
+        o.receipt!.text,
+        /^search_customers: programmatic\/structured \d+(\.\d)? k?B went to program logic, not to you\.$/,
+      );
       assert.ok(!o.receipt!.text.includes(data.items[0].customerId), "the receipt carries no server data");
     });
 
@@ -113,33 +130,63 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
     test("user/structured table goes to the user sink, not the model", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
       const table = o.routed.user.find((e) => e.format === "structured") as any;
-      assert.ok(Array.isArray(table.structuredContent.items) && table.structuredContent.items.length > 0 && table.structuredContent.total === 37);
+      assert.ok(
+        Array.isArray(table.structuredContent.items) &&
+          table.structuredContent.items.length > 0 &&
+          table.structuredContent.total === 37,
+      );
       assert.ok(!o.routed.model.some((e) => e.format === "structured"));
     });
 
     test("per-sink byte counts: the payload of each sink (text, structured JSON), the same object on every read, and kept in the outcome's JSON", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "chat" }));
       const size = (xs: readonly any[]) =>
-        xs.reduce<number>((n, x) => n + Buffer.byteLength(x.format === "structured" ? JSON.stringify(x.structuredContent) : x.content.map((b: any) => b.text).join("")), 0);
+        xs.reduce<number>(
+          (n, x) =>
+            n +
+            Buffer.byteLength(
+              x.format === "structured"
+                ? JSON.stringify(x.structuredContent)
+                : x.content.map((b: any) => b.text).join(""),
+            ),
+          0,
+        );
       assert.deepEqual(o.bytes, { model: size(o.routed.model), user: size(o.routed.user), programmatic: 0, app: 0 });
       assert.ok(o.bytes.user > o.bytes.model, "the 37-row table is the user's, not the model's");
       assert.equal(o.bytes, o.bytes, "computed once, then kept");
       assert.deepEqual(JSON.parse(JSON.stringify(o)).bytes, o.bytes);
-      assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(o))).sort(), ["bytes", "durationMs", "isError", "ok", "plan", "routed"]);
+      assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(o))).sort(), [
+        "bytes",
+        "durationMs",
+        "isError",
+        "ok",
+        "plan",
+        "routed",
+      ]);
     });
 
     test("app mode: assistant/content + ui/structured with the ui _meta in appMeta only", async () => {
       const o = ok(await host.call("search_customers", Q, { mode: "app" }));
-      assert.deepEqual(o.plan.requested, [{ audience: "assistant", format: "content" }, { audience: UI, format: "structured" }]);
+      assert.deepEqual(o.plan.requested, [
+        { audience: "assistant", format: "content" },
+        { audience: UI, format: "structured" },
+      ]);
       assert.equal(o.routed.app.length, 1);
       assert.ok(Array.isArray((o.routed.app[0] as any).structuredContent.rows));
       assert.deepEqual(Object.keys(o.routed.appMeta), [UI]);
       assert.ok(!JSON.stringify(o.routed.model).includes("continuationToken"));
       // The tools/list used in app mode is the one made with the extension advertised.
-      const appList = wire.sent().filter((m) => m.method === "tools/list" && m.params._meta["io.modelcontextprotocol/clientCapabilities"].extensions?.[UI]);
+      const appList = wire
+        .sent()
+        .filter(
+          (m) =>
+            m.method === "tools/list" && m.params._meta["io.modelcontextprotocol/clientCapabilities"].extensions?.[UI],
+        );
       assert.ok(appList.length >= 1);
       const call = calls().at(-1)!;
-      assert.deepEqual(call.params._meta["io.modelcontextprotocol/clientCapabilities"], { extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } } });
+      assert.deepEqual(call.params._meta["io.modelcontextprotocol/clientCapabilities"], {
+        extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } },
+      });
     });
 
     test("the Apps extension is advertised only in app mode", async () => {
@@ -148,8 +195,13 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
     });
 
     test("App-only tool: explicit ui/structured selection, and the fallback without selection", async () => {
-      assert.ok(!host.modelTools().some((t) => t.name === "refresh_dashboard"), "App-only tools are not exposed to the model");
-      const explicit = ok(await host.call("refresh_dashboard", {}, { mode: "app", select: [{ audience: UI, format: "structured" }] }));
+      assert.ok(
+        !host.modelTools().some((t) => t.name === "refresh_dashboard"),
+        "App-only tools are not exposed to the model",
+      );
+      const explicit = ok(
+        await host.call("refresh_dashboard", {}, { mode: "app", select: [{ audience: UI, format: "structured" }] }),
+      );
       assert.equal(explicit.routed.model.length, 0);
       assert.equal(typeof (explicit.routed.app[0] as any).structuredContent.datasetVersion, "string");
       const fallback = ok(await host.call("refresh_dashboard", {}, { mode: "minimal" }));
@@ -160,9 +212,16 @@ for (const [transport, make] of [["in-memory", memoryWire], ["http", httpWire]] 
 
     test("undeclared and unnegotiated selectors are refused locally; nothing is sent", async () => {
       const before = calls().length;
-      const undeclared = await host.call("generate_images", { prompt: "x" }, { select: [{ audience: "programmatic", format: "structured" }] });
+      const undeclared = await host.call(
+        "generate_images",
+        { prompt: "x" },
+        { select: [{ audience: "programmatic", format: "structured" }] },
+      );
       assert.ok(!undeclared.ok && undeclared.error.rule === "undeclared-selector");
-      const unnegotiated = await host.call("search_customers", Q, { mode: "chat", select: [{ audience: UI, format: "structured" }] });
+      const unnegotiated = await host.call("search_customers", Q, {
+        mode: "chat",
+        select: [{ audience: UI, format: "structured" }],
+      });
       assert.ok(!unnegotiated.ok && unnegotiated.error.rule === "unnegotiated-selector");
       assert.match(unnegotiated.ok ? "" : unnegotiated.error.message, /not negotiated/);
       await new Promise((r) => setTimeout(r, 100));

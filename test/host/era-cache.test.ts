@@ -14,13 +14,30 @@ const hosts: Host[] = [];
 after(() => Promise.all(hosts.map((h) => h.close())));
 
 /** Connects once (and closes); returns the status and the lines this connect sent. */
-async function connectOnce(server: ServerConfig, log: string, cache: EraCache, opts: { protocol?: string; discoverTimeoutMs?: number } = {}) {
+async function connectOnce(
+  server: ServerConfig,
+  log: string,
+  cache: EraCache,
+  opts: { protocol?: string; discoverTimeoutMs?: number } = {},
+) {
   const before = wireLines(log).length;
-  const host = await Host.start({ config: config({ fx: server }, { discoverTimeoutMs: opts.discoverTimeoutMs ?? 15_000 }), protocol: opts.protocol, eraCache: cache });
+  const host = await Host.start({
+    config: config({ fx: server }, { discoverTimeoutMs: opts.discoverTimeoutMs ?? 15_000 }),
+    protocol: opts.protocol,
+    eraCache: cache,
+  });
   hosts.push(host);
   const status = host.servers()[0];
   await host.close();
-  return { status, sent: wireLines(log).slice(before).map((l) => ({ method: l.method as string, version: l.params?._meta?.["io.modelcontextprotocol/protocolVersion"] as string | undefined })) };
+  return {
+    status,
+    sent: wireLines(log)
+      .slice(before)
+      .map((l) => ({
+        method: l.method as string,
+        version: l.params?._meta?.["io.modelcontextprotocol/protocolVersion"] as string | undefined,
+      })),
+  };
 }
 
 function setup(era: string) {
@@ -38,17 +55,26 @@ describe("era cache (stdio)", () => {
     assert.deepEqual(cache.get(server), { era: "legacy", version: "2025-11-25" });
     const second = await connectOnce(server, log, cache, { discoverTimeoutMs: 300 });
     assert.equal(second.status.era, "legacy", second.status.error);
-    assert.deepEqual(second.sent.slice(0, 2).map((l) => l.method), ["initialize", "notifications/initialized"]);
+    assert.deepEqual(
+      second.sent.slice(0, 2).map((l) => l.method),
+      ["initialize", "notifications/initialized"],
+    );
     assert.ok(!second.sent.some((l) => l.method === "server/discover"), JSON.stringify(second.sent));
   });
 
   test("a remembered 2026-07-28 server gets discover with 2026-07-28 first (no -32022 round trip)", async () => {
     const { log, cache, server } = setup("old-modern");
     const first = await connectOnce(server, log, cache);
-    assert.deepEqual(first.sent.filter((l) => l.method === "server/discover").map((l) => l.version), ["2026-12-01", "2026-07-28"]);
+    assert.deepEqual(
+      first.sent.filter((l) => l.method === "server/discover").map((l) => l.version),
+      ["2026-12-01", "2026-07-28"],
+    );
     const second = await connectOnce(server, log, cache);
     assert.equal(second.status.protocolVersion, "2026-07-28");
-    assert.deepEqual(second.sent.filter((l) => l.method === "server/discover").map((l) => l.version), ["2026-07-28"]);
+    assert.deepEqual(
+      second.sent.filter((l) => l.method === "server/discover").map((l) => l.version),
+      ["2026-07-28"],
+    );
   });
 
   test("a stale entry (remembered legacy, now modern-only): initialize refused → full detection, the cache updated", async () => {
@@ -56,8 +82,14 @@ describe("era cache (stdio)", () => {
     cache.set(server, { era: "legacy", version: "2025-11-25" });
     const r = await connectOnce(server, log, cache);
     assert.equal(r.status.era, "2026-12-01", r.status.error);
-    assert.deepEqual(r.sent.slice(0, 2).map((l) => l.method), ["initialize", "server/discover"]);
-    assert.ok(r.status.diagnostics.some((d) => /remembered as legacy, but initialize failed/.test(d)), r.status.diagnostics.join("\n"));
+    assert.deepEqual(
+      r.sent.slice(0, 2).map((l) => l.method),
+      ["initialize", "server/discover"],
+    );
+    assert.ok(
+      r.status.diagnostics.some((d) => /remembered as legacy, but initialize failed/.test(d)),
+      r.status.diagnostics.join("\n"),
+    );
     assert.deepEqual(cache.get(server), { era: "modern", version: "2026-12-01" });
   });
 
@@ -77,7 +109,10 @@ describe("era cache (stdio)", () => {
     writeFileSync(cache.file, "{not json");
     const r = await connectOnce(server, log, cache);
     assert.equal(r.status.state, "connected", r.status.error);
-    assert.ok(r.status.diagnostics.some((d) => d.includes("era cache") && d.includes("ignored: not valid JSON")), r.status.diagnostics.join("\n"));
+    assert.ok(
+      r.status.diagnostics.some((d) => d.includes("era cache") && d.includes("ignored: not valid JSON")),
+      r.status.diagnostics.join("\n"),
+    );
     const text = readFileSync(cache.file, "utf8");
     assert.doesNotMatch(text, /hunter2|misbehaving|API_TOKEN|node/);
     assert.equal(statSync(cache.file).mode & 0o777, 0o600);
@@ -88,7 +123,10 @@ describe("era cache (stdio)", () => {
     const cache = new EraCache(tempDir());
     const said: string[] = [];
     writeFileSync(cache.file, JSON.stringify({ servers: { pad: "x".repeat(70_000) } }));
-    assert.equal(cache.get(fixtureServer("a"), (t) => said.push(t)), undefined);
+    assert.equal(
+      cache.get(fixtureServer("a"), (t) => said.push(t)),
+      undefined,
+    );
     assert.match(said[0], /ignored: \d+ bytes, over 65536/);
     for (let i = 0; i < 205; i++) cache.set(fixtureServer(`s${i}`), { era: "legacy", version: "2025-11-25" });
     const kept = Object.keys(JSON.parse(readFileSync(cache.file, "utf8")).servers);

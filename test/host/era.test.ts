@@ -11,7 +11,10 @@ after(() => Promise.all(hosts.map((h) => h.close())));
 async function start(era: string, opts: { protocol?: string; discoverTimeoutMs?: number; args?: string[] } = {}) {
   const log = join(tempDir(), "wire.log");
   const host = await Host.start({
-    config: config({ fx: fixtureServer(era, { WIRE_LOG: log }, opts.args) }, opts.discoverTimeoutMs ? { discoverTimeoutMs: opts.discoverTimeoutMs } : {}),
+    config: config(
+      { fx: fixtureServer(era, { WIRE_LOG: log }, opts.args) },
+      opts.discoverTimeoutMs ? { discoverTimeoutMs: opts.discoverTimeoutMs } : {},
+    ),
     protocol: opts.protocol,
   });
   hosts.push(host);
@@ -37,7 +40,9 @@ describe("era detection (stdio)", () => {
     assert.equal(status.protocolVersion, "2026-07-28");
     assert.equal(status.era, "2026-07-28");
     const lines = wireLines(log);
-    const discovers = lines.filter((l) => l.method === "server/discover").map((l) => l.params._meta["io.modelcontextprotocol/protocolVersion"]);
+    const discovers = lines
+      .filter((l) => l.method === "server/discover")
+      .map((l) => l.params._meta["io.modelcontextprotocol/protocolVersion"]);
     assert.deepEqual(discovers, ["2026-12-01", "2026-07-28"]);
     assert.ok(!lines.some((l) => l.method === "initialize"));
   });
@@ -73,7 +78,9 @@ describe("era detection (stdio)", () => {
     const { status, log } = await start("modern", { protocol: "2026-07-28" });
     assert.equal(status.protocolVersion, "2026-07-28");
     assert.deepEqual(
-      wireLines(log).filter((l) => l.method === "server/discover").map((l) => l.params._meta["io.modelcontextprotocol/protocolVersion"]),
+      wireLines(log)
+        .filter((l) => l.method === "server/discover")
+        .map((l) => l.params._meta["io.modelcontextprotocol/protocolVersion"]),
       ["2026-07-28"],
     );
   });

@@ -8,7 +8,10 @@ import { Host } from "../../src/host/host.js";
 import { headerValue } from "../../src/protocol/http-headers.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 
-const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "legacy-http-server.ts")], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "fixtures", "legacy-http-server.ts")], {
+  cwd: ROOT,
+  stdio: ["ignore", "ignore", "pipe"],
+});
 after(() => child.kill());
 const url = new Promise<string>((res, rej) => {
   let buf = "";
@@ -35,13 +38,18 @@ test("HTTP: 4xx without a modern error body → legacy initialize; calls work", 
 });
 
 test("HTTP legacy: a reply over maxResultBytes is refused before validation (the SDK's transport parsed it), and the connection stays usable", async () => {
-  const host = await Host.start({ config: config({ old: { kind: "http", url: await url } }, { maxResultBytes: 4096 }) });
+  const host = await Host.start({
+    config: config({ old: { kind: "http", url: await url } }, { maxResultBytes: 4096 }),
+  });
   try {
     assert.equal(host.servers()[0].era, "legacy", host.servers()[0].error);
     const big = await host.call("echo", { text: "x".repeat(10_000) });
     assert.ok(!big.ok, "a 10 kB reply passed a 4 kB limit");
     assert.equal(big.error.rule, "result-too-large");
-    assert.match(big.error.message, /^server old, tool echo: result is \d+ bytes, over the 4096-byte limit; it was refused before validation$/);
+    assert.match(
+      big.error.message,
+      /^server old, tool echo: result is \d+ bytes, over the 4096-byte limit; it was refused before validation$/,
+    );
     const small = await host.call("echo", { text: "hi" });
     assert.ok(small.ok, small.ok ? "" : small.error.message);
   } finally {

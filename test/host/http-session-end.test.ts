@@ -49,12 +49,20 @@ async function sessionServer(onDelete: "sdk" | 405 | "hang"): Promise<SessionSer
       });
       t.onclose = () => t.sessionId && s.closed.push(t.sessionId);
       const server = new McpServer({ name: "sessions", version: "1" });
-      server.registerTool("ping_tool", { description: "ping" }, async () => ({ content: [{ type: "text", text: "pong" }] }));
+      server.registerTool("ping_tool", { description: "ping" }, async () => ({
+        content: [{ type: "text", text: "pong" }],
+      }));
       await server.connect(t);
       transport = t;
     }
     if (!transport) {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: Server not initialized" }, id: null }));
+      res.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Bad Request: Server not initialized" },
+          id: null,
+        }),
+      );
       return;
     }
     await transport.handleRequest(req, res, body);

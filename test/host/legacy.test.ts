@@ -9,7 +9,10 @@ import { LEGACY_PROFILES, type LegacyProfile } from "../../src/host/types.js";
 import { readAs } from "../../src/compare/profiles/index.js";
 import { config, fixtureServer, tempDir, wireLines } from "../helpers/host-fixtures.js";
 
-const texts = (entries: readonly any[]) => entries.flatMap((o) => (o.format === "content" ? o.content.map((b: any) => b.text) : [JSON.stringify(o.structuredContent)]));
+const texts = (entries: readonly any[]) =>
+  entries.flatMap((o) =>
+    o.format === "content" ? o.content.map((b: any) => b.text) : [JSON.stringify(o.structuredContent)],
+  );
 
 for (const { label, era, protocol } of [
   { label: "2026-07-28", era: "modern", protocol: "2026-07-28" },

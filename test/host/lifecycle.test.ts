@@ -17,15 +17,25 @@ test("progress reaches onProgress, in order, with only its own fields", async ()
   assert.ok(out.ok);
   assert.ok(progress.length >= 2, `progress: ${JSON.stringify(progress)}`);
   const values = progress.map((p) => (p as { progress: number }).progress);
-  assert.deepEqual(values, [...values].sort((x, y) => x - y));
-  for (const p of progress) assert.deepEqual(Object.keys(p as object).filter((k) => !["progress", "total", "message"].includes(k)), []);
+  assert.deepEqual(
+    values,
+    [...values].sort((x, y) => x - y),
+  );
+  for (const p of progress)
+    assert.deepEqual(
+      Object.keys(p as object).filter((k) => !["progress", "total", "message"].includes(k)),
+      [],
+    );
 });
 
 test("progress is asked for on every call (it restarts the call timeout); onProgress sees it", async () => {
   const log = join(tempDir(), "wire.log");
   const host = await Host.start({ config: config({ demo: demoTeed(log) }) });
   try {
-    const token = () => wireLines(log).filter((l) => l.method === "tools/call").map((l) => l.params._meta?.progressToken !== undefined);
+    const token = () =>
+      wireLines(log)
+        .filter((l) => l.method === "tools/call")
+        .map((l) => l.params._meta?.progressToken !== undefined);
     assert.ok((await host.call("wait", { ms: 1 })).ok);
     const seen: number[] = [];
     // 250 ms: progress at 100 and 200 ms arrives well before the result (the SDK hands a

@@ -9,7 +9,12 @@ import { config, ROOT } from "../helpers/host-fixtures.js";
 import { FLOOD } from "../fixtures/list-flood-server.js";
 
 it(`${FLOOD} list_changed of each kind during one call: at most one re-list in flight and one pending`, async () => {
-  const fixture = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "list-flood-server.ts")], cwd: ROOT };
+  const fixture = {
+    kind: "stdio" as const,
+    command: process.execPath,
+    args: ["--import", "tsx", join(ROOT, "test", "fixtures", "list-flood-server.ts")],
+    cwd: ROOT,
+  };
   const host = await Host.start({ config: config({ flood: fixture }), eraCache: false });
   try {
     await host.prompts.all(); // listed once, so a change re-lists them
@@ -26,7 +31,11 @@ it(`${FLOOD} list_changed of each kind during one call: at most one re-list in f
     await seenAll;
     const counted = await host.call("count", {});
     assert.ok(counted.ok, counted.ok ? "" : counted.error.message);
-    const seen = JSON.parse(JSON.stringify(counted.routed.model).match(/\{\\"toolsList.*?\}/)![0].replace(/\\"/g, '"'));
+    const seen = JSON.parse(
+      JSON.stringify(counted.routed.model)
+        .match(/\{\\"toolsList.*?\}/)![0]
+        .replace(/\\"/g, '"'),
+    );
     // 1 for the first listing, then at most 2 for the flood (not 2,001).
     assert.ok(seen.toolsList <= 3, `tools/list requests: ${seen.toolsList}`);
     assert.ok(seen.promptsList <= 3, `prompts/list requests: ${seen.promptsList}`);

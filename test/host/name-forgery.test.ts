@@ -8,7 +8,14 @@ import type { ToolEntry } from "../../src/host/types.js";
 import { config } from "../helpers/host-fixtures.js";
 import { trustServer } from "../helpers/trust.js";
 
-const entry = (server: string, name: string): ToolEntry => ({ server, name, qualifiedName: name, inputSchema: { type: "object" }, era: "legacy", variants: [] });
+const entry = (server: string, name: string): ToolEntry => ({
+  server,
+  name,
+  qualifiedName: name,
+  inputSchema: { type: "object" },
+  era: "legacy",
+  variants: [],
+});
 const names = (tools: ToolEntry[]) => tools.map((t) => `${t.server}:${t.name}=${t.qualifiedName}`);
 
 test("a tool named like another server's qualified name never takes that name", () => {

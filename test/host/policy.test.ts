@@ -11,7 +11,14 @@ const v = (...keys: string[]): ToolResultVariant[] =>
     const at = k.lastIndexOf("/");
     return { audience: k.slice(0, at), format: k.slice(at + 1) } as ToolResultVariant;
   });
-const all = v("assistant/content", "assistant/structured", "user/content", "user/structured", "programmatic/structured", `${UI}/structured`);
+const all = v(
+  "assistant/content",
+  "assistant/structured",
+  "user/content",
+  "user/structured",
+  "programmatic/structured",
+  `${UI}/structured`,
+);
 const bare = v("assistant/content");
 const sel = (mode: Mode, variants: ToolResultVariant[], negotiated: string[] = []) =>
   selectOutputs(policyFor(mode), variants, new Set(negotiated))?.map(selectorKey);
@@ -32,7 +39,8 @@ test("code: programmatic/structured when declared, else assistant/content", () =
 test("app: ui/structured only when declared AND negotiated; the only mode advertising the extension", () => {
   assert.deepEqual(sel("app", all, [UI]), ["assistant/content", `${UI}/structured`]);
   assert.deepEqual(sel("app", all, []), ["assistant/content"]);
-  for (const m of ["chat", "structured", "code", "minimal"] as const) assert.deepEqual(policyFor(m).advertiseExtensions, {});
+  for (const m of ["chat", "structured", "code", "minimal"] as const)
+    assert.deepEqual(policyFor(m).advertiseExtensions, {});
   assert.deepEqual(policyFor("app").advertiseExtensions, { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } });
 });
 test("minimal: no requestedOutputs", () => {
@@ -43,12 +51,26 @@ test("a declined variant is skipped by every mode, even when still listed among 
   const declined = v("assistant/structured", "programmatic/structured", "user/structured", `${UI}/structured`);
   const pick = (mode: Mode) => selectOutputs(policyFor(mode), all, new Set([UI]), declined)?.map(selectorKey);
   assert.deepEqual(pick("chat"), ["assistant/content", "user/content"]);
-  assert.deepEqual(pick("structured"), ["assistant/content", "user/content"], "assistant/structured declined: its otherwise");
+  assert.deepEqual(
+    pick("structured"),
+    ["assistant/content", "user/content"],
+    "assistant/structured declined: its otherwise",
+  );
   assert.deepEqual(pick("code"), ["assistant/content"], "programmatic/structured declined: its otherwise");
   assert.deepEqual(pick("app"), ["assistant/content"]);
   assert.equal(pick("minimal"), undefined);
   // A required preference for a declined selector is dropped, not sent to be refused.
-  const strict = { advertiseExtensions: {}, sendRequestedOutputs: true, preferences: [{ want: { audience: "assistant", format: "content" } as const }, { want: { audience: "programmatic", format: "structured" } as const }] };
+  const strict = {
+    advertiseExtensions: {},
+    sendRequestedOutputs: true,
+    preferences: [
+      { want: { audience: "assistant", format: "content" } as const },
+      { want: { audience: "programmatic", format: "structured" } as const },
+    ],
+  };
   assert.deepEqual(selectOutputs(strict, all, new Set(), declined)?.map(selectorKey), ["assistant/content"]);
-  assert.deepEqual(selectOutputs(strict, all, new Set())?.map(selectorKey), ["assistant/content", "programmatic/structured"]);
+  assert.deepEqual(selectOutputs(strict, all, new Set())?.map(selectorKey), [
+    "assistant/content",
+    "programmatic/structured",
+  ]);
 });

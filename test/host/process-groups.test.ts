@@ -9,7 +9,15 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Host } from "../../src/host/host.js";
 import { config, ROOT, tempDir } from "../helpers/host-fixtures.js";
-import { assertAllGone, forkingServer, killRecorded, readPids, recordedPids, running, waitForStarts } from "../helpers/processes.js";
+import {
+  assertAllGone,
+  forkingServer,
+  killRecorded,
+  readPids,
+  recordedPids,
+  running,
+  waitForStarts,
+} from "../helpers/processes.js";
 
 test("a crashed server's group is stopped (its child too) and the restarted one is stopped on close", async (t) => {
   const pids = join(tempDir(), "pids");
@@ -50,7 +58,10 @@ for (const how of ["an uncaught exception", "process.exit"] as const) {
       const wait = () => (existsSync(${JSON.stringify(pids)}) ? setTimeout(() => { ${end}; }, 100) : setTimeout(wait, 20));
       wait();
     `;
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", host], { encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", host], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     assert.equal(r.status, how === "process.exit" ? 7 : 1, r.stderr);
     if (how !== "process.exit") assert.match(r.stderr, /host crashed/);
     const [s] = readPids(pids);
@@ -62,11 +73,17 @@ for (const how of ["an uncaught exception", "process.exit"] as const) {
 test("two copies of process-group.ts share one registry (the app's bundle spawns, the host's chunks stop)", async (t) => {
   const pids = join(tempDir(), "pids");
   t.after(() => killRecorded(pids));
-  const copy = (await import(`../../src/host/connection/process-group.ts?copy=${Date.now()}`)) as typeof import("../../src/host/connection/process-group.js");
+  const copy = (await import(
+    `../../src/host/connection/process-group.ts?copy=${Date.now()}`
+  )) as typeof import("../../src/host/connection/process-group.js");
   const own = await import("../../src/host/connection/process-group.js");
   assert.notEqual(copy.trackGroup, own.trackGroup, "a second module instance");
   const server = forkingServer("bash -c 'node …' (bash stays)", pids);
-  const child = spawn(server.command, server.args, { env: { ...process.env, ...server.env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(server.command, server.args, {
+    env: { ...process.env, ...server.env },
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   copy.trackGroup(child);
   await waitForStarts(pids);
   await own.stopAllGroups(); // knows the group the copy registered

@@ -32,7 +32,10 @@ for (const era of ["modern", "legacy"] as const) {
     const log = join(tempDir(), "wire.jsonl");
     const host = await start({ p: promptServer(era, log) });
     const { prompts, errors } = await host.prompts.all();
-    assert.deepEqual(prompts.map((p) => p.name), ["greet", "mixed", "ask", "fails"]);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ["greet", "mixed", "ask", "fails"],
+    );
     assert.deepEqual(prompts[0].arguments, [
       { name: "name", title: undefined, description: "who", required: true },
       { name: "style", title: undefined, description: undefined, required: false },
@@ -53,7 +56,12 @@ for (const era of ["modern", "legacy"] as const) {
 
     const got = await host.prompts.get(found.entry, { name: "Ada", style: "formal" });
     assert.ok(got.ok, JSON.stringify(got));
-    assert.deepEqual(got.prompt.messages, [{ role: "user", content: { type: "text", text: `Good day, Ada! (era ${era === "legacy" ? "legacy" : "2026-07-28"})` } }]);
+    assert.deepEqual(got.prompt.messages, [
+      {
+        role: "user",
+        content: { type: "text", text: `Good day, Ada! (era ${era === "legacy" ? "legacy" : "2026-07-28"})` },
+      },
+    ]);
 
     const completion = await host.prompts.complete(found.entry, "name", "a");
     assert.deepEqual(completion.values, ["Ada", "Alan"]);
@@ -71,7 +79,10 @@ for (const era of ["modern", "legacy"] as const) {
     const sent = wireLines(log);
     assert.equal(sent.filter((m) => m.method === "prompts/get" && m.params.name === "greet").length, 1);
     const list = sent.filter((m) => m.method === "prompts/list");
-    assert.deepEqual(list.map((m) => m.params.cursor), [undefined, "page2"]);
+    assert.deepEqual(
+      list.map((m) => m.params.cursor),
+      [undefined, "page2"],
+    );
     for (const m of sent.filter((m) => ["prompts/list", "prompts/get", "completion/complete"].includes(m.method))) {
       if (era === "modern") assert.equal(m.params._meta?.["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
       else assert.equal(m.params._meta, undefined);
@@ -103,7 +114,14 @@ test("prompts: every content kind is read (text, image, embedded resource); text
   assert.ok(mixed.ok);
   const got = await host.prompts.get(mixed.entry, {});
   assert.ok(got.ok);
-  assert.deepEqual(got.prompt.messages.map((m) => [m.role, m.content.type]), [["user", "text"], ["user", "image"], ["assistant", "resource"]]);
+  assert.deepEqual(
+    got.prompt.messages.map((m) => [m.role, m.content.type]),
+    [
+      ["user", "text"],
+      ["user", "image"],
+      ["assistant", "resource"],
+    ],
+  );
 });
 
 test("prompts: an unknown or ambiguous name is one error naming the servers", async () => {
@@ -124,7 +142,8 @@ test("prompts: server-everything's prompts, one with arguments and completion (s
   const host = await start({ everything: everythingStdio() });
   const { prompts } = await host.prompts.all();
   const names = prompts.map((p) => p.name);
-  for (const n of ["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]) assert.ok(names.includes(n), names.join(","));
+  for (const n of ["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"])
+    assert.ok(names.includes(n), names.join(","));
   const args = await host.prompts.find("args-prompt");
   assert.ok(args.ok);
   const got = await host.prompts.get(args.entry, { city: "Paris", state: "TX" });
@@ -133,7 +152,11 @@ test("prompts: server-everything's prompts, one with arguments and completion (s
   const team = await host.prompts.find("completable-prompt");
   assert.ok(team.ok);
   assert.deepEqual((await host.prompts.complete(team.entry, "department", "S")).values, ["Sales", "Support"]);
-  assert.deepEqual((await host.prompts.complete(team.entry, "name", "", { department: "Sales" })).values, ["David", "Eve", "Frank"]);
+  assert.deepEqual((await host.prompts.complete(team.entry, "name", "", { department: "Sales" })).values, [
+    "David",
+    "Eve",
+    "Frank",
+  ]);
   const resource = await host.prompts.find("resource-prompt");
   assert.ok(resource.ok);
   const embedded = await host.prompts.get(resource.entry, { resourceType: "Text", resourceId: "1" });
@@ -152,7 +175,10 @@ test("prompts: server-everything over Streamable HTTP (legacy era): list, get wi
     assert.deepEqual((await host.prompts.complete(team.entry, "department", "E")).values, ["Engineering"]);
     const got = await host.prompts.get(team.entry, { department: "Engineering", name: "Alice" });
     assert.ok(got.ok, JSON.stringify(got));
-    assert.deepEqual(got.prompt.messages[0].content, { type: "text", text: "Please promote Alice to the head of the Engineering team." });
+    assert.deepEqual(got.prompt.messages[0].content, {
+      type: "text",
+      text: "Please promote Alice to the head of the Engineering team.",
+    });
     await host.close();
   } finally {
     await server.stop();

@@ -28,7 +28,9 @@ function ok(o: CallOutcome) {
   return o as Extract<CallOutcome, { ok: true }>;
 }
 const modelText = (o: Extract<CallOutcome, { ok: true }>) =>
-  o.routed.model.flatMap((e) => (e.format === "content" ? e.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)) : [])).join("\n");
+  o.routed.model
+    .flatMap((e) => (e.format === "content" ? e.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)) : []))
+    .join("\n");
 
 /** Every tool listed is usable: none rejected, no variant declined, no warning; `unavailable` lists the task-only ones. */
 async function assertAllUsable(host: Host, server: string, unavailable: string[] = []) {
@@ -39,9 +41,17 @@ async function assertAllUsable(host: Host, server: string, unavailable: string[]
     assert.equal(t.declined, undefined, `${t.name}: no variant declined`);
     assert.equal(t.warnings, undefined, `${t.name}: no warning (${JSON.stringify(t.warnings)})`);
   }
-  assert.deepEqual(tools.filter((t) => t.unavailable).map((t) => t.name), unavailable);
+  assert.deepEqual(
+    tools.filter((t) => t.unavailable).map((t) => t.name),
+    unavailable,
+  );
   const offered = new Set(host.modelTools().map((t) => t.name));
-  for (const t of tools) assert.equal(offered.has(t.name), !unavailable.includes(t.name), `${t.name} offered to the model: ${!unavailable.includes(t.name)}`);
+  for (const t of tools)
+    assert.equal(
+      offered.has(t.name),
+      !unavailable.includes(t.name),
+      `${t.name} offered to the model: ${!unavailable.includes(t.name)}`,
+    );
   return tools;
 }
 
@@ -65,20 +75,32 @@ describe("server-everything over stdio", () => {
   test("get-structured-content: content to the model, structuredContent (validated) to program logic", async () => {
     const o = ok(await host.call("get-structured-content", { location: "Chicago" }));
     assert.deepEqual(JSON.parse(modelText(o)), { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
-    assert.deepEqual(o.routed.programmatic.map((e) => e.structuredContent), [{ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }]);
+    assert.deepEqual(
+      o.routed.programmatic.map((e) => e.structuredContent),
+      [{ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }],
+    );
     assert.equal(o.routed.user.length, 0);
   });
 
   test("get-tiny-image: the image reaches the model as assistant/content", async () => {
     const o = ok(await host.call("get-tiny-image", {}));
     const blocks = o.routed.model.flatMap((e) => (e.format === "content" ? e.content : []));
-    assert.ok(blocks.some((b) => b.type === "image" && b.mimeType === "image/png"), JSON.stringify(blocks.map((b) => b.type)));
+    assert.ok(
+      blocks.some((b) => b.type === "image" && b.mimeType === "image/png"),
+      JSON.stringify(blocks.map((b) => b.type)),
+    );
     assert.equal(o.routed.user.length, 0);
   });
 
   test("a task-only tool runs as a task: each status as progress, its report routed to the model", async () => {
     const statuses: string[] = [];
-    const o = ok(await host.call("simulate-research-query", { topic: "x" }, { onProgress: (p) => void statuses.push(p.message ?? "") }));
+    const o = ok(
+      await host.call(
+        "simulate-research-query",
+        { topic: "x" },
+        { onProgress: (p) => void statuses.push(p.message ?? "") },
+      ),
+    );
     assert.match(modelText(o), /^# Research Report: x/);
     assert.ok(statuses.includes("task working: Gathering sources..."), statuses.join(" | "));
     assert.equal(host.tasks.list().length, 0, "nothing left running");
@@ -100,9 +122,15 @@ describe("server-everything over Streamable HTTP", () => {
   test("every tool usable; echo and get-structured-content route as over stdio", async () => {
     await assertAllUsable(host, "everything");
     assert.equal(modelText(ok(await host.call("echo", { message: "over http" }))), "Echo: over http");
-    assert.match(modelText(ok(await host.call("simulate-research-query", { topic: "over http" }))), /^# Research Report: over http/);
+    assert.match(
+      modelText(ok(await host.call("simulate-research-query", { topic: "over http" }))),
+      /^# Research Report: over http/,
+    );
     const o = ok(await host.call("get-structured-content", { location: "New York" }));
-    assert.deepEqual(o.routed.programmatic.map((e) => e.structuredContent), [{ temperature: 33, conditions: "Cloudy", humidity: 82 }]);
+    assert.deepEqual(
+      o.routed.programmatic.map((e) => e.structuredContent),
+      [{ temperature: 33, conditions: "Cloudy", humidity: 82 }],
+    );
   });
 });
 
@@ -127,14 +155,23 @@ describe("server-filesystem on a temporary directory", () => {
   test("read_text_file: the text to the model sink, {content} to program logic", async () => {
     const o = ok(await host.call("read_text_file", { path: join(files.files, "notes.txt") }));
     assert.equal(modelText(o), TEXT);
-    assert.deepEqual(o.routed.programmatic.map((e) => e.structuredContent), [{ content: TEXT }]);
+    assert.deepEqual(
+      o.routed.programmatic.map((e) => e.structuredContent),
+      [{ content: TEXT }],
+    );
   });
 
   test("read_media_file: the PNG to the model (assistant/content), byte for byte", async () => {
     const o = ok(await host.call("read_media_file", { path: join(files.files, "dot.png") }));
-    const images = o.routed.model.flatMap((e) => (e.format === "content" ? e.content : [])).filter((b) => b.type === "image");
+    const images = o.routed.model
+      .flatMap((e) => (e.format === "content" ? e.content : []))
+      .filter((b) => b.type === "image");
     assert.equal(images.length, 1);
-    assert.ok(images[0].type === "image" && images[0].mimeType === "image/png" && Buffer.from(images[0].data, "base64").equals(PNG));
+    assert.ok(
+      images[0].type === "image" &&
+        images[0].mimeType === "image/png" &&
+        Buffer.from(images[0].data, "base64").equals(PNG),
+    );
     assert.equal(o.routed.user.length, 0);
   });
 });
@@ -154,7 +191,10 @@ describe("server-memory with a temporary MEMORY_FILE_PATH", () => {
     await assertAllUsable(host, "memory");
     const entity = { name: "prism", entityType: "project", observations: ["tests real servers"] };
     const created = ok(await host.call("create_entities", { entities: [entity] }));
-    assert.deepEqual(created.routed.programmatic.map((e) => e.structuredContent), [{ entities: [entity] }]);
+    assert.deepEqual(
+      created.routed.programmatic.map((e) => e.structuredContent),
+      [{ entities: [entity] }],
+    );
     const graph = ok(await host.call("read_graph", {}));
     assert.deepEqual((graph.routed.programmatic[0].structuredContent as { entities: unknown[] }).entities, [entity]);
     assert.match(modelText(graph), /"name": ?"prism"/);
@@ -171,7 +211,17 @@ describe("server-sequential-thinking", () => {
 
   test("its tool is usable and a thought is recorded", async () => {
     const [tool] = await assertAllUsable(host, "thinking");
-    const o = ok(await host.call(tool.qualifiedName, { thought: "first", nextThoughtNeeded: false, thoughtNumber: 1, totalThoughts: 1 }));
-    assert.equal((o.routed.programmatic[0]?.structuredContent as { thoughtNumber?: number } | undefined)?.thoughtNumber, 1);
+    const o = ok(
+      await host.call(tool.qualifiedName, {
+        thought: "first",
+        nextThoughtNeeded: false,
+        thoughtNumber: 1,
+        totalThoughts: 1,
+      }),
+    );
+    assert.equal(
+      (o.routed.programmatic[0]?.structuredContent as { thoughtNumber?: number } | undefined)?.thoughtNumber,
+      1,
+    );
   });
 });

@@ -12,7 +12,11 @@ import { misbehaving } from "../fixtures/misbehaving.js";
 const memory = memoryServers({ fx: (send, exit) => misbehaving("modern", send, exit) });
 let host: Host;
 before(async () => {
-  host = await Host.start({ config: config(memory.servers, { callTimeoutMs: 1500 }), transport: memory.transport, eraCache: false });
+  host = await Host.start({
+    config: config(memory.servers, { callTimeoutMs: 1500 }),
+    transport: memory.transport,
+    eraCache: false,
+  });
 });
 after(() => host.close());
 
@@ -27,14 +31,17 @@ async function rejected(tool: string, rule: string, opts: Parameters<Host["call"
 
 describe("atomic rejection of misbehaving results", () => {
   test("an unrequested output → unrequested-output", async () => {
-    const msg = await rejected("extra_output", "unrequested-output", { select: [{ audience: "assistant", format: "content" }] });
+    const msg = await rejected("extra_output", "unrequested-output", {
+      select: [{ audience: "assistant", format: "content" }],
+    });
     assert.match(msg!, /user\/content, which was not requested/);
   });
   test("a missing output → missing-output", async () => {
     const msg = await rejected("missing_output", "missing-output"); // chat mode requests user/content too
     assert.match(msg!, /no output for requested user\/content/);
   });
-  test("a selector twice → duplicate-output", async () => void (await rejected("duplicate_output", "duplicate-output")));
+  test("a selector twice → duplicate-output", async () =>
+    void (await rejected("duplicate_output", "duplicate-output")));
   test("structured output against the wrong schema → schema-violation", async () => {
     const msg = await rejected("wrong_schema", "schema-violation", { mode: "code" });
     assert.match(msg!, /programmatic\/structured: \/items must be array/);
@@ -43,8 +50,10 @@ describe("atomic rejection of misbehaving results", () => {
     const msg = await rejected("bad_base64", "malformed-output");
     assert.match(msg!, /outputs\[0\]: content\.0\.data: data is not valid base64/);
   });
-  test("non-array content → malformed-output", async () => void (await rejected("non_array_content", "malformed-output")));
-  test("resultType other than complete → invalid-result-type", async () => void (await rejected("bad_result_type", "invalid-result-type")));
+  test("non-array content → malformed-output", async () =>
+    void (await rejected("non_array_content", "malformed-output")));
+  test("resultType other than complete → invalid-result-type", async () =>
+    void (await rejected("bad_result_type", "invalid-result-type")));
   test("no answer within the call timeout → timeout, and notifications/cancelled is sent", async () => {
     await rejected("never_answers", "timeout");
     const cancelled = () => {
@@ -62,7 +71,10 @@ describe("tool declarations under 2026-12-01", () => {
     const errors = await host.toolErrors();
     const names = errors.map((e) => e.tool).sort();
     assert.deepEqual(names, ["no_assistant_content", "no_variants"]);
-    assert.match(errors.find((e) => e.tool === "no_variants")!.message, /server fx, tool no_variants: no outputVariants under protocol 2026-12-01/);
+    assert.match(
+      errors.find((e) => e.tool === "no_variants")!.message,
+      /server fx, tool no_variants: no outputVariants under protocol 2026-12-01/,
+    );
     assert.match(errors.find((e) => e.tool === "no_assistant_content")!.message, /assistant-content-required/);
     const tools = (await host.tools()).map((t) => t.name);
     assert.ok(tools.includes("good") && !tools.includes("no_variants"));
@@ -74,23 +86,46 @@ describe("tool declarations under 2026-12-01", () => {
 
 describe("independent validation of programmatic and App schemas", () => {
   test("each structured output is checked against its own variant's schema", async () => {
-    const ok = await host.call("good", {}, {
-      mode: "app",
-      select: [{ audience: "programmatic", format: "structured" }, { audience: "io.modelcontextprotocol/ui", format: "structured" }],
-    });
+    const ok = await host.call(
+      "good",
+      {},
+      {
+        mode: "app",
+        select: [
+          { audience: "programmatic", format: "structured" },
+          { audience: "io.modelcontextprotocol/ui", format: "structured" },
+        ],
+      },
+    );
     assert.equal(ok.ok, true, ok.ok ? "" : ok.error.message);
     // Swapped payloads: each is valid under the OTHER schema, so it must fail under its own.
-    const msg = await rejected("good", "schema-violation", {
-      mode: "app",
-      select: [{ audience: "programmatic", format: "structured" }, { audience: "io.modelcontextprotocol/ui", format: "structured" }],
-    }, { swap: true });
+    const msg = await rejected(
+      "good",
+      "schema-violation",
+      {
+        mode: "app",
+        select: [
+          { audience: "programmatic", format: "structured" },
+          { audience: "io.modelcontextprotocol/ui", format: "structured" },
+        ],
+      },
+      { swap: true },
+    );
     assert.match(msg!, /programmatic\/structured|io\.modelcontextprotocol\/ui\/structured/);
   });
   test("an App output valid only under the programmatic schema is rejected", async () => {
-    const msg = await rejected("good", "schema-violation", {
-      mode: "app",
-      select: [{ audience: "assistant", format: "content" }, { audience: "io.modelcontextprotocol/ui", format: "structured" }],
-    }, { swap: true });
+    const msg = await rejected(
+      "good",
+      "schema-violation",
+      {
+        mode: "app",
+        select: [
+          { audience: "assistant", format: "content" },
+          { audience: "io.modelcontextprotocol/ui", format: "structured" },
+        ],
+      },
+      { swap: true },
+    );
     assert.match(msg!, /io\.modelcontextprotocol\/ui\/structured: value must have required property 'rows'/);
   });
 });
@@ -100,7 +135,10 @@ describe("routing on the fixture", () => {
     const out = await host.call("good", {}, { mode: "app" });
     assert.ok(out.ok);
     if (!out.ok) return;
-    assert.deepEqual(out.plan.requested, [{ audience: "assistant", format: "content" }, { audience: "io.modelcontextprotocol/ui", format: "structured" }]);
+    assert.deepEqual(out.plan.requested, [
+      { audience: "assistant", format: "content" },
+      { audience: "io.modelcontextprotocol/ui", format: "structured" },
+    ]);
     assert.deepEqual(out.routed.appMeta, { "io.modelcontextprotocol/ui": { viewToken: "v1" } });
     assert.ok(!JSON.stringify(out.routed).includes("SECRET-META"));
     assert.equal(out.routed.app.length, 1);
@@ -128,7 +166,10 @@ describe("routing on the fixture", () => {
     if (!out.ok) return;
     assert.equal(out.routed.model.length, 0);
     assert.equal(out.routed.programmatic.length, 1);
-    assert.match(out.receipt!.text, /programmatic\/structured \d+ B \(CustomerPage\) went to program logic, not to you/);
+    assert.match(
+      out.receipt!.text,
+      /programmatic\/structured \d+ B \(CustomerPage\) went to program logic, not to you/,
+    );
     assert.ok(!out.receipt!.text.includes("c1"));
   });
 });

@@ -17,17 +17,31 @@ for (const era of ["modern", "legacy"] as const) {
     const memory = memoryServers({ res: resourceServer(era, envelopes), other: resourceServer(era) });
     let host: Host;
     before(async () => {
-      host = await Host.start({ config: config(memory.servers), transport: memory.transport, eraCache: false, servers: ["res"] });
+      host = await Host.start({
+        config: config(memory.servers),
+        transport: memory.transport,
+        eraCache: false,
+        servers: ["res"],
+      });
     });
     after(() => host.close());
 
     test("lists both pages and the template; a malformed entry is one error, the rest usable", async () => {
       const [l] = await host.resources();
       assert.equal(l.offered, true);
-      assert.deepEqual(l.resources.map((r) => r.uri), ["file:///notes.txt", "file:///dot.bin", "secret://canary"]);
+      assert.deepEqual(
+        l.resources.map((r) => r.uri),
+        ["file:///notes.txt", "file:///dot.bin", "secret://canary"],
+      );
       assert.equal(l.resources[0].title, "Notes");
-      assert.deepEqual(l.templates.map((t) => t.uriTemplate), ["items://{id}"]);
-      assert.deepEqual(l.errors.map((e) => e.rule), ["malformed-resource"]);
+      assert.deepEqual(
+        l.templates.map((t) => t.uriTemplate),
+        ["items://{id}"],
+      );
+      assert.deepEqual(
+        l.errors.map((e) => e.rule),
+        ["malformed-resource"],
+      );
       assert.match(l.errors[0].message, /^server res: resources\/list: a resource without a usable uri/);
     });
 
@@ -43,7 +57,12 @@ for (const era of ["modern", "legacy"] as const) {
     });
 
     test("hostile or failed reads are errors with a rule; the session goes on", async () => {
-      const rules: Record<string, string> = { "bad://blob": "malformed-blob", "bad://shape": "malformed-result", "bad://deep": "too-deep", "nope://x": "rpc-error" };
+      const rules: Record<string, string> = {
+        "bad://blob": "malformed-blob",
+        "bad://shape": "malformed-result",
+        "bad://deep": "too-deep",
+        "nope://x": "rpc-error",
+      };
       for (const [uri, rule] of Object.entries(rules)) {
         const r = await host.readResource(uri);
         assert.ok(!r.ok, uri);
@@ -104,7 +123,10 @@ describe("server-everything resources over stdio", () => {
     assert.equal(l.offered, true);
     assert.deepEqual(l.errors, []);
     assert.ok(l.resources.length > 0, "static resources listed");
-    assert.ok(l.templates.some((t) => t.uriTemplate === "demo://resource/dynamic/text/{resourceId}"), JSON.stringify(l.templates));
+    assert.ok(
+      l.templates.some((t) => t.uriTemplate === "demo://resource/dynamic/text/{resourceId}"),
+      JSON.stringify(l.templates),
+    );
     const text = await host.readResource("demo://resource/dynamic/text/1");
     assert.ok(text.ok, text.ok ? "" : text.error.message);
     assert.ok("text" in text.contents[0] && text.contents[0].text.startsWith("Resource 1:"));

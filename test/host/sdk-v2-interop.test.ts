@@ -20,14 +20,26 @@ async function exercise(server: ServerConfig, http: boolean): Promise<void> {
     const s = host.servers()[0];
     assert.equal(s.state, "connected", s.error);
     assert.equal(s.protocolVersion, "2026-07-28");
-    assert.deepEqual((await host.tools()).map((t) => t.name).sort(), http ? ["add", "route"] : ["add", "route", "score"]);
-    assert.deepEqual((await host.toolErrors()).map((e) => [e.tool, e.rule]), http ? [["score", "x-mcp-header-type"]] : []);
+    assert.deepEqual(
+      (await host.tools()).map((t) => t.name).sort(),
+      http ? ["add", "route"] : ["add", "route", "score"],
+    );
+    assert.deepEqual(
+      (await host.toolErrors()).map((e) => [e.tool, e.rule]),
+      http ? [["score", "x-mcp-header-type"]] : [],
+    );
     const add = await host.call("add", { a: 2, b: 3 });
     assert.ok(add.ok, add.ok ? "" : add.error.message);
-    assert.deepEqual(add.routed.model.map((o) => (o.format === "content" ? o.content : o.structuredContent)), [[{ type: "text", text: "2 + 3 = 5" }]]);
+    assert.deepEqual(
+      add.routed.model.map((o) => (o.format === "content" ? o.content : o.structuredContent)),
+      [[{ type: "text", text: "2 + 3 = 5" }]],
+    );
     const route = await host.call("route", { region: "Zürich ", query: "SELECT 1" });
     assert.ok(route.ok, route.ok ? "" : route.error.message);
-    assert.deepEqual(route.routed.programmatic.map((o) => o.structuredContent), [{ region: "Zürich ", query: "SELECT 1" }]);
+    assert.deepEqual(
+      route.routed.programmatic.map((o) => o.structuredContent),
+      [{ region: "Zürich ", query: "SELECT 1" }],
+    );
   } finally {
     await host.close();
   }
@@ -42,7 +54,10 @@ describe("TypeScript SDK v2 server", () => {
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+      child = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       url = (await waitForListeningUrl(child, "sdk-v2-server --http")).url;
     });
     after(() => {

@@ -13,7 +13,13 @@ import { config, ROOT } from "../helpers/host-fixtures.js";
 import { waitForListeningUrl } from "../helpers/listening.js";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "sdk-zod-server.ts");
-const FORECAST = { city: "Oslo", days: [{ day: 1, highC: 20, summary: "sunny" }, { day: 2, highC: 21, summary: "showers" }] };
+const FORECAST = {
+  city: "Oslo",
+  days: [
+    { day: 1, highC: 20, summary: "sunny" },
+    { day: 2, highC: 21, summary: "showers" },
+  ],
+};
 
 function ok(o: CallOutcome) {
   assert.ok(o.ok, o.ok ? "" : `${o.error.rule}: ${o.error.message}`);
@@ -39,8 +45,14 @@ function checks(start: () => Promise<Host>) {
   test("a call routes content to the model and the validated structuredContent to program logic", async () => {
     const o = ok(await host.call("forecast", { city: "Oslo", days: 2 }));
     assert.equal(o.warnings, undefined, "structuredContent passed the draft-07 outputSchema");
-    assert.deepEqual(o.routed.model.flatMap((e) => (e.format === "content" ? e.content : [])), [{ type: "text", text: "Oslo: day 1 sunny 20°C; day 2 showers 21°C" }]);
-    assert.deepEqual(o.routed.programmatic.map((e) => e.structuredContent), [FORECAST]);
+    assert.deepEqual(
+      o.routed.model.flatMap((e) => (e.format === "content" ? e.content : [])),
+      [{ type: "text", text: "Oslo: day 1 sunny 20°C; day 2 showers 21°C" }],
+    );
+    assert.deepEqual(
+      o.routed.programmatic.map((e) => e.structuredContent),
+      [FORECAST],
+    );
     // The validator the host used is the draft-07 one: it refuses what that schema refuses.
     const schema = (await host.tools()).find((x) => x.name === "forecast")!.legacyOutputSchema!;
     const validate = compileSchema(schema);
@@ -50,14 +62,22 @@ function checks(start: () => Promise<Host>) {
 }
 
 describe("SDK McpServer + zod over stdio", () => {
-  const server: ServerConfig = { kind: "stdio", command: process.execPath, args: ["--import", "tsx", FIXTURE], cwd: ROOT };
+  const server: ServerConfig = {
+    kind: "stdio",
+    command: process.execPath,
+    args: ["--import", "tsx", FIXTURE],
+    cwd: ROOT,
+  };
   checks(() => Host.start({ config: config({ zod: server }) }));
 });
 
 describe("SDK McpServer + zod over Streamable HTTP", () => {
   let child: ChildProcess | undefined;
   checks(async () => {
-    child = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    child = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const { url } = await waitForListeningUrl(child, "sdk-zod fixture", 20_000);
     return Host.start({ config: config({ zod: { kind: "http", url } }) });
   });

@@ -13,7 +13,12 @@ import { everythingStdio } from "../helpers/real-servers.js";
 import { LOG_CANARY } from "../fixtures/session-server.js";
 import type { ServerConfig } from "../../src/host/config/config.js";
 
-const fixture = (): ServerConfig => ({ kind: "stdio", command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "session-server.ts")], cwd: ROOT });
+const fixture = (): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: ["--import", "tsx", join(ROOT, "test", "fixtures", "session-server.ts")],
+  cwd: ROOT,
+});
 
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -57,11 +62,16 @@ describe("a legacy server's logs", () => {
   });
 
   it("server-everything's toggle-simulated-logging arrives in /logs' store", async () => {
-    const host = await Host.start({ config: { ...config({ everything: everythingStdio() }), logLevel: "debug" }, eraCache: false });
+    const host = await Host.start({
+      config: { ...config({ everything: everythingStdio() }), logLevel: "debug" },
+      eraCache: false,
+    });
     hosts.push(host);
     const o = await host.call("toggle-simulated-logging", {});
     assert.ok(o.ok, o.ok ? "" : o.error.message);
-    await until("a simulated message", () => host.logs("everything").some((e) => /-level message|level-message/.test(e.text)));
+    await until("a simulated message", () =>
+      host.logs("everything").some((e) => /-level message|level-message/.test(e.text)),
+    );
     await host.call("toggle-simulated-logging", {});
   });
 
@@ -91,14 +101,22 @@ it("2026-07-28+: each request carries the log level in _meta", async () => {
 describe("a 2026-12-01 server's logs (the demo server's wait tool)", () => {
   it("stdio and Streamable HTTP: the per-request level brings the messages, kept per server", async () => {
     const http = await startHttpServer();
-    const host = await Host.start({ config: { ...config({ demo: demoStdio(), web: { kind: "http", url: http.url } }), logLevel: "info" }, eraCache: false });
+    const host = await Host.start({
+      config: { ...config({ demo: demoStdio(), web: { kind: "http", url: http.url } }), logLevel: "info" },
+      eraCache: false,
+    });
     try {
       for (const name of ["demo__wait", "web__wait"]) {
         const o = await host.call(name, { ms: 150 });
         assert.ok(o.ok, o.ok ? "" : o.error.message);
       }
-      await until("both servers' info logs", () => ["demo", "web"].every((s) => host.logs(s).some((e) => e.level === "info" && /done after 150 ms/.test(e.text))));
-      assert.ok(host.logs().every((e) => e.level !== "debug"), "info keeps the debug lines away");
+      await until("both servers' info logs", () =>
+        ["demo", "web"].every((s) => host.logs(s).some((e) => e.level === "info" && /done after 150 ms/.test(e.text))),
+      );
+      assert.ok(
+        host.logs().every((e) => e.level !== "debug"),
+        "info keeps the debug lines away",
+      );
     } finally {
       await host.close();
       await http.close();

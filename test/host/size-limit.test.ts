@@ -5,7 +5,11 @@ import { bytesOverLimit } from "../../src/host/connection/size-limit.js";
 
 const exact = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? "");
 // Strings from the whole code-point range, lone surrogates and control characters included.
-const anyString = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }));
+const anyString = fc.oneof(
+  fc.string({ unit: "binary" }),
+  fc.string({ unit: "grapheme" }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+);
 const value = fc.letrec((tie) => ({
   v: fc.oneof(
     { depthSize: "small" },
@@ -35,8 +39,16 @@ test("bytesOverLimit: a small result is passed without serializing it; a large o
   // A value with toJSON cannot be bounded by the walk: it is serialized (and passes).
   assert.equal(bytesOverLimit({ a: spy }, 1000), undefined);
   assert.equal(serialized, 1);
-  const rows = Array.from({ length: 37 }, (_, i) => ({ displayName: `Globex ${i}`, region: "NA", plan: "business", n: i }));
-  assert.equal(bytesOverLimit({ outputs: [{ audience: "user", format: "structured", structuredContent: rows }] }, 8 << 20), undefined);
+  const rows = Array.from({ length: 37 }, (_, i) => ({
+    displayName: `Globex ${i}`,
+    region: "NA",
+    plan: "business",
+    n: i,
+  }));
+  assert.equal(
+    bytesOverLimit({ outputs: [{ audience: "user", format: "structured", structuredContent: rows }] }, 8 << 20),
+    undefined,
+  );
   const big = { text: "é".repeat(600_000) }; // 1.2 MB of UTF-8
   assert.equal(bytesOverLimit(big, 1 << 20), exact(big));
   assert.equal(bytesOverLimit(big, 2 << 20), undefined);

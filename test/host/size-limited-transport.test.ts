@@ -17,7 +17,11 @@ async function pair(limit: number) {
   return { limited, server, received, diagnostics };
 }
 
-const reply = (id: number, text: string): JSONRPCMessage => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
+const reply = (id: number, text: string): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text }] },
+});
 const size = (m: unknown) => Buffer.byteLength(JSON.stringify(m));
 
 test("a reply within the limit is delivered as it is (the same object)", async () => {
@@ -33,7 +37,10 @@ test("a reply over the limit becomes the RESULT_TOO_LARGE error for its request,
   const m = reply(7, "é".repeat(600)); // 1,200 bytes of UTF-8 text: over, though 600 UTF-16 units
   await server.send(m);
   assert.equal(received.length, 1);
-  const r = received[0] as { id: number; error: { code: number; data: Record<string, { limit: number; bytes: number; stage: string }> } };
+  const r = received[0] as {
+    id: number;
+    error: { code: number; data: Record<string, { limit: number; bytes: number; stage: string }> };
+  };
   assert.equal(r.id, 7);
   assert.equal(r.error.code, RESULT_TOO_LARGE_CODE);
   assert.deepEqual(r.error.data[RESULT_TOO_LARGE_MARK], { limit: 1000, bytes: size(m), stage: "parsed" });

@@ -29,7 +29,9 @@ const alive = (pid: number) => {
 
 test("the first transport adopts the early process and reads what it wrote before adoption", async (t) => {
   // Writes a message at once, then echoes stdin (a tiny stdio "server").
-  const params = node(`process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"notifications/hello"})+"\\n"); process.stdin.pipe(process.stdout);`);
+  const params = node(
+    `process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"notifications/hello"})+"\\n"); process.stdin.pipe(process.stdout);`,
+  );
   spawnEarly(params);
   await sleep(300); // it has spawned and written its line with nobody listening yet
   const first = new LimitedStdioTransport(params, { maxLineBytes: 10_000 });
@@ -52,7 +54,9 @@ test("the first transport adopts the early process and reads what it wrote befor
 });
 
 test("two copies of the module share one registry (the app's bundle spawns, the host's chunks adopt)", async () => {
-  const copy = (await import(`../../src/host/connection/spawn-server.ts?copy=${Date.now()}`)) as typeof import("../../src/host/connection/spawn-server.js");
+  const copy = (await import(
+    `../../src/host/connection/spawn-server.ts?copy=${Date.now()}`
+  )) as typeof import("../../src/host/connection/spawn-server.js");
   assert.notEqual(copy.adoptEarly, adoptEarly, "a second module instance");
   const params = node("setTimeout(() => {}, 5000)");
   copy.spawnEarly(params);
@@ -107,7 +111,10 @@ test("an early process nobody adopted is killed when the app exits", async (t) =
     import { existsSync } from "node:fs";
     wait();
   `;
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", app], { encoding: "utf8", timeout: 20_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", app], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const pid = Number(readFileSync(pidFile, "utf8"));
   assert.ok(pid > 0);

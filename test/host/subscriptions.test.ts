@@ -49,15 +49,24 @@ describe("subscriptions and list changes", () => {
         assert.ok(noted.ok && !noted.isError);
         assert.deepEqual(await updated, { server: "demo", uri: "customers://cust_1005" });
         const read = await host.readResource("customers://cust_1005", "demo");
-        assert.ok(read.ok && "text" in read.contents[0] && read.contents[0].text.includes("CANARY-NOTE"), "a read after the change has the new content");
+        assert.ok(
+          read.ok && "text" in read.contents[0] && read.contents[0].text.includes("CANARY-NOTE"),
+          "a read after the change has the new content",
+        );
 
         assert.ok(!host.modelTools().some((t) => t.name === "extra_echo"));
         const lists = new Set<string>();
         const all = next<{ list: string }>(host, "list-changed", (e) => (lists.add(e.list), lists.size === 3));
         await host.call("toggle_extras", {});
         await all;
-        assert.ok(host.modelTools().some((t) => t.name === "extra_echo"), "the model's next request has the new tool");
-        assert.ok(host.prompts.known().some((p) => p.name === "extra_prompt"), "the new prompt is listed");
+        assert.ok(
+          host.modelTools().some((t) => t.name === "extra_echo"),
+          "the model's next request has the new tool",
+        );
+        assert.ok(
+          host.prompts.known().some((p) => p.name === "extra_prompt"),
+          "the new prompt is listed",
+        );
         const [listing] = await host.resources("demo");
         assert.ok(listing.resources.some((r) => r.uri === "notes://extras"));
         const gone = next<{ list: string }>(host, "list-changed", (e) => e.list === "prompts");

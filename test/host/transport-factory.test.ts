@@ -13,10 +13,17 @@ test("a stdio-shaped config gets one transport for both eras, built by the facto
   const memory = memoryServers({ demo: createDemoServer() });
   const asked: TransportContext[] = [];
   const transport: TransportFactory = (cfg, ctx) => (asked.push(ctx), memory.transport(cfg, ctx));
-  const host = await Host.start({ config: config(memory.servers, { maxResultBytes: 1_000_000 }), transport, eraCache: false });
+  const host = await Host.start({
+    config: config(memory.servers, { maxResultBytes: 1_000_000 }),
+    transport,
+    eraCache: false,
+  });
   try {
     assert.equal(host.servers()[0].protocolVersion, "2026-12-01", host.servers()[0].error);
-    assert.deepEqual(asked.map((c) => [c.name, c.era, c.limits.maxResultBytes]), [["demo", "any", 1_000_000]]);
+    assert.deepEqual(
+      asked.map((c) => [c.name, c.era, c.limits.maxResultBytes]),
+      [["demo", "any", 1_000_000]],
+    );
     const o = await host.call("lookup_order", { orderId: "ord_5001" });
     assert.ok(o.ok, o.ok ? "" : o.error.message);
     assert.ok(memory.sent("demo").some((m) => m.method === "tools/call" && m.params.name === "lookup_order"));
@@ -28,7 +35,10 @@ test("a stdio-shaped config gets one transport for both eras, built by the facto
 test("an HTTP config asks for a modern transport to probe on, or a legacy one when the era is legacy", async () => {
   const server = createDemoServer();
   const cfg = { kind: "http" as const, url: "http://in-memory.invalid/mcp" };
-  for (const [protocol, eras] of [[undefined, ["modern"]], ["2025-11-25", ["legacy"]]] as const) {
+  for (const [protocol, eras] of [
+    [undefined, ["modern"]],
+    ["2025-11-25", ["legacy"]],
+  ] as const) {
     const asked: string[] = [];
     const transport: TransportFactory = (_c, ctx) => (asked.push(ctx.era), inMemoryPair(server, ctx).client);
     const host = await Host.start({ config: config({ demo: cfg }), transport, protocol, eraCache: false });
@@ -58,7 +68,11 @@ test("a connection lost on the server's side is rebuilt through the factory on t
 
 test("the in-memory tier keeps limits.maxResultBytes: a reply over it is refused before validation", async () => {
   const memory = memoryServers({ demo: createDemoServer() });
-  const host = await Host.start({ config: config(memory.servers, { maxResultBytes: 40_000 }), transport: memory.transport, eraCache: false });
+  const host = await Host.start({
+    config: config(memory.servers, { maxResultBytes: 40_000 }),
+    transport: memory.transport,
+    eraCache: false,
+  });
   try {
     const small = await host.call("lookup_order", { orderId: "ord_5001" });
     assert.ok(small.ok, small.ok ? "" : small.error.message);

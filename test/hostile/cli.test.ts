@@ -8,7 +8,16 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
-import { CANARY, DEFAULT_TIMEOUT_MS, ESC_NAME, FAULTS, HOSTILE_JS, SERVER, startHostileHttp, type Fault } from "../helpers/hostile.js";
+import {
+  CANARY,
+  DEFAULT_TIMEOUT_MS,
+  ESC_NAME,
+  FAULTS,
+  HOSTILE_JS,
+  SERVER,
+  startHostileHttp,
+  type Fault,
+} from "../helpers/hostile.js";
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** The CLI runs in parallel (node:test runs a suite's tests one by one unless told otherwise). */
@@ -21,7 +30,13 @@ function configFor(server: Record<string, unknown>): (timeoutMs?: number) => str
     let file = files.get(timeoutMs);
     if (!file) {
       file = join(tempDir(), "hostile.json");
-      writeFileSync(file, JSON.stringify({ mcpServers: { [SERVER]: server }, limits: { callTimeoutMs: timeoutMs, discoverTimeoutMs: 15000 } }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          mcpServers: { [SERVER]: server },
+          limits: { callTimeoutMs: timeoutMs, discoverTimeoutMs: 15000 },
+        }),
+      );
       files.set(timeoutMs, file);
     }
     return file;
@@ -37,7 +52,10 @@ async function cli(args: string[]): Promise<{ code: number | null; out: string; 
   running++;
   try {
     return await new Promise((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: tempDir(),
+        env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+      });
       let out = "";
       let err = "";
       child.stdout.on("data", (c) => (out += c));
@@ -94,7 +112,10 @@ function checkHuman(f: Fault, r: { code: number | null; out: string; err: string
 describe("hostile server through `mcp-prism call` over stdio", PARALLEL, () => {
   for (const f of FAULTS.filter((x) => x.transports.includes("stdio"))) {
     test(`${f.fault}: --json and human output`, async () => {
-      const [json, human] = await Promise.all([cli(callArgs(f, stdioConfig, true)), cli(callArgs(f, stdioConfig, false))]);
+      const [json, human] = await Promise.all([
+        cli(callArgs(f, stdioConfig, true)),
+        cli(callArgs(f, stdioConfig, false)),
+      ]);
       checkJson(f, json);
       checkHuman(f, human);
     });
@@ -116,21 +137,37 @@ describe("hostile server through `mcp-prism call` over HTTP", PARALLEL, () => {
 
 describe("escape sequences in tool names and descriptions", PARALLEL, () => {
   test("`tools` human output shows them neutralized; --json keeps them JSON-escaped and valid", async () => {
-    const [human, json] = await Promise.all([cli(["tools", "--config", stdioConfig()]), cli(["tools", "--config", stdioConfig(), "--json"])]);
+    const [human, json] = await Promise.all([
+      cli(["tools", "--config", stdioConfig()]),
+      cli(["tools", "--config", stdioConfig(), "--json"]),
+    ]);
     assert.equal(human.code, 0, human.err);
     assert.ok(!CONTROL.test(human.out), "no control bytes in the human listing");
     assert.match(human.out, /esc␛\[31m_red␛\]0;pwned␇/);
-    assert.match(human.out, /no_assistant_content rejected \[assistant-content-required\]: server hx, tool no_assistant_content: .*\[assistant-content-required\]/);
+    assert.match(
+      human.out,
+      /no_assistant_content rejected \[assistant-content-required\]: server hx, tool no_assistant_content: .*\[assistant-content-required\]/,
+    );
     assert.equal(json.code, 0, json.err);
     assert.ok(!CONTROL.test(json.out), "JSON escapes control characters itself");
     const doc = JSON.parse(json.out);
-    assert.ok(JSON.stringify(doc).includes(JSON.stringify(ESC_NAME).slice(1, -1)), "the raw name survives inside the JSON");
+    assert.ok(
+      JSON.stringify(doc).includes(JSON.stringify(ESC_NAME).slice(1, -1)),
+      "the raw name survives inside the JSON",
+    );
     const described = doc.servers[0].tools.find((t: { name: string }) => t.name === ESC_NAME);
-    assert.equal(described.description, "desc \u001b[2J\u001b]52;c;cHduZWQ=\u0007 \u009b31m", "the description as sent, C1 CSI included (escaped on the wire)");
+    assert.equal(
+      described.description,
+      "desc \u001b[2J\u001b]52;c;cHduZWQ=\u0007 \u009b31m",
+      "the description as sent, C1 CSI included (escaped on the wire)",
+    );
   });
 
   test("`call` on an escape-named tool: human output sanitized, --json valid", async () => {
-    const [human, json] = await Promise.all([cli(["call", ESC_NAME, "--config", stdioConfig()]), cli(["call", ESC_NAME, "--config", stdioConfig(), "--json"])]);
+    const [human, json] = await Promise.all([
+      cli(["call", ESC_NAME, "--config", stdioConfig()]),
+      cli(["call", ESC_NAME, "--config", stdioConfig(), "--json"]),
+    ]);
     assert.equal(human.code, 0, human.err);
     assert.ok(!CONTROL.test(human.out));
     assert.match(human.out, /^esc␛\[31m_red␛\]0;pwned␇ on hx/m);

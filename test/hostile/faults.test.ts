@@ -6,7 +6,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
-import { CANARY, DEFAULT_TIMEOUT_MS, FAULTS, hostileStdio, SERVER, SHORT_TIMEOUT_MS, startHostileHttp, type Transport } from "../helpers/hostile.js";
+import {
+  CANARY,
+  DEFAULT_TIMEOUT_MS,
+  FAULTS,
+  hostileStdio,
+  SERVER,
+  SHORT_TIMEOUT_MS,
+  startHostileHttp,
+  type Transport,
+} from "../helpers/hostile.js";
 
 for (const transport of ["stdio", "http"] as Transport[]) {
   describe(`hostile server over ${transport}`, () => {
@@ -97,7 +106,9 @@ for (const transport of ["stdio", "http"] as Transport[]) {
       // A 2 MB limit: what the transport may buffer before refusing (up to the limit) stays far
       // below the 12 MB bound whatever the allocator did before. Run alone on a fresh heap, this
       // caught the HTTP transport reading the whole 20 MB (fetch kept pulling) behind its limit.
-      const host = await Host.start({ config: config({ [SERVER]: serverConfig }, { maxResultBytes: 2 * 1024 * 1024 }) });
+      const host = await Host.start({
+        config: config({ [SERVER]: serverConfig }, { maxResultBytes: 2 * 1024 * 1024 }),
+      });
       t.after(() => host.close());
       const rss0 = process.memoryUsage().rss;
       let peak = rss0;

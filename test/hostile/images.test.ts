@@ -15,7 +15,16 @@ import { ResultValidationError, validateLegacyResult } from "../../src/host/resu
 const config = join(tempDir(), "images.json");
 writeFileSync(
   config,
-  JSON.stringify({ mcpServers: { images: { command: process.execPath, args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-image-server.ts")], cwd: ROOT } }, limits: { callTimeoutMs: 60_000 } }),
+  JSON.stringify({
+    mcpServers: {
+      images: {
+        command: process.execPath,
+        args: ["--import", "tsx", join(ROOT, "test/fixtures/hostile-image-server.ts")],
+        cwd: ROOT,
+      },
+    },
+    limits: { callTimeoutMs: 60_000 },
+  }),
 );
 
 interface CallJson {
@@ -25,7 +34,10 @@ interface CallJson {
 
 function call(tool: string): Promise<{ code: number | null; json: CallJson; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "call", tool, "--config", config, "--json"], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+    const child = spawn(process.execPath, [BIN, "call", tool, "--config", config, "--json"], {
+      cwd: tempDir(),
+      env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c) => (out += c));
@@ -72,7 +84,12 @@ describe("bad and big images through `mcp-prism call`", { concurrency: 3 }, () =
 });
 
 test("a legacy result's content goes through the same header reader (refused or passed, never a window)", () => {
-  const content = (name: string) => ({ content: [{ type: "text", text: "x" }, { type: "image", data: IMAGES[name].make().toString("base64"), mimeType: IMAGES[name].mimeType }] });
+  const content = (name: string) => ({
+    content: [
+      { type: "text", text: "x" },
+      { type: "image", data: IMAGES[name].make().toString("base64"), mimeType: IMAGES[name].mimeType },
+    ],
+  });
   const rule = (name: string) => {
     try {
       validateLegacyResult(content(name), undefined, { maxImagePixels: 40_000_000 });

@@ -50,7 +50,10 @@ function stdio(...flags: string[]): ServerConfig {
 }
 
 async function startHttp(...flags: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [FIXTURE, "--http", "0", ...flags], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [FIXTURE, "--http", "0", ...flags], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const { url } = await waitForListeningUrl(child, "bad-reply server", 15_000);
   return {
     url,
@@ -66,7 +69,9 @@ async function startHttp(...flags: string[]): Promise<{ url: string; close(): Pr
 /** `promise`, or a failure naming `what` once `ms` pass (the call timeout is far longer). */
 async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, late]);
   } finally {
@@ -131,14 +136,20 @@ for (const transport of BOTH) {
         const out = await within(FAST_MS, "wrong_id", host.call("wrong_id", {}));
         assert.ok(out.ok, out.ok ? "" : out.error.message);
         const diag = host.servers()[0].diagnostics;
-        assert.ok(diag.some((d) => d.includes("(a reply with id 1000000, which matches no request in flight)")), diag.join("\n"));
+        assert.ok(
+          diag.some((d) => d.includes("(a reply with id 1000000, which matches no request in flight)")),
+          diag.join("\n"),
+        );
       });
 
       test("a log notification nested 100,000 levels deep is kept as one line naming it; the call's reply is used", async () => {
         const out = await within(FAST_MS, "deep_notification", host.call("deep_notification", {}));
         assert.ok(out.ok, out.ok ? "" : out.error.message);
         const logs = host.logs(S).map((l) => l.text);
-        assert.ok(logs.some((t) => /^⟨data nested deeper than \d+ levels⟩$/.test(t)), logs.join("\n"));
+        assert.ok(
+          logs.some((t) => /^⟨data nested deeper than \d+ levels⟩$/.test(t)),
+          logs.join("\n"),
+        );
         await goodCall(host);
       });
     }
@@ -151,13 +162,23 @@ describe("a refused reply while connecting", () => {
       const http = transport === "legacy" ? await startHttp("--era", "legacy", "--bad-init") : undefined;
       const server: ServerConfig = http ? { kind: "http", url: http.url } : stdio("--era", "legacy", "--bad-init");
       try {
-        const host = await within(FAST_MS, "connect", Host.start({ config: config({ [S]: server }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false }));
+        const host = await within(
+          FAST_MS,
+          "connect",
+          Host.start({ config: config({ [S]: server }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false }),
+        );
         try {
           const status = host.servers()[0];
           assert.equal(status.state, "failed");
-          assert.match(status.error ?? "", /^server br: refused the reply to initialize: "result" is null, not an object/);
+          assert.match(
+            status.error ?? "",
+            /^server br: refused the reply to initialize: "result" is null, not an object/,
+          );
           const out = await within(FAST_MS, "call", host.call("good", {}));
-          assert.ok(!out.ok && out.error.message.includes('refused the reply to initialize: "result" is null'), JSON.stringify(out));
+          assert.ok(
+            !out.ok && out.error.message.includes('refused the reply to initialize: "result" is null'),
+            JSON.stringify(out),
+          );
         } finally {
           await host.close();
         }
@@ -170,7 +191,10 @@ describe("a refused reply while connecting", () => {
 
 describe("valid input that used to fail: tolerated", () => {
   test("stdio: a UTF-8 BOM before the first message (the discover reply)", async () => {
-    const host = await Host.start({ config: config({ [S]: stdio("--bom") }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
+    const host = await Host.start({
+      config: config({ [S]: stdio("--bom") }, { callTimeoutMs: CALL_TIMEOUT_MS }),
+      eraCache: false,
+    });
     try {
       assert.equal(host.servers()[0].state, "connected", host.servers()[0].error);
       await goodCall(host);
@@ -179,10 +203,19 @@ describe("valid input that used to fail: tolerated", () => {
     }
   });
 
-  for (const flags of [["--bom"], ["--sse", "cr"], ["--sse", "lf"], ["--era", "legacy", "--bom"], ["--era", "legacy", "--sse", "cr"]]) {
+  for (const flags of [
+    ["--bom"],
+    ["--sse", "cr"],
+    ["--sse", "lf"],
+    ["--era", "legacy", "--bom"],
+    ["--era", "legacy", "--sse", "cr"],
+  ]) {
     test(`HTTP ${flags.join(" ")}: connects, lists and calls; a bad reply is still refused`, async () => {
       const http = await startHttp(...flags);
-      const host = await Host.start({ config: config({ [S]: { kind: "http", url: http.url } }, { callTimeoutMs: CALL_TIMEOUT_MS }), eraCache: false });
+      const host = await Host.start({
+        config: config({ [S]: { kind: "http", url: http.url } }, { callTimeoutMs: CALL_TIMEOUT_MS }),
+        eraCache: false,
+      });
       try {
         assert.equal(host.servers()[0].state, "connected", host.servers()[0].error);
         assert.ok((await host.tools()).some((t) => t.name === "good"));
@@ -201,14 +234,21 @@ describe("valid input that used to fail: tolerated", () => {
 /** The built CLI; killed (and the test failed) if it outlives `FAST_MS`. */
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: tempDir(),
+      env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (err += c));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`mcp-prism ${args.join(" ")}: still running after ${FAST_MS} ms (call timeout ${CALL_TIMEOUT_MS} ms)`));
+      reject(
+        new Error(
+          `mcp-prism ${args.join(" ")}: still running after ${FAST_MS} ms (call timeout ${CALL_TIMEOUT_MS} ms)`,
+        ),
+      );
     }, FAST_MS);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -219,7 +259,13 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 
 function configFile(server: Record<string, unknown>): string {
   const file = join(tempDir(), "bad-reply.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { [S]: server }, limits: { callTimeoutMs: CALL_TIMEOUT_MS, discoverTimeoutMs: 15_000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { [S]: server },
+      limits: { callTimeoutMs: CALL_TIMEOUT_MS, discoverTimeoutMs: 15_000 },
+    }),
+  );
   return file;
 }
 
@@ -228,15 +274,26 @@ describe("replies refused at once through `mcp-prism call`", { concurrency: 4 },
   let files: Record<"stdio" | "http", string>;
   before(async () => {
     http = await startHttp();
-    files = { stdio: configFile({ command: process.execPath, args: [FIXTURE], cwd: ROOT }), http: configFile({ url: http.url }) };
+    files = {
+      stdio: configFile({ command: process.execPath, args: [FIXTURE], cwd: ROOT }),
+      http: configFile({ url: http.url }),
+    };
   });
   after(() => http.close());
 
   for (const transport of ["stdio", "http"] as const) {
-    for (const tool of ["result_null", "result_and_error", "batch", ...(transport === "http" ? ["sse_no_response"] : [])]) {
+    for (const tool of [
+      "result_null",
+      "result_and_error",
+      "batch",
+      ...(transport === "http" ? ["sse_no_response"] : []),
+    ]) {
       const b = BAD.find((x) => x.tool === tool)!;
       test(`${transport}: ${tool} → one line naming server, tool and rule; exit 1`, async () => {
-        const [human, json] = await Promise.all([cli(["call", tool, "--config", files[transport]]), cli(["call", tool, "--config", files[transport], "--json"])]);
+        const [human, json] = await Promise.all([
+          cli(["call", tool, "--config", files[transport]]),
+          cli(["call", tool, "--config", files[transport], "--json"]),
+        ]);
         assert.equal(human.code, 1, human.err);
         const lines = human.out.split("\n").filter((l) => l.startsWith("✗"));
         assert.equal(lines.length, 1, human.out);
@@ -255,7 +312,10 @@ describe("replies refused at once through `mcp-prism call`", { concurrency: 4 },
     const cr = await startHttp("--sse", "cr");
     try {
       const bom = configFile({ command: process.execPath, args: [FIXTURE, "--bom"], cwd: ROOT });
-      const [a, b] = await Promise.all([cli(["call", "good", "--config", bom]), cli(["call", "good", "--config", configFile({ url: cr.url })])]);
+      const [a, b] = await Promise.all([
+        cli(["call", "good", "--config", bom]),
+        cli(["call", "good", "--config", configFile({ url: cr.url })]),
+      ]);
       assert.equal(a.code, 0, a.out + a.err);
       assert.equal(b.code, 0, b.out + b.err);
       assert.match(a.out + b.out, /fine/);

@@ -13,13 +13,22 @@ import { schemaBomb } from "../helpers/schema-bomb.js";
 function configFile(era: "modern" | "legacy", limits: Record<string, number> = {}): string {
   const s = schemaBomb(era);
   const file = join(tempDir(), `bomb-${era}.json`);
-  writeFileSync(file, JSON.stringify({ mcpServers: { bomb: { command: s.command, args: s.args, cwd: s.cwd } }, limits: { callTimeoutMs: 15_000, ...limits } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: { bomb: { command: s.command, args: s.args, cwd: s.cwd } },
+      limits: { callTimeoutMs: 15_000, ...limits },
+    }),
+  );
   return file;
 }
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string; killed: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: tempDir() } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: tempDir(),
+      env: { ...process.env, XDG_CONFIG_HOME: tempDir() },
+    });
     let out = "";
     let err = "";
     let killed = false;
@@ -61,7 +70,10 @@ describe("2026-12-01 variants", { concurrency: 4 }, () => {
   test("structuredContent nested 10,000 levels is rejected whole with too-deep", async () => {
     const doc = await callJson(config, "deep_result", ["--select", "programmatic/structured"]);
     assert.equal(doc.error?.rule, "too-deep");
-    assert.match(doc.error.message, /server bomb, tool deep_result: .*goes deeper than 100 levels \(limits\.maxJsonDepth\)/);
+    assert.match(
+      doc.error.message,
+      /server bomb, tool deep_result: .*goes deeper than 100 levels \(limits\.maxJsonDepth\)/,
+    );
   });
   test("arguments nested 5,000 levels are not sent (too-deep); a lower limits.maxJsonDepth is obeyed", async () => {
     const doc = await callJson(config, "echo", ["--args", DEEP_ARGS]);
@@ -79,9 +91,13 @@ describe("2026-12-01 variants", { concurrency: 4 }, () => {
   test("tools: an inputSchema nested 10,000 levels is rejected with too-deep (not offered); the other tools are listed", async () => {
     const r = await cli(["tools", "--config", config]);
     assert.equal(r.killed, false);
-    assert.match(r.out, /✗ deep_input rejected \[too-deep\]: server bomb, tool deep_input: nesting in the declaration goes deeper than 100 levels/);
+    assert.match(
+      r.out,
+      /✗ deep_input rejected \[too-deep\]: server bomb, tool deep_input: nesting in the declaration goes deeper than 100 levels/,
+    );
     assert.match(r.out, /lookahead_variant[\s\S]*declined \[uncompilable-variant-schema\]/);
-    for (const t of ["redos_variant", "ref_loop", "deep_result", "echo"]) assert.match(r.out, new RegExp(`^  ${t}$`, "m"));
+    for (const t of ["redos_variant", "ref_loop", "deep_result", "echo"])
+      assert.match(r.out, new RegExp(`^  ${t}$`, "m"));
   });
 });
 
@@ -90,7 +106,10 @@ describe("legacy outputSchema", { concurrency: 4 }, () => {
   test("a catastrophic pattern (^(a+)+$) on a 41-character value: structuredContent dropped with a warning, content routed", async () => {
     const doc = await callJson(config, "redos_legacy");
     assert.equal(doc.error, undefined);
-    assert.deepEqual(doc.warnings?.map((w: { rule: string }) => w.rule), ["schema-violation"]);
+    assert.deepEqual(
+      doc.warnings?.map((w: { rule: string }) => w.rule),
+      ["schema-violation"],
+    );
   });
   test("structuredContent nested 10,000 levels is rejected whole with too-deep", async () => {
     const doc = await callJson(config, "deep_result");

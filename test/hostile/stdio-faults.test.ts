@@ -24,8 +24,14 @@ describe("stdio-only faults", () => {
     assert.ok(out.ok, out.ok ? "" : out.error.message);
     assert.equal(out.routed.model.length, 1);
     const diag = status().diagnostics;
-    assert.ok(diag.some((d) => d.includes("not JSON-RPC: this is not JSON")), diag.join("\n"));
-    assert.ok(diag.some((d) => d.includes("not JSON-RPC: [1,2,3]")), "valid JSON that is not JSON-RPC is ignored too");
+    assert.ok(
+      diag.some((d) => d.includes("not JSON-RPC: this is not JSON")),
+      diag.join("\n"),
+    );
+    assert.ok(
+      diag.some((d) => d.includes("not JSON-RPC: [1,2,3]")),
+      "valid JSON that is not JSON-RPC is ignored too",
+    );
     assert.equal(status().state, "connected");
   });
 
@@ -36,17 +42,33 @@ describe("stdio-only faults", () => {
     const tail = status().stderr;
     assert.ok(tail.length <= 20, `${tail.length} lines kept`);
     for (const line of tail) assert.ok(line.length <= 520, `a kept line is ${line.length} chars`);
-    assert.ok(tail.some((l) => l.startsWith("NNNN")), "the newline-less flood is cut into bounded lines");
+    assert.ok(
+      tail.some((l) => l.startsWith("NNNN")),
+      "the newline-less flood is cut into bounded lines",
+    );
   });
 
   test("/servers in the app shows the real server's diagnostics and stderr tail, neutralized", async () => {
     const store = new SessionStore();
     const commandHost: CommandHost = host; // the Host is the UI's command host, no adapter
-    await dispatch("/servers", { store, host: commandHost, width: () => 120, quit: () => {}, cwd: ".", commands: COMMANDS });
-    const notice = store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "notice") as { text: string } | undefined;
+    await dispatch("/servers", {
+      store,
+      host: commandHost,
+      width: () => 120,
+      quit: () => {},
+      cwd: ".",
+      commands: COMMANDS,
+    });
+    const notice = store
+      .getState()
+      .finished.flatMap((t) => t.items)
+      .find((i) => i.kind === "notice") as { text: string } | undefined;
     assert.ok(notice, "/servers answered");
     // The Host itself is the command host: its rejected tools are listed before the tails.
-    assert.match(notice.text, /^hx {2}2026-12-01 {2}connected\n {2}tools: \d+ usable, 2 rejected; set aside:\n(?: {4}✗ [^\n]*\n){2} {2}diagnostics \(last 3 of \d+ kept\):/);
+    assert.match(
+      notice.text,
+      /^hx {2}2026-12-01 {2}connected\n {2}tools: \d+ usable, 2 rejected; set aside:\n(?: {4}✗ [^\n]*\n){2} {2}diagnostics \(last 3 of \d+ kept\):/,
+    );
     assert.match(notice.text, /\n {2}stderr \(last 3 of \d+ kept\):\n {4}NNNN/);
     assert.ok(!notice.text.includes("\u001b"), "no raw escape sequence from the server reaches the screen");
   });
@@ -63,7 +85,10 @@ describe("stdio-only faults", () => {
     const out = await host.call("exit_mid_call", {});
     assert.ok(!out.ok);
     assert.equal(out.error.rule, "connection-closed");
-    assert.match(out.error.message, /^server hx, tool exit_mid_call: the server closed the connection during the call; it will be restarted on the next call$/);
+    assert.match(
+      out.error.message,
+      /^server hx, tool exit_mid_call: the server closed the connection during the call; it will be restarted on the next call$/,
+    );
     assert.equal(status().state, "disconnected");
     assert.match(status().error!, /exited; it will be restarted/);
     const t0 = performance.now();
@@ -101,7 +126,8 @@ describe("LimitedStdioTransport", () => {
     await t.send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: {} } as any);
     await t.send({ jsonrpc: "2.0", id: 42, method: "ping" } as any);
     (t as any).child.stdin.write(big + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 42, result: {} }) + "\n");
-    for (let i = 0; i < 100 && got.filter((m) => !("method" in m)).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && got.filter((m) => !("method" in m)).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 20));
     await t.close();
     const replies = got.filter((m) => !("method" in m));
     assert.equal(replies[0].id, 41);
@@ -113,7 +139,10 @@ describe("LimitedStdioTransport", () => {
 
   test("an oversized request from the server is skipped as a diagnostic, never taken for a reply", async () => {
     const diag: string[] = [];
-    const t = new LimitedStdioTransport({ command: "cat", args: [] }, { maxLineBytes: 1000, onDiagnostic: (d) => diag.push(d) });
+    const t = new LimitedStdioTransport(
+      { command: "cat", args: [] },
+      { maxLineBytes: 1000, onDiagnostic: (d) => diag.push(d) },
+    );
     const got: any[] = [];
     t.onmessage = (m) => got.push(m);
     await t.start();

@@ -11,9 +11,16 @@ import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { firstControl, TRUST_SERVER } from "../helpers/trust.js";
 
-function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: tempDir(), env: { ...process.env, XDG_CONFIG_HOME: tempDir(), ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: tempDir(),
+      env: { ...process.env, XDG_CONFIG_HOME: tempDir(), ...env },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c) => (out += c));
@@ -26,11 +33,18 @@ function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_00
   });
 }
 
-const server = (label: string, tools: string[], mode = "") => ({ command: process.execPath, args: [TRUST_SERVER, "--label", label, "--tools", tools.join(","), "--mode", mode], cwd: ROOT });
+const server = (label: string, tools: string[], mode = "") => ({
+  command: process.execPath,
+  args: [TRUST_SERVER, "--label", label, "--tools", tools.join(","), "--mode", mode],
+  cwd: ROOT,
+});
 
 function configFile(servers: Record<string, unknown>): string {
   const file = join(tempDir(), "trust.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: servers, limits: { callTimeoutMs: 10_000, discoverTimeoutMs: 15_000 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: servers, limits: { callTimeoutMs: 10_000, discoverTimeoutMs: 15_000 } }),
+  );
   return file;
 }
 
@@ -42,13 +56,18 @@ test("call a__x runs on server a, not on server b's tool named a__x; tools lists
   assert.match(JSON.stringify(doc), /answered-by=a tool=x/);
   assert.doesNotMatch(JSON.stringify(doc), /answered-by=b/);
   const tools = await cli(["tools", "--config", file, "--json"]);
-  const listed = (JSON.parse(tools.out).servers as { name: string; tools: { name: string; qualifiedName: string }[] }[]).flatMap((s) => s.tools.map((t) => `${s.name}:${t.name}=${t.qualifiedName}`));
+  const listed = (
+    JSON.parse(tools.out).servers as { name: string; tools: { name: string; qualifiedName: string }[] }[]
+  ).flatMap((s) => s.tools.map((t) => `${s.name}:${t.name}=${t.qualifiedName}`));
   assert.deepEqual(listed.sort(), ["a:x=a__x", "b:a__x=b__a__x", "b:x=b__x"]);
 });
 
 /** Nothing a terminal would act on, no mark flood, no invisible filler: in stdout AND stderr. */
 function assertInert(what: string, run: { out: string; err: string }) {
-  for (const [name, s] of [["stdout", run.out], ["stderr", run.err]] as const) {
+  for (const [name, s] of [
+    ["stdout", run.out],
+    ["stderr", run.err],
+  ] as const) {
     assert.equal(firstControl(s), undefined, `${what} ${name}: ${firstControl(s)}`);
     assert.doesNotMatch(s, /\p{M}{5}/u, `${what} ${name}: a combining-mark flood`);
     assert.doesNotMatch(s, /[\u3164\u115f\u1160\uffa0\u{e0000}-\u{e007f}]/u, `${what} ${name}: an invisible filler`);
@@ -59,14 +78,19 @@ const hostileFile = configFile({ h: server("h", ["x"], "hostile") });
 const crashFile = configFile({ h: server("h", ["x"], "crash") });
 const versionFile = configFile({ h: server("h", ["x"], "badversion") });
 
-for (const [label, file] of [["crash at start-up", crashFile], ["hostile version string", versionFile], ["hostile name, instructions, stderr and errors", hostileFile]] as const) {
+for (const [label, file] of [
+  ["crash at start-up", crashFile],
+  ["hostile version string", versionFile],
+  ["hostile name, instructions, stderr and errors", hostileFile],
+] as const) {
   for (const json of [false, true]) {
     for (const cmd of [["call", "x"], ["tools"], ["compare", "x"]]) {
       test(`${cmd[0]}${json ? " --json" : ""}: ${label} reaches neither stdout nor stderr raw`, async () => {
         const run = await cli([...cmd, "--config", file, ...(json ? ["--json"] : [])]);
         assertInert(`${cmd.join(" ")} (${label})`, run);
         // The text is shown, neutralized, not silently lost: the payload is still there, visibly.
-        if (!json && label !== "hostile name, instructions, stderr and errors") assert.match(run.out + run.err, /␛\]0;PWNED-TITLE/, run.err.slice(0, 400));
+        if (!json && label !== "hostile name, instructions, stderr and errors")
+          assert.match(run.out + run.err, /␛\]0;PWNED-TITLE/, run.err.slice(0, 400));
       });
     }
   }
@@ -75,14 +99,27 @@ for (const [label, file] of [["crash at start-up", crashFile], ["hostile version
 for (const mode of ["hostile", "crash", "badversion"]) {
   test(`check: a ${mode} server's text is inert in stdout and stderr`, async () => {
     // --allow-writes: the checker calls the tool too, and prints the hostile error it gets.
-    const run = await cli(["check", "--timeout", "3", "--allow-writes", "--", process.execPath, TRUST_SERVER, "--mode", mode]);
+    const run = await cli([
+      "check",
+      "--timeout",
+      "3",
+      "--allow-writes",
+      "--",
+      process.execPath,
+      TRUST_SERVER,
+      "--mode",
+      mode,
+    ]);
     assert.match(run.out + run.err, /PWNED|passed, \d+ failed|server exited/);
     assertInert(`check (${mode})`, run);
   });
 }
 
 test("check starts the server with the host's minimal environment, not the caller's secrets", async () => {
-  const run = await cli(["check", "--timeout", "3", "--", process.execPath, TRUST_SERVER, "--mode", "env-exit"], { MCP_PRISM_TEST_SECRET: "s3cret", ANTHROPIC_API_KEY: "sk-test" });
+  const run = await cli(["check", "--timeout", "3", "--", process.execPath, TRUST_SERVER, "--mode", "env-exit"], {
+    MCP_PRISM_TEST_SECRET: "s3cret",
+    ANTHROPIC_API_KEY: "sk-test",
+  });
   const text = run.out + run.err;
   assert.match(text, /env-names: /, text.slice(0, 400));
   const names = /env-names: ([^\s]*)/.exec(text)![1].split(",");
@@ -91,7 +128,11 @@ test("check starts the server with the host's minimal environment, not the calle
 });
 
 test("check survives a server flooding stdout without a newline: one clear FAIL line, bounded", async () => {
-  const run = await cli(["check", "--timeout", "5", "--", process.execPath, TRUST_SERVER, "--mode", "flood"], {}, 90_000);
+  const run = await cli(
+    ["check", "--timeout", "5", "--", process.execPath, TRUST_SERVER, "--mode", "flood"],
+    {},
+    90_000,
+  );
   assert.equal(run.code, 1, run.err);
   assert.match(run.out + run.err, /server wrote a line over 8388608 bytes without a newline; stopped reading it/);
 });
@@ -113,7 +154,10 @@ test("check survives an HTTP server streaming a reply without end: one clear lin
     const { port } = server.address() as { port: number };
     const run = await cli(["check", "--timeout", "20", "--url", `http://127.0.0.1:${port}/mcp`], {}, 90_000);
     assert.equal(run.code, 1, run.err);
-    assert.match(run.err, /^mcp-prism check: HTTP 200 reply to server\/discover is over 8388608 bytes; stopped reading it$/m);
+    assert.match(
+      run.err,
+      /^mcp-prism check: HTTP 200 reply to server\/discover is over 8388608 bytes; stopped reading it$/m,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -22,7 +22,12 @@ function reset(): void {
 }
 
 function model(opts: { maxRetries?: number; baseURL?: string } = {}) {
-  return new AnthropicModel({ apiKey: "sk-test", baseURL: opts.baseURL ?? fake.url, model: "claude-test", maxRetries: opts.maxRetries ?? 2 });
+  return new AnthropicModel({
+    apiKey: "sk-test",
+    baseURL: opts.baseURL ?? fake.url,
+    model: "claude-test",
+    maxRetries: opts.maxRetries ?? 2,
+  });
 }
 
 const entries = [
@@ -38,7 +43,14 @@ test("tool_use then text: streamed, mapped back to the tool, only the model sink
   fake.responder = callFirstToolThenAnswer({ query: "Globex" });
   const events: TurnEvent[] = [];
   const conversation = new Conversation();
-  const r = await runTurn({ adapter: model(), executor: exec, conversation, prompt: "find Globex", mode: "chat", events: (e) => events.push(e) });
+  const r = await runTurn({
+    adapter: model(),
+    executor: exec,
+    conversation,
+    prompt: "find Globex",
+    mode: "chat",
+    events: (e) => events.push(e),
+  });
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(r.answer, "done");
   assert.equal(r.modelRequests, 2);
@@ -47,15 +59,24 @@ test("tool_use then text: streamed, mapped back to the tool, only the model sink
   const first = fake.requests[0].body;
   assert.equal(first.stream, true);
   assert.equal(first.model, "claude-test");
-  assert.deepEqual(first.tools.map((t: { name: string }) => t.name), ["search_customers", "refresh"]);
+  assert.deepEqual(
+    first.tools.map((t: { name: string }) => t.name),
+    ["search_customers", "refresh"],
+  );
   assert.match(JSON.stringify(first.system), /Always be brief/);
-  assert.deepEqual(exec.calls.map((c) => [c.name, c.args]), [["search.customers", { query: "Globex" }]]);
+  assert.deepEqual(
+    exec.calls.map((c) => [c.name, c.args]),
+    [["search.customers", { query: "Globex" }]],
+  );
   // Second request: a tool_result with the assistant text and image only.
   const second = fake.requests[1].body;
   const toolResult = second.messages[2].content[0];
   assert.equal(toolResult.type, "tool_result");
   assert.equal(toolResult.tool_use_id, second.messages[1].content[1].id);
-  assert.deepEqual(toolResult.content[1], { type: "image", source: { type: "base64", media_type: "image/png", data: ASSISTANT_PNG } });
+  assert.deepEqual(toolResult.content[1], {
+    type: "image",
+    source: { type: "base64", media_type: "image/png", data: ASSISTANT_PNG },
+  });
   const raw = fake.allBodies();
   assert.ok(raw.includes(CANARY.assistant));
   for (const c of [CANARY.user, CANARY.programmatic, CANARY.app, CANARY.meta, USER_PNG]) assert.ok(!raw.includes(c), c);
@@ -63,7 +84,13 @@ test("tool_use then text: streamed, mapped back to the tool, only the model sink
   assert.ok(events.filter((e) => e.type === "text").length >= 4);
 });
 
-async function expectErrorThenRecovery(opts: { script: () => void; kind: string; message: RegExp; maxRetries?: number; baseURL?: string }) {
+async function expectErrorThenRecovery(opts: {
+  script: () => void;
+  kind: string;
+  message: RegExp;
+  maxRetries?: number;
+  baseURL?: string;
+}) {
   reset();
   const exec = new FakeExecutor(entries);
   const conversation = new Conversation();
@@ -94,12 +121,16 @@ async function expectErrorThenRecovery(opts: { script: () => void; kind: string;
   const last = fake.requests[fake.requests.length - 1].body;
   const text = JSON.stringify(last.messages);
   assert.ok(text.includes("first answer") && text.includes("hi") && text.includes("third"));
-  assert.deepEqual(last.messages.map((m: { role: string }) => m.role), ["user", "assistant", "user"]);
+  assert.deepEqual(
+    last.messages.map((m: { role: string }) => m.role),
+    ["user", "assistant", "user"],
+  );
 }
 
 test("401: one clear message, conversation kept, next prompt works", async () => {
   await expectErrorThenRecovery({
-    script: () => fake.script({ kind: "status", status: 401, errorType: "authentication_error", message: "invalid x-api-key" }),
+    script: () =>
+      fake.script({ kind: "status", status: 401, errorType: "authentication_error", message: "invalid x-api-key" }),
     kind: "auth",
     message: /rejected the API key \(401: invalid x-api-key\); check ANTHROPIC_API_KEY/,
   });
@@ -108,17 +139,35 @@ test("401: one clear message, conversation kept, next prompt works", async () =>
 test("429 then success: the SDK retries (bounded) and the turn succeeds", async () => {
   reset();
   fake.script(
-    { kind: "status", status: 429, errorType: "rate_limit_error", message: "slow down", headers: { "retry-after-ms": "10" } },
+    {
+      kind: "status",
+      status: 429,
+      errorType: "rate_limit_error",
+      message: "slow down",
+      headers: { "retry-after-ms": "10" },
+    },
     { kind: "reply", blocks: [{ type: "text", text: "after retry" }] },
   );
-  const r = await runTurn({ adapter: model({ maxRetries: 2 }), executor: new FakeExecutor([]), conversation: new Conversation(), prompt: "x", mode: "chat" });
+  const r = await runTurn({
+    adapter: model({ maxRetries: 2 }),
+    executor: new FakeExecutor([]),
+    conversation: new Conversation(),
+    prompt: "x",
+    mode: "chat",
+  });
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(r.answer, "after retry");
   assert.equal(fake.requests.length, 2, "one retry");
 });
 
 test("429 past the retry bound: one clear message after exactly maxRetries+1 attempts", async () => {
-  const busy = { kind: "status" as const, status: 429, errorType: "rate_limit_error", message: "slow down", headers: { "retry-after-ms": "5" } };
+  const busy = {
+    kind: "status" as const,
+    status: 429,
+    errorType: "rate_limit_error",
+    message: "slow down",
+    headers: { "retry-after-ms": "5" },
+  };
   await expectErrorThenRecovery({
     script: () => fake.script(busy, busy, busy),
     kind: "rate-limit",
@@ -129,8 +178,19 @@ test("429 past the retry bound: one clear message after exactly maxRetries+1 att
 });
 
 test("overloaded (529): one clear message", async () => {
-  const busy = { kind: "status" as const, status: 529, errorType: "overloaded_error", message: "Overloaded", headers: { "retry-after-ms": "5" } };
-  await expectErrorThenRecovery({ script: () => fake.script(busy, busy), kind: "overloaded", message: /overloaded after 1 retry/, maxRetries: 1 });
+  const busy = {
+    kind: "status" as const,
+    status: 529,
+    errorType: "overloaded_error",
+    message: "Overloaded",
+    headers: { "retry-after-ms": "5" },
+  };
+  await expectErrorThenRecovery({
+    script: () => fake.script(busy, busy),
+    kind: "overloaded",
+    message: /overloaded after 1 retry/,
+    maxRetries: 1,
+  });
 });
 
 test("connection refused: one clear message naming the endpoint", async () => {
@@ -145,7 +205,9 @@ test("connection refused: one clear message naming the endpoint", async () => {
   await expectErrorThenRecovery({
     script: () => {},
     kind: "network",
-    message: new RegExp(`cannot reach the Anthropic API at ${dead.replace(/[.:/]/g, "\\$&")} \\(ECONNREFUSED\\) after 1 retry`),
+    message: new RegExp(
+      `cannot reach the Anthropic API at ${dead.replace(/[.:/]/g, "\\$&")} \\(ECONNREFUSED\\) after 1 retry`,
+    ),
     baseURL: dead,
     maxRetries: 1,
   });
@@ -180,7 +242,14 @@ test("cancellation aborts the stream and reaches the executor's call", async () 
   });
   fake.responder = callFirstToolThenAnswer({ query: "x" });
   const conversation = new Conversation();
-  const r = await runTurn({ adapter: model(), executor: exec, conversation, prompt: "go", mode: "chat", signal: ac.signal });
+  const r = await runTurn({
+    adapter: model(),
+    executor: exec,
+    conversation,
+    prompt: "go",
+    mode: "chat",
+    signal: ac.signal,
+  });
   assert.equal(r.ok, false);
   assert.equal(r.error?.kind, "aborted");
   assert.equal(exec.calls[0].opts?.signal, ac.signal);
@@ -216,7 +285,14 @@ test("the tool-use loop is bounded: a model that never stops calling tools ends 
   reset();
   fake.responder = () => ({ kind: "reply", blocks: [{ type: "tool_use", name: "refresh", input: {} }] });
   const exec = new FakeExecutor(entries);
-  const r = await runTurn({ adapter: model(), executor: exec, conversation: new Conversation(), prompt: "loop", mode: "chat", maxRounds: 3 });
+  const r = await runTurn({
+    adapter: model(),
+    executor: exec,
+    conversation: new Conversation(),
+    prompt: "loop",
+    mode: "chat",
+    maxRounds: 3,
+  });
   assert.equal(r.ok, true);
   assert.equal(r.roundLimitHit, true);
   assert.equal(r.modelRequests, 3);
@@ -228,7 +304,14 @@ test("the tool-use loop is bounded: a model that never stops calling tools ends 
 test("a sampling request's maxTokens, temperature and stopSequences go to the Messages API; no tools", async () => {
   reset();
   const { sampleWith } = await import("../../src/model/sampling.js");
-  const text = await sampleWith(model(), { server: "crm", messages: [{ role: "user", text: "hi" }], systemPrompt: "Be brief", maxTokens: 20, temperature: 0.5, stopSequences: ["STOP"] });
+  const text = await sampleWith(model(), {
+    server: "crm",
+    messages: [{ role: "user", text: "hi" }],
+    systemPrompt: "Be brief",
+    maxTokens: 20,
+    temperature: 0.5,
+    stopSequences: ["STOP"],
+  });
   assert.equal(typeof text, "string");
   const body = fake.requests[0].body;
   assert.equal(body.max_tokens, 20);
@@ -244,7 +327,13 @@ test("a context-length error is named as such, with the numbers (the Messages AP
   fake.contextWindow = 50;
   try {
     const conversation = new Conversation();
-    const r = await runTurn({ adapter: model(), executor: new FakeExecutor([]), conversation, prompt: "x".repeat(400), mode: "chat" });
+    const r = await runTurn({
+      adapter: model(),
+      executor: new FakeExecutor([]),
+      conversation,
+      prompt: "x".repeat(400),
+      mode: "chat",
+    });
     assert.equal(r.error?.kind, "context-length");
     assert.match(r.error!.message, /over anthropic:claude-test's context window \(50 tokens; the request had \d+\)/);
   } finally {

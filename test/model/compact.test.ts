@@ -34,9 +34,20 @@ after(async () => {
 function bigResultExecutor(): FakeExecutor {
   const text = (n: number) => `row ${n}: ${"lorem ipsum dolor sit amet ".repeat(220)}`;
   let n = 0;
-  return new FakeExecutor([tool("lookup", { inputSchema: { type: "object", properties: { q: { type: "string" } } } })], () => ({
-    routed: { model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: text(++n) }] } as ModelSinkEntry], user: [], programmatic: [], app: [], appMeta: {} },
-  }));
+  return new FakeExecutor(
+    [tool("lookup", { inputSchema: { type: "object", properties: { q: { type: "string" } } } })],
+    () => ({
+      routed: {
+        model: [
+          { audience: "assistant", format: "content", content: [{ type: "text", text: text(++n) }] } as ModelSinkEntry,
+        ],
+        user: [],
+        programmatic: [],
+        app: [],
+        appMeta: {},
+      },
+    }),
+  );
 }
 
 /** Runs `turns` turns, each with a tool call; returns the conversation, the compaction notices and how many turns failed. */
@@ -62,15 +73,29 @@ async function longSession(adapter: AnthropicModel | ReturnType<typeof createMod
 test("Messages API: 300 turns with a tool call each never meet the 200,000-token window; peak ≤ 0.9 of it", async () => {
   anthropicFake.responder = callFirstToolThenAnswer({ q: "x" });
   anthropicFake.peakTokens = 0;
-  const adapter = new AnthropicModel({ apiKey: "sk-test", baseURL: anthropicFake.url, model: "claude-test", maxRetries: 0 });
+  const adapter = new AnthropicModel({
+    apiKey: "sk-test",
+    baseURL: anthropicFake.url,
+    model: "claude-test",
+    maxRetries: 0,
+  });
   const { conversation, compactions, failed } = await longSession(adapter, 300);
   assert.equal(failed, 0);
   assert.deepEqual(anthropicFake.refused, [], "no request was refused (window, alternation, pairing)");
   assert.ok(compactions.length >= 2, `compacted more than once: ${compactions.length}`);
   assert.ok(anthropicFake.peakTokens <= 0.9 * anthropicFake.contextWindow, `peak ${anthropicFake.peakTokens}`);
-  assert.ok((conversation.items[0] as { text?: string }).text?.startsWith(SUMMARY_LABEL), "the context starts with the summary");
+  assert.ok(
+    (conversation.items[0] as { text?: string }).text?.startsWith(SUMMARY_LABEL),
+    "the context starts with the summary",
+  );
   // The summarising requests went to the same model, without tools.
-  assert.ok(anthropicFake.requests.some((r) => r.body?.system?.includes?.("You compact a chat") || JSON.stringify(r.body?.system ?? "").includes("You compact a chat")));
+  assert.ok(
+    anthropicFake.requests.some(
+      (r) =>
+        r.body?.system?.includes?.("You compact a chat") ||
+        JSON.stringify(r.body?.system ?? "").includes("You compact a chat"),
+    ),
+  );
   anthropicFake.responder = undefined;
 });
 
@@ -80,14 +105,22 @@ test("Chat Completions: the same session through the openai SDK stays inside its
   openaiFake.responder = (body) => {
     const msgs: { role: string }[] = body?.messages ?? [];
     const name = body?.tools?.[0]?.function?.name;
-    return msgs[msgs.length - 1]?.role === "tool" || !name ? { kind: "reply", text: "done" } : { kind: "reply", text: "Let me call it.", calls: [{ name, args: { q: "x" } }] };
+    return msgs[msgs.length - 1]?.role === "tool" || !name
+      ? { kind: "reply", text: "done" }
+      : { kind: "reply", text: "Let me call it.", calls: [{ name, args: { q: "x" } }] };
   };
-  const adapter = createModel({ config: { provider: "openai-compatible", model: "fake-large", baseURL: openaiFake.baseURL, contextWindow: 60_000 }, env: {} });
+  const adapter = createModel({
+    config: { provider: "openai-compatible", model: "fake-large", baseURL: openaiFake.baseURL, contextWindow: 60_000 },
+    env: {},
+  });
   const { compactions, failed } = await longSession(adapter, 80);
   assert.equal(failed, 0);
   assert.ok(compactions.length >= 1, "compacted");
   assert.deepEqual(openaiFake.refused, [], "no request refused (context length, tool message rules)");
-  assert.ok(openaiFake.chats().filter((r) => JSON.stringify(r.body).includes('"role":"tool"')).length >= 80, "a tool call in every turn");
+  assert.ok(
+    openaiFake.chats().filter((r) => JSON.stringify(r.body).includes('"role":"tool"')).length >= 80,
+    "a tool call in every turn",
+  );
   openaiFake.responder = undefined;
 });
 
@@ -96,8 +129,23 @@ function turnsOf(turns: number): ConversationItem[] {
   const items: ConversationItem[] = [];
   for (let i = 0; i < turns; i++) {
     items.push({ role: "user", text: `question ${i} ${"x".repeat(400)}` });
-    items.push({ role: "assistant", text: "", toolCalls: [{ id: `c${i}`, name: "lookup", server: "s", tool: "lookup", args: {} }] });
-    items.push({ role: "tool", callId: `c${i}`, isError: false, result: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "y".repeat(800) }] } as ModelSinkEntry] });
+    items.push({
+      role: "assistant",
+      text: "",
+      toolCalls: [{ id: `c${i}`, name: "lookup", server: "s", tool: "lookup", args: {} }],
+    });
+    items.push({
+      role: "tool",
+      callId: `c${i}`,
+      isError: false,
+      result: [
+        {
+          audience: "assistant",
+          format: "content",
+          content: [{ type: "text", text: "y".repeat(800) }],
+        } as ModelSinkEntry,
+      ],
+    });
     items.push({ role: "assistant", text: `answer ${i}`, toolCalls: [] });
   }
   return items;
@@ -112,7 +160,8 @@ test("the cut is always at a user turn: a tool call and its result stay together
     assert.equal(items[cut].role, "user", `keep ${keep}`);
     const kept = items.slice(cut);
     const calls = new Set(kept.flatMap((i) => (i.role === "assistant" ? i.toolCalls.map((c) => c.id) : [])));
-    for (const i of kept) if (i.role === "tool") assert.ok(calls.has(i.callId), `result ${i.callId} kept without its call`);
+    for (const i of kept)
+      if (i.role === "tool") assert.ok(calls.has(i.callId), `result ${i.callId} kept without its call`);
     assert.ok(cut <= items.length - 4, "the newest turn is never compacted");
   }
   assert.equal(compactionCut(turnsOf(1), caps, 0), 0, "one turn: nothing to compact");
@@ -123,7 +172,10 @@ test("the offline model's summary is deterministic; /compact's numbers; the tran
   const model = new OfflineModel({ chunkDelayMs: 0 });
   const recorded: unknown[] = conversation.items.map((i) => contextItemRecord(i));
   conversation.observe((c) => {
-    if (c.type === "compacted") recorded.push({ compacted: { removed: c.removed, items: c.items.map((i) => (contextItemRecord(i) as { item: unknown }).item) } });
+    if (c.type === "compacted")
+      recorded.push({
+        compacted: { removed: c.removed, items: c.items.map((i) => (contextItemRecord(i) as { item: unknown }).item) },
+      });
   });
   const before = contextTokens(conversation.items, model.capabilities);
   const c = await compact(conversation, model);
@@ -139,7 +191,12 @@ test("the offline model's summary is deterministic; /compact's numbers; the tran
       const p = parseContextItem(r.item);
       assert.ok(p.ok);
       replay.push(p.value);
-    } else replay.splice(0, r.compacted.removed, ...r.compacted.items.map((i) => (parseContextItem(i) as { ok: true; value: ConversationItem }).value));
+    } else
+      replay.splice(
+        0,
+        r.compacted.removed,
+        ...r.compacted.items.map((i) => (parseContextItem(i) as { ok: true; value: ConversationItem }).value),
+      );
   }
   assert.deepEqual(JSON.parse(JSON.stringify(replay)), JSON.parse(JSON.stringify(conversation.items)));
 });

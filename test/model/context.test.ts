@@ -36,7 +36,10 @@ test("content blocks become provider blocks or honest placeholders", () => {
     { type: "text", text: "[audio/wav audio omitted: this model cannot take audio]" },
     { type: "text", text: "[resource link: a.txt <file:///a.txt> (text/plain)]" },
     { type: "text", text: "embedded text" },
-    { type: "text", text: "[application/zip <file:///c.bin> resource omitted: this model cannot take binary resources]" },
+    {
+      type: "text",
+      text: "[application/zip <file:///c.bin> resource omitted: this model cannot take binary resources]",
+    },
     { type: "text", text: '{"a":1,"b":[true,null]}' },
   ]);
 });
@@ -47,7 +50,15 @@ test("a receipt is the only thing the model gets when the model sink is empty (c
   void exec;
   const forModel = modelResultFor({
     ok: true,
-    plan: { server: "s", tool: "t", args: {}, requested: undefined, era: "2026-12-01", protocolVersion: "2026-12-01", mode: "code" },
+    plan: {
+      server: "s",
+      tool: "t",
+      args: {},
+      requested: undefined,
+      era: "2026-12-01",
+      protocolVersion: "2026-12-01",
+      mode: "code",
+    },
     isError: false,
     routed,
     bytes: { model: 0, user: 0, programmatic: 10, app: 0 },
@@ -60,17 +71,30 @@ test("a receipt is the only thing the model gets when the model sink is empty (c
   conv.append({ role: "tool", callId: "c1", ...forModel });
   const json = JSON.stringify(buildContext(conv.items, caps));
   assert.ok(json.includes(receipt.text));
-  for (const c of [CANARY.assistant, CANARY.user, CANARY.programmatic, CANARY.app, CANARY.meta]) assert.ok(!json.includes(c), c);
+  for (const c of [CANARY.assistant, CANARY.user, CANARY.programmatic, CANARY.app, CANARY.meta])
+    assert.ok(!json.includes(c), c);
 });
 
 test("only the model sink of a full canary outcome reaches the messages", () => {
   const routed = canaryRouted();
   const conv = new Conversation();
   conv.append({ role: "user", text: "go" });
-  conv.append({ role: "assistant", text: "calling", toolCalls: [{ id: "c1", name: "t", server: "s", tool: "t", args: {} }] });
+  conv.append({
+    role: "assistant",
+    text: "calling",
+    toolCalls: [{ id: "c1", name: "t", server: "s", tool: "t", args: {} }],
+  });
   const forModel = modelResultFor({
     ok: true,
-    plan: { server: "s", tool: "t", args: {}, requested: undefined, era: "2026-12-01", protocolVersion: "2026-12-01", mode: "chat" },
+    plan: {
+      server: "s",
+      tool: "t",
+      args: {},
+      requested: undefined,
+      era: "2026-12-01",
+      protocolVersion: "2026-12-01",
+      mode: "chat",
+    },
     isError: false,
     routed,
     bytes: { model: 1, user: 1, programmatic: 1, app: 1 },
@@ -81,9 +105,13 @@ test("only the model sink of a full canary outcome reaches the messages", () => 
   const json = JSON.stringify(messages);
   assert.ok(json.includes(CANARY.assistant));
   assert.ok(json.includes(ASSISTANT_PNG));
-  for (const c of [CANARY.user, CANARY.programmatic, CANARY.app, CANARY.meta, USER_PNG]) assert.ok(!json.includes(c), c);
+  for (const c of [CANARY.user, CANARY.programmatic, CANARY.app, CANARY.meta, USER_PNG])
+    assert.ok(!json.includes(c), c);
   assert.equal(messages.length, 3);
-  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "user"]);
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ["user", "assistant", "user"],
+  );
 });
 
 test("consecutive same-role items merge (a failed turn leaves a prompt without an answer)", () => {

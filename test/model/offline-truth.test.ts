@@ -15,13 +15,23 @@ after(async () => host?.close());
 
 async function answer(prompt: string, mode: Mode): Promise<string> {
   host ??= await Host.start({ config: config({ demo: demoStdioSource() }), eraCache: false });
-  const r = await runTurn({ adapter: new OfflineModel({ chunkDelayMs: 0 }), executor: host, conversation: new Conversation(), prompt, mode, events: () => {} });
+  const r = await runTurn({
+    adapter: new OfflineModel({ chunkDelayMs: 0 }),
+    executor: host,
+    conversation: new Conversation(),
+    prompt,
+    mode,
+    events: () => {},
+  });
   return r.answer;
 }
 
 test("code mode search: the host's receipt, where it went, and no word about image data", async () => {
   const a = await answer("search customers Globex", "code");
-  assert.match(a, /None of search_customers's output reached me\. The host's receipt says: search_customers: programmatic\/structured [\d.]+ k?B .*went to program logic, not to you\./);
+  assert.match(
+    a,
+    /None of search_customers's output reached me\. The host's receipt says: search_customers: programmatic\/structured [\d.]+ k?B .*went to program logic, not to you\./,
+  );
   assert.ok(!/image/i.test(a), a);
 });
 
@@ -46,6 +56,9 @@ test("minimal mode images: the tool says the images were not returned (nothing c
 
 test("chat mode search: the tool's text only, nothing added", async () => {
   const a = await answer("search customers Globex", "chat");
-  assert.match(a, /^search_customers returned to me: I found 37 Globex customer records\. The three most recently active accounts are/);
+  assert.match(
+    a,
+    /^search_customers returned to me: I found 37 Globex customer records\. The three most recently active accounts are/,
+  );
   assert.ok(!/image|did not see/.test(a), a);
 });

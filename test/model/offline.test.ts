@@ -36,7 +36,10 @@ test("tool choice from the user's words, with obvious arguments", () => {
   assert.deepEqual(extractArgs("search customers for Globex", specs[0]), { query: "Globex" });
   assert.deepEqual(extractArgs("find Initech", specs[0]), { query: "Initech" });
   assert.equal(pickTool("draw two images of a sunrise over Puget Sound", specs)?.name, "generate_images");
-  assert.deepEqual(extractArgs("draw two images of a sunrise over Puget Sound", specs[1]), { prompt: "sunrise over Puget Sound", count: 2 });
+  assert.deepEqual(extractArgs("draw two images of a sunrise over Puget Sound", specs[1]), {
+    prompt: "sunrise over Puget Sound",
+    count: 2,
+  });
   assert.deepEqual(extractArgs('generate 3 images "a red fox"', specs[1]), { prompt: "a red fox", count: 3 });
   assert.equal(pickTool("where is my order ORD-1234?", specs)?.name, "lookup_order");
   assert.deepEqual(extractArgs("where is my order ORD-1234?", specs[2]), { orderId: "ORD-1234" });
@@ -48,7 +51,14 @@ test("tool choice from the user's words, with obvious arguments", () => {
 async function turn(prompt: string, exec: FakeExecutor, mode: "chat" | "code" = "chat") {
   const events: TurnEvent[] = [];
   const conversation = new Conversation();
-  const result = await runTurn({ adapter: new OfflineModel({ chunkDelayMs: 0 }), executor: exec, conversation, prompt, mode, events: (e) => events.push(e) });
+  const result = await runTurn({
+    adapter: new OfflineModel({ chunkDelayMs: 0 }),
+    executor: exec,
+    conversation,
+    prompt,
+    mode,
+    events: (e) => events.push(e),
+  });
   return { result, events, conversation };
 }
 
@@ -56,7 +66,10 @@ test("explicit call TOOL {json} calls exactly that tool with those arguments", a
   const exec = new FakeExecutor(entries);
   const { result } = await turn('call lookup_order {"orderId": "X-1", "extra": [1]}', exec);
   assert.equal(result.ok, true);
-  assert.deepEqual(exec.calls.map((c) => [c.name, c.args]), [["lookup_order", { orderId: "X-1", extra: [1] }]]);
+  assert.deepEqual(
+    exec.calls.map((c) => [c.name, c.args]),
+    [["lookup_order", { orderId: "X-1", extra: [1] }]],
+  );
   assert.equal(exec.calls[0].opts?.mode, "chat");
   assert.equal(result.modelRequests, 2);
 });
@@ -108,9 +121,14 @@ test("code mode: the offline model reports the host's receipt and no data", asyn
 });
 
 test("a failed call reaches the model as an error receipt written from its rule, never the host's message", async () => {
-  const exec = new FakeExecutor(entries, () => ({ error: { rule: "schema-violation", detail: "bad output HOST-LINE-ONLY" } }));
+  const exec = new FakeExecutor(entries, () => ({
+    error: { rule: "schema-violation", detail: "bad output HOST-LINE-ONLY" },
+  }));
   const { result, conversation } = await turn("lookup order ORD-77", exec);
-  assert.match(result.answer, /reported an error to me: The call failed \(schema-violation\): server test, tool lookup_order: the server's result broke the protocol rules/);
+  assert.match(
+    result.answer,
+    /reported an error to me: The call failed \(schema-violation\): server test, tool lookup_order: the server's result broke the protocol rules/,
+  );
   assert.ok(!result.answer.includes("HOST-LINE-ONLY"), "the user's line (CallError.message) never reaches the model");
   const toolItem = conversation.items.find((i) => i.role === "tool");
   assert.equal(toolItem?.role === "tool" && toolItem.isError, true);
@@ -121,11 +139,24 @@ test("cancellation: an aborted signal ends the turn with one clear error, conver
   const ac = new AbortController();
   ac.abort();
   const conversation = new Conversation();
-  const result = await runTurn({ adapter: new OfflineModel(), executor: exec, conversation, prompt: "search customers for X", mode: "chat", signal: ac.signal });
+  const result = await runTurn({
+    adapter: new OfflineModel(),
+    executor: exec,
+    conversation,
+    prompt: "search customers for X",
+    mode: "chat",
+    signal: ac.signal,
+  });
   assert.equal(result.ok, false);
   assert.equal(result.error?.kind, "aborted");
   assert.equal(exec.calls.length, 0);
-  const again = await runTurn({ adapter: new OfflineModel({ chunkDelayMs: 0 }), executor: exec, conversation, prompt: "search customers for Y", mode: "chat" });
+  const again = await runTurn({
+    adapter: new OfflineModel({ chunkDelayMs: 0 }),
+    executor: exec,
+    conversation,
+    prompt: "search customers for Y",
+    mode: "chat",
+  });
   assert.equal(again.ok, true);
   assert.deepEqual(exec.calls[0].args, { query: "Y" });
 });

@@ -36,7 +36,10 @@ test("a 2 MB read_text_file: the head reaches the model, the tail only through r
   const log = `${HEAD}\n${line.repeat(Math.ceil((2 * 1024 * 1024) / line.length))}${TAIL}\n`;
   const path = join(files.files, "big.log");
   writeFileSync(path, log);
-  host = await Host.start({ config: { ...config({ fs: filesystemStdio(files.files) }), roots: [files.files] }, eraCache: false });
+  host = await Host.start({
+    config: { ...config({ fs: filesystemStdio(files.files) }), roots: [files.files] },
+    eraCache: false,
+  });
   let handleSeen: { handle: string; offset: number } | undefined;
   fake.responder = (body, index) => {
     if (index === 0) return { kind: "reply", blocks: [{ type: "tool_use", name: "read_text_file", input: { path } }] };
@@ -44,7 +47,12 @@ test("a 2 MB read_text_file: the head reaches the model, the tail only through r
       const note = /read_result tool: (\{\\"handle\\":\\"[^\\]+\\",\\"offset\\":\d+\})/.exec(textOf(body));
       if (!note) return { kind: "reply", blocks: [{ type: "text", text: "no note" }] };
       handleSeen = JSON.parse(note[1].replace(/\\"/g, '"'));
-      return { kind: "reply", blocks: [{ type: "tool_use", name: "read_result", input: { handle: handleSeen!.handle, offset: log.length - 200 } }] };
+      return {
+        kind: "reply",
+        blocks: [
+          { type: "tool_use", name: "read_result", input: { handle: handleSeen!.handle, offset: log.length - 200 } },
+        ],
+      };
     }
     return { kind: "reply", blocks: [{ type: "text", text: "The log ends normally." }] };
   };
@@ -74,7 +82,10 @@ test("a 2 MB read_text_file: the head reaches the model, the tail only through r
   const last = third.messages.at(-1).content[0];
   assert.equal(last.type, "tool_result");
   assert.ok(JSON.stringify(last).includes(TAIL));
-  assert.equal(third.messages.slice(0, -1).some((m: unknown) => JSON.stringify(m).includes(TAIL)), false);
+  assert.equal(
+    third.messages.slice(0, -1).some((m: unknown) => JSON.stringify(m).includes(TAIL)),
+    false,
+  );
   // The user's copy and the conversation (the transcript's record) are whole.
   const outcome = r.toolCalls[0].outcome;
   assert.ok(outcome?.ok);

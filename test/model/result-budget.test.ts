@@ -16,8 +16,10 @@ import { encodePng } from "../../src/demo/png.js";
 import { parseConfig } from "../../src/host/config/config.js";
 
 const caps = ANTHROPIC_CAPABILITIES;
-const text = (t: string) => [{ audience: "assistant", format: "content", content: [{ type: "text", text: t }] }] as unknown as ModelSinkEntry[];
-const structured = (v: unknown) => [{ audience: "assistant", format: "structured", structuredContent: v }] as unknown as ModelSinkEntry[];
+const text = (t: string) =>
+  [{ audience: "assistant", format: "content", content: [{ type: "text", text: t }] }] as unknown as ModelSinkEntry[];
+const structured = (v: unknown) =>
+  [{ audience: "assistant", format: "structured", structuredContent: v }] as unknown as ModelSinkEntry[];
 
 function conversationWith(result: ModelSinkEntry[], id = "toolu_big"): Conversation {
   const c = new Conversation();
@@ -43,7 +45,10 @@ test("the estimate: ASCII at four a token, other characters one each, images by 
   assert.equal(anthropicImageTokens(1000, 1000), 1334);
   assert.ok(anthropicImageTokens(8000, 8000) <= Math.ceil(1_150_000 / 750));
   assert.equal(estimateImageTokens(Buffer.from(encodePng(75, 10, new Uint8Array(75 * 10 * 4))).toString("base64")), 1);
-  assert.equal(estimateImageTokens(ASSISTANT_PNG, () => 42), 42);
+  assert.equal(
+    estimateImageTokens(ASSISTANT_PNG, () => 42),
+    42,
+  );
   // charsWithin is the inverse: that many characters fit, one more would not.
   const s = "x".repeat(1000);
   const n = charsWithin(s, 100);
@@ -154,9 +159,16 @@ test("after a resume (the transcript's records read back), read_result still pag
 
 test("config limits.modelResultTokens: an integer of tokens, else one line naming the key", () => {
   const servers = { mcpServers: { a: { command: "x" } } };
-  assert.equal(parseConfig(JSON.stringify({ ...servers, limits: { modelResultTokens: 8000 } }), "/tmp/c.json").limits.modelResultTokens, 8000);
+  assert.equal(
+    parseConfig(JSON.stringify({ ...servers, limits: { modelResultTokens: 8000 } }), "/tmp/c.json").limits
+      .modelResultTokens,
+    8000,
+  );
   assert.equal(parseConfig(JSON.stringify(servers), "/tmp/c.json").limits.modelResultTokens, undefined);
   for (const bad of [0, 12.5, "8000", 10 ** 9]) {
-    assert.throws(() => parseConfig(JSON.stringify({ ...servers, limits: { modelResultTokens: bad } }), "/tmp/c.json"), /limits\.modelResultTokens: expected integer from 1000/);
+    assert.throws(
+      () => parseConfig(JSON.stringify({ ...servers, limits: { modelResultTokens: bad } }), "/tmp/c.json"),
+      /limits\.modelResultTokens: expected integer from 1000/,
+    );
   }
 });

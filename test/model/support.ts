@@ -24,7 +24,8 @@ export const CANARY = {
   meta: "CANARY-META-c4d1",
 };
 // Distinct bytes (both valid base64): a red 1x1 PNG for the assistant, a blue one for the user.
-export const ASSISTANT_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+export const ASSISTANT_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
 export const USER_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC";
 
 export function tool(name: string, extra: Partial<ToolEntry> = {}): ToolEntry {
@@ -61,8 +62,20 @@ export function canaryRouted(): Routed {
         ],
       } as UserSinkEntry,
     ],
-    programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { id: CANARY.programmatic } } as ProgrammaticSinkEntry],
-    app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { v: CANARY.app } } as unknown as AppSinkEntry],
+    programmatic: [
+      {
+        audience: "programmatic",
+        format: "structured",
+        structuredContent: { id: CANARY.programmatic },
+      } as ProgrammaticSinkEntry,
+    ],
+    app: [
+      {
+        audience: "io.modelcontextprotocol/ui",
+        format: "structured",
+        structuredContent: { v: CANARY.app },
+      } as unknown as AppSinkEntry,
+    ],
     appMeta: { "io.modelcontextprotocol/ui": { m: CANARY.meta } },
   };
 }
@@ -70,7 +83,13 @@ export function canaryRouted(): Routed {
 /** Code mode: the model sink is empty, the host writes a receipt. */
 export function codeModeRouted(): { routed: Routed; receipt: HostReceipt } {
   const r = canaryRouted();
-  return { routed: { ...r, model: [] }, receipt: { kind: "receipt", text: "search_customers: programmatic/structured 1 kB went to program logic, not to you." } };
+  return {
+    routed: { ...r, model: [] },
+    receipt: {
+      kind: "receipt",
+      text: "search_customers: programmatic/structured 1 kB went to program logic, not to you.",
+    },
+  };
 }
 
 export interface RecordedCall {
@@ -83,7 +102,10 @@ export class FakeExecutor implements ToolExecutor {
   readonly calls: RecordedCall[] = [];
   constructor(
     private readonly tools: ToolEntry[],
-    private readonly outcome: (name: string, args: Record<string, unknown>) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: string; detail: string } } = () => ({
+    private readonly outcome: (
+      name: string,
+      args: Record<string, unknown>,
+    ) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: string; detail: string } } = () => ({
       routed: canaryRouted(),
     }),
     private readonly instr: { server: string; text: string }[] = [],
@@ -97,7 +119,15 @@ export class FakeExecutor implements ToolExecutor {
   async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
     this.calls.push({ name, args, opts });
     const entry = this.tools.find((t) => t.qualifiedName === name)!;
-    const plan = { server: entry.server, tool: entry.name, args, requested: undefined, era: entry.era, protocolVersion: "2026-12-01", mode: opts?.mode ?? "chat" };
+    const plan = {
+      server: entry.server,
+      tool: entry.name,
+      args,
+      requested: undefined,
+      era: entry.era,
+      protocolVersion: "2026-12-01",
+      mode: opts?.mode ?? "chat",
+    };
     const o = this.outcome(name, args);
     if ("error" in o) return failedOutcome(plan, o.error.rule, o.error.detail, 1);
     return {

@@ -31,7 +31,10 @@ test("invalid characters are sanitized; a clash gets a short hash; each maps bac
 
 test("names over 64 characters are truncated with a hash", () => {
   const long = "x".repeat(100);
-  const map = buildToolNameMap([tool(long, { server: "s1" }), tool(long, { server: "s2", qualifiedName: `s2__${long}` })]);
+  const map = buildToolNameMap([
+    tool(long, { server: "s1" }),
+    tool(long, { server: "s2", qualifiedName: `s2__${long}` }),
+  ]);
   for (const t of map.tools) {
     assert.match(t.name, MODEL_TOOL_NAME);
     assert.equal(map.resolve(t.name), t.entry);
@@ -42,11 +45,19 @@ test("names over 64 characters are truncated with a hash", () => {
 test("property: any set of tools gets valid, unique names that map back to the same entry", () => {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ server: fc.string({ minLength: 1, maxLength: 8 }), name: fc.string({ minLength: 1, maxLength: 90 }) }), {
-        maxLength: 12,
-      }),
+      fc.array(
+        fc.record({
+          server: fc.string({ minLength: 1, maxLength: 8 }),
+          name: fc.string({ minLength: 1, maxLength: 90 }),
+        }),
+        {
+          maxLength: 12,
+        },
+      ),
       (specs) => {
-        const entries = specs.map((s, i) => tool(s.name, { server: s.server, qualifiedName: `${s.server}__${s.name}__${i}` }));
+        const entries = specs.map((s, i) =>
+          tool(s.name, { server: s.server, qualifiedName: `${s.server}__${s.name}__${i}` }),
+        );
         const map = buildToolNameMap(entries);
         const names = map.tools.map((t) => t.name);
         assert.equal(new Set(names).size, entries.length);
@@ -55,7 +66,10 @@ test("property: any set of tools gets valid, unique names that map back to the s
           assert.equal(map.resolve(t.name), t.entry);
         }
         // Deterministic.
-        assert.deepEqual(buildToolNameMap(entries).tools.map((t) => t.name), names);
+        assert.deepEqual(
+          buildToolNameMap(entries).tools.map((t) => t.name),
+          names,
+        );
       },
     ),
     { numRuns: 200 },

@@ -35,7 +35,15 @@ async function turn(setting: ToolSearchSetting, responder: Responder, events: Tu
   fake.requests.length = 0;
   fake.responder = responder;
   const adapter = new AnthropicModel({ apiKey: "sk-test", baseURL: fake.url, model: "claude-test", maxRetries: 0 });
-  return runTurn({ adapter, executor: host, conversation: new Conversation(), prompt: "take a screenshot of the page", mode: "chat", toolSearch: setting, events: (e) => events.push(e) });
+  return runTurn({
+    adapter,
+    executor: host,
+    conversation: new Conversation(),
+    prompt: "take a screenshot of the page",
+    mode: "chat",
+    toolSearch: setting,
+    events: (e) => events.push(e),
+  });
 }
 
 const toolBytes = (body: any) => JSON.stringify(body.tools).length;
@@ -60,7 +68,11 @@ test('a model that searches "take a screenshot" gets the tool it found next, cal
   const r = await turn(
     "on",
     (body, index) => {
-      if (index === 0) return { kind: "reply", blocks: [{ type: "tool_use", name: "search_tools", input: { query: "take a screenshot" } }] };
+      if (index === 0)
+        return {
+          kind: "reply",
+          blocks: [{ type: "tool_use", name: "search_tools", input: { query: "take a screenshot" } }],
+        };
       if (index === 1) {
         found = toolNames(body).find((n) => /screenshot/.test(n));
         if (!found) return { kind: "reply", blocks: [{ type: "text", text: "not found" }] };

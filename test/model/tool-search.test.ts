@@ -32,8 +32,14 @@ test("the index ranks by name first, then parameters and description; server nar
     { ...spec("search_city", "Find a city", []), server: "geo" },
   ]);
   assert.equal(index.search("email")[0].name, "send_email");
-  assert.deepEqual(index.search("city").map((m) => m.name), ["search_city", "weather"]);
-  assert.deepEqual(index.search("email", { server: "wx" }).map((m) => m.name), ["weather"]);
+  assert.deepEqual(
+    index.search("city").map((m) => m.name),
+    ["search_city", "weather"],
+  );
+  assert.deepEqual(
+    index.search("email", { server: "wx" }).map((m) => m.name),
+    ["weather"],
+  );
   assert.deepEqual(index.search("the a of"), []);
 });
 
@@ -48,20 +54,39 @@ test('"auto" defers the tools only over a tenth of the window; "on" and "off" de
 });
 
 test("loaded: pinned, then what the conversation used or found, newest first, at most MAX_LOADED", async () => {
-  const tools = [spec("send_email", "Send an email"), spec("read_inbox", "Read the inbox"), ...Array.from({ length: 40 }, (_, i) => spec(`tool_${i}`, `thing ${i}`))];
+  const tools = [
+    spec("send_email", "Send an email"),
+    spec("read_inbox", "Read the inbox"),
+    ...Array.from({ length: 40 }, (_, i) => spec(`tool_${i}`, `thing ${i}`)),
+  ];
   const search = new ToolSearch(tools, () => "s", ["read_inbox", "not_a_tool"]);
   const c = new Conversation();
   assert.deepEqual([...search.loaded(c.items)], ["read_inbox"]);
   c.append({ role: "user", text: "mail" });
-  c.append({ role: "assistant", text: "", toolCalls: [{ id: "1", name: "search_tools", server: "", tool: "search_tools", args: { query: "send email" } }] });
+  c.append({
+    role: "assistant",
+    text: "",
+    toolCalls: [{ id: "1", name: "search_tools", server: "", tool: "search_tools", args: { query: "send email" } }],
+  });
   assert.ok(search.loaded(c.items).has("send_email"));
   // A resumed conversation (the same items) loads the same tools.
   assert.deepEqual([...search.loaded(Conversation.from(c.items).items)], [...search.loaded(c.items)]);
-  for (let i = 0; i < 40; i++) c.append({ role: "assistant", text: "", toolCalls: [{ id: `c${i}`, name: `tool_${i}`, server: "s", tool: `tool_${i}`, args: {} }] });
+  for (let i = 0; i < 40; i++)
+    c.append({
+      role: "assistant",
+      text: "",
+      toolCalls: [{ id: `c${i}`, name: `tool_${i}`, server: "s", tool: `tool_${i}`, args: {} }],
+    });
   const loaded = search.loaded(c.items);
   assert.equal(loaded.size, MAX_LOADED);
   assert.ok(loaded.has("tool_39") && !loaded.has("tool_0"));
-  assert.deepEqual(search.offered(c.items).map((t) => t.name).sort(), [...loaded].sort());
+  assert.deepEqual(
+    search
+      .offered(c.items)
+      .map((t) => t.name)
+      .sort(),
+    [...loaded].sort(),
+  );
 });
 
 test("search_tools answers with name, server and one line; an empty query is one error line", async () => {
@@ -76,28 +101,64 @@ test("search_tools answers with name, server and one line; an empty query is one
 test("the offline model under tool search: searches, then calls the tool it found, on every request only the loaded ones", async () => {
   const entries = [
     tool("send_email", { server: "mail", description: "Send an email to someone" }),
-    tool("weather_forecast", { server: "wx", description: "The weather forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } }),
-    ...Array.from({ length: 30 }, (_, i) => tool(`other_${i}`, { server: "misc", description: `Unrelated thing number ${i}` })),
+    tool("weather_forecast", {
+      server: "wx",
+      description: "The weather forecast for a city",
+      inputSchema: { type: "object", properties: { city: { type: "string" } } },
+    }),
+    ...Array.from({ length: 30 }, (_, i) =>
+      tool(`other_${i}`, { server: "misc", description: `Unrelated thing number ${i}` }),
+    ),
   ];
   const exec = new FakeExecutor(entries);
   const requests: string[][] = [];
   const model = new OfflineModel({ chunkDelayMs: 0 });
-  const adapter = { id: model.id, capabilities: model.capabilities, respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)) };
+  const adapter = {
+    id: model.id,
+    capabilities: model.capabilities,
+    respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)),
+  };
   const conversation = new Conversation();
-  const r = await runTurn({ adapter, executor: exec, conversation, prompt: "what is the weather forecast for Paris", mode: "chat", toolSearch: "on" });
+  const r = await runTurn({
+    adapter,
+    executor: exec,
+    conversation,
+    prompt: "what is the weather forecast for Paris",
+    mode: "chat",
+    toolSearch: "on",
+  });
   assert.equal(r.ok, true, r.error?.message);
-  assert.deepEqual(r.toolCalls.map((c) => c.call.name), ["search_tools", "weather_forecast"]);
-  assert.deepEqual(exec.calls.map((c) => c.name), ["weather_forecast"]);
+  assert.deepEqual(
+    r.toolCalls.map((c) => c.call.name),
+    ["search_tools", "weather_forecast"],
+  );
+  assert.deepEqual(
+    exec.calls.map((c) => c.name),
+    ["weather_forecast"],
+  );
   assert.deepEqual(requests[0], ["search_tools"]);
   assert.ok(requests[1].includes("weather_forecast") && requests[1].length < 10);
   // The next turn goes on with the tool loaded (it was used), no search needed.
-  const again = await runTurn({ adapter, executor: exec, conversation, prompt: "call weather_forecast {\"city\":\"Oslo\"}", mode: "chat", toolSearch: "on" });
-  assert.deepEqual(again.toolCalls.map((c) => c.call.name), ["weather_forecast"]);
+  const again = await runTurn({
+    adapter,
+    executor: exec,
+    conversation,
+    prompt: 'call weather_forecast {"city":"Oslo"}',
+    mode: "chat",
+    toolSearch: "on",
+  });
+  assert.deepEqual(
+    again.toolCalls.map((c) => c.call.name),
+    ["weather_forecast"],
+  );
 });
 
 test('config "toolSearch": "auto", "on" or "off", else one line naming the key', () => {
   const servers = { mcpServers: { a: { command: "x" } } };
   assert.equal(parseConfig(JSON.stringify({ ...servers, toolSearch: "on" }), "/tmp/c.json").toolSearch, "on");
   assert.equal(parseConfig(JSON.stringify(servers), "/tmp/c.json").toolSearch, undefined);
-  assert.throws(() => parseConfig(JSON.stringify({ ...servers, toolSearch: true }), "/tmp/c.json"), /toolSearch: expected "auto", "on" or "off"/);
+  assert.throws(
+    () => parseConfig(JSON.stringify({ ...servers, toolSearch: true }), "/tmp/c.json"),
+    /toolSearch: expected "auto", "on" or "off"/,
+  );
 });

@@ -71,7 +71,11 @@ test("structured schemas must compile in the dialect they name", () => {
     { audience: "assistant", format: "content" },
     { audience: "assistant", format: "structured", schema: { type: "nonsense-type" } },
     { audience: "programmatic", format: "structured", schema: { $schema: "http://json-schema.org/draft-03/schema#" } },
-    { audience: "user", format: "structured", schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" } },
+    {
+      audience: "user",
+      format: "structured",
+      schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" },
+    },
   ];
   assert.deepEqual(rules(v), ["invalid-variant-schema", "invalid-variant-schema"]);
 });

@@ -5,7 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { compiledSchemaCount, compileSchema, SchemaCompileError, schemaDialect, type SchemaDialect } from "../../src/protocol/json-schema.js";
+import {
+  compiledSchemaCount,
+  compileSchema,
+  SchemaCompileError,
+  schemaDialect,
+  type SchemaDialect,
+} from "../../src/protocol/json-schema.js";
 
 const PATHS: Record<SchemaDialect, string> = {
   "2020-12": "json-schema.org/draft/2020-12/schema",
@@ -34,31 +40,66 @@ test("each dialect is validated with its own semantics", () => {
     assert.equal(v(s, ["a", 1]), false);
   }
   // 2019-09: the array form of items + additionalItems (not 2020-12's), and unevaluatedProperties.
-  const tuple19 = { $schema: "https://json-schema.org/draft/2019-09/schema#", type: "array", items: [{ type: "string" }], additionalItems: false };
+  const tuple19 = {
+    $schema: "https://json-schema.org/draft/2019-09/schema#",
+    type: "array",
+    items: [{ type: "string" }],
+    additionalItems: false,
+  };
   assert.equal(v(tuple19, ["a"]), true);
   assert.equal(v(tuple19, ["a", "b"]), false);
-  const closed19 = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { a: {} }, unevaluatedProperties: false };
+  const closed19 = {
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    type: "object",
+    properties: { a: {} },
+    unevaluatedProperties: false,
+  };
   assert.equal(v(closed19, { a: 1 }), true);
   assert.equal(v(closed19, { a: 1, b: 2 }), false);
   // draft-07 (what zod emits through SDK 1.x): if/then/else and the tuple form of items.
-  const cond7 = { $schema: "http://json-schema.org/draft-07/schema#", if: { properties: { kind: { const: "n" } } }, then: { properties: { v: { type: "number" } } } };
+  const cond7 = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    if: { properties: { kind: { const: "n" } } },
+    then: { properties: { v: { type: "number" } } },
+  };
   assert.equal(v(cond7, { kind: "n", v: 1 }), true);
   assert.equal(v(cond7, { kind: "n", v: "x" }), false);
-  assert.equal(v({ $schema: "http://json-schema.org/draft-07/schema#", items: [{ type: "number" }], additionalItems: false }, [1, 2]), false);
+  assert.equal(
+    v(
+      { $schema: "http://json-schema.org/draft-07/schema#", items: [{ type: "number" }], additionalItems: false },
+      [1, 2],
+    ),
+    false,
+  );
   // draft-06: const and contains.
   assert.equal(v({ $schema: "http://json-schema.org/draft-06/schema#", contains: { const: 3 } }, [1, 3]), true);
   assert.equal(v({ $schema: "http://json-schema.org/draft-06/schema#", contains: { const: 3 } }, [1, 2]), false);
   // draft-04: boolean exclusiveMinimum/Maximum, and `id` (which Ajv 8 refuses) tolerated.
-  const d4 = { $schema: "http://json-schema.org/draft-04/schema#", id: "http://example.com/n.json", type: "object", properties: { id: { type: "string" }, n: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false } } };
+  const d4 = {
+    $schema: "http://json-schema.org/draft-04/schema#",
+    id: "http://example.com/n.json",
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      n: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false },
+    },
+  };
   assert.equal(v(d4, { id: "x", n: 10 }), true);
   assert.equal(v(d4, { id: "x", n: 0 }), false, "exclusiveMinimum: true excludes 0");
   assert.equal(v(d4, { id: 1, n: 1 }), false, "a property named id is still a property");
-  assert.deepEqual(d4.properties.n, { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false }, "the declaration is not changed");
+  assert.deepEqual(
+    d4.properties.n,
+    { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false },
+    "the declaration is not changed",
+  );
 });
 
 test("any other dialect does not compile, with a reason naming it", () => {
   for (const $schema of ["http://json-schema.org/draft-03/schema#", "https://example.com/my-dialect", 7]) {
-    assert.throws(() => compileSchema({ $schema }), (e: Error) => e instanceof SchemaCompileError && /unsupported JSON Schema dialect/.test(e.message));
+    assert.throws(
+      () => compileSchema({ $schema }),
+      (e: Error) => e instanceof SchemaCompileError && /unsupported JSON Schema dialect/.test(e.message),
+    );
   }
 });
 
@@ -72,12 +113,19 @@ test("a schema that does not compile is remembered per schema object (not recomp
   }
   assert.ok(first instanceof SchemaCompileError);
   const count = compiledSchemaCount();
-  assert.throws(() => compileSchema(bad), (e) => e === first);
+  assert.throws(
+    () => compileSchema(bad),
+    (e) => e === first,
+  );
   assert.equal(compiledSchemaCount(), count);
 });
 
 test("equal copies with the same $id both compile (no collision in Ajv's registry)", () => {
-  const make = () => ({ $id: "https://example.com/s.json", $schema: "http://json-schema.org/draft-07/schema#", type: "string" });
+  const make = () => ({
+    $id: "https://example.com/s.json",
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "string",
+  });
   assert.equal(compileSchema(make())("x"), true);
   assert.equal(compileSchema(make())(1), false);
 });
@@ -91,8 +139,15 @@ test("a remote $ref is never fetched: compiling fails cleanly and the server get
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/schema.json`;
   try {
-    for (const $schema of [undefined, "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/schema"]) {
-      assert.throws(() => compileSchema({ ...($schema ? { $schema } : {}), $ref: url }), (e: Error) => e instanceof SchemaCompileError && /can't resolve reference/.test(e.message));
+    for (const $schema of [
+      undefined,
+      "http://json-schema.org/draft-07/schema#",
+      "https://json-schema.org/draft/2019-09/schema",
+    ]) {
+      assert.throws(
+        () => compileSchema({ ...($schema ? { $schema } : {}), $ref: url }),
+        (e: Error) => e instanceof SchemaCompileError && /can't resolve reference/.test(e.message),
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(requests, 0);
@@ -102,5 +157,8 @@ test("a remote $ref is never fetched: compiling fails cleanly and the server get
 });
 
 test("a compile failure's reason is bounded (Ajv quotes the schema)", () => {
-  assert.throws(() => compileSchema({ $ref: `https://example.invalid/${"x".repeat(5000)}` }), (e: Error) => e instanceof SchemaCompileError && e.message.length <= 301 && e.message.endsWith("…"));
+  assert.throws(
+    () => compileSchema({ $ref: `https://example.invalid/${"x".repeat(5000)}` }),
+    (e: Error) => e instanceof SchemaCompileError && e.message.length <= 301 && e.message.endsWith("…"),
+  );
 });

@@ -40,7 +40,10 @@ test("legacy tools/list omits outputVariants and exposes only the assistant/stru
 });
 
 test("no assistant/structured: no outputSchema at all (never a programmatic or user schema)", () => {
-  const t: VariantTool = { ...tool, outputVariants: tool.outputVariants.filter((v) => v.audience !== "assistant" || v.format === "content") };
+  const t: VariantTool = {
+    ...tool,
+    outputVariants: tool.outputVariants.filter((v) => v.audience !== "assistant" || v.format === "content"),
+  };
   assert.equal("outputSchema" in projectToolToLegacy(t), false);
 });
 
@@ -52,24 +55,44 @@ test("an established legacy outputSchema is preserved", () => {
 test("legacy tools/call: content from assistant/content, structuredContent only with an outputSchema, mirrored as the old versions recommend", () => {
   const content = [{ type: "text" as const, text: "I found 37 Globex customer records." }];
   const mirror = { type: "text" as const, text: '{"n":37}' };
-  assert.deepEqual(projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true }), {
-    content: [...content, mirror],
-    structuredContent: { n: 37 },
-  });
   assert.deepEqual(
-    projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true, mirror: false }),
+    projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true }),
+    {
+      content: [...content, mirror],
+      structuredContent: { n: 37 },
+    },
+  );
+  assert.deepEqual(
+    projectResultToLegacy({
+      assistantContent: content,
+      legacyStructured: { n: 37 },
+      hasLegacyOutputSchema: true,
+      mirror: false,
+    }),
     { content, structuredContent: { n: 37 } },
   );
   assert.deepEqual(
-    projectResultToLegacy({ assistantContent: [...content, mirror], legacyStructured: { n: 37 }, hasLegacyOutputSchema: true }).content,
+    projectResultToLegacy({
+      assistantContent: [...content, mirror],
+      legacyStructured: { n: 37 },
+      hasLegacyOutputSchema: true,
+    }).content,
     [...content, mirror],
     "an established tool that already mirrors is not mirrored twice",
   );
-  assert.deepEqual(projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: false }), {
-    content,
-  });
   assert.deepEqual(
-    projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: true, isError: true }),
+    projectResultToLegacy({ assistantContent: content, legacyStructured: { n: 37 }, hasLegacyOutputSchema: false }),
+    {
+      content,
+    },
+  );
+  assert.deepEqual(
+    projectResultToLegacy({
+      assistantContent: content,
+      legacyStructured: { n: 37 },
+      hasLegacyOutputSchema: true,
+      isError: true,
+    }),
     { content, isError: true },
   );
 });

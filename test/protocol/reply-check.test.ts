@@ -14,13 +14,22 @@ const refused = (r: Incoming): { ids: (string | number)[]; detail: string } => {
 };
 
 test("well-formed replies and server messages are delivered with only their JSON-RPC members", () => {
-  assert.deepEqual(stdio({ jsonrpc: "2.0", id: 1, result: OK, extra: true }), { kind: "message", message: { jsonrpc: "2.0", id: 1, result: OK } });
+  assert.deepEqual(stdio({ jsonrpc: "2.0", id: 1, result: OK, extra: true }), {
+    kind: "message",
+    message: { jsonrpc: "2.0", id: 1, result: OK },
+  });
   assert.deepEqual(stdio({ jsonrpc: "2.0", id: 1, error: { code: -1, message: "m", data: 3 } }), {
     kind: "message",
     message: { jsonrpc: "2.0", id: 1, error: { code: -1, message: "m", data: 3 } },
   });
-  assert.deepEqual(stdio({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }).kind, "message");
-  assert.deepEqual(stdio({ jsonrpc: "2.0", id: "s1", method: "ping" }), { kind: "message", message: { jsonrpc: "2.0", method: "ping", id: "s1" } });
+  assert.deepEqual(
+    stdio({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }).kind,
+    "message",
+  );
+  assert.deepEqual(stdio({ jsonrpc: "2.0", id: "s1", method: "ping" }), {
+    kind: "message",
+    message: { jsonrpc: "2.0", method: "ping", id: "s1" },
+  });
 });
 
 test("each broken rule of a reply to a pending request refuses that request, naming what was wrong", () => {
@@ -28,7 +37,10 @@ test("each broken rule of a reply to a pending request refuses that request, nam
     [{ jsonrpc: "2.0", id: 1, result: null }, /^"result" is null, not an object$/],
     [{ jsonrpc: "2.0", id: 1, result: [1] }, /^"result" is an array, not an object$/],
     [{ jsonrpc: "2.0", id: 1, result: 5 }, /^"result" is a number, not an object$/],
-    [{ jsonrpc: "2.0", id: 1, result: OK, error: { code: 1, message: "m" } }, /^the reply has both "result" and "error"$/],
+    [
+      { jsonrpc: "2.0", id: 1, result: OK, error: { code: 1, message: "m" } },
+      /^the reply has both "result" and "error"$/,
+    ],
     [{ jsonrpc: "2.0", id: 1 }, /^the reply has neither "result" nor "error"$/],
     [{ jsonrpc: "2.0", id: 1, error: "boom" }, /^"error" is a string, not an object$/],
     [{ jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "m" } }, /^"error\.code" is a number, not an integer$/],
@@ -44,7 +56,11 @@ test("each broken rule of a reply to a pending request refuses that request, nam
     assert.deepEqual(r.ids, [1], JSON.stringify(value));
     assert.match(r.detail, detail);
   }
-  assert.deepEqual(refused(stdio({ jsonrpc: "2.0", id: 2, result: "x" }, ["2", 2])).ids, [2], "the exact id wins over a same-text one");
+  assert.deepEqual(
+    refused(stdio({ jsonrpc: "2.0", id: 2, result: "x" }, ["2", 2])).ids,
+    [2],
+    "the exact id wins over a same-text one",
+  );
 });
 
 test("a result's _meta is checked by hand as the SDK's result schema would (which drops the reply silently)", () => {
@@ -57,10 +73,22 @@ test("a result's _meta is checked by hand as the SDK's result schema would (whic
     [{ [TASK]: "t1" }, /related-task: is a string, not an object$/],
     [{ [TASK]: { taskId: 3 } }, /related-task\.taskId: is a number, not a string$/],
   ] as const) {
-    assert.match(refused(stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } })).detail, detail, JSON.stringify(meta));
+    assert.match(
+      refused(stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } })).detail,
+      detail,
+      JSON.stringify(meta),
+    );
   }
-  for (const meta of [{}, { progressToken: "p" }, { progressToken: 7, [TASK]: { taskId: "t1" }, "com.example/x": [1] }]) {
-    assert.equal(stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } }).kind, "message", JSON.stringify(meta));
+  for (const meta of [
+    {},
+    { progressToken: "p" },
+    { progressToken: 7, [TASK]: { taskId: "t1" }, "com.example/x": [1] },
+  ]) {
+    assert.equal(
+      stdio({ jsonrpc: "2.0", id: 1, result: { ...OK, _meta: meta } }).kind,
+      "message",
+      JSON.stringify(meta),
+    );
   }
 });
 
@@ -82,7 +110,10 @@ test("on stdio, what names no pending request is only logged (a late reply, junk
 });
 
 test("on an HTTP exchange, whatever reply arrives there answers its request", () => {
-  assert.match(refused(http({ jsonrpc: "2.0", id: 8, result: OK })).detail, /^the reply's id 8 is not the request's id 7$/);
+  assert.match(
+    refused(http({ jsonrpc: "2.0", id: 8, result: OK })).detail,
+    /^the reply's id 8 is not the request's id 7$/,
+  );
   assert.match(refused(http({ jsonrpc: "2.0", result: OK })).detail, /^the reply has no id$/);
   assert.match(refused(http("text")).detail, /^the reply is a string, not a JSON-RPC message$/);
   assert.deepEqual(refused(http([])).ids, [7]);
@@ -91,7 +122,11 @@ test("on an HTTP exchange, whatever reply arrives there answers its request", ()
     kind: "message",
     message: { jsonrpc: "2.0", id: 7, error: { code: -32700, message: "p" } },
   });
-  assert.equal(http({ jsonrpc: "2.0", method: "notifications/message", params: {} }).kind, "message", "a notification on the stream is not the reply");
+  assert.equal(
+    http({ jsonrpc: "2.0", method: "notifications/message", params: {} }).kind,
+    "message",
+    "a notification on the stream is not the reply",
+  );
 });
 
 test("a leading BOM is dropped, and only a leading one", () => {

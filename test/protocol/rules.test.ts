@@ -26,7 +26,18 @@ test("every rule raised in src/ is in RULES, and every RULES entry is raised", (
 test("the scan sees each way a rule is raised", () => {
   // Each form once, so a scan that stops seeing one fails here rather than passing quietly.
   const raised = raisedRules("src");
-  for (const r of ["tool-moved", "declined-variant", "too-deep", "task-required", "not-approved", "unknown-server", "cpu-time", "x-mcp-header-unreachable", "empty-selection"]) assert.ok(raised.has(r), r);
+  for (const r of [
+    "tool-moved",
+    "declined-variant",
+    "too-deep",
+    "task-required",
+    "not-approved",
+    "unknown-server",
+    "cpu-time",
+    "x-mcp-header-unreachable",
+    "empty-selection",
+  ])
+    assert.ok(raised.has(r), r);
 });
 
 test("the model reads the table's meaning: no rule reaches it as a bare 'the call failed'", () => {
@@ -34,7 +45,13 @@ test("the model reads the table's meaning: no rule reaches it as a bare 'the cal
     assert.equal(modelMeaning(rule), m.model);
     assert.notEqual(m.model, "the call failed", rule);
   }
-  assert.equal(failureText({ server: "s", tool: "t" }, { rule: "tool-moved" }), "The call failed (tool-moved): server s, tool t: the tool's name now means another server's tool, so the approved call was not run.");
-  assert.equal(failureText({ server: "s", tool: "t" }, { rule: "too-deep" }), "The call failed (too-deep): server s, tool t: the arguments or result are nested deeper than the host allows; the call was refused.");
+  assert.equal(
+    failureText({ server: "s", tool: "t" }, { rule: "tool-moved" }),
+    "The call failed (tool-moved): server s, tool t: the tool's name now means another server's tool, so the approved call was not run.",
+  );
+  assert.equal(
+    failureText({ server: "s", tool: "t" }, { rule: "too-deep" }),
+    "The call failed (too-deep): server s, tool t: the arguments or result are nested deeper than the host allows; the call was refused.",
+  );
   assert.equal(modelMeaning("some-other-hosts-rule"), "the call failed");
 });

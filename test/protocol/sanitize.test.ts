@@ -80,7 +80,11 @@ const FORBIDDEN_LINE = /[\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069\u200B\u200
 const anyString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 200 }),
   fc.string({ unit: fc.integer({ min: 0, max: 0x2070 }).map((c) => String.fromCharCode(c)), maxLength: 200 }),
-  fc.array(fc.constantFrom("\x1b", "[", "]", "\x07", "\x9b", "\r", "\n", "\t", "\u202e", "a", "0", ";"), { maxLength: 60 }).map((a) => a.join("")),
+  fc
+    .array(fc.constantFrom("\x1b", "[", "]", "\x07", "\x9b", "\r", "\n", "\t", "\u202e", "a", "0", ";"), {
+      maxLength: 60,
+    })
+    .map((a) => a.join("")),
 );
 
 test("property: sanitizeText output has no ESC, C1, or C0 but \\n", () => {

@@ -3,14 +3,24 @@
 // what that engine cannot run does not compile; JSON depth is measured without recursion.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compiledSchemaCount, compileSchema, SchemaCompileError, schemaCompileIssue } from "../../src/protocol/json-schema.js";
+import {
+  compiledSchemaCount,
+  compileSchema,
+  SchemaCompileError,
+  schemaCompileIssue,
+} from "../../src/protocol/json-schema.js";
 import { exceedsJsonDepth } from "../../src/protocol/json-depth.js";
 import { toToolEntry } from "../../src/host/catalog/tools.js";
 
 const NO_MATCH = `${"a".repeat(5000)}!`; // a backtracking engine would need ~2^5000 steps
 
 test("catastrophic patterns answer (false) on a 5,001-character value in every dialect and in patternProperties", () => {
-  for (const $schema of [undefined, "https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"]) {
+  for (const $schema of [
+    undefined,
+    "https://json-schema.org/draft/2019-09/schema",
+    "http://json-schema.org/draft-07/schema#",
+    "http://json-schema.org/draft-04/schema#",
+  ]) {
     for (const pattern of ["^(a+)+$", "^([a-zA-Z0-9]+)*@x\\.com$", "^(a|a)*$", "^(a|aa)+$"]) {
       const fn = compileSchema({ ...($schema ? { $schema } : {}), type: "string", pattern });
       assert.equal(fn(NO_MATCH), false, `${pattern} ${$schema}`);
@@ -58,15 +68,35 @@ test("exceedsJsonDepth: exact at the limit, no stack for 1,000,000 levels, linea
 
 test("a tools/list entry compiles no schema; its depth is checked before anything walks it", () => {
   const before = compiledSchemaCount();
-  const variants = [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured", schema: { type: "object", properties: { s: { pattern: "^x-listing-only$" } } } }];
-  const entry = toToolEntry("srv", { name: "t", inputSchema: { type: "object" }, outputVariants: variants }, "2026-12-01", new Set());
+  const variants = [
+    { audience: "assistant", format: "content" },
+    {
+      audience: "programmatic",
+      format: "structured",
+      schema: { type: "object", properties: { s: { pattern: "^x-listing-only$" } } },
+    },
+  ];
+  const entry = toToolEntry(
+    "srv",
+    { name: "t", inputSchema: { type: "object" }, outputVariants: variants },
+    "2026-12-01",
+    new Set(),
+  );
   assert.ok(!("rule" in entry), JSON.stringify(entry));
-  const legacy = toToolEntry("srv", { name: "l", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["listing-only"] } }, "legacy", new Set());
+  const legacy = toToolEntry(
+    "srv",
+    { name: "l", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["listing-only"] } },
+    "legacy",
+    new Set(),
+  );
   assert.ok(!("rule" in legacy));
   assert.equal(compiledSchemaCount(), before, "listing compiled a schema");
   let schema: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 10_000; i++) schema = { type: "object", properties: { a: schema } };
   const deep = toToolEntry("srv", { name: "deep", inputSchema: schema }, "legacy", new Set());
   assert.equal((deep as { rule?: string }).rule, "too-deep");
-  assert.match((deep as { message: string }).message, /^server srv, tool deep: nesting in the declaration goes deeper than 100 levels \(limits\.maxJsonDepth\); not offered$/);
+  assert.match(
+    (deep as { message: string }).message,
+    /^server srv, tool deep: nesting in the declaration goes deeper than 100 levels \(limits\.maxJsonDepth\); not offered$/,
+  );
 });

@@ -8,7 +8,8 @@ import { APPS_CAPS } from "../helpers/raw-stdio.js";
 import { httpWire, stdioWire, type Wire } from "./wire.js";
 
 const UI = "io.modelcontextprotocol/ui";
-const SEP_TEXT = "I found 37 Globex customer records. The three most recently active accounts are Globex Retail, Globex Energy, and Globex Labs.";
+const SEP_TEXT =
+  "I found 37 Globex customer records. The three most recently active accounts are Globex Retail, Globex Energy, and Globex Labs.";
 const sel = (audience: string, format: "content" | "structured") => ({ audience, format });
 const valid = (schema: object, value: unknown): boolean => compileSchema(schema)(value) === true;
 const keys = (outputs: any[]) => outputs.map((o) => `${o.audience}/${o.format}`).sort();
@@ -18,7 +19,11 @@ for (const make of [stdioWire, httpWire]) {
     let w: Wire;
     let tools: any[]; // 2026-12-01 tools/list with the Apps extension
     const call = (name: string, args: object, requestedOutputs?: object[], caps?: object) =>
-      w.modern("tools/call", { name, arguments: args, ...(requestedOutputs ? { requestedOutputs } : {}) }, { caps: caps as any });
+      w.modern(
+        "tools/call",
+        { name, arguments: args, ...(requestedOutputs ? { requestedOutputs } : {}) },
+        { caps: caps as any },
+      );
     const variantSchema = (tool: string, key: string) => {
       const v = tools.find((t) => t.name === tool).outputVariants.find((x: any) => `${x.audience}/${x.format}` === key);
       return v.schema;
@@ -73,15 +78,24 @@ for (const make of [stdioWire, httpWire]) {
             assert.equal(r?.ttlMs, 300_000, method);
             assert.equal(r?.cacheScope, "public", method);
           }
-          assert.deepEqual(results["resources/templates/list"].resourceTemplates.map((t: any) => t.uriTemplate), ["customers://{id}", "customers://{id}/badge.png"]);
+          assert.deepEqual(
+            results["resources/templates/list"].resourceTemplates.map((t: any) => t.uriTemplate),
+            ["customers://{id}", "customers://{id}/badge.png"],
+          );
           const prompt = (await w.modern("prompts/get", { name: "weekly_digest" }, opts)).result;
           assert.equal("ttlMs" in prompt || "cacheScope" in prompt, false, "prompts/get is not a CacheableResult");
-          const call = (await w.modern("tools/call", { name: "lookup_order", arguments: { orderId: "ord_5001" } }, opts)).result;
+          const call = (
+            await w.modern("tools/call", { name: "lookup_order", arguments: { orderId: "ord_5001" } }, opts)
+          ).result;
           assert.equal("ttlMs" in call || "cacheScope" in call, false);
         });
       }
       it("an initialize carrying the modern envelope is a removed method: -32601", async () => {
-        const r = await w.modern("initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } }, { version: "2026-07-28" });
+        const r = await w.modern(
+          "initialize",
+          { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+          { version: "2026-07-28" },
+        );
         assert.equal(r.error?.code, -32601);
       });
       it("results carry resultType complete and serverInfo in _meta", async () => {
@@ -95,7 +109,12 @@ for (const make of [stdioWire, httpWire]) {
       it("2026-12-01 without the Apps extension omits extension-audience variants", async () => {
         const list = (await w.modern("tools/list")).result.tools;
         const search = list.find((t: any) => t.name === "search_customers");
-        assert.deepEqual(keys(search.outputVariants), ["assistant/content", "assistant/structured", "programmatic/structured", "user/structured"]);
+        assert.deepEqual(keys(search.outputVariants), [
+          "assistant/content",
+          "assistant/structured",
+          "programmatic/structured",
+          "user/structured",
+        ]);
         const dash = list.find((t: any) => t.name === "refresh_dashboard");
         assert.deepEqual(keys(dash.outputVariants), ["assistant/content"]);
         assert.deepEqual(dash._meta.ui, { resourceUri: "ui://dashboard/index.html", visibility: ["app"] });
@@ -106,7 +125,9 @@ for (const make of [stdioWire, httpWire]) {
         assert.ok(keys(search.outputVariants).includes(`${UI}/structured`));
         assert.deepEqual(variantSchema("refresh_dashboard", `${UI}/structured`).required, ["datasetVersion"]);
         // Each structured variant has its own contract.
-        const schemas = ["assistant/structured", "programmatic/structured", "user/structured", `${UI}/structured`].map((k) => JSON.stringify(variantSchema("search_customers", k)));
+        const schemas = ["assistant/structured", "programmatic/structured", "user/structured", `${UI}/structured`].map(
+          (k) => JSON.stringify(variantSchema("search_customers", k)),
+        );
         assert.equal(new Set(schemas).size, 4);
         assert.equal(variantSchema("search_customers", "user/structured").properties.items.type, "array");
       });
@@ -115,10 +136,21 @@ for (const make of [stdioWire, httpWire]) {
         assert.equal(r.resultType, "complete");
         const byName = Object.fromEntries(r.tools.map((t: any) => [t.name, t]));
         for (const t of r.tools) assert.equal("outputVariants" in t, false, t.name);
-        assert.deepEqual(byName.search_customers.outputSchema, variantSchema("search_customers", "assistant/structured"));
+        assert.deepEqual(
+          byName.search_customers.outputSchema,
+          variantSchema("search_customers", "assistant/structured"),
+        );
         assert.equal("outputSchema" in byName.generate_images, false);
-        assert.equal("outputSchema" in byName.refresh_dashboard, false, "a ui schema is never projected into outputSchema");
-        assert.equal("outputSchema" in byName.lookup_order, false, "a programmatic schema is never projected into outputSchema");
+        assert.equal(
+          "outputSchema" in byName.refresh_dashboard,
+          false,
+          "a ui schema is never projected into outputSchema",
+        );
+        assert.equal(
+          "outputSchema" in byName.lookup_order,
+          false,
+          "a programmatic schema is never projected into outputSchema",
+        );
         assert.equal(byName.legacy_weather.outputSchema.required.includes("temperatureC"), true);
       });
     });
@@ -126,38 +158,61 @@ for (const make of [stdioWire, httpWire]) {
     describe("the SEP's examples (2026-12-01)", () => {
       it("conversational: assistant/content is the SEP's prose", async () => {
         const r = (await call("search_customers", { query: "Globex" }, [sel("assistant", "content")])).result;
-        assert.deepEqual(r.outputs, [{ audience: "assistant", format: "content", content: [{ type: "text", text: SEP_TEXT }] }]);
+        assert.deepEqual(r.outputs, [
+          { audience: "assistant", format: "content", content: [{ type: "text", text: SEP_TEXT }] },
+        ]);
         assert.equal(UI in r._meta, false);
       });
       it("code mode: programmatic/structured has stable ids, a cursor and provenance, valid against its schema", async () => {
         const r = (await call("search_customers", { query: "Globex" }, [sel("programmatic", "structured")])).result;
         assert.deepEqual(keys(r.outputs), ["programmatic/structured"]);
         const data: any = r.outputs[0].structuredContent;
-        assert.deepEqual(data.items.slice(0, 2).map((i: any) => [i.customerId, i.displayName]), [["cust_1042", "Globex Retail"], ["cust_2088", "Globex Energy"]]);
+        assert.deepEqual(
+          data.items.slice(0, 2).map((i: any) => [i.customerId, i.displayName]),
+          [
+            ["cust_1042", "Globex Retail"],
+            ["cust_2088", "Globex Energy"],
+          ],
+        );
         assert.equal(data.total, 37);
         assert.deepEqual(JSON.parse(Buffer.from(data.nextCursor, "base64").toString()), { offset: 25 });
         assert.ok(valid(variantSchema("search_customers", "programmatic/structured"), data));
-        const page2 = (await call("search_customers", { query: "Globex", cursor: data.nextCursor }, [sel("programmatic", "structured")])).result;
+        const page2 = (
+          await call("search_customers", { query: "Globex", cursor: data.nextCursor }, [
+            sel("programmatic", "structured"),
+          ])
+        ).result;
         assert.equal(page2.outputs[0].structuredContent.items.length, 12);
         assert.equal("nextCursor" in page2.outputs[0].structuredContent, false);
       });
       it("structured model input: assistant/structured uses its own (different) schema", async () => {
         const r = (await call("search_customers", { query: "Globex" }, [sel("assistant", "structured")])).result;
         const data: any = r.outputs[0].structuredContent;
-        assert.deepEqual(data.mostRecent.map((m: any) => m.name), ["Globex Retail", "Globex Energy", "Globex Labs"]);
+        assert.deepEqual(
+          data.mostRecent.map((m: any) => m.name),
+          ["Globex Retail", "Globex Energy", "Globex Labs"],
+        );
         assert.ok(valid(variantSchema("search_customers", "assistant/structured"), data));
         assert.equal(valid(variantSchema("search_customers", "programmatic/structured"), data), false);
       });
       it("host-native presentation: user/structured is the page's rows, the total and the next page's cursor", async () => {
         const r = (await call("search_customers", { query: "Globex", limit: 2 }, [sel("user", "structured")])).result;
         const page = r.outputs[0].structuredContent;
-        assert.deepEqual(page.items.map((x: any) => [x.displayName, x.region]), [["Globex Retail", "NA"], ["Globex Energy", "EMEA"]]);
+        assert.deepEqual(
+          page.items.map((x: any) => [x.displayName, x.region]),
+          [
+            ["Globex Retail", "NA"],
+            ["Globex Energy", "EMEA"],
+          ],
+        );
         assert.equal(page.total, 37);
         assert.equal(typeof page.nextCursor, "string");
         assert.ok(valid(variantSchema("search_customers", "user/structured"), page));
       });
       it("user-visible media: user/content carries real PNG and JPEG images; assistant/content does not", async () => {
-        const r = (await call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 }, [sel("user", "content")])).result;
+        const r = (
+          await call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 }, [sel("user", "content")])
+        ).result;
         assert.deepEqual(keys(r.outputs), ["user/content"]);
         const [png, jpg] = r.outputs[0].content;
         assert.equal(png.mimeType, "image/png");
@@ -170,15 +225,29 @@ for (const make of [stdioWire, httpWire]) {
         assert.deepEqual([...jpgBytes.subarray(0, 2)], [0xff, 0xd8]);
         const decoded = jpeg.decode(jpgBytes);
         assert.deepEqual([decoded.width, decoded.height], [256, 160]);
-        const prose = (await call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 })).result.outputs;
+        const prose = (await call("generate_images", { prompt: "A sunrise over Puget Sound", count: 2 })).result
+          .outputs;
         assert.deepEqual(keys(prose), ["assistant/content"]);
         assert.ok(JSON.stringify(prose).length < 600, "the assistant output carries no pixels");
-        assert.equal(prose[0].content.some((b: any) => b.type === "image"), false);
+        assert.equal(
+          prose[0].content.some((b: any) => b.type === "image"),
+          false,
+        );
       });
       it("MCP Apps: assistant/content plus ui/structured with the ui _meta namespace", async () => {
-        const r = (await call("search_customers", { query: "Globex" }, [sel("assistant", "content"), sel(UI, "structured")], APPS_CAPS)).result;
+        const r = (
+          await call(
+            "search_customers",
+            { query: "Globex" },
+            [sel("assistant", "content"), sel(UI, "structured")],
+            APPS_CAPS,
+          )
+        ).result;
         assert.deepEqual(keys(r.outputs), ["assistant/content", `${UI}/structured`]);
-        assert.equal(r.outputs.find((o: any) => o.audience === "assistant").content[0].text, "I found 37 Globex customer records and displayed them in an interactive table.");
+        assert.equal(
+          r.outputs.find((o: any) => o.audience === "assistant").content[0].text,
+          "I found 37 Globex customer records and displayed them in an interactive table.",
+        );
         const view = r.outputs.find((o: any) => o.audience === UI).structuredContent;
         assert.deepEqual(view.columns.slice(0, 3), ["displayName", "region", "lastActivity"]);
         assert.deepEqual(view.rows[0].customerId, "cust_1042");
@@ -214,7 +283,12 @@ for (const make of [stdioWire, httpWire]) {
 
     describe("server-side MUSTs", () => {
       it("exactly one output per requested selector and no other", async () => {
-        const r = (await call("search_customers", { query: "NA" }, [sel("programmatic", "structured"), sel("user", "structured")])).result;
+        const r = (
+          await call("search_customers", { query: "NA" }, [
+            sel("programmatic", "structured"),
+            sel("user", "structured"),
+          ])
+        ).result;
         assert.equal(r.outputs.length, 2);
         assert.deepEqual(keys(r.outputs), ["programmatic/structured", "user/structured"]);
       });
@@ -223,18 +297,37 @@ for (const make of [stdioWire, httpWire]) {
         const r = (await call("search_customers", { query: "Globex" }, requested)).result;
         for (const o of r.outputs) {
           assert.ok(requested.some((s) => s.audience === o.audience && s.format === o.format));
-          assert.equal(o.format === "content" ? "content" in o && !("structuredContent" in o) : "structuredContent" in o && !("content" in o), true);
+          assert.equal(
+            o.format === "content"
+              ? "content" in o && !("structuredContent" in o)
+              : "structuredContent" in o && !("content" in o),
+            true,
+          );
         }
       });
       it("structured outputs validate against their own variant schema", async () => {
-        const all = [sel("assistant", "structured"), sel("programmatic", "structured"), sel("user", "structured"), sel(UI, "structured")];
+        const all = [
+          sel("assistant", "structured"),
+          sel("programmatic", "structured"),
+          sel("user", "structured"),
+          sel(UI, "structured"),
+        ];
         const r = (await call("search_customers", { query: "enterprise" }, all, APPS_CAPS)).result;
-        for (const o of r.outputs) assert.ok(valid(variantSchema("search_customers", `${o.audience}/${o.format}`), o.structuredContent), o.audience);
+        for (const o of r.outputs)
+          assert.ok(
+            valid(variantSchema("search_customers", `${o.audience}/${o.format}`), o.structuredContent),
+            o.audience,
+          );
       });
       it("no mirroring: assistant/structured alone has no content output, and content is prose, not JSON", async () => {
         const only = (await call("search_customers", { query: "Globex" }, [sel("assistant", "structured")])).result;
         assert.deepEqual(keys(only.outputs), ["assistant/structured"]);
-        const both = (await call("search_customers", { query: "Globex" }, [sel("assistant", "content"), sel("assistant", "structured")])).result;
+        const both = (
+          await call("search_customers", { query: "Globex" }, [
+            sel("assistant", "content"),
+            sel("assistant", "structured"),
+          ])
+        ).result;
         const text = both.outputs.find((o: any) => o.format === "content").content[0].text;
         assert.equal(text, SEP_TEXT);
         assert.throws(() => JSON.parse(text));
@@ -249,7 +342,10 @@ for (const make of [stdioWire, httpWire]) {
         assert.match(r.error!.message, /user\/content/);
       });
       it("answers a repeated selector with one output (the SEP forbids it to the client, not the server)", async () => {
-        const r = await call("search_customers", { query: "Globex" }, [sel("assistant", "content"), sel("assistant", "content")]);
+        const r = await call("search_customers", { query: "Globex" }, [
+          sel("assistant", "content"),
+          sel("assistant", "content"),
+        ]);
         assert.deepEqual(keys(r.result.outputs), ["assistant/content"]);
       });
       it("rejects an unnegotiated extension selector with -32602 naming it (negotiation is per request)", async () => {
@@ -265,7 +361,10 @@ for (const make of [stdioWire, httpWire]) {
         assert.deepEqual(r.result.outputs, []);
       });
       it("rejects malformed requestedOutputs and unknown tools with -32602", async () => {
-        assert.equal((await call("search_customers", { query: "x" }, [{ audience: "assistant", format: "text" }])).error?.code, -32602);
+        assert.equal(
+          (await call("search_customers", { query: "x" }, [{ audience: "assistant", format: "text" }])).error?.code,
+          -32602,
+        );
         const unknown = await call("no_such_tool", {});
         assert.equal(unknown.error?.code, -32602);
         assert.match(unknown.error!.message, /no_such_tool/);
@@ -276,8 +375,16 @@ for (const make of [stdioWire, httpWire]) {
       const text = (r: any) => r.result.outputs.find((o: any) => o.audience === "assistant").content[0].text as string;
       it("generate_images: returned for the user only when user/content was requested; never 'shown'", async () => {
         const alone = text(await call("generate_images", { prompt: "x", count: 1, size: "32x32" }));
-        assert.match(alone, /The image itself was not returned by this call \(only this description was requested\)\.$/);
-        const both = text(await call("generate_images", { prompt: "x", count: 2, size: "32x32" }, [sel("assistant", "content"), sel("user", "content")]));
+        assert.match(
+          alone,
+          /The image itself was not returned by this call \(only this description was requested\)\.$/,
+        );
+        const both = text(
+          await call("generate_images", { prompt: "x", count: 2, size: "32x32" }, [
+            sel("assistant", "content"),
+            sel("user", "content"),
+          ]),
+        );
         assert.match(both, /The images were returned in this call's user output\.$/);
         for (const t of [alone, both]) assert.doesNotMatch(t, /shown|displayed/);
       });
@@ -285,14 +392,24 @@ for (const make of [stdioWire, httpWire]) {
 
     describe("isError outputs per audience", () => {
       it("returns the error output of each requested audience", async () => {
-        const r = (await call("lookup_order", { orderId: "ord_0000" }, [sel("assistant", "content"), sel("programmatic", "structured"), sel("user", "content")])).result;
+        const r = (
+          await call("lookup_order", { orderId: "ord_0000" }, [
+            sel("assistant", "content"),
+            sel("programmatic", "structured"),
+            sel("user", "content"),
+          ])
+        ).result;
         assert.equal(r.isError, true);
         assert.deepEqual(keys(r.outputs), ["assistant/content", "programmatic/structured", "user/content"]);
-        assert.deepEqual(r.outputs.find((o: any) => o.audience === "programmatic").structuredContent, { error: { code: "order_not_found", message: "no order with id ord_0000" } });
+        assert.deepEqual(r.outputs.find((o: any) => o.audience === "programmatic").structuredContent, {
+          error: { code: "order_not_found", message: "no order with id ord_0000" },
+        });
         assert.match(r.outputs.find((o: any) => o.audience === "user").content[0].text, /was not found/);
       });
       it("returns only the requested error outputs it has, and a protocol error when it has none", async () => {
-        const some = (await call("lookup_order", { orderId: "ord_0000" }, [sel("assistant", "content"), sel("user", "structured")])).result;
+        const some = (
+          await call("lookup_order", { orderId: "ord_0000" }, [sel("assistant", "content"), sel("user", "structured")])
+        ).result;
         assert.deepEqual(keys(some.outputs), ["assistant/content"]);
         const none = await call("lookup_order", { orderId: "ord_0000" }, [sel("user", "structured")]);
         assert.equal(none.result, undefined);
@@ -313,25 +430,57 @@ for (const make of [stdioWire, httpWire]) {
     describe("legacy projections", () => {
       it("2026-07-28: requestedOutputs is ignored; content from assistant/content, structuredContent from assistant/structured", async () => {
         const r = (
-          await w.modern("tools/call", { name: "search_customers", arguments: { query: "Globex" }, requestedOutputs: [sel("programmatic", "structured")] }, { version: "2026-07-28" })
+          await w.modern(
+            "tools/call",
+            {
+              name: "search_customers",
+              arguments: { query: "Globex" },
+              requestedOutputs: [sel("programmatic", "structured")],
+            },
+            { version: "2026-07-28" },
+          )
         ).result;
         assert.equal(r.resultType, "complete");
         assert.equal("outputs" in r, false);
         // content = assistant/content, then the serialized structuredContent the old versions recommend
-        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }, { type: "text", text: JSON.stringify(r.structuredContent) }]);
+        assert.deepEqual(r.content, [
+          { type: "text", text: SEP_TEXT },
+          { type: "text", text: JSON.stringify(r.structuredContent) },
+        ]);
         assert.equal(r.structuredContent.total, 37);
         assert.ok(valid(variantSchema("search_customers", "assistant/structured"), r.structuredContent));
       });
       it("2026-07-28: no outputSchema, no structuredContent; errors keep isError", async () => {
-        const img = (await w.modern("tools/call", { name: "generate_images", arguments: { prompt: "x", count: 1 } }, { version: "2026-07-28" })).result;
+        const img = (
+          await w.modern(
+            "tools/call",
+            { name: "generate_images", arguments: { prompt: "x", count: 1 } },
+            { version: "2026-07-28" },
+          )
+        ).result;
         assert.equal("structuredContent" in img, false);
-        assert.equal(img.content.some((b: any) => b.type === "image"), false);
-        const err = (await w.modern("tools/call", { name: "lookup_order", arguments: { orderId: "nope" } }, { version: "2026-07-28" })).result;
+        assert.equal(
+          img.content.some((b: any) => b.type === "image"),
+          false,
+        );
+        const err = (
+          await w.modern(
+            "tools/call",
+            { name: "lookup_order", arguments: { orderId: "nope" } },
+            { version: "2026-07-28" },
+          )
+        ).result;
         assert.equal(err.isError, true);
         assert.match(err.content[0].text, /no order with id nope/);
       });
       it("2026-07-28: a migrated legacy tool keeps its established outputSchema and structuredContent", async () => {
-        const r = (await w.modern("tools/call", { name: "legacy_weather", arguments: { city: "Seattle" } }, { version: "2026-07-28" })).result;
+        const r = (
+          await w.modern(
+            "tools/call",
+            { name: "legacy_weather", arguments: { city: "Seattle" } },
+            { version: "2026-07-28" },
+          )
+        ).result;
         assert.equal(r.structuredContent.city, "Seattle");
         assert.match(r.content[0].text, /^Seattle: /);
       });
@@ -345,16 +494,32 @@ for (const make of [stdioWire, httpWire]) {
         const search = list.tools.find((t: any) => t.name === "search_customers");
         assert.equal("outputVariants" in search, false);
         assert.deepEqual(search.outputSchema, variantSchema("search_customers", "assistant/structured"));
-        const r = (await legacy.request("tools/call", { name: "search_customers", arguments: { query: "Globex" }, requestedOutputs: [sel("user", "structured")] })).result;
+        const r = (
+          await legacy.request("tools/call", {
+            name: "search_customers",
+            arguments: { query: "Globex" },
+            requestedOutputs: [sel("user", "structured")],
+          })
+        ).result;
         assert.deepEqual(Object.keys(r).sort(), ["content", "structuredContent"]);
-        assert.deepEqual(r.content, [{ type: "text", text: SEP_TEXT }, { type: "text", text: JSON.stringify(r.structuredContent) }]);
-        const weather = (await legacy.request("tools/call", { name: "legacy_weather", arguments: { city: "Oslo" } })).result;
+        assert.deepEqual(r.content, [
+          { type: "text", text: SEP_TEXT },
+          { type: "text", text: JSON.stringify(r.structuredContent) },
+        ]);
+        const weather = (await legacy.request("tools/call", { name: "legacy_weather", arguments: { city: "Oslo" } }))
+          .result;
         assert.equal(weather.structuredContent.city, "Oslo");
-        const images = (await legacy.request("tools/call", { name: "generate_images", arguments: { prompt: "p", count: 1 } })).result;
+        const images = (
+          await legacy.request("tools/call", { name: "generate_images", arguments: { prompt: "p", count: 1 } })
+        ).result;
         assert.deepEqual(Object.keys(images), ["content"]);
         assert.deepEqual((await legacy.request("ping")).result, {});
         // The 2025-11-25 shapes: no SEP-2549 caching hints, no resultType.
-        for (const [method, params] of [["resources/list"], ["resources/templates/list"], ["resources/read", { uri: "ui://dashboard/index.html" }]] as const) {
+        for (const [method, params] of [
+          ["resources/list"],
+          ["resources/templates/list"],
+          ["resources/read", { uri: "ui://dashboard/index.html" }],
+        ] as const) {
           const res = (await legacy.request(method, params)).result;
           assert.ok(res, method);
           for (const k of ["ttlMs", "cacheScope", "resultType"]) assert.equal(k in res, false, `${method} ${k}`);

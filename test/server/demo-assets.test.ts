@@ -33,8 +33,12 @@ describe("PNG encoder", () => {
     const png = encodePng(w, h, rgba);
     assert.deepEqual(png.subarray(0, 8), PNG_SIGNATURE);
     const cs = chunks(png);
-    assert.deepEqual(cs.map((c) => c.type), ["IHDR", "IDAT", "IEND"]);
-    for (const c of cs) assert.equal(c.crc, crc32(Buffer.concat([Buffer.from(c.type, "ascii"), c.data])), `${c.type} CRC`);
+    assert.deepEqual(
+      cs.map((c) => c.type),
+      ["IHDR", "IDAT", "IEND"],
+    );
+    for (const c of cs)
+      assert.equal(c.crc, crc32(Buffer.concat([Buffer.from(c.type, "ascii"), c.data])), `${c.type} CRC`);
     const ihdr = cs[0].data;
     assert.deepEqual([ihdr.readUInt32BE(0), ihdr.readUInt32BE(4), ihdr[8], ihdr[9], ihdr[12]], [w, h, 8, 2, 0]);
     const raw = inflateSync(cs[1].data);
@@ -83,8 +87,13 @@ describe("demo data", () => {
     assert.equal(new Set(d.customers.map((c) => c.customerId)).size, 640);
     const g = searchCustomers("Globex", 0, 100);
     assert.equal(g.total, 37);
-    assert.deepEqual(g.all.slice(0, 3).map((c) => c.displayName), ["Globex Retail", "Globex Energy", "Globex Labs"]);
-    assert.ok(d.customers.every((c) => /^cust_\d{4}$/.test(c.customerId) && ["NA", "EMEA", "APAC", "LATAM"].includes(c.region)));
+    assert.deepEqual(
+      g.all.slice(0, 3).map((c) => c.displayName),
+      ["Globex Retail", "Globex Energy", "Globex Labs"],
+    );
+    assert.ok(
+      d.customers.every((c) => /^cust_\d{4}$/.test(c.customerId) && ["NA", "EMEA", "APAC", "LATAM"].includes(c.region)),
+    );
   });
   it("offers a ~300-record query for benchmarks (region NA)", () => {
     assert.equal(searchCustomers("NA", 0, 1000).total, 300);

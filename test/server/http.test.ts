@@ -8,7 +8,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { modernMeta } from "../helpers/raw-stdio.js";
 import { postModern, rawRequest, startHttpServer, type HttpServerProcess } from "../helpers/raw-http.js";
 
-const body = (method: string, params: Record<string, unknown> = {}, version = "2026-12-01", id: number | string = 1) => ({
+const body = (
+  method: string,
+  params: Record<string, unknown> = {},
+  version = "2026-12-01",
+  id: number | string = 1,
+) => ({
   jsonrpc: "2.0" as const,
   id,
   method,
@@ -62,10 +67,14 @@ describe("Streamable HTTP binding", () => {
     });
     it("decodes the Base64 sentinel in Mcp-Name before comparing", async () => {
       const call = body("tools/call", { name: "wait", arguments: { ms: 0 } });
-      const ok = await postModern(srv.url, call, { "mcp-name": `=?base64?${Buffer.from("wait").toString("base64")}?=` });
+      const ok = await postModern(srv.url, call, {
+        "mcp-name": `=?base64?${Buffer.from("wait").toString("base64")}?=`,
+      });
       assert.equal(ok.status, 200);
       assert.equal(ok.json.result.outputs[0].content[0].text, "Waited 0 ms.");
-      const bad = await postModern(srv.url, call, { "mcp-name": `=?base64?${Buffer.from("other").toString("base64")}?=` });
+      const bad = await postModern(srv.url, call, {
+        "mcp-name": `=?base64?${Buffer.from("other").toString("base64")}?=`,
+      });
       assert.deepEqual([bad.status, bad.json.error.code], [400, -32020]);
       const malformed = await postModern(srv.url, call, { "mcp-name": "=?base64?***?=" });
       assert.deepEqual([malformed.status, malformed.json.error.code], [400, -32020]);
@@ -84,7 +93,16 @@ describe("Streamable HTTP binding", () => {
     });
     it("a removed method with the modern envelope (initialize, ping) → 404 -32601, no session minted", async () => {
       for (const method of ["initialize", "ping"]) {
-        const r = await postModern(srv.url, body(method, method === "initialize" ? { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } } : {}, "2026-07-28"));
+        const r = await postModern(
+          srv.url,
+          body(
+            method,
+            method === "initialize"
+              ? { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "t", version: "0" } }
+              : {},
+            "2026-07-28",
+          ),
+        );
         assert.deepEqual([r.status, r.json.error.code], [404, -32601], method);
         assert.equal(r.headers["mcp-session-id"], undefined, method);
       }
@@ -105,7 +123,9 @@ describe("Streamable HTTP binding", () => {
       assert.equal(del.status, 405);
     });
     it("a notification POST → 202 with no body; a non-JSON body → 400 parse error", async () => {
-      const n = await rawRequest(srv.url, { body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } } });
+      const n = await rawRequest(srv.url, {
+        body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
+      });
       assert.deepEqual([n.status, n.text], [202, ""]);
       const bad = await rawRequest(srv.url, { body: "{not json" });
       assert.equal(bad.status, 400);
@@ -127,7 +147,11 @@ describe("Streamable HTTP binding", () => {
       assert.equal("id" in r.json, false);
     });
     it("loopback names with any port are accepted", async () => {
-      for (const [host, origin] of [["localhost:9", "http://localhost:3000"], ["127.0.0.1", "http://127.0.0.1:1"], ["[::1]:5", "https://[::1]:8443"]]) {
+      for (const [host, origin] of [
+        ["localhost:9", "http://localhost:3000"],
+        ["127.0.0.1", "http://127.0.0.1:1"],
+        ["[::1]:5", "https://[::1]:8443"],
+      ]) {
         const r = await postModern(srv.url, body("tools/list"), { host, origin });
         assert.equal(r.status, 200, `${host} ${origin}`);
       }
@@ -136,13 +160,24 @@ describe("Streamable HTTP binding", () => {
 
   describe("streaming and cancellation", () => {
     it("a request with a progressToken gets an SSE stream: progress notifications, then the response", async () => {
-      const req = body("tools/call", { name: "generate_images", arguments: { prompt: "p", count: 3, size: "32x24" }, _meta: { progressToken: "tok-1" } });
+      const req = body("tools/call", {
+        name: "generate_images",
+        arguments: { prompt: "p", count: 3, size: "32x24" },
+        _meta: { progressToken: "tok-1" },
+      });
       const r = await postModern(srv.url, req);
       assert.equal(r.status, 200);
       assert.match(String(r.headers["content-type"]), /^text\/event-stream/);
       const events = r.events!;
       const progress = events.filter((e) => e.method === "notifications/progress");
-      assert.deepEqual(progress.map((e) => [e.params.progressToken, e.params.progress, e.params.total]), [["tok-1", 1, 3], ["tok-1", 2, 3], ["tok-1", 3, 3]]);
+      assert.deepEqual(
+        progress.map((e) => [e.params.progressToken, e.params.progress, e.params.total]),
+        [
+          ["tok-1", 1, 3],
+          ["tok-1", 2, 3],
+          ["tok-1", 3, 3],
+        ],
+      );
       assert.equal(events.at(-1).id, 1);
       assert.equal(events.at(-1).result.outputs[0].audience, "assistant");
       assert.equal(events.indexOf(events.at(-1)), events.length - 1, "the response ends the stream");
@@ -153,33 +188,51 @@ describe("Streamable HTTP binding", () => {
       const req = body("tools/call", { name: "wait", arguments: { ms: 5000 }, _meta: { progressToken: 9 } });
       const started = Date.now();
       await assert.rejects(
-        postModern(srv.url, req, {}, {
-          signal: controller.signal,
-          onEvent: (e) => {
-            if (e.method === "notifications/progress" && !sawProgress) {
-              sawProgress = true;
-              controller.abort();
-            }
+        postModern(
+          srv.url,
+          req,
+          {},
+          {
+            signal: controller.signal,
+            onEvent: (e) => {
+              if (e.method === "notifications/progress" && !sawProgress) {
+                sawProgress = true;
+                controller.abort();
+              }
+            },
           },
-        }),
+        ),
       );
       assert.ok(sawProgress);
       assert.ok(Date.now() - started < 4000);
-      const after = await postModern(srv.url, body("tools/call", { name: "wait", arguments: { ms: 0 } }, "2026-12-01", 2));
+      const after = await postModern(
+        srv.url,
+        body("tools/call", { name: "wait", arguments: { ms: 0 } }, "2026-12-01", 2),
+      );
       assert.equal(after.status, 200);
     });
   });
 
   describe("2025-11-25 Streamable HTTP (initialize sessions)", () => {
     it("initialize mints an Mcp-Session-Id; unknown sessions get 404; DELETE ends a session", async () => {
-      const init = await rawRequest(srv.url, { body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } } });
+      const init = await rawRequest(srv.url, {
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+        },
+      });
       assert.equal(init.status, 200);
       const session = String(init.headers["mcp-session-id"]);
       assert.match(session, /^[0-9a-f-]{36}$/);
       const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
       const list = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: 2, method: "tools/list" } });
       assert.equal(list.json.result.tools.length, 11);
-      const unknown = await rawRequest(srv.url, { headers: { ...headers, "mcp-session-id": "nope" }, body: { jsonrpc: "2.0", id: 3, method: "tools/list" } });
+      const unknown = await rawRequest(srv.url, {
+        headers: { ...headers, "mcp-session-id": "nope" },
+        body: { jsonrpc: "2.0", id: 3, method: "tools/list" },
+      });
       assert.equal(unknown.status, 404);
       assert.equal((await rawRequest(srv.url, { method: "DELETE", headers })).status, 200);
       const gone = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: 4, method: "tools/list" } });

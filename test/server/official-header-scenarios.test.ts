@@ -18,14 +18,35 @@ const COMPAT = join(ROOT, "test", "helpers", "node20-compat", "register.mjs");
 const region = defineTool<{ region: string; query?: string }, string>({
   name: "in_region",
   description: "Echoes the region; region is mirrored into Mcp-Param-Region.",
-  inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, query: { type: "string" } }, required: ["region"] },
+  inputSchema: {
+    type: "object",
+    properties: { region: { type: "string", "x-mcp-header": "Region" }, query: { type: "string" } },
+    required: ["region"],
+  },
   outputVariants: [{ audience: "assistant", format: "content", project: (r) => [{ type: "text", text: r }] }],
   run: ({ region: r }) => r,
 });
 
-function scenario(url: string, name: string, out: string): Promise<{ id: string; name: string; status: string; errorMessage?: string }[]> {
+function scenario(
+  url: string,
+  name: string,
+  out: string,
+): Promise<{ id: string; name: string; status: string; errorMessage?: string }[]> {
   const dir = join(out, name);
-  const args = ["--import", COMPAT, SUITE, "server", "--url", url, "--scenario", name, "--spec-version", "2026-07-28", "-o", dir];
+  const args = [
+    "--import",
+    COMPAT,
+    SUITE,
+    "server",
+    "--url",
+    url,
+    "--scenario",
+    name,
+    "--spec-version",
+    "2026-07-28",
+    "-o",
+    dir,
+  ];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
       try {
@@ -53,7 +74,9 @@ describe("official header-validation server scenarios against the toolkit's HTTP
     it(name, async () => {
       const checks = (await scenario(srv.url, name, out)).filter((c) => c.id.startsWith("sep-2243-"));
       assert.ok(checks.length >= 5, `too few sep-2243 checks ran: ${JSON.stringify(checks)}`);
-      const bad = checks.filter((c) => c.status !== "SUCCESS").map((c) => `${c.id} ${c.name} ${c.status}: ${c.errorMessage ?? ""}`);
+      const bad = checks
+        .filter((c) => c.status !== "SUCCESS")
+        .map((c) => `${c.id} ${c.name} ${c.status}: ${c.errorMessage ?? ""}`);
       assert.deepEqual(bad, []);
     });
   }

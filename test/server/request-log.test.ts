@@ -14,11 +14,32 @@ const dir = mkdtempSync(join(tmpdir(), "prism-reqlog-"));
 async function callsLogged(protocol: string | undefined, mode: string): Promise<Array<Record<string, any>>> {
   const log = join(dir, `${protocol ?? "default"}-${mode}.jsonl`);
   const config = join(dir, `${protocol ?? "default"}-${mode}.json`);
-  writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: ["bin/mcp-prism.js", "demo-server", "--log-requests", log] } } }));
-  const args = ["bin/mcp-prism.js", "call", "search_customers", "--args", '{"query":"Globex"}', "--mode", mode, "--config", config, "--json"];
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        demo: { command: process.execPath, args: ["bin/mcp-prism.js", "demo-server", "--log-requests", log] },
+      },
+    }),
+  );
+  const args = [
+    "bin/mcp-prism.js",
+    "call",
+    "search_customers",
+    "--args",
+    '{"query":"Globex"}',
+    "--mode",
+    mode,
+    "--config",
+    config,
+    "--json",
+  ];
   if (protocol) args.push("--protocol", protocol);
   await run(process.execPath, args);
-  return readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 test("2026-12-01 code mode: the logged tools/call carries requestedOutputs and the answer only that output", async () => {
@@ -27,7 +48,10 @@ test("2026-12-01 code mode: the logged tools/call carries requestedOutputs and t
   assert.deepEqual(req.params.requestedOutputs, [{ audience: "programmatic", format: "structured" }]);
   assert.equal(req.params._meta["io.modelcontextprotocol/protocolVersion"], "2026-12-01");
   const res = entries.find((e) => e.dir === "result" && e.method === "tools/call")!;
-  assert.deepEqual(res.result.outputs.map((o: any) => `${o.audience}/${o.format}`), ["programmatic/structured"]);
+  assert.deepEqual(
+    res.result.outputs.map((o: any) => `${o.audience}/${o.format}`),
+    ["programmatic/structured"],
+  );
 });
 
 for (const protocol of ["2026-07-28", "2025-11-25"]) {

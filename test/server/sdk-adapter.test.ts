@@ -36,7 +36,10 @@ const FIXTURE_FREE = [
 let child: ChildProcess;
 let url = "";
 before(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", EXAMPLE, "--http", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  child = spawn(process.execPath, ["--import", "tsx", EXAMPLE, "--http", "0"], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   url = (await waitForListeningUrl(child, "examples/sdk-everything", 60_000)).url;
 });
 after(() => {
@@ -74,9 +77,18 @@ describe("examples/sdk-everything (withOutputVariants on an SDK McpServer)", () 
     assert.deepEqual(failed, []);
     const errorPath = ["sep-3279-error-outputs-match-selectors", "sep-3279-error-not-empty-outputs"];
     const untested = report.checks.filter((c) => c.status === "NOT-TESTED").map((c) => `${c.id}: ${c.detail}`);
-    assert.deepEqual(untested.filter((u) => !errorPath.some((id) => u.startsWith(`${id}:`))), [], "untested beyond the error path");
+    assert.deepEqual(
+      untested.filter((u) => !errorPath.some((id) => u.startsWith(`${id}:`))),
+      [],
+      "untested beyond the error path",
+    );
     assert.equal(r.code, 0, r.stderr);
-    for (const id of ["sep-3279-declaration-assistant-content", "sep-3279-structured-output-conforms", "sep-3279-variants-tailored", "sep-3279-legacy-structured-conforms-at-2026-07-28"]) {
+    for (const id of [
+      "sep-3279-declaration-assistant-content",
+      "sep-3279-structured-output-conforms",
+      "sep-3279-variants-tailored",
+      "sep-3279-legacy-structured-conforms-at-2026-07-28",
+    ]) {
       assert.equal(report.checks.find((c) => c.id === id)?.status, "PASS", id);
     }
   });
@@ -88,18 +100,27 @@ describe("examples/sdk-everything (withOutputVariants on an SDK McpServer)", () 
       assert.ok(run, `${scenario} did not run`);
       const bad = run.checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
       assert.deepEqual(bad, [], scenario);
-      assert.ok(run.checks.some((c) => c.status === "SUCCESS" || c.status === "INFO"), `${scenario} checked nothing`);
+      assert.ok(
+        run.checks.some((c) => c.status === "SUCCESS" || c.status === "INFO"),
+        `${scenario} checked nothing`,
+      );
     }
   });
 
   it("the SDK v2 client at 2026-07-28 gets what an SDK client gets today, plus the SEP's legacy rule for a tailored assistant/content", async () => {
     const today = await plainSdkResults();
-    const client = new V2Client({ name: "sdk-v2", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+    const client = new V2Client(
+      { name: "sdk-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } as never } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
       assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
       const tools = (await client.listTools()).tools;
-      assert.deepEqual(tools.map((t) => t.name), today.tools.map((t) => t.name));
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        today.tools.map((t) => t.name),
+      );
       for (const t of tools) {
         const was = today.tools.find((x) => x.name === t.name)!;
         assert.deepEqual(t.inputSchema, was.inputSchema, `${t.name} inputSchema`);
@@ -112,7 +133,10 @@ describe("examples/sdk-everything (withOutputVariants on an SDK McpServer)", () 
       const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
       assert.deepEqual(weather.structuredContent, today.weather.structuredContent);
       // The example declares a prose assistant/content: it comes first, then the JSON text block older clients had.
-      assert.deepEqual(weather.content, [{ type: "text", text: "Weather in Chicago: Light rain / drizzle, 36 °C, humidity 82 %." }, ...(today.weather.content as unknown[])]);
+      assert.deepEqual(weather.content, [
+        { type: "text", text: "Weather in Chicago: Light rain / drizzle, 36 °C, humidity 82 %." },
+        ...(today.weather.content as unknown[]),
+      ]);
       const bad = await client.callTool({ name: "get-sum", arguments: { a: "two", b: 3 } });
       assert.equal(bad.isError, true, "the SDK's own input validation still answers");
     } finally {
@@ -125,9 +149,19 @@ describe("withOutputVariants, in process", () => {
   it("refuses variants for a tool the McpServer does not list, and a bad declaration, each with one line", async () => {
     const server = new McpServer({ name: "x", version: "1" });
     registerGetSumTool(server);
-    await assert.rejects(withOutputVariants(server).declare("get-sun", [contentVariant("user", () => [])]).toolkit(), /declared for tools the McpServer does not list: get-sun/);
     await assert.rejects(
-      withOutputVariants(server).declare("get-sum", [structuredVariant("programmatic", z.object({ n: z.number() }), () => ({ n: 1 })), { audience: "programmatic", format: "content", project: () => [] }]).toolkit(),
+      withOutputVariants(server)
+        .declare("get-sun", [contentVariant("user", () => [])])
+        .toolkit(),
+      /declared for tools the McpServer does not list: get-sun/,
+    );
+    await assert.rejects(
+      withOutputVariants(server)
+        .declare("get-sum", [
+          structuredVariant("programmatic", z.object({ n: z.number() }), () => ({ n: 1 })),
+          { audience: "programmatic", format: "content", project: () => [] },
+        ])
+        .toolkit(),
       /programmatic\/content is not a core combination/,
     );
     assert.throws(() => withOutputVariants(server).declare("get-sum", []).declare("get-sum", []), /declared twice/);
@@ -136,7 +170,11 @@ describe("withOutputVariants, in process", () => {
   it("a structured variant whose projection breaks its zod schema is a server bug: nothing is sent", async () => {
     const server = new McpServer({ name: "x", version: "1" });
     registerGetSumTool(server);
-    const toolkit = await withOutputVariants(server).declare("get-sum", [structuredVariant("programmatic", z.object({ sum: z.number() }), () => ({ sum: "five" as unknown as number }))]).toolkit();
+    const toolkit = await withOutputVariants(server)
+      .declare("get-sum", [
+        structuredVariant("programmatic", z.object({ sum: z.number() }), () => ({ sum: "five" as unknown as number })),
+      ])
+      .toolkit();
     const [a, b] = Pair.createLinkedPair();
     await new ToolkitConnection(toolkit).connect(a);
     const replies: unknown[] = [];
@@ -147,13 +185,41 @@ describe("withOutputVariants, in process", () => {
       if (replies.length === 2) bothIn();
     };
     await b.start();
-    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-12-01", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
-    await b.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get-sum", arguments: { a: 2, b: 3 }, requestedOutputs: [{ audience: "programmatic", format: "structured" }], _meta } });
-    await b.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-sum", arguments: { a: 2, b: 3 }, _meta } });
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-12-01",
+      "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    await b.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "get-sum",
+        arguments: { a: 2, b: 3 },
+        requestedOutputs: [{ audience: "programmatic", format: "structured" }],
+        _meta,
+      },
+    });
+    await b.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "get-sum", arguments: { a: 2, b: 3 }, _meta },
+    });
     await both;
-    const [bug, ok] = (replies as { id: number }[]).sort((x, y) => x.id - y.id) as { id: number; error?: { message: string }; result?: { outputs: unknown[] } }[];
-    assert.match(bug.error?.message ?? "", /programmatic\/structured output of get-sum does not match that variant's schema/);
-    assert.deepEqual(ok.result?.outputs, [{ audience: "assistant", format: "content", content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] }]);
+    const [bug, ok] = (replies as { id: number }[]).sort((x, y) => x.id - y.id) as {
+      id: number;
+      error?: { message: string };
+      result?: { outputs: unknown[] };
+    }[];
+    assert.match(
+      bug.error?.message ?? "",
+      /programmatic\/structured output of get-sum does not match that variant's schema/,
+    );
+    assert.deepEqual(ok.result?.outputs, [
+      { audience: "assistant", format: "content", content: [{ type: "text", text: "The sum of 2 and 3 is 5." }] },
+    ]);
     await b.close();
   });
 });

@@ -9,7 +9,8 @@ import type { JsonRpcMessage } from "../helpers/raw-stdio.js";
 
 export type SchemaEra = "2026-12-01" | "2026-07-28" | "2025-11-25";
 
-const load = (name: string) => JSON.parse(readFileSync(`${REPO_ROOT}test/fixtures/spec/${name}`, "utf8")) as { $defs: Record<string, any> };
+const load = (name: string) =>
+  JSON.parse(readFileSync(`${REPO_ROOT}test/fixtures/spec/${name}`, "utf8")) as { $defs: Record<string, any> };
 
 function sep3279(): { $defs: Record<string, any> } {
   const s = load("schema-2026-07-28.json");
@@ -24,10 +25,18 @@ function sep3279(): { $defs: Record<string, any> } {
     oneOf: [
       {
         type: "object",
-        properties: { ...selector, format: { const: "content" }, content: { type: "array", items: { $ref: "#/$defs/ContentBlock" } } },
+        properties: {
+          ...selector,
+          format: { const: "content" },
+          content: { type: "array", items: { $ref: "#/$defs/ContentBlock" } },
+        },
         required: ["audience", "format", "content"],
       },
-      { type: "object", properties: { ...selector, format: { const: "structured" }, structuredContent: {} }, required: ["audience", "format", "structuredContent"] },
+      {
+        type: "object",
+        properties: { ...selector, format: { const: "structured" }, structuredContent: {} },
+        required: ["audience", "format", "structuredContent"],
+      },
     ],
   };
   const tool = structuredClone(d.Tool);
@@ -111,7 +120,8 @@ export class WireSchema {
     } else {
       run("JSONRPCResultResponse", message);
       const inputRequired = (message.result as { resultType?: unknown } | undefined)?.resultType === "input_required";
-      if (inputRequired && (era === "2025-11-25" || !MAY_REQUIRE_INPUT.has(method ?? ""))) return [`an input_required result to ${method}, which may not have one`];
+      if (inputRequired && (era === "2025-11-25" || !MAY_REQUIRE_INPUT.has(method ?? "")))
+        return [`an input_required result to ${method}, which may not have one`];
       const def = inputRequired ? "InputRequiredResult" : method && RESULT_DEF[method];
       if (!def) return [`a result to ${method ?? "an unknown request"}, which this test does not map`];
       run(def, message.result);

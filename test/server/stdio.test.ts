@@ -30,7 +30,12 @@ describe("demo server on raw stdio", () => {
           {
             audience: "assistant",
             format: "content",
-            content: [{ type: "text", text: "I found 37 Globex customer records. The three most recently active accounts are Globex Retail, Globex Energy, and Globex Labs." }],
+            content: [
+              {
+                type: "text",
+                text: "I found 37 Globex customer records. The three most recently active accounts are Globex Retail, Globex Energy, and Globex Labs.",
+              },
+            ],
           },
         ],
         _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
@@ -53,8 +58,20 @@ describe("demo server on raw stdio", () => {
         format: "structured",
         structuredContent: {
           items: [
-            { customerId: "cust_1042", displayName: "Globex Retail", region: "NA", plan: msg.result.outputs[0].structuredContent.items[0].plan, lastActivity: "2026-08-17T21:10:00Z" },
-            { customerId: "cust_2088", displayName: "Globex Energy", region: "EMEA", plan: msg.result.outputs[0].structuredContent.items[1].plan, lastActivity: "2026-08-17T09:32:00Z" },
+            {
+              customerId: "cust_1042",
+              displayName: "Globex Retail",
+              region: "NA",
+              plan: msg.result.outputs[0].structuredContent.items[0].plan,
+              lastActivity: "2026-08-17T21:10:00Z",
+            },
+            {
+              customerId: "cust_2088",
+              displayName: "Globex Energy",
+              region: "EMEA",
+              plan: msg.result.outputs[0].structuredContent.items[1].plan,
+              lastActivity: "2026-08-17T09:32:00Z",
+            },
           ],
           total: 37,
           nextCursor: "eyJvZmZzZXQiOjJ9",
@@ -77,8 +94,17 @@ describe("demo server on raw stdio", () => {
       _meta: { ...modernMeta(), progressToken: "img-42" },
     });
     assert.equal(msg.result.outputs[0].content.length, 3);
-    const progress = s.messages().filter((m) => m.method === "notifications/progress" && m.params.progressToken === "img-42");
-    assert.deepEqual(progress.map((m) => [m.params.progress, m.params.total]), [[1, 3], [2, 3], [3, 3]]);
+    const progress = s
+      .messages()
+      .filter((m) => m.method === "notifications/progress" && m.params.progressToken === "img-42");
+    assert.deepEqual(
+      progress.map((m) => [m.params.progress, m.params.total]),
+      [
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ],
+    );
     const responseAt = s.lines.findIndex((l) => JSON.parse(l).id === msg.id);
     const lastProgressAt = s.lines.findLastIndex((l) => l.includes('"img-42"'));
     assert.ok(lastProgressAt < responseAt);
@@ -92,15 +118,26 @@ describe("demo server on raw stdio", () => {
 
   it("notifications/cancelled stops a running call: no response is sent for it", async () => {
     const id = "cancel-me";
-    s.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "wait", arguments: { ms: 3000 }, _meta: { ...modernMeta(), progressToken: "w" } } });
+    s.send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "wait", arguments: { ms: 3000 }, _meta: { ...modernMeta(), progressToken: "w" } },
+    });
     await s.waitFor((m) => m.method === "notifications/progress" && m.params.progressToken === "w");
     s.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "test" } });
     const started = Date.now();
     const next = await s.request("tools/call", { name: "wait", arguments: { ms: 0 }, _meta: modernMeta() });
     assert.equal(next.msg.result.outputs[0].content[0].text, "Waited 0 ms.");
     await new Promise((r) => setTimeout(r, 3200 - (Date.now() - started)));
-    assert.equal(s.messages().some((m) => m.id === id), false, "a cancelled request gets no response");
-    const progressAfter = s.messages().filter((m) => m.method === "notifications/progress" && m.params.progressToken === "w");
+    assert.equal(
+      s.messages().some((m) => m.id === id),
+      false,
+      "a cancelled request gets no response",
+    );
+    const progressAfter = s
+      .messages()
+      .filter((m) => m.method === "notifications/progress" && m.params.progressToken === "w");
     assert.ok(progressAfter.length < 5, `progress stopped after cancellation (${progressAfter.length} sent)`);
   });
 
@@ -140,11 +177,30 @@ describe("demo server on raw stdio", () => {
 describe("real SDK client on the legacy stdio path", () => {
   it("initializes (2025-11-25), lists legacy tools and calls them", async () => {
     const client = new Client({ name: "sdk-legacy", version: "0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "demo-server"], cwd: REPO_ROOT, stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "demo-server"],
+        cwd: REPO_ROOT,
+        stderr: "pipe",
+      }),
+    );
     try {
       assert.equal(client.getServerVersion()?.name, "mcp-prism-demo");
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), ["account_brief", "add_note", "draft_email", "generate_images", "legacy_weather", "list_roots", "lookup_order", "refresh_dashboard", "search_customers", "toggle_extras", "wait"]);
+      assert.deepEqual(tools.map((t) => t.name).sort(), [
+        "account_brief",
+        "add_note",
+        "draft_email",
+        "generate_images",
+        "legacy_weather",
+        "list_roots",
+        "lookup_order",
+        "refresh_dashboard",
+        "search_customers",
+        "toggle_extras",
+        "wait",
+      ]);
       const r = await client.callTool({ name: "legacy_weather", arguments: { city: "Seattle" } });
       assert.equal((r.structuredContent as any).city, "Seattle");
       const err = await client.callTool({ name: "lookup_order", arguments: { orderId: "x" } });

@@ -3,12 +3,24 @@
 import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
 import { DeclarationError } from "../../src/protocol/index.js";
-import { defineResource, defineTool, fromLegacyTool, serveHttp, ToolError, ToolkitServer, type RequestContext } from "../../src/server/index.js";
+import {
+  defineResource,
+  defineTool,
+  fromLegacyTool,
+  serveHttp,
+  ToolError,
+  ToolkitServer,
+  type RequestContext,
+} from "../../src/server/index.js";
 import { modernMeta } from "../helpers/raw-stdio.js";
 import { postModern } from "../helpers/raw-http.js";
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
-const ctx = (session?: { version?: string }): RequestContext => ({ signal: new AbortController().signal, notify: async () => {}, session });
+const ctx = (session?: { version?: string }): RequestContext => ({
+  signal: new AbortController().signal,
+  notify: async () => {},
+  session,
+});
 const input = { type: "object" as const, properties: { n: { type: "integer" } } };
 
 const brokenTool = defineTool<{ n?: number }, { n: number }>({
@@ -23,7 +35,11 @@ const brokenTool = defineTool<{ n?: number }, { n: number }>({
       schema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"], additionalProperties: false },
       project: (r) => ({ n: String(r.n) }), // wrong type on purpose
     },
-    { audience: "user", format: "content", project: () => [{ type: "image", data: "not base64!", mimeType: "image/png" }] as any },
+    {
+      audience: "user",
+      format: "content",
+      project: () => [{ type: "image", data: "not base64!", mimeType: "image/png" }] as any,
+    },
   ],
   run: ({ n }) => ({ n: n ?? 1 }),
 });
@@ -43,13 +59,27 @@ const failing = defineTool<Record<string, never>, unknown>({
 
 const server = new ToolkitServer({ info: { name: "toolkit-test", version: "1" }, tools: [brokenTool, failing] });
 const callModern = (name: string, requestedOutputs?: object[]) =>
-  server.handle("tools/call", { name, arguments: {}, ...(requestedOutputs ? { requestedOutputs } : {}), _meta: modernMeta() }, ctx());
+  server.handle(
+    "tools/call",
+    { name, arguments: {}, ...(requestedOutputs ? { requestedOutputs } : {}), _meta: modernMeta() },
+    ctx(),
+  );
 
 describe("defineTool refuses invalid declarations", () => {
   it("a tool without assistant/content → DeclarationError", () => {
     assert.throws(
-      () => defineTool({ name: "x", description: "d", inputSchema: { type: "object" }, outputVariants: [{ audience: "user", format: "content", project: () => [] }], run: () => 1 }),
-      (e: unknown) => e instanceof DeclarationError && e.rule === "assistant-content-required" && /assistant\/content/.test(e.message),
+      () =>
+        defineTool({
+          name: "x",
+          description: "d",
+          inputSchema: { type: "object" },
+          outputVariants: [{ audience: "user", format: "content", project: () => [] }],
+          run: () => 1,
+        }),
+      (e: unknown) =>
+        e instanceof DeclarationError &&
+        e.rule === "assistant-content-required" &&
+        /assistant\/content/.test(e.message),
     );
   });
   it("duplicate variants, programmatic/content, arbitrary audiences and bad schemas are refused", () => {
@@ -58,11 +88,15 @@ describe("defineTool refuses invalid declarations", () => {
       [[base, base], "duplicate-variant"],
       [[base, { audience: "programmatic", format: "content", project: () => [] }], "disallowed-core-combination"],
       [[base, { audience: "robot", format: "structured", project: () => 1 }], "invalid-audience"],
-      [[base, { audience: "user", format: "structured", schema: { type: 12 }, project: () => 1 }], "invalid-variant-schema"],
+      [
+        [base, { audience: "user", format: "structured", schema: { type: 12 }, project: () => 1 }],
+        "invalid-variant-schema",
+      ],
     ];
     for (const [outputVariants, rule] of cases) {
       assert.throws(
-        () => defineTool({ name: "x", description: "d", inputSchema: { type: "object" }, outputVariants, run: () => 1 }),
+        () =>
+          defineTool({ name: "x", description: "d", inputSchema: { type: "object" }, outputVariants, run: () => 1 }),
         (e: unknown) => e instanceof DeclarationError && e.issues.some((i) => i.rule === rule),
         rule,
       );
@@ -80,7 +114,14 @@ describe("defineTool refuses invalid declarations", () => {
       run: () => 1,
     });
     assert.throws(() => new ToolkitServer({ info: { name: "s", version: "1" }, tools: [appTool] }), DeclarationError);
-    assert.doesNotThrow(() => new ToolkitServer({ info: { name: "s", version: "1" }, tools: [appTool], extensions: { "io.modelcontextprotocol/ui": {} } }));
+    assert.doesNotThrow(
+      () =>
+        new ToolkitServer({
+          info: { name: "s", version: "1" },
+          tools: [appTool],
+          extensions: { "io.modelcontextprotocol/ui": {} },
+        }),
+    );
   });
 });
 
@@ -96,7 +137,10 @@ describe("server bugs are caught before anything is sent", () => {
     assert.deepEqual(ok.outputs, [{ audience: "assistant", format: "content", content: text("n=1") }]);
   });
   it("a malformed content block → -32603 naming the variant", async () => {
-    await assert.rejects(callModern("broken", [{ audience: "user", format: "content" }]), (e: any) => e.code === -32603 && /user\/content/.test(e.message));
+    await assert.rejects(
+      callModern("broken", [{ audience: "user", format: "content" }]),
+      (e: any) => e.code === -32603 && /user\/content/.test(e.message),
+    );
   });
   it("on the HTTP wire the reply is a JSON-RPC error without any output data", async () => {
     const handle = await serveHttp(server, { port: 0 });
@@ -105,7 +149,15 @@ describe("server bugs are caught before anything is sent", () => {
       jsonrpc: "2.0",
       id: 5,
       method: "tools/call",
-      params: { name: "broken", arguments: { n: 7 }, requestedOutputs: [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured" }], _meta: modernMeta() },
+      params: {
+        name: "broken",
+        arguments: { n: 7 },
+        requestedOutputs: [
+          { audience: "assistant", format: "content" },
+          { audience: "programmatic", format: "structured" },
+        ],
+        _meta: modernMeta(),
+      },
     });
     assert.equal(r.json.error.code, -32603);
     assert.match(r.json.error.message, /programmatic\/structured/);
@@ -135,11 +187,20 @@ describe("cancellation reaches run() as an abort signal", () => {
         return {};
       },
     });
-    const handle = await serveHttp(new ToolkitServer({ info: { name: "s", version: "1" }, tools: [slow] }), { port: 0 });
+    const handle = await serveHttp(new ToolkitServer({ info: { name: "s", version: "1" }, tools: [slow] }), {
+      port: 0,
+    });
     after(() => handle.close());
     const controller = new AbortController();
-    const req = { jsonrpc: "2.0" as const, id: 1, method: "tools/call", params: { name: "slow", arguments: {}, _meta: { ...modernMeta(), progressToken: "p" } } };
-    await assert.rejects(postModern(handle.url, req, {}, { signal: controller.signal, onEvent: () => controller.abort() }));
+    const req = {
+      jsonrpc: "2.0" as const,
+      id: 1,
+      method: "tools/call",
+      params: { name: "slow", arguments: {}, _meta: { ...modernMeta(), progressToken: "p" } },
+    };
+    await assert.rejects(
+      postModern(handle.url, req, {}, { signal: controller.signal, onEvent: () => controller.abort() }),
+    );
     for (let i = 0; i < 50 && !aborted; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(aborted, true);
   });
@@ -147,7 +208,10 @@ describe("cancellation reaches run() as an abort signal", () => {
 
 describe("isError without a representation for the request", () => {
   it("returns the error outputs it has", async () => {
-    const r = await callModern("failing", [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }]);
+    const r = await callModern("failing", [
+      { audience: "assistant", format: "content" },
+      { audience: "user", format: "structured" },
+    ]);
     assert.deepEqual(r, {
       resultType: "complete",
       outputs: [{ audience: "assistant", format: "content", content: text("it went boom") }],
@@ -156,13 +220,22 @@ describe("isError without a representation for the request", () => {
     });
   });
   it("fails with a protocol-level error instead of empty outputs when it has none", async () => {
-    await assert.rejects(callModern("failing", [{ audience: "user", format: "structured" }]), (e: any) => e.code === -32603 && /user\/structured/.test(e.message));
+    await assert.rejects(
+      callModern("failing", [{ audience: "user", format: "structured" }]),
+      (e: any) => e.code === -32603 && /user\/structured/.test(e.message),
+    );
   });
 });
 
 describe("fromLegacyTool applies the SEP's migration inferences", () => {
   const schema = { type: "object", properties: { v: { type: "integer" } }, required: ["v"] };
-  const legacyDef = { name: "old", description: "d", inputSchema: { type: "object" as const }, outputSchema: schema, handler: () => ({ content: text("v is 3"), structuredContent: { v: 3 } }) };
+  const legacyDef = {
+    name: "old",
+    description: "d",
+    inputSchema: { type: "object" as const },
+    outputSchema: schema,
+    handler: () => ({ content: text("v is 3"), structuredContent: { v: 3 } }),
+  };
 
   it("content → assistant/content, outputSchema → assistant/structured; programmatic only when opted in", () => {
     assert.deepEqual(fromLegacyTool(legacyDef).declaration().outputVariants, [
@@ -170,18 +243,27 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
       { audience: "assistant", format: "structured", schema },
     ]);
     const opted = fromLegacyTool({ ...legacyDef, programmatic: true }).declaration().outputVariants;
-    assert.deepEqual(opted.map((v) => `${v.audience}/${v.format}`), ["assistant/content", "assistant/structured", "programmatic/structured"]);
+    assert.deepEqual(
+      opted.map((v) => `${v.audience}/${v.format}`),
+      ["assistant/content", "assistant/structured", "programmatic/structured"],
+    );
     const plain = fromLegacyTool({ ...legacyDef, outputSchema: undefined }).declaration().outputVariants;
     assert.deepEqual(plain, [{ audience: "assistant", format: "content" }]);
   });
   it("legacy eras keep the established outputSchema and structuredContent", async () => {
-    const s = new ToolkitServer({ info: { name: "s", version: "1" }, tools: [fromLegacyTool({ ...legacyDef, assistantStructured: false })] });
+    const s = new ToolkitServer({
+      info: { name: "s", version: "1" },
+      tools: [fromLegacyTool({ ...legacyDef, assistantStructured: false })],
+    });
     const session = { version: undefined as string | undefined };
     await s.handle("initialize", { protocolVersion: "2025-06-18", capabilities: {} }, ctx(session));
     const list = await s.handle("tools/list", {}, ctx(session));
     assert.deepEqual((list.tools as any[])[0].outputSchema, schema);
     const r = await s.handle("tools/call", { name: "old", arguments: {} }, ctx(session));
-    assert.deepEqual(r, { content: [...text("v is 3"), { type: "text", text: '{"v":3}' }], structuredContent: { v: 3 } });
+    assert.deepEqual(r, {
+      content: [...text("v is 3"), { type: "text", text: '{"v":3}' }],
+      structuredContent: { v: 3 },
+    });
   });
   it("an established legacy outputSchema wins over assistant/structured in the legacy projection", async () => {
     const legacySchema = { type: "object", properties: { legacy: { type: "boolean" } }, required: ["legacy"] };
@@ -191,7 +273,12 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
       inputSchema: { type: "object" },
       outputVariants: [
         { audience: "assistant", format: "content", project: (r) => text(`x=${r.x}`) },
-        { audience: "assistant", format: "structured", schema: { type: "object", required: ["x"] }, project: (r) => ({ x: r.x }) },
+        {
+          audience: "assistant",
+          format: "structured",
+          schema: { type: "object", required: ["x"] },
+          project: (r) => ({ x: r.x }),
+        },
       ],
       legacy: { outputSchema: legacySchema, structured: () => ({ legacy: true }) },
       run: () => ({ x: 2 }),
@@ -206,10 +293,21 @@ describe("fromLegacyTool applies the SEP's migration inferences", () => {
 });
 
 describe("SEP-2549 caching hints (2026-07-28 CacheableResult)", () => {
-  const page = defineResource({ uri: "ui://t/page.html", name: "page", mimeType: "text/html", read: () => "<p>hi</p>", cache: { ttlMs: 0, cacheScope: "private" } });
+  const page = defineResource({
+    uri: "ui://t/page.html",
+    name: "page",
+    mimeType: "text/html",
+    read: () => "<p>hi</p>",
+    cache: { ttlMs: 0, cacheScope: "private" },
+  });
   const meta = { _meta: modernMeta("2026-07-28") };
   it("the server's hint goes on every cacheable result; a resource's own hint on its read", async () => {
-    const s = new ToolkitServer({ info: { name: "t", version: "0" }, tools: [failing], resources: [page], cache: { ttlMs: 60_000, cacheScope: "private" } });
+    const s = new ToolkitServer({
+      info: { name: "t", version: "0" },
+      tools: [failing],
+      resources: [page],
+      cache: { ttlMs: 60_000, cacheScope: "private" },
+    });
     for (const method of ["server/discover", "tools/list", "resources/list", "resources/templates/list"]) {
       const r = await s.handle(method, meta, ctx());
       assert.deepEqual([r.ttlMs, r.cacheScope], [60_000, "private"], method);
@@ -218,8 +316,23 @@ describe("SEP-2549 caching hints (2026-07-28 CacheableResult)", () => {
     assert.deepEqual([read.ttlMs, read.cacheScope], [0, "private"]);
   });
   it("an invalid hint is refused when the server or resource is defined", () => {
-    assert.throws(() => new ToolkitServer({ info: { name: "t", version: "0" }, tools: [], cache: { ttlMs: -1, cacheScope: "public" } }), /ttlMs must be a non-negative integer/);
-    assert.throws(() => new ToolkitServer({ info: { name: "t", version: "0" }, tools: [], cache: { ttlMs: 1.5, cacheScope: "public" } }), /ttlMs/);
-    assert.throws(() => defineResource({ ...page, cache: { ttlMs: 1, cacheScope: "shared" as "public" } }), /cacheScope must be "public" or "private"/);
+    assert.throws(
+      () =>
+        new ToolkitServer({ info: { name: "t", version: "0" }, tools: [], cache: { ttlMs: -1, cacheScope: "public" } }),
+      /ttlMs must be a non-negative integer/,
+    );
+    assert.throws(
+      () =>
+        new ToolkitServer({
+          info: { name: "t", version: "0" },
+          tools: [],
+          cache: { ttlMs: 1.5, cacheScope: "public" },
+        }),
+      /ttlMs/,
+    );
+    assert.throws(
+      () => defineResource({ ...page, cache: { ttlMs: 1, cacheScope: "shared" as "public" } }),
+      /cacheScope must be "public" or "private"/,
+    );
   });
 });

@@ -28,18 +28,34 @@ const ASKING_CAPS = { ...APPS_CAPS, elicitation: { form: {} }, sampling: {}, roo
 
 /** The requests of one modern era: every method, every tool, and the errors a client can provoke. */
 function modernRequests(version: "2026-12-01" | "2026-07-28", tools: any[]): Req[] {
-  const env = (extra: Record<string, unknown> = {}, caps: object = APPS_CAPS) => ({ _meta: { ...modernMeta(version, caps as Record<string, unknown>), ...extra } });
+  const env = (extra: Record<string, unknown> = {}, caps: object = APPS_CAPS) => ({
+    _meta: { ...modernMeta(version, caps as Record<string, unknown>), ...extra },
+  });
   const calls: Req[] = Object.entries(ARGS).map(([name, args]) => {
     const tool = tools.find((t) => t.name === name);
-    const requestedOutputs = version === "2026-12-01" ? tool.outputVariants.map((v: any) => ({ audience: v.audience, format: v.format })) : undefined;
-    return { method: "tools/call", params: { name, arguments: args, ...(requestedOutputs ? { requestedOutputs } : {}), ...env({ progressToken: `p-${name}` }) } };
+    const requestedOutputs =
+      version === "2026-12-01"
+        ? tool.outputVariants.map((v: any) => ({ audience: v.audience, format: v.format }))
+        : undefined;
+    return {
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        ...(requestedOutputs ? { requestedOutputs } : {}),
+        ...env({ progressToken: `p-${name}` }),
+      },
+    };
   });
   return [
     { method: "server/discover", params: env() },
     { method: "tools/list", params: env() },
     { method: "tools/list", params: env({}, {}) },
     ...calls,
-    { method: "tools/call", params: { name: "wait", arguments: { ms: 120 }, ...env({ "io.modelcontextprotocol/logLevel": "debug" }) } },
+    {
+      method: "tools/call",
+      params: { name: "wait", arguments: { ms: 120 }, ...env({ "io.modelcontextprotocol/logLevel": "debug" }) },
+    },
     { method: "tools/call", params: { name: "lookup_order", arguments: { orderId: "nope" }, ...env() } },
     { method: "tools/call", params: { name: "no_such_tool", arguments: {}, ...env() } },
     { method: "tools/call", params: { name: "search_customers", arguments: { query: 5 }, ...env() } },
@@ -50,18 +66,41 @@ function modernRequests(version: "2026-12-01" | "2026-07-28", tools: any[]): Req
     { method: "resources/read", params: { uri: "customers://cust_1005", ...env() } },
     { method: "resources/read", params: { uri: "customers://cust_1005/badge.png", ...env() } },
     { method: "prompts/list", params: env() },
-    { method: "prompts/get", params: { name: "account_review", arguments: { customerId: "cust_1005", focus: "risk" }, ...env() } },
+    {
+      method: "prompts/get",
+      params: { name: "account_review", arguments: { customerId: "cust_1005", focus: "risk" }, ...env() },
+    },
     { method: "prompts/get", params: { name: "account_review", arguments: {}, ...env() } },
-    { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "account_review" }, argument: { name: "customerId", value: "cust_10" }, ...env() } },
-    { method: "completion/complete", params: { ref: { type: "ref/resource", uri: "customers://{id}" }, argument: { name: "id", value: "glo" }, ...env() } },
-    ...["draft_email", "account_brief", "list_roots"].map((name) => ({ method: "tools/call", params: { name, arguments: ARGS[name], ...env({}, ASKING_CAPS) } })),
+    {
+      method: "completion/complete",
+      params: {
+        ref: { type: "ref/prompt", name: "account_review" },
+        argument: { name: "customerId", value: "cust_10" },
+        ...env(),
+      },
+    },
+    {
+      method: "completion/complete",
+      params: {
+        ref: { type: "ref/resource", uri: "customers://{id}" },
+        argument: { name: "id", value: "glo" },
+        ...env(),
+      },
+    },
+    ...["draft_email", "account_brief", "list_roots"].map((name) => ({
+      method: "tools/call",
+      params: { name, arguments: ARGS[name], ...env({}, ASKING_CAPS) },
+    })),
     { method: "tools/list", params: { _meta: { ...modernMeta("1900-01-01") } } },
   ];
 }
 
 const LEGACY_REQUESTS: Req[] = [
   { method: "tools/list" },
-  ...Object.entries(ARGS).map(([name, args]) => ({ method: "tools/call", params: { name, arguments: args, _meta: { progressToken: `p-${name}` } } })),
+  ...Object.entries(ARGS).map(([name, args]) => ({
+    method: "tools/call",
+    params: { name, arguments: args, _meta: { progressToken: `p-${name}` } },
+  })),
   { method: "tools/call", params: { name: "lookup_order", arguments: { orderId: "nope" } } },
   { method: "tools/call", params: { name: "no_such_tool", arguments: {} } },
   { method: "resources/list" },
@@ -71,7 +110,10 @@ const LEGACY_REQUESTS: Req[] = [
   { method: "ping" },
   { method: "prompts/list" },
   { method: "prompts/get", params: { name: "weekly_digest" } },
-  { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "account_review" }, argument: { name: "focus", value: "r" } } },
+  {
+    method: "completion/complete",
+    params: { ref: { type: "ref/prompt", name: "account_review" }, argument: { name: "focus", value: "r" } },
+  },
   { method: "resources/read", params: { uri: "customers://cust_1005" } },
   { method: "logging/setLevel", params: { level: "nonsense" } },
 ];
@@ -83,14 +125,24 @@ function assertValid(sent: Sent[], expectLogs = false) {
     for (const m of s.messages) {
       checked++;
       const errs = schema.check(s.era, m, s.method);
-      if (errs.length > 0) problems.push(`${s.era} ${s.method} → ${JSON.stringify(m).slice(0, 300)}\n    ${errs.slice(0, 5).join("\n    ")}`);
+      if (errs.length > 0)
+        problems.push(
+          `${s.era} ${s.method} → ${JSON.stringify(m).slice(0, 300)}\n    ${errs.slice(0, 5).join("\n    ")}`,
+        );
     }
   }
   assert.deepEqual(problems, [], problems.join("\n"));
   // Sanity: results, errors and progress notifications were all among them.
   const all = sent.flatMap((s) => s.messages);
-  assert.ok(all.some((m) => m.error) && all.some((m) => m.result) && all.some((m) => m.method === "notifications/progress"), "errors, results and progress were checked");
-  assert.equal(all.some((m) => m.method === "notifications/message"), expectLogs, "logs were checked (modern), or none was sent (legacy)");
+  assert.ok(
+    all.some((m) => m.error) && all.some((m) => m.result) && all.some((m) => m.method === "notifications/progress"),
+    "errors, results and progress were checked",
+  );
+  assert.equal(
+    all.some((m) => m.method === "notifications/message"),
+    expectLogs,
+    "logs were checked (modern), or none was sent (legacy)",
+  );
   return checked;
 }
 
@@ -102,7 +154,14 @@ describe("the checker itself", () => {
     assert.deepEqual(schema.check("2026-07-28", legacyShape, "tools/call"), []);
     assert.notDeepEqual(schema.check("2026-12-01", legacyShape, "tools/call"), []);
     const tool = { name: "t", inputSchema: { type: "object" } };
-    assert.notDeepEqual(schema.check("2026-12-01", { jsonrpc: "2.0", id: 1, result: { resultType: "complete", tools: [tool], ttlMs: 0, cacheScope: "public" } }, "tools/list"), []);
+    assert.notDeepEqual(
+      schema.check(
+        "2026-12-01",
+        { jsonrpc: "2.0", id: 1, result: { resultType: "complete", tools: [tool], ttlMs: 0, cacheScope: "public" } },
+        "tools/list",
+      ),
+      [],
+    );
   });
 });
 
@@ -150,8 +209,16 @@ describe("every message the demo server sends is schema-valid for its era: stdio
 
   it("2025-11-25 (initialize)", async () => {
     const from = legacy.lines.length;
-    await legacy.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
-    const init: Sent = { era: "2025-11-25", method: "initialize", messages: legacy.lines.slice(from).map((l) => JSON.parse(l)) };
+    await legacy.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    });
+    const init: Sent = {
+      era: "2025-11-25",
+      method: "initialize",
+      messages: legacy.lines.slice(from).map((l) => JSON.parse(l)),
+    };
     legacy.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     assertValid([init, ...(await drive(legacy, "2025-11-25", LEGACY_REQUESTS))]);
   });
@@ -165,10 +232,18 @@ describe("every message the demo server sends is schema-valid for its era: Strea
   });
   after(() => srv.close());
 
-  const messagesOf = (r: { json?: any; events?: any[] }): JsonRpcMessage[] => (r.json !== undefined ? [r.json] : (r.events ?? []));
+  const messagesOf = (r: { json?: any; events?: any[] }): JsonRpcMessage[] =>
+    r.json !== undefined ? [r.json] : (r.events ?? []);
 
   it("2026-12-01 and 2026-07-28", async () => {
-    const tools = (await postModern(srv.url, { jsonrpc: "2.0", id: id++, method: "tools/list", params: { _meta: modernMeta("2026-12-01", APPS_CAPS) } })).json.result.tools;
+    const tools = (
+      await postModern(srv.url, {
+        jsonrpc: "2.0",
+        id: id++,
+        method: "tools/list",
+        params: { _meta: modernMeta("2026-12-01", APPS_CAPS) },
+      })
+    ).json.result.tools;
     for (const version of ["2026-12-01", "2026-07-28"] as const) {
       const sent: Sent[] = [];
       for (const r of modernRequests(version, tools)) {
@@ -190,13 +265,25 @@ describe("every message the demo server sends is schema-valid for its era: Strea
   it("2025-11-25 (initialize session)", async () => {
     const init = await rawRequest(srv.url, {
       headers: { accept: "application/json, text/event-stream" },
-      body: { jsonrpc: "2.0", id: id++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: id++,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      },
     });
-    const headers = { accept: "application/json, text/event-stream", "mcp-session-id": String(init.headers["mcp-session-id"]), "mcp-protocol-version": "2025-11-25" };
+    const headers = {
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": String(init.headers["mcp-session-id"]),
+      "mcp-protocol-version": "2025-11-25",
+    };
     await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
     const sent: Sent[] = [{ era: "2025-11-25", method: "initialize", messages: messagesOf(init) }];
     for (const r of LEGACY_REQUESTS) {
-      const res = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: id++, method: r.method, ...(r.params ? { params: r.params } : {}) } });
+      const res = await rawRequest(srv.url, {
+        headers,
+        body: { jsonrpc: "2.0", id: id++, method: r.method, ...(r.params ? { params: r.params } : {}) },
+      });
       sent.push({ era: "2025-11-25", method: r.method, messages: messagesOf(res) });
     }
     assertValid(sent);

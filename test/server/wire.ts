@@ -44,14 +44,25 @@ export async function stdioWire(): Promise<Wire> {
     async send(body) {
       const from = main.lines.length;
       main.send(body);
-      return main.waitFor((m) => m.id === body.id && (m.result !== undefined || m.error !== undefined), undefined, from);
+      return main.waitFor(
+        (m) => m.id === body.id && (m.result !== undefined || m.error !== undefined),
+        undefined,
+        from,
+      );
     },
     async legacy(version) {
       const s = spawnStdio();
       extra.push(s);
-      const init = await s.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw-legacy", version: "0" } });
+      const init = await s.request("initialize", {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "raw-legacy", version: "0" },
+      });
       s.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      return { initializeResult: init.msg.result, request: async (method, params) => (await s.request(method, params)).msg };
+      return {
+        initializeResult: init.msg.result,
+        request: async (method, params) => (await s.request(method, params)).msg,
+      };
     },
     async close() {
       await Promise.all([main.close(), ...extra.map((s) => s.close())]);
@@ -76,17 +87,33 @@ export async function httpWire(existing?: HttpServerProcess): Promise<Wire & { u
     async legacy(version) {
       const init = await rawRequest(srv.url, {
         headers: { accept: "application/json, text/event-stream" },
-        body: { jsonrpc: "2.0", id: seq++, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw-legacy", version: "0" } } },
+        body: {
+          jsonrpc: "2.0",
+          id: seq++,
+          method: "initialize",
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw-legacy", version: "0" } },
+        },
       });
       const session = String(init.headers["mcp-session-id"] ?? "");
-      if (!session) throw new Error(`legacy initialize over HTTP returned no Mcp-Session-Id (status ${init.status}: ${init.text})`);
-      const headers = { accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": init.json.result.protocolVersion };
-      const notified = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
+      if (!session)
+        throw new Error(`legacy initialize over HTTP returned no Mcp-Session-Id (status ${init.status}: ${init.text})`);
+      const headers = {
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": init.json.result.protocolVersion,
+      };
+      const notified = await rawRequest(srv.url, {
+        headers,
+        body: { jsonrpc: "2.0", method: "notifications/initialized" },
+      });
       if (notified.status !== 202) throw new Error(`notifications/initialized got HTTP ${notified.status}`);
       return {
         initializeResult: init.json.result,
         request: async (method, params) => {
-          const r = await rawRequest(srv.url, { headers, body: { jsonrpc: "2.0", id: seq++, method, ...(params === undefined ? {} : { params }) } });
+          const r = await rawRequest(srv.url, {
+            headers,
+            body: { jsonrpc: "2.0", id: seq++, method, ...(params === undefined ? {} : { params }) },
+          });
           return r.json ?? r.events?.at(-1);
         },
       };

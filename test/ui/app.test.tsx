@@ -10,7 +10,14 @@ import { renderAt, tick, waitFor, stripAnsi, okOutcome, assertNeutralized, HOSTI
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
-const entry: ToolEntry = { server: "demo", name: "refresh_dashboard", qualifiedName: "refresh_dashboard", inputSchema: { type: "object" }, era: "2026-12-01", variants: [] };
+const entry: ToolEntry = {
+  server: "demo",
+  name: "refresh_dashboard",
+  qualifiedName: "refresh_dashboard",
+  inputSchema: { type: "object" },
+  era: "2026-12-01",
+  variants: [],
+};
 
 function setup(columns: number, opts: { autoApprove?: boolean; text?: string } = {}) {
   const executor: ToolExecutor = {
@@ -24,7 +31,9 @@ function setup(columns: number, opts: { autoApprove?: boolean; text?: string } =
           model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "MODEL-ONLY" }] }],
           user: [{ audience: "user", format: "content", content: [{ type: "text", text: "USER-VISIBLE" }] }],
           programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { p: "PROG-CANARY" } }],
-          app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { a: "APP-CANARY" } }],
+          app: [
+            { audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { a: "APP-CANARY" } },
+          ],
         },
         { tool: "refresh_dashboard" },
       );
@@ -44,7 +53,15 @@ function setup(columns: number, opts: { autoApprove?: boolean; text?: string } =
     runTurn,
     autoApprove: opts.autoApprove ?? true,
   });
-  const h = renderAt(<App session={session} servers={() => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }]} modelName="offline" />, columns, 40);
+  const h = renderAt(
+    <App
+      session={session}
+      servers={() => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }]}
+      modelName="offline"
+    />,
+    columns,
+    40,
+  );
   open.push(h);
   const type = async (s: string) => {
     h.stdin.write(s);
@@ -113,7 +130,11 @@ test("the side pane: hidden while empty, announced once, ^T toggles it (Tab does
   await s.type("\r");
   await waitFor(() => s.frame().includes("Dashboard refreshed."), "turn end");
   assert.match(s.frame(), /Programmatic \(1\)/);
-  assert.equal(s.frame().match(/programmatic output goes to the side pane/g)?.length, 1, "its first output announced in one line");
+  assert.equal(
+    s.frame().match(/programmatic output goes to the side pane/g)?.length,
+    1,
+    "its first output announced in one line",
+  );
   await s.type("\t");
   assert.match(s.frame(), /Programmatic \(1\)/, "Tab leaves the pane alone");
   await s.type("\x14");

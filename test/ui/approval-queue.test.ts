@@ -18,8 +18,26 @@ function when(store: SessionStore, ok: () => boolean): Promise<void> {
 
 test("a View's approval asked while a turn's approval is open waits its turn; both settle", async () => {
   const store = new SessionStore();
-  const calls = appCalls(store, false, async (name, args) => ({ ok: true, plan: { server: "s", tool: name, args, requested: undefined, era: "legacy", protocolVersion: "", mode: "chat" }, isError: false, durationMs: 0, routed: { assistant: [], user: [], programmatic: [], app: [] } }) as never);
-  const wipe = { server: "s", name: "wipe", qualifiedName: "wipe", inputSchema: { type: "object" }, era: "legacy", variants: [] } as unknown as ToolEntry;
+  const calls = appCalls(
+    store,
+    false,
+    async (name, args) =>
+      ({
+        ok: true,
+        plan: { server: "s", tool: name, args, requested: undefined, era: "legacy", protocolVersion: "", mode: "chat" },
+        isError: false,
+        durationMs: 0,
+        routed: { assistant: [], user: [], programmatic: [], app: [] },
+      }) as never,
+  );
+  const wipe = {
+    server: "s",
+    name: "wipe",
+    qualifiedName: "wipe",
+    inputSchema: { type: "object" },
+    era: "legacy",
+    variants: [],
+  } as unknown as ToolEntry;
   const turn = calls.run({ source: "model", name: "wipe", args: { path: "/turn" }, entry: wipe });
   await when(store, () => store.getState().approval !== undefined);
   const view = calls.run({ source: "view", name: "wipe", args: { path: "/view", recursive: true }, entry: wipe });

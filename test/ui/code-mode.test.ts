@@ -22,15 +22,33 @@ import { memoryServers } from "../helpers/in-memory.js";
 const memory = memoryServers({ demo: createDemoServer() });
 const offline = new OfflineModel({ chunkDelayMs: 0 });
 const seen: string[] = [];
-const adapter: ModelAdapter = { id: "recording", capabilities: ANTHROPIC_CAPABILITIES, respond: (req: ModelRequest) => (seen.push(JSON.stringify(req)), offline.respond(req)) };
+const adapter: ModelAdapter = {
+  id: "recording",
+  capabilities: ANTHROPIC_CAPABILITIES,
+  respond: (req: ModelRequest) => (seen.push(JSON.stringify(req)), offline.respond(req)),
+};
 let host: Host;
 let store: SessionStore;
 let session: ChatSession;
 before(async () => {
-  host = await Host.start({ config: config(memory.servers), mode: "code", transport: memory.transport, eraCache: false });
+  host = await Host.start({
+    config: config(memory.servers),
+    mode: "code",
+    transport: memory.transport,
+    eraCache: false,
+  });
   const conversation = new Conversation();
   const runner: TurnRunner = async (prompt, opts) => {
-    const r = await runTurn({ adapter, executor: opts.executor, conversation, prompt, hostTools: opts.hostTools, mode: opts.mode, signal: opts.signal, events: (e) => e.type === "text" && opts.onText(e.delta) });
+    const r = await runTurn({
+      adapter,
+      executor: opts.executor,
+      conversation,
+      prompt,
+      hostTools: opts.hostTools,
+      mode: opts.mode,
+      signal: opts.signal,
+      events: (e) => e.type === "text" && opts.onText(e.delta),
+    });
     return r.error ? { error: r.error.message } : {};
   };
   store = new SessionStore({ mode: "code" });
@@ -38,7 +56,10 @@ before(async () => {
 });
 after(() => host.close());
 
-const items = (): TurnItem[] => [...store.getState().finished.flatMap((t) => t.items), ...(store.getState().live?.items ?? [])];
+const items = (): TurnItem[] => [
+  ...store.getState().finished.flatMap((t) => t.items),
+  ...(store.getState().live?.items ?? []),
+];
 
 const SCRIPT = `let cursor; const counts = {};
 do {
@@ -58,7 +79,8 @@ test("a fenced block through run_code: script card, inner call cards, what the m
   assert.ok(script >= 0 && result > script, kinds.join(","));
   const inner = all.slice(script, result).filter((i): i is Extract<TurnItem, { kind: "tool" }> => i.kind === "tool");
   assert.ok(inner.length >= 2, "several pages, each its own card");
-  for (const c of inner) assert.deepEqual(c.call.outcome?.plan.requested, [{ audience: "programmatic", format: "structured" }]);
+  for (const c of inner)
+    assert.deepEqual(c.call.outcome?.plan.requested, [{ audience: "programmatic", format: "structured" }]);
   const received = all[result] as Extract<TurnItem, { kind: "code-result" }>;
   assert.equal(received.forModel, true);
   assert.deepEqual(Object.keys(JSON.parse(received.text).value).sort(), ["APAC", "EMEA", "LATAM", "NA"]);
@@ -74,13 +96,20 @@ test("a fenced block through run_code: script card, inner call cards, what the m
 
 test("/run runs a script for the user: its value shown, the model not asked", async () => {
   const before = seen.length;
-  await dispatch("/run ```js\nconst p = await tools.search_customers({ query: 'Globex', limit: 2 });\nconsole.log('total', p.total);\nreturn p.items.map((c) => c.customerId);\n```", session.commandContext());
+  await dispatch(
+    "/run ```js\nconst p = await tools.search_customers({ query: 'Globex', limit: 2 });\nconsole.log('total', p.total);\nreturn p.items.map((c) => c.customerId);\n```",
+    session.commandContext(),
+  );
   assert.equal(seen.length, before);
-  const result = items().filter((i): i is Extract<TurnItem, { kind: "code-result" }> => i.kind === "code-result").at(-1)!;
+  const result = items()
+    .filter((i): i is Extract<TurnItem, { kind: "code-result" }> => i.kind === "code-result")
+    .at(-1)!;
   assert.equal(result.forModel, false);
   assert.match(result.text, /^\[\n {2}"cust_\d+",\n {2}"cust_\d+"\n\]\ntotal \d+$/);
   await dispatch("/run while (true) {}", session.commandContext());
-  const failed = items().filter((i): i is Extract<TurnItem, { kind: "code-result" }> => i.kind === "code-result").at(-1)!;
+  const failed = items()
+    .filter((i): i is Extract<TurnItem, { kind: "code-result" }> => i.kind === "code-result")
+    .at(-1)!;
   assert.equal(failed.isError, true);
   assert.match(failed.text, /^cpu-time: /);
 });

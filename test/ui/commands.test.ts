@@ -13,13 +13,20 @@ import { policyFor, selectOutputs } from "../../src/host/policy/index.js";
 import { LEGACY_PROFILES } from "../../src/host/types.js";
 import type { ToolSearchControl } from "../../src/model/tool-search.js";
 
-const tool = (name: string, server = "demo", annotations: ToolEntry["annotations"] = { readOnlyHint: true }): ToolEntry => ({
+const tool = (
+  name: string,
+  server = "demo",
+  annotations: ToolEntry["annotations"] = { readOnlyHint: true },
+): ToolEntry => ({
   server,
   name,
   qualifiedName: name,
   inputSchema: { type: "object" },
   era: "2026-12-01",
-  variants: [{ audience: "assistant", format: "content" }, { audience: "user", format: "structured" }],
+  variants: [
+    { audience: "assistant", format: "content" },
+    { audience: "user", format: "structured" },
+  ],
   annotations,
 });
 
@@ -28,7 +35,11 @@ function setup() {
   const dir = mkdtempSync(join(tmpdir(), "prism-ui-"));
   const rows = Array.from({ length: 45 }, (_, i) => ({ id: i + 1 }));
   const host: CommandHost = {
-    tools: async () => [tool("search_customers"), tool("generate_audio"), tool("delete_customer", "demo", { destructiveHint: true })],
+    tools: async () => [
+      tool("search_customers"),
+      tool("generate_audio"),
+      tool("delete_customer", "demo", { destructiveHint: true }),
+    ],
     // As the Host plans it: the mode policy over the declared variants (no extension negotiated).
     requestFor: (e, m) => ({
       requested: e.era === "2026-12-01" ? selectOutputs(policyFor(m), e.variants, new Set()) : undefined,
@@ -39,35 +50,100 @@ function setup() {
       calls.push({ name, args, opts });
       opts?.onProgress?.({ progress: 1, total: 2 });
       if (name === "generate_audio") {
-        return okOutcome({ user: [{ audience: "user", format: "content", content: [{ type: "audio", data: Buffer.from("RIFF....WAVE").toString("base64"), mimeType: "audio/wav" }] }] }, { tool: name });
+        return okOutcome(
+          {
+            user: [
+              {
+                audience: "user",
+                format: "content",
+                content: [
+                  { type: "audio", data: Buffer.from("RIFF....WAVE").toString("base64"), mimeType: "audio/wav" },
+                ],
+              },
+            ],
+          },
+          { tool: name },
+        );
       }
       return okOutcome(
         { user: [{ audience: "user", format: "structured", structuredContent: { customers: rows } }] },
-        { tool: name, mode: opts?.mode ?? "chat", requested: opts?.select ?? [{ audience: "user", format: "structured" }] },
+        {
+          tool: name,
+          mode: opts?.mode ?? "chat",
+          requested: opts?.select ?? [{ audience: "user", format: "structured" }],
+        },
       );
     },
   };
   const store = new SessionStore();
   let quit = 0;
   let reset = 0;
-  const ctx: CommandContext = { store, host, width: () => 100, quit: () => quit++, resetConversation: () => reset++, cwd: dir, commands: COMMANDS };
+  const ctx: CommandContext = {
+    store,
+    host,
+    width: () => 100,
+    quit: () => quit++,
+    resetConversation: () => reset++,
+    cwd: dir,
+    commands: COMMANDS,
+  };
   const notices = () =>
     [...store.getState().finished, ...(store.getState().live ? [store.getState().live!] : [])]
       .flatMap((t) => t.items)
       .filter((i) => i.kind === "notice")
       .map((i) => (i as { text: string; level: string }).level + ": " + (i as { text: string }).text);
-  return { ctx, store, calls, dir, notices, quits: () => quit, resets: () => reset, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    ctx,
+    store,
+    calls,
+    dir,
+    notices,
+    quits: () => quit,
+    resets: () => reset,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 test("every command has its own name, usage and description", () => {
   const names = COMMANDS.map((c) => c.name);
-  assert.deepEqual(names, ["help", "mode", "model", "tools", "servers", "mcp", "reconnect", "logs", "login", "resources", "read", "call", "run", "compare", "show", "view", "pane", "table", "clear", "compact", "usage", "resume", "save", "save-output", "open", "cancel", "quit"]);
+  assert.deepEqual(names, [
+    "help",
+    "mode",
+    "model",
+    "tools",
+    "servers",
+    "mcp",
+    "reconnect",
+    "logs",
+    "login",
+    "resources",
+    "read",
+    "call",
+    "run",
+    "compare",
+    "show",
+    "view",
+    "pane",
+    "table",
+    "clear",
+    "compact",
+    "usage",
+    "resume",
+    "save",
+    "save-output",
+    "open",
+    "cancel",
+    "quit",
+  ]);
   for (const c of COMMANDS) assert.ok(c.usage.startsWith(`/${c.name}`) && c.description.length > 5);
 });
 
 test("argument parsing: JSON with spaces up to the first --select, extension selectors", () => {
   assert.deepEqual(splitCommand("/call  foo {}"), ["call", "foo {}"]);
-  const p = parseToolCallArgs('search {"q": "a b --selector-like", "n": 2} --select user/structured --select io.modelcontextprotocol/ui/structured', "u");
+  const p = parseToolCallArgs(
+    'search {"q": "a b --selector-like", "n": 2} --select user/structured --select io.modelcontextprotocol/ui/structured',
+    "u",
+  );
   assert.equal(p.tool, "search");
   assert.deepEqual(p.args, { q: "a b --selector-like", n: 2 });
   assert.deepEqual(p.select, [
@@ -108,7 +184,10 @@ test("/call runs the tool with the mode and --select, draws a card and files the
   assert.equal(s.calls[0].opts?.mode, "structured");
   assert.deepEqual(s.calls[0].opts?.select, [{ audience: "user", format: "structured" }]);
   const turn = s.store.getState().finished.at(-1)!;
-  assert.deepEqual(turn.items[0], { kind: "user", text: '/call search_customers {"q": "a b"} --select user/structured' });
+  assert.deepEqual(turn.items[0], {
+    kind: "user",
+    text: '/call search_customers {"q": "a b"} --select user/structured',
+  });
   const card = turn.items.find((i) => i.kind === "tool");
   assert.ok(card && card.kind === "tool" && card.call.outcome?.ok && card.call.progress?.total === 2);
   assert.equal(s.store.getState().lastTable?.offset, 0);
@@ -129,8 +208,14 @@ test("/table pages the last table; errors past the end", async () => {
   await dispatch("/table prev", s.ctx);
   assert.equal(s.store.getState().lastTable?.offset, 20);
   await dispatch("/table 5", s.ctx);
-  const items = s.store.getState().finished.flatMap((t) => t.items).filter((i) => i.kind === "table");
-  assert.deepEqual(items.map((i) => (i as { offset: number }).offset), [20, 40, 20, 4]);
+  const items = s.store
+    .getState()
+    .finished.flatMap((t) => t.items)
+    .filter((i) => i.kind === "table");
+  assert.deepEqual(
+    items.map((i) => (i as { offset: number }).offset),
+    [20, 40, 20, 4],
+  );
   await dispatch("/table sideways", s.ctx);
   assert.match(s.notices().at(-1)!, /usage: \/table \[next\|prev\|N\]/);
   s.cleanup();
@@ -146,7 +231,10 @@ test("/save writes the transcript as JSON Lines; /save-output writes the audio b
   await dispatch("/save-output x", s.ctx);
   assert.match(s.notices().at(-1)!, /usage: \/save-output N \[file\]/);
   await dispatch("/save t.jsonl", s.ctx);
-  const lines = readFileSync(join(s.dir, "t.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const lines = readFileSync(join(s.dir, "t.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const toolLine = lines.find((l) => l.kind === "tool");
   assert.equal(toolLine.tool, "generate_audio");
   assert.equal(toolLine.routed.user[0].content[0].type, "audio");
@@ -158,10 +246,19 @@ test("/compare calls once per distinct request and draws one row per mode", asyn
   const s = setup();
   await dispatch('/compare search_customers {"q": "x"}', s.ctx);
   // chat and structured both send assistant/content + user/structured for this tool: one call.
-  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "code", "app", "minimal"]);
-  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  assert.deepEqual(
+    s.calls.map((c) => c.opts?.mode),
+    ["chat", "code", "app", "minimal"],
+  );
+  const table = s.store
+    .getState()
+    .finished.flatMap((t) => t.items)
+    .find((i) => i.kind === "table");
   assert.ok(table && table.kind === "table" && Array.isArray(table.value) && table.value.length === 5);
-  assert.deepEqual((table.value as Record<string, string>[]).map((r) => r.call), ["mode chat", "mode structured (= chat)", "mode code", "mode app", "mode minimal"]);
+  assert.deepEqual(
+    (table.value as Record<string, string>[]).map((r) => r.call),
+    ["mode chat", "mode structured (= chat)", "mode code", "mode app", "mode minimal"],
+  );
   assert.match(s.notices().join("\n"), /5 ways to read it from 4 wire calls/);
   s.cleanup();
 });
@@ -170,7 +267,10 @@ test("/compare of a tool that is not read-only asks first; declined, nothing run
   const s = setup();
   const running = dispatch('/compare delete_customer {"id": 7}', s.ctx);
   while (!s.store.getState().approval) await new Promise((r) => setImmediate(r));
-  assert.match(s.notices().at(-1)!, /compare delete_customer on demo: 5 calls: chat\+structured, code, app, minimal, and once more at 2026-07-28 .* not marked read-only/);
+  assert.match(
+    s.notices().at(-1)!,
+    /compare delete_customer on demo: 5 calls: chat\+structured, code, app, minimal, and once more at 2026-07-28 .* not marked read-only/,
+  );
   s.store.getState().approval!.resolve("no");
   await running;
   assert.deepEqual(s.calls, [], "declined: no call was made");
@@ -190,10 +290,15 @@ test("/compare of a tool that is not read-only asks first; declined, nothing run
 
 test("/compare of a legacy-era tool makes one call: every mode and every client profile read it", async () => {
   const s = setup();
-  s.ctx.host.tools = async () => [{ ...tool("weather"), era: "legacy", variants: [{ audience: "assistant", format: "content" }] }];
+  s.ctx.host.tools = async () => [
+    { ...tool("weather"), era: "legacy", variants: [{ audience: "assistant", format: "content" }] },
+  ];
   await dispatch('/compare weather {"city": "Oslo"}', s.ctx);
   assert.equal(s.calls.length, 1);
-  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  const table = s.store
+    .getState()
+    .finished.flatMap((t) => t.items)
+    .find((i) => i.kind === "table");
   assert.ok(table && table.kind === "table");
   assert.equal((table.value as unknown[]).length, 5 + LEGACY_PROFILES.length);
   s.cleanup();
@@ -205,12 +310,22 @@ test("/servers shows each server's last stderr lines and host diagnostics, neutr
   s.ctx.host = {
     ...s.ctx.host,
     servers: () => [
-      { name: "demo", protocolVersion: "2026-12-01", state: "connected", diagnostics: ["stdout: ignored a line that is not JSON-RPC: hello"], stderr },
+      {
+        name: "demo",
+        protocolVersion: "2026-12-01",
+        state: "connected",
+        diagnostics: ["stdout: ignored a line that is not JSON-RPC: hello"],
+        stderr,
+      },
       { name: "quiet", protocolVersion: "2025-11-25", state: "connected", diagnostics: [], stderr: [] },
     ],
   };
   await dispatch("/servers", s.ctx);
-  const lines = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
+  const lines = s
+    .notices()
+    .at(-1)!
+    .replace(/^info: /, "")
+    .split("\n");
   assert.deepEqual(lines.slice(0, 5), [
     "demo  2026-12-01  connected",
     "  diagnostics:",
@@ -240,7 +355,10 @@ test("/help, /tools, /servers, /pane, /clear, /quit", async () => {
   await dispatch("/clear", s.ctx);
   // Only the echo is left, on the cleared screen, saying what was cleared.
   const left = s.store.getState().finished.flatMap((t) => t.items);
-  assert.deepEqual(left.map((i) => i.kind), ["user", "notice"]);
+  assert.deepEqual(
+    left.map((i) => i.kind),
+    ["user", "notice"],
+  );
   assert.match(JSON.stringify(left), /"\/clear".*cleared the screen and the conversation; the model starts afresh/);
   assert.equal(s.store.getState().epoch, 1);
   assert.equal(s.resets(), 1);
@@ -255,18 +373,43 @@ test("/compare adds one row per legacy client profile when the host can read the
   s.ctx.host.legacyCall = async (t, args) => {
     asked.push(`${t.qualifiedName} ${JSON.stringify(args)}`);
     // One legacy-shaped result (as the Host hands it on): /compare reads it under every profile.
-    const legacy = okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "x" }] }] }, { tool: t.name, requested: undefined, era: "2026-07-28", protocolVersion: "2026-07-28" });
-    return { ...legacy, legacyResult: { content: [{ type: "text", text: "x" }], structuredContent: { n: 1 }, isError: false, meta: undefined } } as typeof legacy;
+    const legacy = okOutcome(
+      { model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "x" }] }] },
+      { tool: t.name, requested: undefined, era: "2026-07-28", protocolVersion: "2026-07-28" },
+    );
+    return {
+      ...legacy,
+      legacyResult: {
+        content: [{ type: "text", text: "x" }],
+        structuredContent: { n: 1 },
+        isError: false,
+        meta: undefined,
+      },
+    } as typeof legacy;
   };
   await dispatch('/compare search_customers {"q": "x"}', s.ctx);
   assert.deepEqual(asked, ['search_customers {"q":"x"}']);
-  const table = s.store.getState().finished.flatMap((t) => t.items).find((i) => i.kind === "table");
+  const table = s.store
+    .getState()
+    .finished.flatMap((t) => t.items)
+    .find((i) => i.kind === "table");
   assert.ok(table && table.kind === "table" && Array.isArray(table.value));
   const rows = table.value as Record<string, string>[];
-  assert.deepEqual(rows.map((r) => r.call), [
-    "mode chat", "mode structured (= chat)", "mode code", "mode app", "mode minimal",
-    "sep (mcp-prism)", "content-only (gemini-cli)", "structured-replaces-content (Claude Code, Codex, opencode)", "both (content + JSON mirror)", "annotation-audience (goose)",
-  ]);
+  assert.deepEqual(
+    rows.map((r) => r.call),
+    [
+      "mode chat",
+      "mode structured (= chat)",
+      "mode code",
+      "mode app",
+      "mode minimal",
+      "sep (mcp-prism)",
+      "content-only (gemini-cli)",
+      "structured-replaces-content (Claude Code, Codex, opencode)",
+      "both (content + JSON mirror)",
+      "annotation-audience (goose)",
+    ],
+  );
   assert.equal(rows[0].requested, "U/s");
   assert.equal(rows[5].requested, "none sent (2026-07-28)");
   assert.match(rows[0].user, /^1 table \d+(\.\d)? (B|kB)$/);
@@ -286,14 +429,38 @@ test("/tools and /servers show every rejected tool, unavailable tool, declined v
   const s = setup();
   const declined: ToolEntry = {
     ...tool("declined_variant"),
-    declined: [{ audience: "programmatic", format: "structured", schema: { type: "nonsense" }, rule: "uncompilable-variant-schema", detail: "schema does not compile: bad type; not requested" }],
+    declined: [
+      {
+        audience: "programmatic",
+        format: "structured",
+        schema: { type: "nonsense" },
+        rule: "uncompilable-variant-schema",
+        detail: "schema does not compile: bad type; not requested",
+      },
+    ],
   };
-  const task: ToolEntry = { ...tool("research"), unavailable: { rule: "task-required", detail: 'execution.taskSupport is "required"' } };
-  const warned: ToolEntry = { ...tool("weather", "old"), era: "legacy", warnings: [{ server: "old", tool: "weather", rule: "uncompilable-output-schema", detail: "outputSchema does not compile: x\u001b[2J" }] };
+  const task: ToolEntry = {
+    ...tool("research"),
+    unavailable: { rule: "task-required", detail: 'execution.taskSupport is "required"' },
+  };
+  const warned: ToolEntry = {
+    ...tool("weather", "old"),
+    era: "legacy",
+    warnings: [
+      {
+        server: "old",
+        tool: "weather",
+        rule: "uncompilable-output-schema",
+        detail: "outputSchema does not compile: x\u001b[2J",
+      },
+    ],
+  };
   s.ctx.host = {
     ...s.ctx.host,
     tools: async () => [declined, task, warned],
-    toolErrors: async () => [{ server: "old", tool: "broken", rule: "malformed-tool", detail: "malformed tool: inputSchema: required" }],
+    toolErrors: async () => [
+      { server: "old", tool: "broken", rule: "malformed-tool", detail: "malformed tool: inputSchema: required" },
+    ],
     servers: () => [
       { name: "demo", protocolVersion: "2026-12-01", state: "connected" },
       { name: "old", protocolVersion: "2025-11-25", state: "connected" },
@@ -301,20 +468,32 @@ test("/tools and /servers show every rejected tool, unavailable tool, declined v
   };
   s.ctx.width = () => 160;
   await dispatch("/tools", s.ctx);
-  const t = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
-  assert.ok(t.includes("research (demo, 2026-12-01) → assistant/content, user/structured  [unavailable: task-required]"), t.join("\n"));
+  const t = s
+    .notices()
+    .at(-1)!
+    .replace(/^info: /, "")
+    .split("\n");
+  assert.ok(
+    t.includes("research (demo, 2026-12-01) → assistant/content, user/structured  [unavailable: task-required]"),
+    t.join("\n"),
+  );
   assert.ok(t.includes("set aside:"));
   for (const line of [
     "  ✗ demo · declined_variant programmatic/structured declined [uncompilable-variant-schema]: schema does not compile: bad type; not requested",
     '  ✗ demo · research unavailable [task-required]: execution.taskSupport is "required"',
     "  ✗ old · broken rejected [malformed-tool]: malformed tool: inputSchema: required",
-  ]) assert.ok(t.includes(line), `${line}\n in\n${t.join("\n")}`);
+  ])
+    assert.ok(t.includes(line), `${line}\n in\n${t.join("\n")}`);
   const w = t.find((l) => l.includes("[uncompilable-output-schema]"))!;
   assert.match(w, /^ {2}⚠ old · weather \[uncompilable-output-schema\]: outputSchema does not compile: x/);
   assert.ok(!w.includes("\u001b"), "server text is sanitized");
 
   await dispatch("/servers", s.ctx);
-  const v = s.notices().at(-1)!.replace(/^info: /, "").split("\n");
+  const v = s
+    .notices()
+    .at(-1)!
+    .replace(/^info: /, "")
+    .split("\n");
   assert.deepEqual(v.slice(0, 4), [
     "demo  2026-12-01  connected",
     "  tools: 1 usable, 1 unavailable; set aside:",
@@ -330,9 +509,18 @@ test("/tools and /servers show every rejected tool, unavailable tool, declined v
 
 test("/tools with no usable tool still names every rejected one", async () => {
   const s = setup();
-  s.ctx.host = { ...s.ctx.host, tools: async () => [], toolErrors: async () => [{ server: "fs", tool: "read_file", rule: "malformed-tool", detail: "malformed tool: name" }] };
+  s.ctx.host = {
+    ...s.ctx.host,
+    tools: async () => [],
+    toolErrors: async () => [
+      { server: "fs", tool: "read_file", rule: "malformed-tool", detail: "malformed tool: name" },
+    ],
+  };
   await dispatch("/tools", s.ctx);
-  assert.equal(s.notices().at(-1), "info: no usable tools; set aside:\n  ✗ fs · read_file rejected [malformed-tool]: malformed tool: name");
+  assert.equal(
+    s.notices().at(-1),
+    "info: no usable tools; set aside:\n  ✗ fs · read_file rejected [malformed-tool]: malformed tool: name",
+  );
   s.cleanup();
 });
 
@@ -344,8 +532,18 @@ test("/servers and /login: a server refused with 401 is 'sign-in needed'; /login
     ...s.ctx.host,
     servers: () => [
       { name: "demo", protocolVersion: "2026-12-01", state: "connected" },
-      { name: "remote", state: "failed", error: "server remote: HTTP 401: the server needs authorization", failure: { rule: "auth-required", detail: "HTTP 401" } },
-      { name: "broken", state: "failed", error: "server broken: exited", failure: { rule: "connection-failed", detail: "exited" } },
+      {
+        name: "remote",
+        state: "failed",
+        error: "server remote: HTTP 401: the server needs authorization",
+        failure: { rule: "auth-required", detail: "HTTP 401" },
+      },
+      {
+        name: "broken",
+        state: "failed",
+        error: "server broken: exited",
+        failure: { rule: "connection-failed", detail: "exited" },
+      },
     ],
     login: (server, showUrl) => {
       asked.push(server);
@@ -360,7 +558,10 @@ test("/servers and /login: a server refused with 401 is 'sign-in needed'; /login
   await dispatch("/login remote", s.ctx);
   assert.deepEqual(asked, ["remote"]);
   assert.match(s.notices().join("\n"), /signing in to remote: a browser opens/);
-  assert.match(s.notices().join("\n"), /sign in to remote in your browser; if it did not open, open:\n {2}http:\/\/127\.0\.0\.1:9\/authorize\?x=1/);
+  assert.match(
+    s.notices().join("\n"),
+    /sign in to remote in your browser; if it did not open, open:\n {2}http:\/\/127\.0\.0\.1:9\/authorize\?x=1/,
+  );
   assert.doesNotMatch(s.notices().join("\n"), /signed in to remote$/m, "the command returns before the sign-in ends");
   finish("signed-in");
   await new Promise((r) => setImmediate(r));

@@ -30,7 +30,10 @@ test("50,000 progress notifications: a bounded number of redraws, the latest dra
   await sleep(DRAW_INTERVAL_MS * 3);
   assert.ok(redraws() <= 2, `one more once the interval passed (${redraws()})`);
   const card = cardOf(store.getState().live?.items);
-  assert.ok(card?.kind === "tool" && card.call.progress?.progress === 50_000 && card.call.progress.message === "step 50000", "the latest progress is what is drawn");
+  assert.ok(
+    card?.kind === "tool" && card.call.progress?.progress === 50_000 && card.call.progress.message === "step 50000",
+    "the latest progress is what is drawn",
+  );
 
   // Spread over event-loop turns (as a server's stream delivers it): still far fewer redraws than notifications.
   for (let i = 1; i <= 20_000; i++) {
@@ -67,7 +70,9 @@ test("a 100 KB streamed reply: the live frame keeps only the tail; drawn as the 
   let liveMax = 0;
   store.subscribe(() => {
     const live = store.getState().live;
-    const chars = live ? live.items.reduce((n, i) => n + (i.kind === "assistant" || i.kind === "user" ? i.text.length : 100), 0) : 0;
+    const chars = live
+      ? live.items.reduce((n, i) => n + (i.kind === "assistant" || i.kind === "user" ? i.text.length : 100), 0)
+      : 0;
     liveMax = Math.max(liveMax, chars);
   });
   const lines = Array.from({ length: 1_250 }, (_, i) => `line ${i + 1}: ${"lorem ipsum ".repeat(6)}`);
@@ -80,21 +85,41 @@ test("a 100 KB streamed reply: the live frame keeps only the tail; drawn as the 
     tailMax = Math.max(tailMax, last?.kind === "assistant" ? last.text.length : 0);
     if (n % 400 === 0) await sleep(DRAW_INTERVAL_MS + 5);
   }
-  assert.ok(tailMax <= Math.max(LONG_LINE, LIVE_TAIL_MAX) + 23, `the live tail stayed short between draws (at most ${tailMax} characters)`);
+  assert.ok(
+    tailMax <= Math.max(LONG_LINE, LIVE_TAIL_MAX) + 23,
+    `the live tail stayed short between draws (at most ${tailMax} characters)`,
+  );
   await sleep(DRAW_INTERVAL_MS + 5);
   const s = store.getState();
   assert.ok(s.finished.length > 5, `the reply left the live frame in parts (${s.finished.length})`);
-  assert.ok(liveMax <= LONG_LINE + 400 * 23, `the live frame stayed small (at most ${liveMax} characters, of ${text.length})`);
+  assert.ok(
+    liveMax <= LONG_LINE + 400 * 23,
+    `the live frame stayed small (at most ${liveMax} characters, of ${text.length})`,
+  );
   store.endTurn();
   const parts = store.getState().finished;
-  assert.ok(parts.every((t) => t.id === parts[0].id), "all parts of one turn");
-  assert.deepEqual(parts.slice(0, -1).map((t) => t.part), parts.slice(0, -1).map((_, i) => i + 1));
+  assert.ok(
+    parts.every((t) => t.id === parts[0].id),
+    "all parts of one turn",
+  );
+  assert.deepEqual(
+    parts.slice(0, -1).map((t) => t.part),
+    parts.slice(0, -1).map((_, i) => i + 1),
+  );
   const assistant = store.transcript().filter((r) => r.kind === "assistant");
   assert.equal(assistant.length, 1);
   assert.equal(assistant[0].text, text, "the transcript records the whole reply");
 
   // Drawn, the parts give exactly the lines of the whole text drawn in one piece.
-  const whole: Turn[] = [{ id: 1, items: [{ kind: "user", text: "stream" }, { kind: "assistant", text }] }];
+  const whole: Turn[] = [
+    {
+      id: 1,
+      items: [
+        { kind: "user", text: "stream" },
+        { kind: "assistant", text },
+      ],
+    },
+  ];
   const a = renderAt(<Conversation finished={parts} width={100} />, 100, 40);
   const b = renderAt(<Conversation finished={whole} width={100} />, 100, 40);
   open.push(a, b);

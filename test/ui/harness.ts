@@ -87,14 +87,24 @@ export function plan(p: Partial<CallPlan> = {}): CallPlan {
   };
 }
 
-type LooseRouted = { model?: unknown[]; user?: unknown[]; programmatic?: unknown[]; app?: unknown[]; appMeta?: Record<string, unknown> };
+type LooseRouted = {
+  model?: unknown[];
+  user?: unknown[];
+  programmatic?: unknown[];
+  app?: unknown[];
+  appMeta?: Record<string, unknown>;
+};
 
 /** Routed sinks as the router would fill them (the brand cannot be minted outside the router). */
 export function routed(r: LooseRouted): Routed {
   return { model: [], user: [], programmatic: [], app: [], appMeta: {}, ...r } as unknown as Routed;
 }
 
-export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { isError?: boolean; bytes?: Partial<Record<keyof Routed, number>> } = {}): CallOutcome {
+export function okOutcome(
+  r: LooseRouted,
+  p: Partial<CallPlan> = {},
+  extra: { isError?: boolean; bytes?: Partial<Record<keyof Routed, number>> } = {},
+): CallOutcome {
   const rt = routed(r);
   const size = (v: readonly unknown[]) => (v.length ? Buffer.byteLength(JSON.stringify(v)) : 0);
   return {
@@ -102,7 +112,13 @@ export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { is
     plan: plan(p),
     isError: extra.isError ?? false,
     routed: rt,
-    bytes: { model: size(rt.model), user: size(rt.user), programmatic: size(rt.programmatic), app: size(rt.app), ...extra.bytes },
+    bytes: {
+      model: size(rt.model),
+      user: size(rt.user),
+      programmatic: size(rt.programmatic),
+      app: size(rt.app),
+      ...extra.bytes,
+    },
     durationMs: 42,
   };
 }
@@ -110,7 +126,11 @@ export function okOutcome(r: LooseRouted, p: Partial<CallPlan> = {}, extra: { is
 // ---------------------------------------------------------------------------
 // A real PNG (RGB, 8-bit) from the demo's encoder (src/demo/png.ts), so image decoding is exercised for real.
 
-export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+export function makePng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number],
+): Buffer {
   const rgba = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgba.set([...pixel(x, y), 255], (y * width + x) * 4);
   return encodePng(width, height, rgba);

@@ -9,7 +9,10 @@ import { encodePng } from "../../src/demo/png.js";
 // pngjs (a devDependency) ships no types: the little used here, typed by hand.
 type PngImage = { data: Buffer };
 type PngModule = {
-  PNG: { new (o: { width: number; height: number; bitDepth?: number }): PngImage; sync: { write(p: PngImage, o?: Record<string, unknown>): Buffer } };
+  PNG: {
+    new (o: { width: number; height: number; bitDepth?: number }): PngImage;
+    sync: { write(p: PngImage, o?: Record<string, unknown>): Buffer };
+  };
 };
 const { PNG } = createRequire(import.meta.url)("pngjs") as PngModule;
 
@@ -21,9 +24,18 @@ function pattern(w: number, h: number): Uint8Array {
 }
 
 test("PNG decoder: every filter type (pngjs adaptive filtering) and RGB/RGBA/grey decode exactly at full size", async () => {
-  const w = 23, h = 17;
+  const w = 23,
+    h = 17;
   const src = pattern(w, h);
-  for (const [filterType, colorType] of [[0, 6], [1, 6], [2, 2], [3, 6], [4, 2], [-1, 6], [-1, 0]] as const) {
+  for (const [filterType, colorType] of [
+    [0, 6],
+    [1, 6],
+    [2, 2],
+    [3, 6],
+    [4, 2],
+    [-1, 6],
+    [-1, 0],
+  ] as const) {
     const png = new PNG({ width: w, height: h });
     png.data = Buffer.from(src);
     const buf = PNG.sync.write(png, { filterType, colorType, inputHasAlpha: true });
@@ -39,7 +51,8 @@ test("PNG decoder: every filter type (pngjs adaptive filtering) and RGB/RGBA/gre
 });
 
 test("PNG decoder: a large image is sampled down to the target size (box average of a flat colour stays flat)", async () => {
-  const w = 640, h = 480;
+  const w = 640,
+    h = 480;
   const rgba = new Uint8Array(w * h * 4);
   for (let i = 0; i < w * h; i++) rgba.set([200, 100, 50, 255], i * 4);
   const out = await decodePngScaled(encodePng(w, h, rgba), 40, 30);
@@ -58,7 +71,8 @@ test("PNG decoder: truncated image data is an error", async () => {
 test("PNG decoder: rows split across inflate pieces decode exactly, through zlib's handle and through the public stream alike", async () => {
   // 700×200 RGBA with adaptive filters: 2,801-byte rows over 560 kB of pixels, so rows straddle
   // the 256 kB pieces and Up/Average/Paeth rows read a row above that lived in an earlier piece.
-  const w = 700, h = 200;
+  const w = 700,
+    h = 200;
   const src = pattern(w, h);
   const png = new PNG({ width: w, height: h });
   png.data = Buffer.from(src);
@@ -72,7 +86,8 @@ test("PNG decoder: rows split across inflate pieces decode exactly, through zlib
 });
 
 test("PNG decoder: corrupt or short image data is a one-line error on both inflate paths; bytes past the last row are never inflated", async () => {
-  const w = 300, h = 300;
+  const w = 300,
+    h = 300;
   const good = encodePng(w, h, pattern(w, h));
   const idatAt = good.indexOf("IDAT", 0, "latin1");
   const len = good.readUInt32BE(idatAt - 4);
@@ -118,7 +133,8 @@ test("PNG decoder: a 4,096² image gives the event loop turns while it inflates"
 });
 
 test("JPEG decoder: decodes and samples; pixel limit enforced by jpeg-js", async () => {
-  const w = 64, h = 48;
+  const w = 64,
+    h = 48;
   const data = Buffer.alloc(w * h * 4);
   for (let i = 0; i < w * h; i++) data.set([10, 200, 30, 255], i * 4);
   const jpg = jpeg.encode({ data, width: w, height: h }, 95).data;

@@ -7,7 +7,15 @@ import assert from "node:assert/strict";
 import { decodePngScaled } from "../../src/ui/image-decode.js";
 import { decodeGifScaled } from "../../src/ui/image-gif.js";
 import { readBase64ImageHeader, readImageHeader, type ImageHeader } from "../../src/protocol/image-header.js";
-import { doubleIhdrPng, encodeGif, encodeRawPng, ihdr, jpegBehindApp, pngChunk, type RawPng } from "../fixtures/image-forge.js";
+import {
+  doubleIhdrPng,
+  encodeGif,
+  encodeRawPng,
+  ihdr,
+  jpegBehindApp,
+  pngChunk,
+  type RawPng,
+} from "../fixtures/image-forge.js";
 import { PNG_SIGNATURE } from "../../src/demo/png.js";
 
 const _CH: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
@@ -30,9 +38,29 @@ function expected(p: RawPng, x: number, y: number): number[] {
 }
 
 test("PNG decoder: every valid bit depth × colour type, plain and Adam7-interlaced, decodes exactly at full size", async () => {
-  const combos: [number, number][] = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [2, 8], [2, 16], [3, 1], [3, 2], [3, 4], [3, 8], [4, 8], [4, 16], [6, 8], [6, 16]];
+  const combos: [number, number][] = [
+    [0, 1],
+    [0, 2],
+    [0, 4],
+    [0, 8],
+    [0, 16],
+    [2, 8],
+    [2, 16],
+    [3, 1],
+    [3, 2],
+    [3, 4],
+    [3, 8],
+    [4, 8],
+    [4, 16],
+    [6, 8],
+    [6, 16],
+  ];
   // 13×11: odd sizes leave some Adam7 passes narrow and a 1-pixel image leaves six passes empty.
-  for (const [w, h] of [[13, 11], [1, 1], [9, 3]]) {
+  for (const [w, h] of [
+    [13, 11],
+    [1, 1],
+    [9, 3],
+  ]) {
     for (const [colour, depth] of combos) {
       for (const interlace of [0, 1] as const) {
         const max = 2 ** depth - 1;
@@ -49,7 +77,11 @@ test("PNG decoder: every valid bit depth × colour type, plain and Adam7-interla
         for (let y = 0; y < h; y++) {
           for (let x = 0; x < w; x++) {
             const i = (y * w + x) * 4;
-            assert.deepEqual([...out.rgba.subarray(i, i + 4)], expected(p, x, y), `${w}×${h} colour ${colour} depth ${depth} interlace ${interlace} pixel ${x},${y}`);
+            assert.deepEqual(
+              [...out.rgba.subarray(i, i + 4)],
+              expected(p, x, y),
+              `${w}×${h} colour ${colour} depth ${depth} interlace ${interlace} pixel ${x},${y}`,
+            );
           }
         }
       }
@@ -58,7 +90,14 @@ test("PNG decoder: every valid bit depth × colour type, plain and Adam7-interla
 });
 
 test("PNG decoder: an interlaced image larger than one inflate piece is sampled down", async () => {
-  const p: RawPng = { width: 900, height: 700, depth: 16, colour: 6, interlace: 1, sample: (x, y, c) => (c === 3 ? 65535 : ((x >> 4) * 4000 + y + c) & 65535) };
+  const p: RawPng = {
+    width: 900,
+    height: 700,
+    depth: 16,
+    colour: 6,
+    interlace: 1,
+    sample: (x, y, c) => (c === 3 ? 65535 : ((x >> 4) * 4000 + y + c) & 65535),
+  };
   const out = await decodePngScaled(encodeRawPng(p), 90, 70);
   assert.equal(out.width, 90);
   assert.equal(out.rgba[3], 255);
@@ -79,7 +118,17 @@ test("header reader: a second IHDR is refused (host and terminal alike), the dec
 });
 
 test("header reader: a GIF's size is the largest extent any frame claims, not only the screen", () => {
-  const g = encodeGif({ screen: [16, 16], frame: { left: 10, top: 0, width: 16000, height: 16000, index: () => 1 }, palette: [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]], pixels: 64 });
+  const g = encodeGif({
+    screen: [16, 16],
+    frame: { left: 10, top: 0, width: 16000, height: 16000, index: () => 1 },
+    palette: [
+      [0, 0, 0],
+      [255, 0, 0],
+      [0, 255, 0],
+      [0, 0, 255],
+    ],
+    pixels: 64,
+  });
   const v = readImageHeader(g);
   assert.deepEqual(v, { ok: true, header: { format: "gif", width: 16010, height: 16000 } });
   assert.deepEqual(readBase64ImageHeader(g.toString("base64")), v);
@@ -93,7 +142,12 @@ test("header reader: a JPEG frame header behind 1 MB of APP1 is found, in place 
 });
 
 test("GIF decoder: the first frame, plain and interlaced, with transparency and an offset frame", () => {
-  const palette = [[0, 0, 0], [255, 0, 0], [0, 255, 0], [0, 0, 255]];
+  const palette = [
+    [0, 0, 0],
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+  ];
   for (const interlaced of [false, true]) {
     const index = (x: number, y: number) => (x + 2 * y) % 4;
     const frame = { left: 3, top: 2, width: 20, height: 17, index };
@@ -115,10 +169,27 @@ test("GIF decoder: the first frame, plain and interlaced, with transparency and 
 });
 
 /** Re-encodes the GIF's first frame with its rows in interlaced order and the interlace flag set. */
-function interlace(_g: Buffer, w: number, h: number, index: (x: number, y: number) => number, palette: number[][]): Buffer {
+function interlace(
+  _g: Buffer,
+  w: number,
+  h: number,
+  index: (x: number, y: number) => number,
+  palette: number[][],
+): Buffer {
   const order: number[] = [];
-  for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]]) for (let y = start; y < h; y += step) order.push(y);
-  const g = encodeGif({ screen: [23, 19], frame: { left: 3, top: 2, width: w, height: h, index: (x, r) => index(x, order[r]) }, palette, transparent: 0 });
+  for (const [start, step] of [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ])
+    for (let y = start; y < h; y += step) order.push(y);
+  const g = encodeGif({
+    screen: [23, 19],
+    frame: { left: 3, top: 2, width: w, height: h, index: (x, r) => index(x, order[r]) },
+    palette,
+    transparent: 0,
+  });
   const desc = g.indexOf(0x2c, 13 + 12 + 8);
   g[desc + 9] |= 0x40;
   return g;

@@ -38,13 +38,21 @@ test("a form's question and its answer (accept with content, decline, cancel) ar
     await answer({ action });
     assert.equal((await p).action, action);
   }
-  const url = parseElicit("crm", { mode: "url", message: "Sign in", url: "https://example.com/x", elicitationId: "e1" });
+  const url = parseElicit("crm", {
+    mode: "url",
+    message: "Sign in",
+    url: "https://example.com/x",
+    elicitationId: "e1",
+  });
   assert.ok(url.ok);
   const u = input.elicit(url.value);
   await answer({ action: "accept" });
   await u;
   const recs = store.transcript().filter((r) => r.kind === "elicitation");
-  assert.deepEqual(recs.map((r) => r.action), ["accept", "decline", "cancel", "accept"]);
+  assert.deepEqual(
+    recs.map((r) => r.action),
+    ["accept", "decline", "cancel", "accept"],
+  );
   const first = recs[0] as any;
   assert.equal(first.server, "crm");
   assert.deepEqual(first.fields, ["subject", "n"]);
@@ -58,7 +66,12 @@ test("a form's question and its answer (accept with content, decline, cancel) ar
 
 test("a sampling request and its answer are transcript records: approved (the size, not the text), declined", async () => {
   const { store, input, answer } = setup();
-  const req = parseSample("crm", { messages: [{ role: "user", content: { type: "text", text: `Summarise ${CANARY}` } }], systemPrompt: "Be brief", maxTokens: 50, includeContext: "allServers" });
+  const req = parseSample("crm", {
+    messages: [{ role: "user", content: { type: "text", text: `Summarise ${CANARY}` } }],
+    systemPrompt: "Be brief",
+    maxTokens: 50,
+    includeContext: "allServers",
+  });
   assert.ok(req.ok);
   const yes = input.sample(req.value);
   await answer(true);
@@ -68,7 +81,10 @@ test("a sampling request and its answer are transcript records: approved (the si
   await answer(false);
   assert.equal((await no).action, "decline");
   const recs = store.transcript().filter((r) => r.kind === "sampling") as any[];
-  assert.deepEqual(recs.map((r) => r.action), ["accept", "decline"]);
+  assert.deepEqual(
+    recs.map((r) => r.action),
+    ["accept", "decline"],
+  );
   assert.equal(recs[0].sampledChars, got.action === "accept" ? got.text.length : -1);
   assert.equal(recs[0].model, "offline");
   assert.equal(recs[0].ignored, "ignored: includeContext allServers (no server context is sent)");

@@ -8,9 +8,19 @@ import type { CompletionSource } from "../../src/ui/hooks/useCompletion.js";
 import type { PromptEntry } from "../../src/host/catalog/prompts.js";
 import { COMMANDS } from "../../src/ui/commands/index.js";
 
-const GREET: PromptEntry = { server: "p", name: "greet", arguments: [{ name: "name", required: true }, { name: "style", required: false }] };
+const GREET: PromptEntry = {
+  server: "p",
+  name: "greet",
+  arguments: [
+    { name: "name", required: true },
+    { name: "style", required: false },
+  ],
+};
 /** A completion source like the session's: the asks for argument values are recorded. */
-function source(asked: unknown[] = [], commands: CompletionSource["commands"] = ["help", "mode", "save", "save-output"]): CompletionSource {
+function source(
+  asked: unknown[] = [],
+  commands: CompletionSource["commands"] = ["help", "mode", "save", "save-output"],
+): CompletionSource {
   return {
     commands,
     prompts: () => [GREET],
@@ -34,9 +44,24 @@ function source(asked: unknown[] = [], commands: CompletionSource["commands"] = 
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
-function setup(history: string[] = [], asked: unknown[] = [], empties: boolean[] = [], opts: { commands?: CompletionSource["commands"]; busy?: boolean } = {}) {
+function setup(
+  history: string[] = [],
+  asked: unknown[] = [],
+  empties: boolean[] = [],
+  opts: { commands?: CompletionSource["commands"]; busy?: boolean } = {},
+) {
   const submitted: string[] = [];
-  const h = renderAt(<PromptInput onSubmit={(t) => submitted.push(t)} history={history} width={80} completion={source(asked, opts.commands)} onEmpty={(e) => empties.push(e)} busy={opts.busy} />, 80);
+  const h = renderAt(
+    <PromptInput
+      onSubmit={(t) => submitted.push(t)}
+      history={history}
+      width={80}
+      completion={source(asked, opts.commands)}
+      onEmpty={(e) => empties.push(e)}
+      busy={opts.busy}
+    />,
+    80,
+  );
   open.push(h);
   const type = async (s: string) => {
     h.stdin.write(s);
@@ -139,7 +164,7 @@ test("Tab completes a prompt argument's value from the server, with the other ar
   await type("d");
   await tick(250);
   await type("\t");
-  assert.match(frame(), /› \/p:greet Ad \n/, "Ada and \"Ada Lovelace\" do not agree further: Tab adds nothing");
+  assert.match(frame(), /› \/p:greet Ad \n/, 'Ada and "Ada Lovelace" do not agree further: Tab adds nothing');
   await type("\x7f");
   await type("l");
   await tick(250);
@@ -165,7 +190,30 @@ test("Tab after /call completes a tool name; Tab on an empty line adds nothing",
 });
 
 test("applyKey is pure and ignores app keys", () => {
-  const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
+  const key = (k: Partial<Key>): Key =>
+    ({
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageDown: false,
+      pageUp: false,
+      home: false,
+      end: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+      ...k,
+    }) as Key;
   const s = { ...EMPTY_EDIT, value: "ab", cursor: 2 };
   assert.deepEqual(applyKey(s, "", key({ tab: true }), []), [s, undefined]);
   assert.deepEqual(applyKey(s, "", key({ escape: true }), []), [s, undefined]);
@@ -174,8 +222,34 @@ test("applyKey is pure and ignores app keys", () => {
 });
 
 test("^C clears typed text; ↑/↓ move between a draft's lines, and reach history only from its first/last line", () => {
-  const key = (k: Partial<Key>): Key => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...k }) as Key;
-  assert.deepEqual(applyKey({ ...EMPTY_EDIT, value: "half a prompt", cursor: 4 }, "c", key({ ctrl: true }), []), [EMPTY_EDIT, undefined]);
+  const key = (k: Partial<Key>): Key =>
+    ({
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageDown: false,
+      pageUp: false,
+      home: false,
+      end: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+      ...k,
+    }) as Key;
+  assert.deepEqual(applyKey({ ...EMPTY_EDIT, value: "half a prompt", cursor: 4 }, "c", key({ ctrl: true }), []), [
+    EMPTY_EDIT,
+    undefined,
+  ]);
   assert.deepEqual(applyKey(EMPTY_EDIT, "c", key({ ctrl: true }), []), [EMPTY_EDIT, undefined]);
   const history = ["older"];
   // "first line\nsecond\nthird one", the cursor after "thi".

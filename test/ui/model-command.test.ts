@@ -26,7 +26,10 @@ test("/model lists the endpoint's models and switches mid-session; the conversat
     store,
     executor,
     host: { tools: async () => [], servers: () => [], call: executor.call.bind(executor) },
-    runTurn: modelTurnRunner(() => adapter, () => conversation),
+    runTurn: modelTurnRunner(
+      () => adapter,
+      () => conversation,
+    ),
     autoApprove: true,
     model: {
       current: () => adapter.id,
@@ -55,9 +58,22 @@ test("after /model the app's capabilities (what /show says the model saw, the co
     store: new SessionStore({ mode: "chat" }),
     executor,
     host: { tools: async () => [], servers: () => [], call: executor.call.bind(executor) },
-    runTurn: modelTurnRunner(() => adapter, () => new Conversation()),
+    runTurn: modelTurnRunner(
+      () => adapter,
+      () => new Conversation(),
+    ),
     modelCapabilities: () => adapter.capabilities,
-    model: { current: () => adapter.id, list: async () => [], use: (spec) => (adapter = createModel({ flag: spec, baseURL: fake.baseURL, env: {}, config: { provider: "openai-compatible", model: "fake-small", baseURL: fake.baseURL, contextWindow: 8192 } })).id },
+    model: {
+      current: () => adapter.id,
+      list: async () => [],
+      use: (spec) =>
+        (adapter = createModel({
+          flag: spec,
+          baseURL: fake.baseURL,
+          env: {},
+          config: { provider: "openai-compatible", model: "fake-small", baseURL: fake.baseURL, contextWindow: 8192 },
+        })).id,
+    },
   });
   const before = session.commandContext().modelCapabilities;
   await session.submit("/model openai-compatible:fake-small");

@@ -28,7 +28,8 @@ const searchTool: ToolEntry = {
 };
 
 function startedHost(): StartedHost {
-  const call = async () => okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] });
+  const call = async () =>
+    okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] });
   return {
     tools: async () => [searchTool],
     servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
@@ -54,7 +55,14 @@ function setup(names: string[], starting: Promise<StartedHost>) {
     o.onText(`answered ${prompt}.`);
     return {};
   };
-  const session = new ChatSession({ store, executor: pending.executor, host: pending.commandHost, runTurn, autoApprove: true, hostReady: pending.ready });
+  const session = new ChatSession({
+    store,
+    executor: pending.executor,
+    host: pending.commandHost,
+    runTurn,
+    autoApprove: true,
+    hostReady: pending.ready,
+  });
   return { session, store, pending, prompts, ...mountApp(session, pending.servers, open) };
 }
 
@@ -66,7 +74,10 @@ test("first frame before the host: servers connecting…, prompt live, input que
 
   // Answered at once from what is known (issue 34.2), never "try again later".
   await s.type("/servers\r");
-  await waitFor(() => /demo {2}\? {2}connecting\n\s*other {2}\? {2}connecting/.test(s.frame()), "/servers answered at once");
+  await waitFor(
+    () => /demo {2}\? {2}connecting\n\s*other {2}\? {2}connecting/.test(s.frame()),
+    "/servers answered at once",
+  );
   await s.type("/tools\r");
   await waitFor(() => s.frame().includes("no tools (see /servers)"), "/tools answered at once");
   await s.type("search Globex\r");
@@ -77,7 +88,11 @@ test("first frame before the host: servers connecting…, prompt live, input que
   assert.equal(s.session.hostConnecting, true);
 
   start.resolve(startedHost());
-  await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "status bar updated on ready (not on the 1 s poll)", 900);
+  await waitFor(
+    () => s.frame().includes("● demo 2026-12-01 connected"),
+    "status bar updated on ready (not on the 1 s poll)",
+    900,
+  );
   await waitFor(() => s.prompts.length === 2 && !s.session.busy, "queued lines ran in order");
   assert.deepEqual(s.prompts, [
     { prompt: "search Globex", tools: ["search_customers"] },
@@ -105,9 +120,14 @@ test("a failed start: one error line naming the server, status bar error, the ap
   await s.type("hello\r");
   await waitFor(() => s.frame().includes("queued until the servers are connected: hello"), "queued");
   // A host error is data: its server and detail, never a message parsed back.
-  start.reject(new ConnectionError("connection-failed", "demo", "spawn /nonexistent/mcp-server ENOENT\n(server stderr: nothing)"));
+  start.reject(
+    new ConnectionError("connection-failed", "demo", "spawn /nonexistent/mcp-server ENOENT\n(server stderr: nothing)"),
+  );
   await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
-  const errorLines = s.frame().split("\n").filter((l) => l.includes("spawn /nonexistent/mcp-server ENOENT"));
+  const errorLines = s
+    .frame()
+    .split("\n")
+    .filter((l) => l.includes("spawn /nonexistent/mcp-server ENOENT"));
   assert.equal(errorLines.length, 1, `one line: ${s.frame()}`);
   assert.match(errorLines[0], /server demo: spawn \/nonexistent\/mcp-server ENOENT \(server stderr: nothing\)/);
   // The queued prompt still ran (no tools), and the prompt keeps working.
@@ -124,7 +144,10 @@ test("a failed start that is no host error is named by the configured servers, w
   const s = setup(["demo", "old"], start.promise);
   start.reject(new Error("server evil: looks like a host line"));
   await waitFor(() => s.frame().includes("● demo error"), "status bar shows error");
-  const noticed = s.store.transcript().filter((r) => r.kind === "notice" && r.level === "error").map((r) => (r as unknown as { text: string }).text);
+  const noticed = s.store
+    .transcript()
+    .filter((r) => r.kind === "notice" && r.level === "error")
+    .map((r) => (r as unknown as { text: string }).text);
   assert.deepEqual(noticed, ["server demo, old: server evil: looks like a host line"]);
 });
 
@@ -140,7 +163,10 @@ test("a real failed start (the configured command does not exist) becomes that o
   const s = setup(["ghost"], starting);
   assert.match(s.frame(), /● ghost connecting…/);
   await waitFor(() => s.frame().includes("● ghost error"), "status bar shows error", 10_000);
-  const lines = s.frame().split("\n").filter((l) => l.includes("server ghost:"));
+  const lines = s
+    .frame()
+    .split("\n")
+    .filter((l) => l.includes("server ghost:"));
   assert.equal(lines.length, 1, s.frame());
   assert.ok(!lines[0].includes("expected the start to fail"), lines[0]);
   await s.type("/help\r");
@@ -162,7 +188,8 @@ test("a server still connecting at the host's bound: queued lines run on the oth
     tools: async () => (lateState === "connected" ? [searchTool, slowTool] : [searchTool]),
     settled: () => settled.promise,
     connectWaitMs: 5000,
-    on: (event: string, fn: (e: any) => void) => void (event === "server" && (listener = (name) => fn({ name, state: "connected" }))),
+    on: (event: string, fn: (e: any) => void) =>
+      void (event === "server" && (listener = (name) => fn({ name, state: "connected" }))),
   };
   const s = setup(["demo", "slow"], Promise.resolve(host));
   await waitFor(() => s.frame().includes("● demo 2026-12-01 connected"), "the host's own view before the bound");
@@ -173,7 +200,10 @@ test("a server still connecting at the host's bound: queued lines run on the oth
   await waitFor(() => s.prompts.length === 1 && !s.session.busy, "the queued prompt ran");
   assert.deepEqual(s.prompts[0].tools, ["search_customers"]);
   const noticed = (text: string) => s.store.transcript().some((r) => r.kind === "notice" && r.text === text);
-  await waitFor(() => noticed("server slow: still connecting after 5 s; prompts run without its tools until it connects"), "the notice");
+  await waitFor(
+    () => noticed("server slow: still connecting after 5 s; prompts run without its tools until it connects"),
+    "the notice",
+  );
   assert.match(s.frame().replace(/\s+/g, " "), /server slow: still connecting after 5 s/);
   lateState = "connected";
   listener?.("slow");

@@ -5,9 +5,19 @@ import { renderResources } from "../../src/cli/output/resources.js";
 import { UsageMeter } from "../../src/ui/usage-meter.js";
 
 test("resources: one resource, one template; two of each", () => {
-  const one = { server: "s", offered: true, resources: [{ uri: "a://1", name: "one" }], templates: [{ uriTemplate: "a://{x}", name: "t" }], errors: [] };
+  const one = {
+    server: "s",
+    offered: true,
+    resources: [{ uri: "a://1", name: "one" }],
+    templates: [{ uriTemplate: "a://{x}", name: "t" }],
+    errors: [],
+  };
   assert.match(renderResources([one as never]), /^s · 1 resource, 1 template$/m);
-  const two = { ...one, resources: [...one.resources, { uri: "a://2", name: "two" }], templates: [...one.templates, ...one.templates] };
+  const two = {
+    ...one,
+    resources: [...one.resources, { uri: "a://2", name: "two" }],
+    templates: [...one.templates, ...one.templates],
+  };
   assert.match(renderResources([two as never]), /^s · 2 resources, 2 templates$/m);
 });
 

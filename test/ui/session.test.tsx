@@ -34,22 +34,39 @@ function modalHost() {
         if (opts?.signal?.aborted) return resolve();
         opts?.signal?.addEventListener("abort", () => resolve(), { once: true });
       });
-      return failedOutcome(plan({ tool: "wait", args, mode: opts?.mode ?? "chat" }), "cancelled", "the call was cancelled", 5);
+      return failedOutcome(
+        plan({ tool: "wait", args, mode: opts?.mode ?? "chat" }),
+        "cancelled",
+        "the call was cancelled",
+        5,
+      );
     }
-    return okOutcome({ model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] }, { tool: name, mode: opts?.mode ?? "chat" });
+    return okOutcome(
+      { model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "ok" }] }] },
+      { tool: name, mode: opts?.mode ?? "chat" },
+    );
   };
   const host: CommandHost = {
     tools: async (m) => {
       listed.push(m);
       // A task-only tool (execution.taskSupport "required") is listed but never offered to the model.
-      const base = [tool("search_customers"), tool("wait"), tool("research", { unavailable: { rule: "task-required", detail: "runs only as a task" } })];
-      if (m === "app") return [...base, tool("ui_only_search"), tool("refresh_dashboard", { _meta: { ui: { visibility: ["app"] } } })];
+      const base = [
+        tool("search_customers"),
+        tool("wait"),
+        tool("research", { unavailable: { rule: "task-required", detail: "runs only as a task" } }),
+      ];
+      if (m === "app")
+        return [...base, tool("ui_only_search"), tool("refresh_dashboard", { _meta: { ui: { visibility: ["app"] } } })];
       return base;
     },
     servers: () => [{ name: "demo", protocolVersion: "2026-12-01", state: "connected" }],
     call,
   };
-  const executor: ToolExecutor = { modelTools: () => [tool("search_customers"), tool("wait")], instructions: () => [], call };
+  const executor: ToolExecutor = {
+    modelTools: () => [tool("search_customers"), tool("wait")],
+    instructions: () => [],
+    call,
+  };
   return { host, executor, calls, listed };
 }
 
@@ -77,7 +94,10 @@ test("/mode changes the whole session: the model's tools, each call's mode, the 
   assert.deepEqual(seen[0], { mode: "chat", tools: ["search_customers", "wait"] });
   // App mode: the listing made with the UI extension; App-only tools never reach the model.
   assert.deepEqual(seen[1], { mode: "app", tools: ["search_customers", "wait", "ui_only_search"] });
-  assert.deepEqual(s.calls.map((c) => c.opts?.mode), ["chat", "app"]);
+  assert.deepEqual(
+    s.calls.map((c) => c.opts?.mode),
+    ["chat", "app"],
+  );
   assert.ok(s.listed.includes("app"));
   assert.ok(s.store.transcript().some((r) => r.kind === "mode" && r.mode === "app"));
 });
@@ -142,10 +162,19 @@ test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmati
   const s = setup(async () => ({}));
   const rows = Array.from({ length: 60 }, (_, i) => ({ row: `APPROW-${i}` }));
   const id = s.store.toolStart("demo", "refresh_dashboard", {});
-  s.store.toolEnd(id, okOutcome({ app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { rows } }], appMeta: { "io.modelcontextprotocol/ui": { datasetVersion: 7 } } }, { tool: "refresh_dashboard" }));
+  s.store.toolEnd(
+    id,
+    okOutcome(
+      {
+        app: [{ audience: "io.modelcontextprotocol/ui", format: "structured", structuredContent: { rows } }],
+        appMeta: { "io.modelcontextprotocol/ui": { datasetVersion: 7 } },
+      },
+      { tool: "refresh_dashboard" },
+    ),
+  );
   await waitFor(() => /datasetVersion/.test(s.frame()), "the App pane drawn");
   assert.match(s.frame(), /datasetVersion/, "newest lines (the _meta) shown first");
-  assert.ok(!s.frame().includes("APPROW-0\""), "oldest row scrolled out");
+  assert.ok(!s.frame().includes('APPROW-0"'), "oldest row scrolled out");
   await s.type("\x1b[Z"); // Shift+Tab
   assert.match(s.frame(), /▸ App · io\.modelcontextprotocol\/ui \(1\)/);
   for (let i = 0; i < 60; i++) await s.type("\x1b[5~"); // PgUp, well past the top
@@ -165,7 +194,10 @@ test("the side pane scrolls by a page (PgUp/PgDn) and to either end (Home/End on
   const s = setup(async () => ({}));
   const rows = Array.from({ length: 300 }, (_, i) => ({ row: `R-${i}`, note: "x".repeat(90) }));
   const id = s.store.toolStart("demo", "search_customers", {});
-  s.store.toolEnd(id, okOutcome({ programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { rows } }] }));
+  s.store.toolEnd(
+    id,
+    okOutcome({ programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { rows } }] }),
+  );
   await waitFor(() => /R-299/.test(s.frame()), "the newest lines");
   assert.doesNotMatch(s.frame(), /more lines/, "no cut entry");
   assert.doesNotMatch(s.frame(), /x…/, "long lines wrap, never cut");
@@ -184,7 +216,8 @@ test("lines entered while a turn runs are queued and run after it; Esc drops the
   let release: () => void = () => {};
   const s = setup(async (prompt, o) => {
     prompts.push(prompt);
-    if (prompt.startsWith("slow")) await new Promise<void>((r) => ((release = r), o.signal.addEventListener("abort", () => r(), { once: true })));
+    if (prompt.startsWith("slow"))
+      await new Promise<void>((r) => ((release = r), o.signal.addEventListener("abort", () => r(), { once: true })));
     o.onText(`answered ${prompt}.`);
     return {};
   });

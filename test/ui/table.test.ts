@@ -18,7 +18,8 @@ for (const width of [60, 120]) {
     const out = renderTable(customers.slice(0, 5), { width });
     const tableLines = out.split("\n").filter((l) => /^[┌│├└]/.test(l));
     assert.ok(tableLines.length >= 7);
-    for (const l of tableLines) assert.ok(displayWidth(l) <= width, `line wider than ${width}: ${displayWidth(l)}\n${l}`);
+    for (const l of tableLines)
+      assert.ok(displayWidth(l) <= width, `line wider than ${width}: ${displayWidth(l)}\n${l}`);
     assert.ok(out.includes("…"), "long cells are cut with an ellipsis");
     if (width >= 120) assert.ok(out.includes("[2 items]") && out.includes("{3 keys}"), "nested values summarised");
     else assert.ok(out.includes("[2 ") && out.includes("{3 "), "nested values summarised (cut)");
@@ -110,10 +111,20 @@ test("a table tells what the server sent and the total it reported, and how to s
   const rows = Array.from({ length: 30 }, (_, i) => ({ id: i + 1 }));
   const out = renderTable({ customers: rows, total: 37, nextCursor: "abc" }, { width: 80 });
   assert.match(out, /^customers:/);
-  assert.match(out, /rows 1–20 of 30 sent · 10 more rows — \/table to page · the server reported 37 in all · more on the server \(nextCursor\)/);
+  assert.match(
+    out,
+    /rows 1–20 of 30 sent · 10 more rows — \/table to page · the server reported 37 in all · more on the server \(nextCursor\)/,
+  );
   assert.equal(totalRows({ customers: rows, total: 37 }), 30, "/table pages through every row sent");
-  const last = renderTable({ customers: rows, total: 37 }, { width: 80, offset: 20, moreHint: "--json prints every row" });
+  const last = renderTable(
+    { customers: rows, total: 37 },
+    { width: 80, offset: 20, moreHint: "--json prints every row" },
+  );
   assert.match(last, /│ 30 │/, "the last page reaches the last row");
   assert.ok(!/more rows/.test(last));
-  assert.match(renderTable({ customers: rows }, { width: 80, moreHint: "--json prints every row" }), /10 more rows — --json prints every row/, "the CLI names its own way");
+  assert.match(
+    renderTable({ customers: rows }, { width: 80, moreHint: "--json prints every row" }),
+    /10 more rows — --json prints every row/,
+    "the CLI names its own way",
+  );
 });

@@ -22,12 +22,19 @@ const notices = (store: SessionStore) =>
 function wholeRecords(path: string): Record<string, unknown>[] {
   const text = readFileSync(path, "utf8");
   if (text) assert.equal(text.at(-1), "\n", "the file ends mid-record");
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 function fill(dir: string, prelude = "", count = 200) {
   const script = join(ROOT, "test", "fixtures", "fill-transcript.ts");
-  const r = spawnSync("sh", ["-c", `${prelude} exec "$0" --import tsx "$1" "$2" ${count}`, process.execPath, script, dir], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(
+    "sh",
+    ["-c", `${prelude} exec "$0" --import tsx "$1" "$2" ${count}`, process.execPath, script, dir],
+    { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as { path?: string; notices: string[]; live: string[] };
 }
@@ -45,12 +52,17 @@ describe("a full disk", () => {
     store.record({ kind: "session", event: "start" });
     store.startTurn("first");
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(notices(store), ["transcript stopped: /dev/full: the disk is full (ENOSPC); it ends at the last whole record and the session goes on"]);
+    assert.deepEqual(notices(store), [
+      "transcript stopped: /dev/full: the disk is full (ENOSPC); it ends at the last whole record and the session goes on",
+    ]);
     store.notice("later");
     store.startTurn("second");
     store.endTurn();
     assert.equal(notices(store).filter((n) => n.startsWith("transcript stopped")).length, 1);
-    assert.ok(store.transcript().some((r) => r.kind === "user" && r.text === "second"), "the session (and /save's records) go on");
+    assert.ok(
+      store.transcript().some((r) => r.kind === "user" && r.text === "second"),
+      "the session (and /save's records) go on",
+    );
     t.detach();
   });
 
@@ -60,10 +72,17 @@ describe("a full disk", () => {
     assert.ok(r.path);
     const recs = wholeRecords(r.path);
     assert.ok(recs.length >= 5 && recs.length < 200, `${recs.length} records`);
-    assert.deepEqual(recs.map((x) => x.i), recs.map((_, i) => i), "records in order, none missing before the stop");
+    assert.deepEqual(
+      recs.map((x) => x.i),
+      recs.map((_, i) => i),
+      "records in order, none missing before the stop",
+    );
     assert.ok(statSync(r.path).size <= 8 * 1024);
     assert.equal(r.notices.length, 1, JSON.stringify(r.notices));
-    assert.match(r.notices[0], /^transcript stopped: .*: the file size limit was reached \(EFBIG\), \d+ of \d+ bytes of a record were written and removed; it ends at the last whole record and the session goes on$/);
+    assert.match(
+      r.notices[0],
+      /^transcript stopped: .*: the file size limit was reached \(EFBIG\), \d+ of \d+ bytes of a record were written and removed; it ends at the last whole record and the session goes on$/,
+    );
     assert.deepEqual(r.live, ["user"], "the next turn starts");
   });
 
@@ -98,7 +117,12 @@ describe("a read-only state directory", () => {
       assert.equal(tr.file, undefined);
       const n = notices(store);
       assert.equal(n.length, 1);
-      assert.match(n[0], new RegExp(`^transcript off: cannot write in the state directory ${join(dir, "mcp-prism")}: (it is on a read-only file system \\(EROFS\\)|permission denied \\(EACCES\\)); the session goes on without it$`));
+      assert.match(
+        n[0],
+        new RegExp(
+          `^transcript off: cannot write in the state directory ${join(dir, "mcp-prism")}: (it is on a read-only file system \\(EROFS\\)|permission denied \\(EACCES\\)); the session goes on without it$`,
+        ),
+      );
       store.startTurn("still works");
       assert.equal(store.getState().live?.items[0].kind, "user");
     } finally {
@@ -128,23 +152,23 @@ describe("/save and /save-output", () => {
     await dispatch("/save old.jsonl", ctx(store, dir));
     assert.equal(statSync(join(dir, "old.jsonl")).mode & 0o777, 0o600);
     assert.equal(wholeRecords(join(dir, "old.jsonl"))[0].kind, "session");
-    assert.deepEqual(
-      (await import("node:fs")).readdirSync(dir).sort(),
-      ["new.jsonl", "old.jsonl"],
-    );
+    assert.deepEqual((await import("node:fs")).readdirSync(dir).sort(), ["new.jsonl", "old.jsonl"]);
   });
 
   test("a full disk: one line, the old file is kept whole", async (t) => {
     const dir = tempDir();
     if (!mountTmpfs(dir, "size=16k")) return t.skip("mount -t tmpfs is not permitted here");
     try {
-      writeFileSync(join(dir, "keep.jsonl"), "{\"kept\":true}\n");
+      writeFileSync(join(dir, "keep.jsonl"), '{"kept":true}\n');
       const store = new SessionStore();
       for (let i = 0; i < 100; i++) store.record({ kind: "fill", pad: "y".repeat(500) });
       await dispatch("/save keep.jsonl", ctx(store, dir));
       const n = notices(store);
-      assert.match(n.at(-1) ?? "", new RegExp(`^cannot write ${join(dir, "keep.jsonl")}: the disk is full \\(ENOSPC\\); nothing was saved$`));
-      assert.equal(readFileSync(join(dir, "keep.jsonl"), "utf8"), "{\"kept\":true}\n");
+      assert.match(
+        n.at(-1) ?? "",
+        new RegExp(`^cannot write ${join(dir, "keep.jsonl")}: the disk is full \\(ENOSPC\\); nothing was saved$`),
+      );
+      assert.equal(readFileSync(join(dir, "keep.jsonl"), "utf8"), '{"kept":true}\n');
       assert.deepEqual((await import("node:fs")).readdirSync(dir), ["keep.jsonl"]);
     } finally {
       umount(dir);

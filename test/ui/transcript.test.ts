@@ -31,7 +31,10 @@ test("every event is on disk as soon as it happens: user turn, request, routed s
     const path = t.file.path;
     store.startTurn("search customers Globex");
     // Synchronously written: read back before anything else runs.
-    assert.deepEqual(read(path).map((r) => [r.kind, r.text]), [["user", "search customers Globex"]]);
+    assert.deepEqual(
+      read(path).map((r) => [r.kind, r.text]),
+      [["user", "search customers Globex"]],
+    );
     const id = store.toolStart("demo", "search_customers", { query: "Globex" });
     assert.equal(read(path).at(-1).kind, "request");
     store.toolEnd(
@@ -41,7 +44,12 @@ test("every event is on disk as soon as it happens: user turn, request, routed s
           model: [{ audience: "assistant", format: "content", content: [{ type: "text", text: "MODEL-TEXT" }] }],
           programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { ids: ["cust_1042"] } }],
         },
-        { requested: [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured" }] },
+        {
+          requested: [
+            { audience: "assistant", format: "content" },
+            { audience: "programmatic", format: "structured" },
+          ],
+        },
       ),
     );
     store.appendText("Here is ");
@@ -58,14 +66,23 @@ test("every event is on disk as soon as it happens: user turn, request, routed s
       ["user", "request", "tool", "notice", "assistant", "user", "request", "tool"],
     );
     const tool = recs[2];
-    assert.deepEqual(tool.requestedOutputs, [{ audience: "assistant", format: "content" }, { audience: "programmatic", format: "structured" }]);
+    assert.deepEqual(tool.requestedOutputs, [
+      { audience: "assistant", format: "content" },
+      { audience: "programmatic", format: "structured" },
+    ]);
     assert.deepEqual(tool.routed.programmatic[0].structuredContent, { ids: ["cust_1042"] });
     assert.equal(tool.routed.model[0].content[0].text, "MODEL-TEXT");
     assert.equal(tool.turn, recs[0].turn);
     assert.deepEqual([recs[3].level, recs[3].text], ["error", "something broke"]);
     assert.equal(recs[4].text, "Here is the answer.");
     // The error as data (server, tool, rule, detail) and its one line.
-    assert.deepEqual(recs[7].error, { server: "demo", tool: "wait", rule: "cancelled", detail: "the call was cancelled", message: "server demo, tool wait: the call was cancelled" });
+    assert.deepEqual(recs[7].error, {
+      server: "demo",
+      tool: "wait",
+      rule: "cancelled",
+      detail: "the call was cancelled",
+      message: "server demo, tool wait: the call was cancelled",
+    });
     for (const r of recs) assert.ok(!Number.isNaN(Date.parse(r.at)), "every record has a timestamp");
     t.detach();
     store.notice("after detach");
@@ -83,7 +100,10 @@ test("an unwritable state dir costs one error notice; the session goes on", () =
     const store = new SessionStore();
     const t = attachTranscript(store, join(blocker, "mcp-prism"));
     assert.equal(t.file, undefined);
-    const notices = store.getState().finished.flatMap((x) => x.items).filter((i) => i.kind === "notice");
+    const notices = store
+      .getState()
+      .finished.flatMap((x) => x.items)
+      .filter((i) => i.kind === "notice");
     assert.equal(notices.length, 1);
     assert.match((notices[0] as { text: string }).text, /^transcript off: cannot write in /);
     store.startTurn("still works");

@@ -16,8 +16,21 @@ import { renderAt, tick, stripAnsi, type Harness } from "./harness.js";
 const open: Harness[] = [];
 after(() => open.forEach((h) => h.unmount()));
 
-const MESSAGE: Question = { kind: "message", view: "v1", server: "demo", tool: "refresh_dashboard", text: "Tell me about the 170 customers in EMEA.\nAnd their plans." };
-const LINK: Question = { kind: "open-link", view: "v2", server: "basic", tool: "get-time", text: "https://example.com/docs", host: "example.com" };
+const MESSAGE: Question = {
+  kind: "message",
+  view: "v1",
+  server: "demo",
+  tool: "refresh_dashboard",
+  text: "Tell me about the 170 customers in EMEA.\nAnd their plans.",
+};
+const LINK: Question = {
+  kind: "open-link",
+  view: "v2",
+  server: "basic",
+  tool: "get-time",
+  text: "https://example.com/docs",
+  host: "example.com",
+};
 
 function dialog(req: Question) {
   const answers: boolean[] = [];
@@ -57,7 +70,9 @@ test("ui/open-link: the link and who asks; n declines, Esc declines", async () =
 test("ui/open-link: the host the browser will reach is on a line of its own (punycode)", () => {
   const spoof = new URL("https://gіthub.com∕login∕oauth@аpple.com/");
   const { frame } = dialog({ ...LINK, text: spoof.href, host: spoof.hostname });
-  const lines = frame().split("\n").map((l) => l.replace(/[│┌┐└┘─]/g, "").trim());
+  const lines = frame()
+    .split("\n")
+    .map((l) => l.replace(/[│┌┐└┘─]/g, "").trim());
   assert.ok(lines.includes("host: xn--pple-43d.com"), frame());
   assert.doesNotMatch(frame(), /github\.com|∕/, "the App's raw string is not what is shown");
 });
@@ -85,12 +100,30 @@ test("UiInput.askView: the dialog above the prompt, the answer, and a transcript
   h.stdin.write("n");
   assert.equal(await asked, false);
   assert.equal(store.getState().input, undefined, "the dialog is gone");
-  assert.deepEqual(records.map(({ at: _at, turn: _turn, ...r }) => r), [{ kind: "view-question", server: "demo", tool: "refresh_dashboard", asks: "message", text: MESSAGE.text, action: "decline" }]);
+  assert.deepEqual(
+    records.map(({ at: _at, turn: _turn, ...r }) => r),
+    [
+      {
+        kind: "view-question",
+        server: "demo",
+        tool: "refresh_dashboard",
+        asks: "message",
+        text: MESSAGE.text,
+        action: "decline",
+      },
+    ],
+  );
 });
 
 test("a configured OAuth client's new issuer: the issuer, its host, what is sent; only y says yes, in the dialog queue", async () => {
   const answers: boolean[] = [];
-  const req = { server: "acme", issuer: "https://xn--gthub-n4a.com/", host: "xn--gthub-n4a.com", clientId: "prism-app", secret: true };
+  const req = {
+    server: "acme",
+    issuer: "https://xn--gthub-n4a.com/",
+    host: "xn--gthub-n4a.com",
+    clientId: "prism-app",
+    secret: true,
+  };
   const h = renderAt(<IssuerQuestion req={req} width={100} onAnswer={(a) => answers.push(a)} />, 100);
   open.push(h);
   const f = stripAnsi(h.lastFrame());

@@ -25,32 +25,61 @@ test("wrapText: breaks at spaces, drops the space at a break, indents continuati
   for (const r of rows) assert.ok(r.length <= 30 && !r.startsWith(" ") && !r.endsWith(" "), JSON.stringify(r));
   assert.equal(rows.join(" "), text);
   // A second column (after two spaces) is where continuation rows go.
-  const col = wrapText("/mode <chat|structured>  switch the output policy mode for the rest of this session please", 50);
+  const col = wrapText(
+    "/mode <chat|structured>  switch the output policy mode for the rest of this session please",
+    50,
+  );
   assert.equal(hangingIndent("/mode <chat|structured>  switch", 50), 25);
   for (const r of col.slice(1)) assert.equal(lead(r), 25, JSON.stringify(col));
-  assert.equal(col.map((r) => r.trim()).join(" "), "/mode <chat|structured>  switch the output policy mode for the rest of this session please");
+  assert.equal(
+    col.map((r) => r.trim()).join(" "),
+    "/mode <chat|structured>  switch the output policy mode for the rest of this session please",
+  );
 });
 
 test("wrapText: a long JSON word is cut after punctuation, never inside a key or a value", () => {
-  const json = JSON.stringify({ customers: [{ name: "GlobexNorth", region: "NA" }, { name: "GlobexSouth", region: "EMEA" }], total: 37 });
+  const json = JSON.stringify({
+    customers: [
+      { name: "GlobexNorth", region: "NA" },
+      { name: "GlobexSouth", region: "EMEA" },
+    ],
+    total: 37,
+  });
   const rows = wrapText(`returned: ${json}`, 24);
   for (const r of rows.slice(0, -1)) assert.match(r, /[,:{}[\]]$|returned:$/, JSON.stringify(rows));
   assert.equal(rows.join("").replace("returned:", "returned: "), `returned: ${json}`);
 });
 
 test("markdown: a JSON token wider than the row is cut after punctuation (structured-mode replies)", () => {
-  const json = JSON.stringify({ rows: [{ id: 1, name: "Initech" }, { id: 2, name: "Globex" }], more: true });
-  const lines = wrapSpans([{ text: `search returned: ${json}` }], 20).map((s) => s.text).join("").split("\n");
+  const json = JSON.stringify({
+    rows: [
+      { id: 1, name: "Initech" },
+      { id: 2, name: "Globex" },
+    ],
+    more: true,
+  });
+  const lines = wrapSpans([{ text: `search returned: ${json}` }], 20)
+    .map((s) => s.text)
+    .join("")
+    .split("\n");
   for (const l of lines.slice(1, -1)) assert.match(l, /[,:{}[\]]$/, JSON.stringify(lines));
   assert.equal(lines.slice(1).join(""), json);
 });
 
 function ctx(tools: ToolEntry[], width: number) {
   const store = new SessionStore();
-  const host: CommandHost = { tools: async () => tools, servers: () => [], call: async () => { throw new Error("no calls"); } };
+  const host: CommandHost = {
+    tools: async () => tools,
+    servers: () => [],
+    call: async () => {
+      throw new Error("no calls");
+    },
+  };
   const c: CommandContext = { store, host, width: () => width, quit: () => {}, cwd: "/tmp", commands: COMMANDS };
   const notice = () => {
-    const items = [...store.getState().finished, ...(store.getState().live ? [store.getState().live!] : [])].flatMap((t) => t.items);
+    const items = [...store.getState().finished, ...(store.getState().live ? [store.getState().live!] : [])].flatMap(
+      (t) => t.items,
+    );
     return items.filter((i) => i.kind === "notice").at(-1) as { kind: "notice"; level: "info"; text: string };
   };
   return { c, notice };
@@ -79,23 +108,48 @@ test("/help at 80 columns: every row fits, and a description's continuation sits
 });
 
 test("/tools shows every variant of a tool, wrapped, never cut with …", async () => {
-  const variants = ["assistant/content", "user/structured", "user/content", "programmatic/structured", "io.modelcontextprotocol/ui/structured", "assistant/structured"].map((v) => {
+  const variants = [
+    "assistant/content",
+    "user/structured",
+    "user/content",
+    "programmatic/structured",
+    "io.modelcontextprotocol/ui/structured",
+    "assistant/structured",
+  ].map((v) => {
     const i = v.lastIndexOf("/");
     return { audience: v.slice(0, i), format: v.slice(i + 1) as "content" | "structured" };
   });
-  const t: ToolEntry = { server: "demo", name: "search_customers", qualifiedName: "search_customers", inputSchema: { type: "object" }, era: "2026-12-01", variants, description: "Search the CRM for customers by name, region and last activity, returning a page of records and the total" };
+  const t: ToolEntry = {
+    server: "demo",
+    name: "search_customers",
+    qualifiedName: "search_customers",
+    inputSchema: { type: "object" },
+    era: "2026-12-01",
+    variants,
+    description:
+      "Search the CRM for customers by name, region and last activity, returning a page of records and the total",
+  };
   const { c, notice } = ctx([t], 60);
   await COMMANDS.find((x) => x.name === "tools")!.run("", c);
   const rows = drawn(notice(), 60);
   const all = rows.map((r) => r.trim()).join(" ");
-  for (const v of ["assistant/content", "user/structured", "user/content", "programmatic/structured", "io.modelcontextprotocol/ui/structured", "assistant/structured"]) assert.ok(all.includes(v), `${v} in ${all}`);
+  for (const v of [
+    "assistant/content",
+    "user/structured",
+    "user/content",
+    "programmatic/structured",
+    "io.modelcontextprotocol/ui/structured",
+    "assistant/structured",
+  ])
+    assert.ok(all.includes(v), `${v} in ${all}`);
   assert.ok(all.includes("returning a page of records and the total"), "the whole description");
   assert.ok(!all.includes("…"));
   for (const r of rows) assert.ok(r.length <= 60 && !/^ (?! )/.test(r), JSON.stringify(r));
 });
 
 test("the CLI's text: wrapped to a terminal's columns, unchanged in a pipe", () => {
-  const text = "search_customers (demo, 2026-12-01) → assistant/content, user/structured, programmatic/structured\n  Search the CRM for customers by name and region\n";
+  const text =
+    "search_customers (demo, 2026-12-01) → assistant/content, user/structured, programmatic/structured\n  Search the CRM for customers by name and region\n";
   assert.equal(fitToTerminal(text, undefined), text);
   const rows = fitToTerminal(text, 40).split("\n");
   for (const r of rows) assert.ok(r.length <= 40 && !/^ (?! )/.test(r), JSON.stringify(r));

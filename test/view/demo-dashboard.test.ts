@@ -36,7 +36,10 @@ test("the demo dashboard renders its ui output and calls refresh_dashboard back"
     const last = calls[calls.length - 1];
     assert.equal(last.params.name, "refresh_dashboard");
     assert.deepEqual(last.params.requestedOutputs, [{ audience: "io.modelcontextprotocol/ui", format: "structured" }]);
-    assert.ok(notes.some((n) => n.kind === "initialized"), "the View's initialized notification reached the host");
+    assert.ok(
+      notes.some((n) => n.kind === "initialized"),
+      "the View's initialized notification reached the host",
+    );
     await page.close();
   } finally {
     await browser.close();

@@ -14,14 +14,26 @@ import { CallGate } from "../../src/host/call/gate.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser, screenshot } from "../helpers/browser.js";
 
-const example = (name: string): ServerConfig => ({ kind: "stdio", command: process.execPath, args: [join(ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js"), "--stdio"] });
+const example = (name: string): ServerConfig => ({
+  kind: "stdio",
+  command: process.execPath,
+  args: [join(ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js"), "--stdio"],
+});
 
 for (const projection of ["result", "output"] as ViewProjection[]) {
   test(`server-basic-vanillajs renders the time and calls get-time back (projection ${projection})`, async () => {
-    const host = await Host.start({ config: config({ basic: example("server-basic-vanillajs") }), mode: "app", eraCache: false });
+    const host = await Host.start({
+      config: config({ basic: example("server-basic-vanillajs") }),
+      mode: "app",
+      eraCache: false,
+    });
     const notes: ViewNote[] = [];
     // get-time is not marked read-only: the App's call back goes through the gate, approved as with --yes.
-    const session = new ViewSession(host, { projection, onNote: (n) => notes.push(n), calls: new CallLifecycle(new CallGate({ yes: true })) });
+    const session = new ViewSession(host, {
+      projection,
+      onNote: (n) => notes.push(n),
+      calls: new CallLifecycle(new CallGate({ yes: true })),
+    });
     const browser = await launchBrowser();
     try {
       await session.start();
@@ -34,12 +46,21 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       const time = app.locator("#server-time");
       // Polled from here, not with waitForFunction: a string predicate is an eval in the App's
       // frame, which the App's CSP (no 'unsafe-eval') may refuse.
-      const first = await until(() => time.textContent(), (t) => /^\d{4}-\d\d-\d\dT/.test(t ?? ""));
+      const first = await until(
+        () => time.textContent(),
+        (t) => /^\d{4}-\d\d-\d\dT/.test(t ?? ""),
+      );
       await screenshot(page, `basic-vanillajs-${projection}`);
       await new Promise((r) => setTimeout(r, 20));
       await app.locator("#get-time-btn").click();
-      await until(() => time.textContent(), (t) => /^\d{4}-/.test(t ?? "") && t !== first);
-      assert.ok(notes.some((n) => n.kind === "log" && n.text.startsWith("tools/call get-time from the View: ok")), JSON.stringify(notes));
+      await until(
+        () => time.textContent(),
+        (t) => /^\d{4}-/.test(t ?? "") && t !== first,
+      );
+      assert.ok(
+        notes.some((n) => n.kind === "log" && n.text.startsWith("tools/call get-time from the View: ok")),
+        JSON.stringify(notes),
+      );
       await page.close();
     } finally {
       await browser.close();
@@ -49,7 +70,11 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
   });
 
   test(`server-budget-allocator renders its budget data (projection ${projection})`, async () => {
-    const host = await Host.start({ config: config({ budget: example("server-budget-allocator") }), mode: "app", eraCache: false });
+    const host = await Host.start({
+      config: config({ budget: example("server-budget-allocator") }),
+      mode: "app",
+      eraCache: false,
+    });
     const session = new ViewSession(host, { projection });
     const browser = await launchBrowser();
     try {
@@ -62,7 +87,8 @@ for (const projection of ["result", "output"] as ViewProjection[]) {
       await app.getByText("Marketing").first().waitFor({ timeout: 20_000 });
       await app.getByText(/Allocated: \$100,000/).waitFor({ timeout: 20_000 });
       const text = (await app.locator("body").textContent()) ?? "";
-      for (const c of ["Marketing", "Engineer", "Operations", "Sales", "R&D"]) assert.ok(text.includes(c), `category ${c} drawn`);
+      for (const c of ["Marketing", "Engineer", "Operations", "Sales", "R&D"])
+        assert.ok(text.includes(c), `category ${c} drawn`);
       assert.match(text, /25\.0%[\s\S]*35\.0%/, "the allocations from the tool result");
       assert.ok((await app.locator("svg, canvas").count()) > 0, "the chart is drawn");
       await screenshot(page, `budget-allocator-${projection}`);

@@ -14,11 +14,21 @@ import { config, ROOT } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser, screenshot } from "../helpers/browser.js";
 import { VIEW_CANARIES } from "../fixtures/view-app-server.js";
 
-const SERVER = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")], cwd: ROOT };
+const SERVER = {
+  kind: "stdio" as const,
+  command: process.execPath,
+  args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")],
+  cwd: ROOT,
+};
 const UI = [VIEW_CANARIES.ui, VIEW_CANARIES.uiMeta];
-const OTHERS = Object.entries(VIEW_CANARIES).filter(([k]) => k !== "ui" && k !== "uiMeta").map(([, v]) => v);
+const OTHERS = Object.entries(VIEW_CANARIES)
+  .filter(([k]) => k !== "ui" && k !== "uiMeta")
+  .map(([, v]) => v);
 
-function raw(url: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? "GET", headers: opts.headers }, (res) => {
       let body = "";
@@ -59,11 +69,16 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
     await session.start();
     const page = await browser.newPage();
     // Every frame records every message it receives.
-    await page.addInitScript(`window.__msgs = []; window.addEventListener("message", (e) => window.__msgs.push(JSON.stringify(e.data)), true);`);
+    await page.addInitScript(
+      `window.__msgs = []; window.addEventListener("message", (e) => window.__msgs.push(JSON.stringify(e.data)), true);`,
+    );
     await page.goto(session.url);
     const shown = await session.present("canary_view", {});
     assert.ok(shown.view.ok, JSON.stringify(shown.view));
-    assert.ok(shown.outcome?.ok && shown.outcome.routed.model.length > 0, "the assistant output went to the model sink");
+    assert.ok(
+      shown.outcome?.ok && shown.outcome.routed.model.length > 0,
+      "the assistant output went to the model sink",
+    );
     const app = await appFrame(page);
     await app.getByText("attempts done").waitFor({ timeout: 30_000 });
     await screenshot(page, "canary-view");
@@ -71,7 +86,13 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
     for (const c of UI) assert.ok(dom.includes(c), `the View got ${c}`);
     for (const c of OTHERS) assert.ok(!dom.includes(c), `the View's DOM holds ${c}`);
 
-    const traffic = (await Promise.all(page.frames().map((f) => (f.evaluate("window.__msgs || []") as Promise<string[]>).catch(() => [] as string[])))).flat().join("\n");
+    const traffic = (
+      await Promise.all(
+        page.frames().map((f) => (f.evaluate("window.__msgs || []") as Promise<string[]>).catch(() => [] as string[])),
+      )
+    )
+      .flat()
+      .join("\n");
     assert.ok(traffic.includes(VIEW_CANARIES.ui), "postMessage traffic recorded");
     for (const c of OTHERS) assert.ok(!traffic.includes(c), `postMessage traffic holds ${c}`);
     const stream = await streamText(session.url, 1500);
@@ -103,10 +124,25 @@ test("only the ui outputs cross into a View, and a hostile View is contained", a
       ["foreign Host", await raw(session.url, { headers: { host: `evil.example:${port}` } }), 421],
       ["localhost Host", await raw(session.url, { headers: { host: `localhost:${port}` } }), 421],
       ["foreign Origin", await raw(`${session.url}events`, { headers: { origin: "http://evil.example" } }), 403],
-      ["the sandbox's Origin", await raw(`${session.url}rpc`, { method: "POST", headers: { origin: sandboxOrigin, "content-type": "application/json" } }), 403],
-      ["rpc without Origin", await raw(`${session.url}rpc`, { method: "POST", headers: { "content-type": "application/json" } }), 403],
+      [
+        "the sandbox's Origin",
+        await raw(`${session.url}rpc`, {
+          method: "POST",
+          headers: { origin: sandboxOrigin, "content-type": "application/json" },
+        }),
+        403,
+      ],
+      [
+        "rpc without Origin",
+        await raw(`${session.url}rpc`, { method: "POST", headers: { "content-type": "application/json" } }),
+        403,
+      ],
       ["CORS preflight", await raw(`${session.url}rpc`, { method: "OPTIONS", headers: { origin: hostOrigin } }), 405],
-      ["proxy with an Origin", await raw(session.server.proxyUrl(shown.view.ok ? shown.view.id : ""), { headers: { origin: hostOrigin } }), 403],
+      [
+        "proxy with an Origin",
+        await raw(session.server.proxyUrl(shown.view.ok ? shown.view.id : ""), { headers: { origin: hostOrigin } }),
+        403,
+      ],
       ["proxy at a guessed path", await raw(`${sandboxOrigin}/proxy/v1`), 404],
       ["proxy under the token", await raw(`${sandboxOrigin}/${token}/proxy/v1`), 404],
       ["proxy of no View", await raw(session.server.proxyUrl("v999")), 404],

@@ -20,13 +20,23 @@ const LEGACY = join(ROOT, "test", "fixtures", "legacy-app-server.mjs");
 
 test("a legacy server's Apps under both resourceUri keys: handshake, data, containment, teardown", async () => {
   const log = join(tempDir(), "wire.jsonl");
-  const host = await Host.start({ config: config({ legacy: { kind: "stdio", command: process.execPath, args: [TEE, log, process.execPath, LEGACY], cwd: ROOT }, demo: demoStdio() }), mode: "app", eraCache: false });
+  const host = await Host.start({
+    config: config({
+      legacy: { kind: "stdio", command: process.execPath, args: [TEE, log, process.execPath, LEGACY], cwd: ROOT },
+      demo: demoStdio(),
+    }),
+    mode: "app",
+    eraCache: false,
+  });
   const notes: ViewNote[] = [];
   const session = new ViewSession(host, { onNote: (n) => notes.push(n) });
   const browser = await launchBrowser();
   try {
     const init = wireLines(log).find((m) => m.method === "initialize");
-    assert.ok(init?.params.capabilities.extensions?.[UI_EXTENSION], `the ui extension advertised in initialize: ${JSON.stringify(init?.params.capabilities)}`);
+    assert.ok(
+      init?.params.capabilities.extensions?.[UI_EXTENSION],
+      `the ui extension advertised in initialize: ${JSON.stringify(init?.params.capabilities)}`,
+    );
     await session.start();
     const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
     await page.goto(session.url);
@@ -42,18 +52,34 @@ test("a legacy server's Apps under both resourceUri keys: handshake, data, conta
       const order = ["got ui/notifications/tool-input", "got ui/notifications/tool-result"].map((l) => dom.indexOf(l));
       assert.ok(order[0] >= 0 && order[1] > order[0], `${tool}: tool-input, then tool-result:\n${dom}`);
       assert.match(dom, new RegExp(`host-context: theme (light|dark), width \\d+, tool ${tool}`));
-      assert.match(dom, new RegExp(`data: \\{"data":"LEGACY-UI-DATA from ${tool}"\\} content: \\[\\]`), "structuredContent is the View's data; content is the model's");
+      assert.match(
+        dom,
+        new RegExp(`data: \\{"data":"LEGACY-UI-DATA from ${tool}"\\} content: \\[\\]`),
+        "structuredContent is the View's data; content is the model's",
+      );
       assert.doesNotMatch(dom, /LEGACY-MODEL-TEXT/);
       assert.match(dom, /other-tool: refused .*no such tool on server legacy/);
-      assert.match(dom, /other-resource: refused server legacy, resource ui:\/\/dashboard\/index\.html/, "asked of its own server only");
-      assert.equal(shown.outcome?.ok && shown.outcome.routed.model.some((o) => JSON.stringify(o).includes("LEGACY-MODEL-TEXT")), true, "the model got the content");
+      assert.match(
+        dom,
+        /other-resource: refused server legacy, resource ui:\/\/dashboard\/index\.html/,
+        "asked of its own server only",
+      );
+      assert.equal(
+        shown.outcome?.ok && shown.outcome.routed.model.some((o) => JSON.stringify(o).includes("LEGACY-MODEL-TEXT")),
+        true,
+        "the model got the content",
+      );
     }
     const broken = await session.present("broken_view", {});
     assert.ok(broken.view.ok && broken.outcome && !broken.outcome.ok, "the call failed, its View is open");
     const cancelled = await appFrame(page, 2);
     await cancelled.getByText("got ui/notifications/tool-cancelled").waitFor({ timeout: 20_000 });
     assert.doesNotMatch((await cancelled.locator("#log").textContent()) ?? "", /EARLY|tool-result/);
-    assert.deepEqual(await page.locator("section[data-view] h2").allTextContents(), ["legacy · old_key_view", "legacy · new_key_view", "legacy · broken_view"], "one page, the Views in order");
+    assert.deepEqual(
+      await page.locator("section[data-view] h2").allTextContents(),
+      ["legacy · old_key_view", "legacy · new_key_view", "legacy · broken_view"],
+      "one page, the Views in order",
+    );
     await screenshot(page, "legacy-apps");
     await page.setViewportSize({ width: 700, height: 1200 });
     await (await appFrame(page, 0)).getByText("got ui/notifications/host-context-changed").waitFor({ timeout: 20_000 });
@@ -61,7 +87,10 @@ test("a legacy server's Apps under both resourceUri keys: handshake, data, conta
     await session.teardown(ids[0]);
     const got = notes.findIndex((n) => n.view === ids[0] && n.kind === "log" && n.text.includes("teardown received"));
     const gone = notes.findIndex((n) => n.view === ids[0] && n.kind === "teardown");
-    assert.ok(got >= 0 && gone > got, `ui/resource-teardown reached the App before the View was removed: ${JSON.stringify(notes.slice(-4))}`);
+    assert.ok(
+      got >= 0 && gone > got,
+      `ui/resource-teardown reached the App before the View was removed: ${JSON.stringify(notes.slice(-4))}`,
+    );
     await page.locator(`section[data-view="${ids[0]}"]`).waitFor({ state: "detached", timeout: 10_000 });
     assert.equal(await page.locator("section[data-view]").count(), 2, "the other Views stay");
     await page.close();

@@ -15,7 +15,12 @@ import { CallGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/h
 import { CallLifecycle } from "../../src/host/call/lifecycle.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 
-const SERVER = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")], cwd: ROOT };
+const SERVER = {
+  kind: "stdio" as const,
+  command: process.execPath,
+  args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-app-server.ts")],
+  cwd: ROOT,
+};
 
 test("ui/message, ui/update-model-context, ui/open-link and notes go through the host's rules", async () => {
   const host = await Host.start({ config: config({ canary: SERVER }), mode: "app", eraCache: false });
@@ -24,34 +29,67 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
   const turns: string[] = [];
   const opened: string[] = [];
   const notes: ViewNote[] = [];
-  const session = new ViewSession(host, { confirm: async (q) => (asked.push(q), answer), onUserTurn: (t) => turns.push(t), openLink: (u) => opened.push(u), onNote: (n) => notes.push(n) });
+  const session = new ViewSession(host, {
+    confirm: async (q) => (asked.push(q), answer),
+    onUserTurn: (t) => turns.push(t),
+    openLink: (u) => opened.push(u),
+    onNote: (n) => notes.push(n),
+  });
   try {
     await session.start();
     const shown = await session.present("canary_view", {});
     assert.ok(shown.view.ok);
     const id = shown.view.ok ? shown.view.id : "";
     const rpc = async (method: string, params: unknown) => {
-      const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin, "content-type": "application/json" }, body: JSON.stringify({ view: id, method, params }) });
+      const res = await fetch(`${session.url}rpc`, {
+        method: "POST",
+        headers: { origin: session.server.hostOrigin, "content-type": "application/json" },
+        body: JSON.stringify({ view: id, method, params }),
+      });
       return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
     };
-    assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "hello from the View" }] }), { result: {} });
+    assert.deepEqual(
+      await rpc("ui/message", { role: "user", content: [{ type: "text", text: "hello from the View" }] }),
+      { result: {} },
+    );
     assert.deepEqual(turns, ["hello from the View"]);
-    assert.deepEqual(asked[0], { kind: "message", view: id, server: "canary", tool: "canary_view", text: "hello from the View" }, "what the App asks, from which server");
-    assert.equal(viewQuestionText(asked[0]), "The App of canary_view (server canary) asks to send this message as you:\nhello from the View\nSend it as your next turn?");
+    assert.deepEqual(
+      asked[0],
+      { kind: "message", view: id, server: "canary", tool: "canary_view", text: "hello from the View" },
+      "what the App asks, from which server",
+    );
+    assert.equal(
+      viewQuestionText(asked[0]),
+      "The App of canary_view (server canary) asks to send this message as you:\nhello from the View\nSend it as your next turn?",
+    );
     answer = false;
-    assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "again" }] }), { result: { isError: true } });
+    assert.deepEqual(await rpc("ui/message", { role: "user", content: [{ type: "text", text: "again" }] }), {
+      result: { isError: true },
+    });
     assert.deepEqual(turns, ["hello from the View"], "a declined message is no turn");
 
     await rpc("ui/update-model-context", { content: [{ type: "text", text: "the user picked Q3" }] });
-    assert.deepEqual(session.takeModelContext(), [{ server: "canary", tool: "canary_view", text: "the user picked Q3" }]);
+    assert.deepEqual(session.takeModelContext(), [
+      { server: "canary", tool: "canary_view", text: "the user picked Q3" },
+    ]);
     assert.deepEqual(session.takeModelContext(), [], "taken once");
 
     answer = true;
     asked.length = 0;
     assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/docs" }), { result: {} });
     assert.deepEqual(opened, ["https://example.com/docs"]);
-    assert.deepEqual(asked[0], { kind: "open-link", view: id, server: "canary", tool: "canary_view", text: "https://example.com/docs", host: "example.com" });
-    assert.equal(viewQuestionText(asked[0]), "The App of canary_view (server canary) asks to open a link\nhost: example.com\nhttps://example.com/docs\nOpen it in the browser?");
+    assert.deepEqual(asked[0], {
+      kind: "open-link",
+      view: id,
+      server: "canary",
+      tool: "canary_view",
+      text: "https://example.com/docs",
+      host: "example.com",
+    });
+    assert.equal(
+      viewQuestionText(asked[0]),
+      "The App of canary_view (server canary) asks to open a link\nhost: example.com\nhttps://example.com/docs\nOpen it in the browser?",
+    );
     // A link that reads as a github.com login but goes to аpple.com (Cyrillic а, U+2215 slashes in
     // the userinfo): asked and opened as the browser reads it, its real host on a line of its own.
     const spoof = "https://gіthub.com∕login∕oauth@аpple.com/";
@@ -66,7 +104,11 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
     opened.length = 0;
     opened.push("https://example.com/docs");
     answer = false;
-    assert.deepEqual(await rpc("ui/open-link", { url: "https://example.com/other" }), { result: { isError: true } }, "declined: not opened");
+    assert.deepEqual(
+      await rpc("ui/open-link", { url: "https://example.com/other" }),
+      { result: { isError: true } },
+      "declined: not opened",
+    );
     assert.equal(asked.length, 2);
     assert.deepEqual(await rpc("ui/open-link", { url: "javascript:alert(1)" }), { result: { isError: true } });
     assert.equal(asked.length, 2, "a non-http link is not even asked");
@@ -82,7 +124,11 @@ test("ui/message, ui/update-model-context, ui/open-link and notes go through the
     assert.ok(notes.some((n) => n.kind === "size" && n.text === "300×200"));
     assert.equal((await rpc("sampling/createMessage", {})).error?.code, -32601);
     assert.equal((await rpc("tools/call", { name: "no_such_tool" })).error?.code, -32602);
-    const other = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: "v999", method: "tools/call", params: {} }) });
+    const other = await fetch(`${session.url}rpc`, {
+      method: "POST",
+      headers: { origin: session.server.hostOrigin },
+      body: JSON.stringify({ view: "v999", method: "tools/call", params: {} }),
+    });
     assert.match(((await other.json()) as { error: { message: string } }).error.message, /no such View/);
   } finally {
     await session.close();
@@ -97,9 +143,19 @@ test("the View sink: a reduced CallToolResult or the ui output alone, never anot
     { audience: UI_EXTENSION, format: "content", content: [{ type: "text", text: "U" }] },
   ] as never;
   const routed = route(outputs, { appExtensions: [UI_EXTENSION], meta: { [UI_EXTENSION]: { v: 1 }, other: "x" } });
-  assert.deepEqual(toView(routed, UI_EXTENSION, "result").payload, { content: [{ type: "text", text: "U" }], structuredContent: { rows: [1] }, _meta: { [UI_EXTENSION]: { v: 1 } } });
-  assert.deepEqual(toView(routed, UI_EXTENSION, "output").payload, { audience: UI_EXTENSION, format: "structured", structuredContent: { rows: [1] } });
-  const none = route([{ audience: "assistant", format: "content", content: [] }] as never, { appExtensions: [UI_EXTENSION] });
+  assert.deepEqual(toView(routed, UI_EXTENSION, "result").payload, {
+    content: [{ type: "text", text: "U" }],
+    structuredContent: { rows: [1] },
+    _meta: { [UI_EXTENSION]: { v: 1 } },
+  });
+  assert.deepEqual(toView(routed, UI_EXTENSION, "output").payload, {
+    audience: UI_EXTENSION,
+    format: "structured",
+    structuredContent: { rows: [1] },
+  });
+  const none = route([{ audience: "assistant", format: "content", content: [] }] as never, {
+    appExtensions: [UI_EXTENSION],
+  });
   assert.deepEqual(toView(none, UI_EXTENSION, "result", true).payload, { content: [], isError: true });
 });
 
@@ -117,7 +173,16 @@ test("the View's CSP: restrictive by default, widened only by declared origins",
   assert.match(def.csp, /default-src 'none'/);
   assert.match(def.csp, /connect-src 'none'/);
   assert.equal(def.allow, "");
-  const p = viewPolicy({ csp: { connectDomains: ["https://api.example.com", "https://x.example; script-src *"], resourceDomains: ["https://cdn.example.com"] }, permissions: { camera: {}, teleport: {} } }, "http://127.0.0.1:1");
+  const p = viewPolicy(
+    {
+      csp: {
+        connectDomains: ["https://api.example.com", "https://x.example; script-src *"],
+        resourceDomains: ["https://cdn.example.com"],
+      },
+      permissions: { camera: {}, teleport: {} },
+    },
+    "http://127.0.0.1:1",
+  );
   assert.match(p.csp, /connect-src 'self' https:\/\/api\.example\.com;/);
   assert.match(p.csp, /script-src 'self' 'unsafe-inline' https:\/\/cdn\.example\.com;/);
   assert.doesNotMatch(p.csp, /script-src \*/);
@@ -129,7 +194,11 @@ const WIPE = { path: "/home/user/important", recursive: true };
 
 /** A View's tools/call of `wipe`, as the page relays it. */
 async function viewCall(session: ViewSession, id: string) {
-  const res = await fetch(`${session.url}rpc`, { method: "POST", headers: { origin: session.server.hostOrigin }, body: JSON.stringify({ view: id, method: "tools/call", params: { name: "wipe", arguments: WIPE } }) });
+  const res = await fetch(`${session.url}rpc`, {
+    method: "POST",
+    headers: { origin: session.server.hostOrigin },
+    body: JSON.stringify({ view: id, method: "tools/call", params: { name: "wipe", arguments: WIPE } }),
+  });
   return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 
@@ -151,7 +220,10 @@ test("a View's tools/call goes through the gate with its real arguments: decline
     answer = "always";
     const ok = await viewCall(session, id);
     assert.equal(ok.error, undefined);
-    assert.ok(JSON.stringify(ok.result).includes('"run":1'), `the declined call never reached the server: ${JSON.stringify(ok.result)}`);
+    assert.ok(
+      JSON.stringify(ok.result).includes('"run":1'),
+      `the declined call never reached the server: ${JSON.stringify(ok.result)}`,
+    );
     const again = await viewCall(session, id);
     assert.ok(JSON.stringify(again.result).includes('"run":2'));
     assert.equal(asked.length, 2, "after always: not asked again");
@@ -168,7 +240,10 @@ test("27.3: a View session with nobody to ask refuses a destructive call unless 
     await refusing.start();
     const shown = await refusing.present("canary_view", {});
     const no = await viewCall(refusing, shown.view.ok ? shown.view.id : "");
-    assert.match(no.error?.message ?? "", /^tools\/call wipe: not approved: not marked read-only; the user did not approve it \(pass --yes to allow\)$/);
+    assert.match(
+      no.error?.message ?? "",
+      /^tools\/call wipe: not approved: not marked read-only; the user did not approve it \(pass --yes to allow\)$/,
+    );
   } finally {
     await refusing.close();
   }
@@ -177,7 +252,10 @@ test("27.3: a View session with nobody to ask refuses a destructive call unless 
     await yes.start();
     const shown = await yes.present("canary_view", {});
     const ok = await viewCall(yes, shown.view.ok ? shown.view.id : "");
-    assert.ok(JSON.stringify(ok.result).includes('"run":1'), `--yes runs it, and it is the first run: ${JSON.stringify(ok.result)}`);
+    assert.ok(
+      JSON.stringify(ok.result).includes('"run":1'),
+      `--yes runs it, and it is the first run: ${JSON.stringify(ok.result)}`,
+    );
   } finally {
     await yes.close();
     await host.close();

@@ -11,14 +11,31 @@ import { ViewSession } from "../../src/view/session.js";
 import { config, ROOT } from "../helpers/host-fixtures.js";
 import { appFrame, launchBrowser } from "../helpers/browser.js";
 
-const WHERE = ["top", "prototype", "append contentWindow", "innerHTML frames[i]", "contentDocument.defaultView", "shadow frames[i]", "srcdoc initial document", "srcdoc script", "parsed srcdoc script", "grandchild srcdoc", "javascript: url"];
+const WHERE = [
+  "top",
+  "prototype",
+  "append contentWindow",
+  "innerHTML frames[i]",
+  "contentDocument.defaultView",
+  "shadow frames[i]",
+  "srcdoc initial document",
+  "srcdoc script",
+  "parsed srcdoc script",
+  "grandchild srcdoc",
+  "javascript: url",
+];
 
 test("an App and its nested frames find no RTCPeerConnection; the TURN server hears nothing", async () => {
   const udp = createSocket("udp4");
   const packets: Buffer[] = [];
   udp.on("message", (m) => packets.push(m));
   await new Promise<void>((r) => udp.bind(0, "127.0.0.1", () => r()));
-  const server = { kind: "stdio" as const, command: process.execPath, args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-rtc-server.ts"), String(udp.address().port)], cwd: ROOT };
+  const server = {
+    kind: "stdio" as const,
+    command: process.execPath,
+    args: ["--import", "tsx", join(ROOT, "test", "fixtures", "view-rtc-server.ts"), String(udp.address().port)],
+    cwd: ROOT,
+  };
   const host = await Host.start({ config: config({ rtc: server }), mode: "app", eraCache: false });
   const session = new ViewSession(host);
   const browser = await launchBrowser();

@@ -14,7 +14,9 @@ import { ANSWER_OPTION, cliInput } from "../oneshot-input.js";
 
 /** The qualified name of TOOL, preferring the --server one; waits only until some server lists it. */
 async function awaitToolName(host: Host, tool: string, server: string | undefined, mode = host.mode): Promise<string> {
-  const pick = (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
+  const pick = (tools: ToolEntry[]) =>
+    tools.find((t) => t.qualifiedName === tool) ??
+    tools.find((t) => t.name === tool && (server === undefined || t.server === server));
   return pick(await host.toolsWhen((tools) => pick(tools) !== undefined, mode))?.qualifiedName ?? tool;
 }
 
@@ -27,13 +29,24 @@ function progressLine(p: ProgressUpdate): string {
 /** --rows N: how many table rows a user/structured output prints (1..100000). */
 function parseRows(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new UsageError(`--rows: expected a number of rows 1..100000 (got ${JSON.stringify(text.slice(0, 20))})`);
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1)
+    throw new UsageError(`--rows: expected a number of rows 1..100000 (got ${JSON.stringify(text.slice(0, 20))})`);
   return Math.min(Number(text), 100_000);
 }
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("call", async () => {
-    const cli = parseCli(argv, { args: { type: "string" }, select: { type: "string", multiple: true }, profile: { type: "string" }, rows: { type: "string" }, ...ANSWER_OPTION }, { positionals: [1, 1] });
+    const cli = parseCli(
+      argv,
+      {
+        args: { type: "string" },
+        select: { type: "string", multiple: true },
+        profile: { type: "string" },
+        rows: { type: "string" },
+        ...ANSWER_OPTION,
+      },
+      { positionals: [1, 1] },
+    );
     const tool = cli.positionals[0];
     const args = parseToolArgs(cli.values.args as string | undefined);
     const select = parseSelectors(cli.values.select);
@@ -55,7 +68,9 @@ export async function run(argv: string[]): Promise<number> {
     try {
       const name = await awaitToolName(host, tool, cli.common.server);
       let shown = false;
-      const onProgress = process.stderr.isTTY ? (p: ProgressUpdate) => void ((shown = true), errStatus(progressLine(p))) : undefined;
+      const onProgress = process.stderr.isTTY
+        ? (p: ProgressUpdate) => void ((shown = true), errStatus(progressLine(p)))
+        : undefined;
       const called = await host.call(name, args, { mode: cli.common.mode, select, onProgress });
       if (shown) errStatus("");
       const reading = profile ?? host.opts.config.profile;

@@ -53,7 +53,8 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   let timeoutMs = 10_000;
   if (values.timeout !== undefined) {
     const s = Number(values.timeout);
-    if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new UsageError("--timeout takes a number of seconds between 0 and 3600");
+    if (!Number.isFinite(s) || s <= 0 || s > 3600)
+      throw new UsageError("--timeout takes a number of seconds between 0 and 3600");
     timeoutMs = Math.round(s * 1000);
   }
   const argOverrides: Record<string, Record<string, unknown>> = {};
@@ -66,11 +67,13 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     } catch {
       throw new UsageError(`--args ${v.slice(0, eq)}: the value is not JSON`);
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--args ${v.slice(0, eq)}: the value must be a JSON object`);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new UsageError(`--args ${v.slice(0, eq)}: the value must be a JSON object`);
     argOverrides[v.slice(0, eq)] = parsed as Record<string, unknown>;
   }
   if (url !== undefined && command.length > 0) throw new UsageError("give either -- COMMAND or --url, not both");
-  if (url === undefined && command.length === 0) throw new UsageError("give the server to check: -- COMMAND [ARGS...] or --url URL");
+  if (url === undefined && command.length === 0)
+    throw new UsageError("give the server to check: -- COMMAND [ARGS...] or --url URL");
   let target: Target;
   if (url !== undefined) {
     let u: URL;
@@ -79,19 +82,30 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     } catch {
       throw new UsageError(`--url ${JSON.stringify(url)} is not a URL`);
     }
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new UsageError(`--url must be http or https, got ${u.protocol}`);
+    if (u.protocol !== "http:" && u.protocol !== "https:")
+      throw new UsageError(`--url must be http or https, got ${u.protocol}`);
     target = { kind: "http", url };
   } else target = { kind: "stdio", command: command[0], args: command.slice(1) };
   const calls = (values.call ?? []) as string[];
-  for (const c of calls) if (c === "" || c.startsWith("-")) throw new UsageError(`--call takes a tool name, got ${JSON.stringify(c)}`);
-  return { target, json: values.json === true, timeoutMs, argOverrides, allowWrites: values["allow-writes"] === true, allowUntested: values["allow-untested"] === true, calls };
+  for (const c of calls)
+    if (c === "" || c.startsWith("-")) throw new UsageError(`--call takes a tool name, got ${JSON.stringify(c)}`);
+  return {
+    target,
+    json: values.json === true,
+    timeoutMs,
+    argOverrides,
+    allowWrites: values["allow-writes"] === true,
+    allowUntested: values["allow-untested"] === true,
+    calls,
+  };
 }
 
 /** `--call TOOL --args {…}`: the JSON object right after a --call belongs to that tool (`--args TOOL={…}`). */
 function pairCallArgs(own: string[]): string[] {
   const out = [...own];
   for (let i = 0; i + 3 < out.length; i++) {
-    if (out[i] === "--call" && out[i + 2] === "--args" && out[i + 3].trimStart().startsWith("{")) out[i + 3] = `${out[i + 1]}=${out[i + 3]}`;
+    if (out[i] === "--call" && out[i + 2] === "--args" && out[i + 3].trimStart().startsWith("{"))
+      out[i + 3] = `${out[i + 1]}=${out[i + 3]}`;
   }
   return out;
 }
@@ -110,7 +124,13 @@ export async function run(argv: string[]): Promise<number> {
     err(`mcp-prism check: ${e.message}\n${CHECK_USAGE}`);
     return 2;
   }
-  const ctx = new CheckContext({ target: args.target, timeoutMs: args.timeoutMs, argOverrides: args.argOverrides, allowWrites: args.allowWrites, calls: args.calls });
+  const ctx = new CheckContext({
+    target: args.target,
+    timeoutMs: args.timeoutMs,
+    argOverrides: args.argOverrides,
+    allowWrites: args.allowWrites,
+    calls: args.calls,
+  });
   try {
     // Fail fast, in one line, when the server cannot be started or reached at all.
     try {
@@ -131,7 +151,10 @@ export async function run(argv: string[]): Promise<number> {
     if (args.json) out(`${toJson(results, t, covered, outcome)}\n`);
     else {
       out(`${formatCoverage(covered)}\n`);
-      if (outcome === "untested") out(`untested: not a pass (${args.allowUntested ? "accepted with --allow-untested" : "--call TOOL --args JSON exercises a tool; --allow-untested accepts it"})\n`);
+      if (outcome === "untested")
+        out(
+          `untested: not a pass (${args.allowUntested ? "accepted with --allow-untested" : "--call TOOL --args JSON exercises a tool; --allow-untested accepts it"})\n`,
+        );
       out(`${formatSummary(t)}\n`);
     }
     return outcome === "fail" || (outcome === "untested" && !args.allowUntested) ? 1 : 0;

@@ -17,7 +17,9 @@ import { out, err, outJson } from "../output/terminal.js";
 
 /** TOOL in a mode's listing (a qualified name, or the plain name on --server). */
 function finder(tool: string, server: string | undefined) {
-  return (tools: ToolEntry[]) => tools.find((t) => t.qualifiedName === tool) ?? tools.find((t) => t.name === tool && (server === undefined || t.server === server));
+  return (tools: ToolEntry[]) =>
+    tools.find((t) => t.qualifiedName === tool) ??
+    tools.find((t) => t.name === tool && (server === undefined || t.server === server));
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -38,21 +40,36 @@ export async function run(argv: string[]): Promise<number> {
       if (!(e instanceof StartError)) throw e;
       return refuse(e.rule, e.message);
     }
-    const legacy = new LegacyConnections((server, protocol) => startHost({ ...cli.common, server, protocol }, { config: host.opts.config }));
+    const legacy = new LegacyConnections((server, protocol) =>
+      startHost({ ...cli.common, server, protocol }, { config: host.opts.config }),
+    );
     try {
       const plan = await planCompare(host, finder(tool, cli.common.server));
-      if (plan.calls.length === 0) return refuse("unknown-tool", `no tool named ${JSON.stringify(sanitizeName(tool))}${cli.common.server ? ` on ${sanitizeName(cli.common.server)}` : ""}`);
+      if (plan.calls.length === 0)
+        return refuse(
+          "unknown-tool",
+          `no tool named ${JSON.stringify(sanitizeName(tool))}${cli.common.server ? ` on ${sanitizeName(cli.common.server)}` : ""}`,
+        );
       doc.server = plan.server;
       const gate = new CallGate({ yes: cli.common.yes, ask: async () => ((await approved(plan)) ? "yes" : "no") });
-      if (!(await gate.approveCall({ server: plan.server, tool: plan.tool, args, source: "compare" }, !plan.needsApproval)).ok) {
-        return refuse("not-approved", `${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked readOnlyHint; comparing would run it ${describePlan(plan)}. Pass --yes to run it.`);
+      if (
+        !(
+          await gate.approveCall({ server: plan.server, tool: plan.tool, args, source: "compare" }, !plan.needsApproval)
+        ).ok
+      ) {
+        return refuse(
+          "not-approved",
+          `${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked readOnlyHint; comparing would run it ${describePlan(plan)}. Pass --yes to run it.`,
+        );
       }
       const result = await runCompare(host, plan, args, {
         profile: host.opts.config.profile,
         legacy: (entry, a, opts) => legacy.call(entry, a, opts),
       });
-      for (const r of result.modes) doc.modes.push(compareDocumentRow("mode", r.mode, r.outcome, undefined, r.sameCallAs));
-      for (const r of result.legacy) doc.legacy.push(compareDocumentRow("profile", r.profile, r.outcome, PROFILE_CLIENTS[r.profile]));
+      for (const r of result.modes)
+        doc.modes.push(compareDocumentRow("mode", r.mode, r.outcome, undefined, r.sameCallAs));
+      for (const r of result.legacy)
+        doc.legacy.push(compareDocumentRow("profile", r.profile, r.outcome, PROFILE_CLIENTS[r.profile]));
       if (result.legacyError) doc.legacyError = result.legacyError;
       doc.calls = result.calls;
     } finally {
@@ -66,5 +83,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 function approved(plan: ComparePlan): Promise<boolean> {
-  return confirm(`mcp-prism compare: ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked read-only; run it ${sanitizeInline(describePlan(plan))}?`);
+  return confirm(
+    `mcp-prism compare: ${sanitizeName(plan.tool)} on ${sanitizeName(plan.server)} is not marked read-only; run it ${sanitizeInline(describePlan(plan))}?`,
+  );
 }

@@ -17,7 +17,11 @@ const OPTIONS = {
 } as const;
 
 /** The port of `--http PORT` (undefined: stdio) and the `--log-requests` file; UsageError with one line. */
-export function parseDemoServerArgs(argv: string[]): { port?: number; requestLog?: string; conformanceFixtures: boolean } {
+export function parseDemoServerArgs(argv: string[]): {
+  port?: number;
+  requestLog?: string;
+  conformanceFixtures: boolean;
+} {
   const { values } = parseOptions(argv, OPTIONS, false);
   const conformanceFixtures = values["conformance-fixtures"] === true;
   const http = values.http as string | undefined;
@@ -25,7 +29,8 @@ export function parseDemoServerArgs(argv: string[]): { port?: number; requestLog
   if (requestLog === "") throw new UsageError("--log-requests needs a file path");
   if (http === undefined) return { requestLog, conformanceFixtures };
   const port = Number(http);
-  if (!/^\d+$/.test(http) || port > 65535) throw new UsageError(`--http needs a port number 0..65535, got ${JSON.stringify(http)}`);
+  if (!/^\d+$/.test(http) || port > 65535)
+    throw new UsageError(`--http needs a port number 0..65535, got ${JSON.stringify(http)}`);
   return { port, requestLog, conformanceFixtures };
 }
 

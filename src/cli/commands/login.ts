@@ -14,8 +14,17 @@ async function serverNamed(argv: string[], command: string) {
   if (!name) throw new UsageError("missing the server name");
   const config = await commandConfig(cli.common);
   const cfg = serverConfig(config, name);
-  if (!cfg) throw new StartError("unknown-server", `no server named ${JSON.stringify(name)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`);
-  if (cfg.kind !== "http") throw new StartError("not-http", `is not an HTTP server: there is nothing to ${command === "login" ? "sign in to" : "sign out of"}`, name);
+  if (!cfg)
+    throw new StartError(
+      "unknown-server",
+      `no server named ${JSON.stringify(name)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})`,
+    );
+  if (cfg.kind !== "http")
+    throw new StartError(
+      "not-http",
+      `is not an HTTP server: there is nothing to ${command === "login" ? "sign in to" : "sign out of"}`,
+      name,
+    );
   return { cli, name, config };
 }
 
@@ -28,7 +37,11 @@ export async function run(argv: string[]): Promise<number> {
         await host.settled(Number.POSITIVE_INFINITY); // the connect with what is stored, first
         const done = await host.login(name);
         const tools = (await host.tools()).length;
-        out(done === "signed-in" ? `signed in to ${sanitizeName(name)} (${tools} tools)\n` : `${sanitizeName(name)} did not ask for sign-in (${tools} tools)\n`);
+        out(
+          done === "signed-in"
+            ? `signed in to ${sanitizeName(name)} (${tools} tools)\n`
+            : `${sanitizeName(name)} did not ask for sign-in (${tools} tools)\n`,
+        );
         return 0;
       } finally {
         await host.close();
@@ -46,7 +59,11 @@ export async function runLogout(argv: string[]): Promise<number> {
     try {
       const { name, config } = await serverNamed(argv, "logout");
       const had = new SignIns(config, [name]).logout(name);
-      out(had ? `signed out of ${sanitizeName(name)}: its tokens and registrations are forgotten\n` : `nothing was stored for ${sanitizeName(name)}\n`);
+      out(
+        had
+          ? `signed out of ${sanitizeName(name)}: its tokens and registrations are forgotten\n`
+          : `nothing was stored for ${sanitizeName(name)}\n`,
+      );
       return 0;
     } catch (e) {
       if (!(e instanceof StartError)) throw e;

@@ -21,7 +21,7 @@ import { CallLifecycle } from "../../host/call/lifecycle.js";
 import { refusingAsker } from "../refuse-asker.js";
 import { exitOnSignals } from "../../host/connection/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
-import { callError, } from "../../host/host-error.js";
+import { callError } from "../../host/host-error.js";
 
 /** Refuses non-read-only tools unless --yes was given (one-shot mode has nobody to ask). */
 export class ApprovingExecutor implements ToolExecutor {
@@ -40,7 +40,9 @@ export class ApprovingExecutor implements ToolExecutor {
   }
   async call(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> {
     const want = opts?.target;
-    const entry = this.inner.modelTools().find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
+    const entry = this.inner
+      .modelTools()
+      .find((t) => (want ? t.server === want.server && t.name === want.tool : t.qualifiedName === name));
     // A name not listed is the host's to refuse (unknown-tool): nothing of it can run.
     if (!entry) return this.inner.call(name, args, opts);
     return this.calls.run({ source: "model", name, args, entry, opts: { mode: "chat", ...opts } });
@@ -73,9 +75,14 @@ export async function run(argv: string[]): Promise<number> {
   // SIGTERM/SIGHUP (and a ^C while no turn runs) stop the servers' process groups and exit.
   exitOnSignals();
   return withUsage("-p", async () => {
-    const cli = parseCli(argv, { prompt: { type: "string", short: "p" }, answer: { type: "string" } }, { positionals: [0, 0] });
+    const cli = parseCli(
+      argv,
+      { prompt: { type: "string", short: "p" }, answer: { type: "string" } },
+      { positionals: [0, 0] },
+    );
     const prompt = cli.values.prompt === "-" ? await readPromptFromStdin() : cli.values.prompt;
-    if (typeof prompt !== "string" || !prompt.trim()) throw new UsageError(cli.values.prompt === "-" ? "-p -: stdin held no prompt" : "-p needs a non-empty prompt");
+    if (typeof prompt !== "string" || !prompt.trim())
+      throw new UsageError(cli.values.prompt === "-" ? "-p -: stdin held no prompt" : "-p needs a non-empty prompt");
     const { json } = cli.common;
     const answer = cli.values.answer === undefined ? undefined : parseToolArgs(cli.values.answer as string, "--answer");
     const fail = (error: NonNullable<OneShotDocument["error"]>, model = ""): number => {
@@ -107,7 +114,10 @@ export async function run(argv: string[]): Promise<number> {
     let host;
     try {
       // Sampling is its own request to the same model, never a turn of this conversation.
-      host = await startHost(cli.common, { config, input: oneShotInput({ answer, yes: cli.common.yes, model: () => adapter }) });
+      host = await startHost(cli.common, {
+        config,
+        input: oneShotInput({ answer, yes: cli.common.yes, model: () => adapter }),
+      });
     } catch (e) {
       if (e instanceof StartError) return fail(startFailed(e), adapter.id);
       throw e;
@@ -148,7 +158,12 @@ export async function run(argv: string[]): Promise<number> {
           c.hostRun
             ? hostRunDocument(c.call.name, c.call.args, c.hostRun)
             : {
-                ...(c.outcome ? callDocument(c.outcome) : errorDocument(c.call.tool, callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`))),
+                ...(c.outcome
+                  ? callDocument(c.outcome)
+                  : errorDocument(
+                      c.call.tool,
+                      callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`),
+                    )),
                 args: c.call.args,
               },
         ),
@@ -156,7 +171,8 @@ export async function run(argv: string[]): Promise<number> {
         model: adapter.id,
       };
       if (notices.length) doc.notices = notices;
-      if (result.error) doc.error = { rule: `model-${result.error.kind}`, detail: result.error.message, message: result.error.message };
+      if (result.error)
+        doc.error = { rule: `model-${result.error.kind}`, detail: result.error.message, message: result.error.message };
       outJson(doc);
     } else {
       if (result.answer) out(sanitizeText(result.answer) + "\n");
@@ -170,7 +186,12 @@ async function codeTool(host: import("../../host/host.js").Host, yes: boolean, j
   const { runCodeTool } = await import("../../code/run-code.js");
   return runCodeTool(host, {
     gate: new CallGate({ yes, ask: refusingAsker("mcp-prism") }),
-    onCall: json ? undefined : (c) => err(`  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`),
+    onCall: json
+      ? undefined
+      : (c) =>
+          err(
+            `  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`,
+          ),
   });
 }
 
@@ -189,7 +210,8 @@ async function readPromptFromStdin(): Promise<string> {
   let size = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_STDIN_PROMPT_BYTES) throw new UsageError(`-p -: the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES} bytes`);
+    if (size > MAX_STDIN_PROMPT_BYTES)
+      throw new UsageError(`-p -: the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -197,14 +219,22 @@ async function readPromptFromStdin(): Promise<string> {
 
 function progressToStderr(e: TurnEvent): void {
   if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
-  else if (e.type === "tool-call") err(`→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`);
-  else if (e.type === "tool-outcome" && e.hostRun) err(`← ${sanitizeInline(e.call.name)}${e.hostRun.isError ? " (error)" : ""}: model ${e.hostRun.text.length} characters\n`);
+  else if (e.type === "tool-call")
+    err(
+      `→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`,
+    );
+  else if (e.type === "tool-outcome" && e.hostRun)
+    err(
+      `← ${sanitizeInline(e.call.name)}${e.hostRun.isError ? " (error)" : ""}: model ${e.hostRun.text.length} characters\n`,
+    );
   else if (e.type === "tool-outcome" && e.outcome) {
     const o = e.outcome;
     if (!o.ok) err(`← ${sanitizeInline(`${o.plan.tool} failed (${o.error.rule}): ${o.error.message}`)}\n`);
     else {
       const b = o.bytes;
-      err(`← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`);
+      err(
+        `← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`,
+      );
     }
   }
 }

@@ -14,7 +14,8 @@ export async function run(argv: string[]): Promise<number> {
     if (cli.positionals.length === 0) throw new UsageError("missing the prompt name");
     const args = parseToolArgs(cli.values.args as string | undefined);
     const fail = (e: Pick<PromptError, "server" | "prompt" | "rule" | "detail" | "message">) => {
-      if (cli.common.json) outJson({ error: { server: e.server, prompt: e.prompt, rule: e.rule, detail: e.detail, message: e.message } });
+      if (cli.common.json)
+        outJson({ error: { server: e.server, prompt: e.prompt, rule: e.rule, detail: e.detail, message: e.message } });
       else err(`mcp-prism prompt: ${e.message}\n`);
       return 1;
     };

@@ -16,32 +16,36 @@ export async function run(argv: string[]): Promise<number> {
     if (uri === undefined) throw new UsageError("missing the resource URI");
     const file = typeof cli.values.out === "string" ? resolve(cli.values.out) : undefined;
     const fail = (e: { rule: string; message: string; server?: string }) => {
-      if (cli.common.json) outJson({ server: e.server ?? cli.common.server ?? "", uri, error: { rule: e.rule, message: e.message } });
+      if (cli.common.json)
+        outJson({ server: e.server ?? cli.common.server ?? "", uri, error: { rule: e.rule, message: e.message } });
       else err(`mcp-prism read: ${e.message}\n`);
       return 1;
     };
-    return withAnsweringHost(
-      cli,
-      fail,
-      async (host) => {
-        const read = await host.readResource(uri, cli.common.server);
-        if (!read.ok) return fail(read.error);
-        if (file !== undefined) {
-          const [first] = read.contents;
-          if (!first) return fail({ rule: "empty-resource", message: `server ${read.server}, resource ${uri}: no contents; nothing was saved` });
-          const bytes = contentBytes(first);
-          try {
-            await writePrivateFile(file, bytes);
-          } catch (e) {
-            return fail({ rule: "write-failed", message: `cannot write ${file}: ${(e as Error).message}; nothing was saved` });
-          }
-          const more = read.contents.length > 1 ? ` (the first of ${read.contents.length} contents)` : "";
-          err(`mcp-prism read: saved ${formatBytes(bytes.length)}${more} to ${file}\n`);
+    return withAnsweringHost(cli, fail, async (host) => {
+      const read = await host.readResource(uri, cli.common.server);
+      if (!read.ok) return fail(read.error);
+      if (file !== undefined) {
+        const [first] = read.contents;
+        if (!first)
+          return fail({
+            rule: "empty-resource",
+            message: `server ${read.server}, resource ${uri}: no contents; nothing was saved`,
+          });
+        const bytes = contentBytes(first);
+        try {
+          await writePrivateFile(file, bytes);
+        } catch (e) {
+          return fail({
+            rule: "write-failed",
+            message: `cannot write ${file}: ${(e as Error).message}; nothing was saved`,
+          });
         }
-        if (cli.common.json) outJson({ server: read.server, uri, contents: read.contents });
-        else if (file === undefined) out(renderContents(read.contents));
-        return 0;
-      },
-    );
+        const more = read.contents.length > 1 ? ` (the first of ${read.contents.length} contents)` : "";
+        err(`mcp-prism read: saved ${formatBytes(bytes.length)}${more} to ${file}\n`);
+      }
+      if (cli.common.json) outJson({ server: read.server, uri, contents: read.contents });
+      else if (file === undefined) out(renderContents(read.contents));
+      return 0;
+    });
   });
 }

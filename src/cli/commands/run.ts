@@ -29,7 +29,9 @@ async function readScript(path: string): Promise<string> {
   try {
     text = await readFile(path);
   } catch (e) {
-    throw new UsageError(`cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   if (text.length > MAX_FILE_BYTES) throw new UsageError(`${JSON.stringify(path)} is over ${MAX_FILE_BYTES} bytes`);
   return text.toString("utf8");
@@ -55,7 +57,12 @@ export async function run(argv: string[]): Promise<number> {
           gate: new CallGate({ yes, ask: refusingAsker("mcp-prism run") }),
           // A terminal without the app cannot draw it: say what came, never print the bytes.
           onDisplay: (routed) => {
-            for (const o of routed.user) for (const b of o.format === "content" ? o.content : []) if (b.type === "image") err(`mcp-prism run: the script displayed an image (${sanitizeInline(b.mimeType)}, ${Math.floor((b.data.length * 3) / 4)} bytes); the app draws it\n`);
+            for (const o of routed.user)
+              for (const b of o.format === "content" ? o.content : [])
+                if (b.type === "image")
+                  err(
+                    `mcp-prism run: the script displayed an image (${sanitizeInline(b.mimeType)}, ${Math.floor((b.data.length * 3) / 4)} bytes); the app draws it\n`,
+                  );
           },
         });
         const report = reportOf(result);

@@ -55,7 +55,8 @@ function envOf(values: unknown): Record<string, string> | undefined {
   const env: Record<string, string> = Object.create(null);
   for (const v of values as string[]) {
     const eq = v.indexOf("=");
-    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, eq))) throw new UsageError(`--env takes KEY=VALUE with KEY a variable name (got ${JSON.stringify(v.slice(0, 60))})`);
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, eq)))
+      throw new UsageError(`--env takes KEY=VALUE with KEY a variable name (got ${JSON.stringify(v.slice(0, 60))})`);
     env[v.slice(0, eq)] = v.slice(eq + 1);
   }
   return { ...env };
@@ -66,14 +67,23 @@ export async function run(argv: string[]): Promise<number> {
     const dash = argv.indexOf("--");
     const own = dash < 0 ? argv : argv.slice(0, dash);
     const command = dash < 0 ? [] : argv.slice(dash + 1);
-    const { values, positionals } = parseOptions(own, { config: { type: "string" }, url: { type: "string" }, json: { type: "boolean" }, env: { type: "string", multiple: true } });
+    const { values, positionals } = parseOptions(own, {
+      config: { type: "string" },
+      url: { type: "string" },
+      json: { type: "boolean" },
+      env: { type: "string", multiple: true },
+    });
     const env = envOf(values.env);
     const path = typeof values.config === "string" ? values.config : userConfigPath();
     const [action, name, ...extra] = positionals;
     if (extra.length) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const actions = ["list", "add", "remove"];
     if (!actions.includes(action ?? "")) {
-      throw new UsageError(action === undefined ? "expected list, add or remove" : `unknown action ${JSON.stringify(action)}${didYouMean(action, actions)}`);
+      throw new UsageError(
+        action === undefined
+          ? "expected list, add or remove"
+          : `unknown action ${JSON.stringify(action)}${didYouMean(action, actions)}`,
+      );
     }
     try {
       const raw = readRaw(path);
@@ -86,19 +96,30 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (!name) throw new UsageError(`${action} needs a server NAME`);
       if (action === "remove") {
-        if (!Object.hasOwn(list, name)) throw new UsageError(`no server named ${JSON.stringify(name)} in ${path}${didYouMean(name, Object.keys(list))}`);
+        if (!Object.hasOwn(list, name))
+          throw new UsageError(
+            `no server named ${JSON.stringify(name)} in ${path}${didYouMean(name, Object.keys(list))}`,
+          );
         delete list[name];
         writeRaw(path, { ...raw, mcpServers: list });
         out(`removed ${name} from ${path}\n`);
         return 0;
       }
       // Own properties only: `constructor`, `toString`, `__proto__` are names like any other.
-      if (Object.hasOwn(list, name)) throw new UsageError(`a server named ${JSON.stringify(name)} is in ${path} already (remove it first)`);
+      if (Object.hasOwn(list, name))
+        throw new UsageError(`a server named ${JSON.stringify(name)} is in ${path} already (remove it first)`);
       const url = typeof values.url === "string" ? values.url : undefined;
-      if ((url === undefined) === (command.length === 0)) throw new UsageError("add NAME needs either -- COMMAND [ARGS...] or --url URL");
-      if (env && url !== undefined) throw new UsageError("--env sets a stdio server's environment: it goes with -- COMMAND, not --url");
+      if ((url === undefined) === (command.length === 0))
+        throw new UsageError("add NAME needs either -- COMMAND [ARGS...] or --url URL");
+      if (env && url !== undefined)
+        throw new UsageError("--env sets a stdio server's environment: it goes with -- COMMAND, not --url");
       // defineProperty: a plain assignment to `__proto__` would set the prototype, not add a server.
-      Object.defineProperty(list, name, { value: url !== undefined ? { url } : { command: command[0], args: command.slice(1), ...(env ? { env } : {}) }, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(list, name, {
+        value: url !== undefined ? { url } : { command: command[0], args: command.slice(1), ...(env ? { env } : {}) },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       // mcpServers keeps its place in the file; a new file starts with it.
       writeRaw(path, Object.hasOwn(raw, "mcpServers") ? { ...raw, mcpServers: list } : { mcpServers: list, ...raw });
       out(`added ${name} to ${path}: ${describe(list[name])}\n`);

@@ -11,7 +11,19 @@ export async function run(argv: string[]): Promise<number> {
     const dir = stateDir();
     const sessions = listSessions(dir);
     if (values.json === true) {
-      outJson(sessions.map(({ id, startedAt, lastAt, cwd, mode, servers, turns, firstPrompt, path }) => ({ id, startedAt, lastAt, cwd, mode: mode ?? null, servers, turns, firstPrompt, path })));
+      outJson(
+        sessions.map(({ id, startedAt, lastAt, cwd, mode, servers, turns, firstPrompt, path }) => ({
+          id,
+          startedAt,
+          lastAt,
+          cwd,
+          mode: mode ?? null,
+          servers,
+          turns,
+          firstPrompt,
+          path,
+        })),
+      );
       return 0;
     }
     if (!sessions.length) {
@@ -19,7 +31,9 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const width = process.stdout.isTTY ? process.stdout.columns || 100 : 160;
-    out(`${sessions.map((s) => summaryLine(s, width)).join("\n")}\n\nmcp-prism --resume ID goes on with one; --continue with the last one of the current directory\n`);
+    out(
+      `${sessions.map((s) => summaryLine(s, width)).join("\n")}\n\nmcp-prism --resume ID goes on with one; --continue with the last one of the current directory\n`,
+    );
     return 0;
   });
 }

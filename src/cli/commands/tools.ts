@@ -28,10 +28,17 @@ export async function run(argv: string[]): Promise<number> {
         if (cli.common.json) outJson(doc);
         else out(renderTools(doc));
         const none = serversWithoutUsableTools(doc);
-        if (none.length > 0 && !cli.common.json) err(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
+        if (none.length > 0 && !cli.common.json)
+          err(`mcp-prism tools: no usable tool on ${none.map((n) => sanitizeName(n)).join(", ")}\n`);
         return none.length > 0 ? 1 : 0;
       },
-      { input: oneShotInput({ yes: false, model: () => createModel({ flag: cli.common.model, baseURL: cli.common.baseUrl, apiKeyEnv: cli.common.apiKeyEnv }) }) },
+      {
+        input: oneShotInput({
+          yes: false,
+          model: () =>
+            createModel({ flag: cli.common.model, baseURL: cli.common.baseUrl, apiKeyEnv: cli.common.apiKeyEnv }),
+        }),
+      },
     );
   });
 }

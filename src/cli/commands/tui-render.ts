@@ -49,7 +49,13 @@ function legacyCaller(common: CommonOptions, config: HostConfig) {
 }
 
 /** The app's model turn: runTurn on the session's conversation (`conversation()`: /clear replaces it), its events to the UI. */
-export function modelTurnRunner(adapter: ModelAdapter | (() => ModelAdapter), conversation: () => Conversation, resultTokens?: number, search: ToolSearchControl = { setting: "auto" }, compactAt?: number): TurnRunner {
+export function modelTurnRunner(
+  adapter: ModelAdapter | (() => ModelAdapter),
+  conversation: () => Conversation,
+  resultTokens?: number,
+  search: ToolSearchControl = { setting: "auto" },
+  compactAt?: number,
+): TurnRunner {
   return async (prompt, opts) => {
     search.offered = undefined;
     const r = await runTurn({
@@ -94,7 +100,12 @@ export interface RunTuiOptions {
  * start is one line in the conversation (the app goes on). Closes the host, once started, when the
  * app exits.
  */
-export async function runTui(startHost: (input: InputProvider) => Promise<Host>, initial: ModelAdapter, common: CommonOptions, o: RunTuiOptions): Promise<void> {
+export async function runTui(
+  startHost: (input: InputProvider) => Promise<Host>,
+  initial: ModelAdapter,
+  common: CommonOptions,
+  o: RunTuiOptions,
+): Promise<void> {
   // /model replaces it; the turn runner, sampling and the status bar read it each time.
   let adapter = initial;
   // `starting` exists before the first frame (the UI holds it) but the start begins after it.
@@ -107,7 +118,13 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
   const toolSearch: ToolSearchControl = { setting: o.config.toolSearch ?? "auto" };
-  const runner = modelTurnRunner(() => adapter, () => conversation, o.config.limits.modelResultTokens, toolSearch, o.config.limits.compactAt);
+  const runner = modelTurnRunner(
+    () => adapter,
+    () => conversation,
+    o.config.limits.modelResultTokens,
+    toolSearch,
+    o.config.limits.compactAt,
+  );
   const store = new SessionStore({ mode: o.mode });
   input.attach(store);
   const dir = transcriptDir();
@@ -121,7 +138,13 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
       cwd: process.cwd(),
       mode: store.getState().mode,
       model: adapter.id,
-      servers: o.serverNames.map((name) => ({ name, state: "connecting", era: null, protocolVersion: null, error: null })),
+      servers: o.serverNames.map((name) => ({
+        name,
+        state: "connecting",
+        era: null,
+        protocolVersion: null,
+        error: null,
+      })),
     });
   recordStart(resumed ? "resume" : "start");
   // The model's context: every change is recorded (a `context` record), so a resume rebuilds it exactly.
@@ -183,7 +206,10 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
         // A bare name stays with the current provider; the config supplies endpoint and limits.
         const flag = spec.includes(":") || spec === "offline" ? spec : `${adapter.id.split(":")[0]}:${spec}`;
         const same = flag.split(":")[0] === adapter.id.split(":")[0];
-        adapter = createModel({ ...modelOptions(same ? common : { ...common, baseUrl: undefined, apiKeyEnv: undefined }, o.config.model), flag });
+        adapter = createModel({
+          ...modelOptions(same ? common : { ...common, baseUrl: undefined, apiKeyEnv: undefined }, o.config.model),
+          flag,
+        });
         store.record({ kind: "session", event: "model", model: adapter.id });
         return adapter.id;
       },
@@ -206,7 +232,9 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
     session.quit();
   });
   try {
-    const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: () => adapter.id }), { exitOnCtrlC: false });
+    const ink = render(React.createElement(App, { session, servers: pending.servers, modelName: () => adapter.id }), {
+      exitOnCtrlC: false,
+    });
     o.onFirstRender?.();
     if (o.pickSession) void session.submit("/resume");
     started = true;
@@ -227,13 +255,21 @@ export async function runTui(startHost: (input: InputProvider) => Promise<Host>,
 
 /** A resumed session drawn as it was, then one line on what was restored (and each line refused). */
 function showRestored(store: SessionStore, r: RestoredSession, connected: readonly string[]): void {
-  if (r.hiddenTurns) store.hint(`${r.hiddenTurns} earlier turns of this session are not drawn (the model's context keeps them)`);
+  if (r.hiddenTurns)
+    store.hint(`${r.hiddenTurns} earlier turns of this session are not drawn (the model's context keeps them)`);
   for (const t of r.turns) store.pushFinished(t);
   for (const line of r.refused) store.notice(`session ${r.id}: ${line}`, "error");
-  const context = r.noContext ? "its transcript has no model-context records (an older mcp-prism wrote it): the model starts afresh" : `the model's context holds its ${r.items.length} items`;
-  store.notice(`resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.prompts} prompt${r.prompts === 1 ? "" : "s"}; ${context}; mode ${store.getState().mode}`);
+  const context = r.noContext
+    ? "its transcript has no model-context records (an older mcp-prism wrote it): the model starts afresh"
+    : `the model's context holds its ${r.items.length} items`;
+  store.notice(
+    `resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.prompts} prompt${r.prompts === 1 ? "" : "s"}; ${context}; mode ${store.getState().mode}`,
+  );
   const missing = (r.servers ?? []).filter((n) => !connected.includes(n));
-  if (missing.length) store.notice(`this session used ${missing.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect its servers)`);
+  if (missing.length)
+    store.notice(
+      `this session used ${missing.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect its servers)`,
+    );
 }
 
 /** The config's legacy profile as a reading of every outcome (none for mcp-prism's own, `sep`). */

@@ -47,7 +47,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     const server = cli.common.server;
     if (server !== undefined && !serverConfig(config, server)) {
-      err(`mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`);
+      err(
+        `mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`,
+      );
       return 1;
     }
     let adapter: ModelAdapter;
@@ -73,7 +75,9 @@ export async function run(argv: string[]): Promise<number> {
           adapter = modelFor({ ...cli.common, model: found.model }, config);
         } catch (e) {
           // A transcript is untrusted: whatever it names, one line and the chat goes on with the default.
-          err(`mcp-prism: the session ran with ${JSON.stringify(found.model.slice(0, 80))}, which cannot be used now (${(e as Error).message}); going on with ${adapter.id}\n`);
+          err(
+            `mcp-prism: the session ran with ${JSON.stringify(found.model.slice(0, 80))}, which cannot be used now (${(e as Error).message}); going on with ${adapter.id}\n`,
+          );
         }
       }
       // Its servers (those the config still has), unless --server names one.
@@ -91,7 +95,11 @@ export async function run(argv: string[]): Promise<number> {
       }
       mark("servers-spawned");
       // Opened, not awaited: each server connects on its own; the UI waits (bounded) for them.
-      const host = (await import("../start-host.js")).openHost(cli.common, { config, input, signIn: { interactive: false } }); // sign-in: /login
+      const host = (await import("../start-host.js")).openHost(cli.common, {
+        config,
+        input,
+        signIn: { interactive: false },
+      }); // sign-in: /login
       mark("host-open");
       void host.settled(Number.POSITIVE_INFINITY).then(() => mark("host-ready"));
       return host;
@@ -141,7 +149,8 @@ async function savedSession(id: string | undefined): Promise<RestoredSession | s
   const dir = stateDir();
   const all = listSessions(dir);
   const s = id === undefined ? lastSessionIn(all, process.cwd()) : findSession(all, id);
-  if (s === undefined) return `no saved session in ${process.cwd()} to continue (mcp-prism sessions lists them all; --resume ID picks one)`;
+  if (s === undefined)
+    return `no saved session in ${process.cwd()} to continue (mcp-prism sessions lists them all; --resume ID picks one)`;
   if (typeof s === "string") return `--resume: ${s}`;
   try {
     return restoreSession(s.path);

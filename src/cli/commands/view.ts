@@ -24,7 +24,11 @@ function projectionOf(v: unknown): ViewProjection {
 
 export async function run(argv: string[]): Promise<number> {
   return withUsage("view", async () => {
-    const cli = parseCli(argv, { args: { type: "string" }, open: { type: "boolean" }, "view-projection": { type: "string" } }, { positionals: [1, 1] });
+    const cli = parseCli(
+      argv,
+      { args: { type: "string" }, open: { type: "boolean" }, "view-projection": { type: "string" } },
+      { positionals: [1, 1] },
+    );
     const tool = cli.positionals[0];
     const args = parseToolArgs(cli.values.args as string | undefined);
     const projection = projectionOf(cli.values["view-projection"]);
@@ -39,13 +43,24 @@ export async function run(argv: string[]): Promise<number> {
     const calls = new CallLifecycle(new CallGate({ yes: cli.common.yes }));
     calls.observe({
       ended: (_id, o) => {
-        if (!o.ok && o.error.rule === "not-approved") err(`mcp-prism view: ${sanitizeInline(`${o.plan.server}/${o.plan.tool}`)} called by the View is not marked read-only; not run (pass --yes to allow)\n`);
+        if (!o.ok && o.error.rule === "not-approved")
+          err(
+            `mcp-prism view: ${sanitizeInline(`${o.plan.server}/${o.plan.tool}`)} called by the View is not marked read-only; not run (pass --yes to allow)\n`,
+          );
       },
     });
     const session = new ViewSession(host, {
       projection,
       calls,
-      confirm: (q) => confirm(viewQuestionText({ ...q, server: sanitizeInline(q.server), tool: sanitizeInline(q.tool), text: sanitizeInline(q.text.slice(0, 2000)) })),
+      confirm: (q) =>
+        confirm(
+          viewQuestionText({
+            ...q,
+            server: sanitizeInline(q.server),
+            tool: sanitizeInline(q.tool),
+            text: sanitizeInline(q.text.slice(0, 2000)),
+          }),
+        ),
       openLink: (url) => void openBrowser(url),
       onUserTurn: (text) => err(`view: message from the View (no chat here): ${sanitizeInline(text.slice(0, 500))}\n`),
       onNote: (n) => err(`view ${n.view}: ${n.kind}: ${sanitizeInline(n.text)}\n`),
@@ -58,8 +73,18 @@ export async function run(argv: string[]): Promise<number> {
     try {
       await session.start();
       out(`view: ${session.url}\n`);
-      const pick = (await host.toolsWhen((ts) => ts.some((t) => t.qualifiedName === tool || (t.name === tool && (cli.common.server === undefined || t.server === cli.common.server))), "app"));
-      const entry = pick.find((t) => t.qualifiedName === tool) ?? pick.find((t) => t.name === tool && (cli.common.server === undefined || t.server === cli.common.server));
+      const pick = await host.toolsWhen(
+        (ts) =>
+          ts.some(
+            (t) =>
+              t.qualifiedName === tool ||
+              (t.name === tool && (cli.common.server === undefined || t.server === cli.common.server)),
+          ),
+        "app",
+      );
+      const entry =
+        pick.find((t) => t.qualifiedName === tool) ??
+        pick.find((t) => t.name === tool && (cli.common.server === undefined || t.server === cli.common.server));
       const { outcome, view } = await session.present(entry?.qualifiedName ?? tool, args);
       if (!view.ok) {
         err(`mcp-prism view: ${view.detail}\n`);

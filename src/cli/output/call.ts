@@ -11,7 +11,12 @@ export interface CallDocument {
   protocolVersion: string | null;
   requestedOutputs: unknown[] | null;
   isError: boolean;
-  routed: { model: readonly unknown[]; user: readonly unknown[]; programmatic: readonly unknown[]; app: readonly unknown[] };
+  routed: {
+    model: readonly unknown[];
+    user: readonly unknown[];
+    programmatic: readonly unknown[];
+    app: readonly unknown[];
+  };
   appMeta?: Record<string, unknown>;
   /** What the host did not pass on as it came (e.g. a legacy structuredContent dropped), with the rule. */
   warnings?: HostWarning[];
@@ -39,21 +44,37 @@ export function callDocument(outcome: CallOutcome): CallDocument {
     routed: { model: [], user: [], programmatic: [], app: [] },
   };
   if (outcome.ok) {
-    doc.routed = { model: outcome.routed.model, user: outcome.routed.user, programmatic: outcome.routed.programmatic, app: outcome.routed.app };
+    doc.routed = {
+      model: outcome.routed.model,
+      user: outcome.routed.user,
+      programmatic: outcome.routed.programmatic,
+      app: outcome.routed.app,
+    };
     if (Object.keys(outcome.routed.appMeta).length > 0) doc.appMeta = outcome.routed.appMeta;
     if (outcome.warnings) doc.warnings = outcome.warnings;
     if (outcome.resultMeta) doc.resultMeta = outcome.resultMeta;
     if (outcome.legacyResult) {
-      const sc = outcome.routed.app.some((o) => o.format === "structured") ? "app" : outcome.routed.programmatic.length > 0 ? "programmatic" : undefined;
+      const sc = outcome.routed.app.some((o) => o.format === "structured")
+        ? "app"
+        : outcome.routed.programmatic.length > 0
+          ? "programmatic"
+          : undefined;
       doc.legacyFields = { content: "model", ...(sc ? { structuredContent: sc } : {}) };
     }
-    doc.sizes = { ...measureSinks(outcome.routed), ...(outcome.receipt ? { receipt: measureReceipt(outcome.receipt) } : {}) };
+    doc.sizes = {
+      ...measureSinks(outcome.routed),
+      ...(outcome.receipt ? { receipt: measureReceipt(outcome.receipt) } : {}),
+    };
   } else doc.error = outcome.error;
   return doc;
 }
 
 /** A document for failures before any plan exists (config, connection): `e` names its server, if any. */
-export function errorDocument(tool: string, e: { rule: string; detail: string; message: string; server?: string }, server?: string): CallDocument {
+export function errorDocument(
+  tool: string,
+  e: { rule: string; detail: string; message: string; server?: string },
+  server?: string,
+): CallDocument {
   return {
     server: server ?? null,
     tool,
@@ -73,7 +94,10 @@ export const SINK_TITLES: Record<SinkName, string> = {
 };
 
 export function shareText(s: Share): string {
-  const media = [s.images ? `${s.images} image${s.images > 1 ? "s" : ""}` : "", s.audio ? `${s.audio} audio` : ""].filter(Boolean);
+  const media = [
+    s.images ? `${s.images} image${s.images > 1 ? "s" : ""}` : "",
+    s.audio ? `${s.audio} audio` : "",
+  ].filter(Boolean);
   const tokens = s.textBytes > 0 || media.length === 0 ? ` ≈ ${s.tokens} tokens` : "";
   return `${formatBytes(s.bytes)}${tokens}${media.length ? ` (${media.join(", ")})` : ""}`;
 }
@@ -83,10 +107,25 @@ export function renderCall(outcome: CallOutcome, width = 100, rows?: number): st
   const p = outcome.plan;
   const out: string[] = [];
   // A name no server lists was never sent anywhere: no era to name, and "not connected" would be untrue.
-  const era = p.protocolVersion ? `protocol ${p.protocolVersion}, ` : !outcome.ok && outcome.error.rule === "unknown-tool" ? "" : "not connected, ";
+  const era = p.protocolVersion
+    ? `protocol ${p.protocolVersion}, `
+    : !outcome.ok && outcome.error.rule === "unknown-tool"
+      ? ""
+      : "not connected, ";
   const profile = p.legacyProfile ? `, legacy profile ${p.legacyProfile}` : "";
-  out.push(`${sanitizeName(p.tool)}${p.server ? ` on ${sanitizeName(p.server)}` : ""} (${era}mode ${p.mode}${profile}) · ${Math.round(outcome.durationMs)} ms`);
-  out.push(`requested: ${p.requested ? p.requested.map(selectorKey).map((k) => sanitizeInline(k)).join(", ") : "(none sent: assistant/content fallback)"}`);
+  out.push(
+    `${sanitizeName(p.tool)}${p.server ? ` on ${sanitizeName(p.server)}` : ""} (${era}mode ${p.mode}${profile}) · ${Math.round(outcome.durationMs)} ms`,
+  );
+  out.push(
+    `requested: ${
+      p.requested
+        ? p.requested
+            .map(selectorKey)
+            .map((k) => sanitizeInline(k))
+            .join(", ")
+        : "(none sent: assistant/content fallback)"
+    }`,
+  );
   if (!outcome.ok) {
     out.push(`✗ rejected [${outcome.error.rule}]: ${sanitizeInline(outcome.error.message)}`);
     out.push("nothing was routed.");
@@ -115,6 +154,12 @@ export function renderCall(outcome: CallOutcome, width = 100, rows?: number): st
   const meta = Object.keys(outcome.routed.appMeta);
   if (meta.length) out.push(`   App _meta: ${meta.map((k) => sanitizeInline(k)).join(", ")}`);
   const resultMeta = Object.keys(outcome.resultMeta ?? {});
-  if (resultMeta.length) out.push(`\nresult _meta (no sink; kept in --json): ${resultMeta.slice(0, 8).map((k) => sanitizeName(k, 40)).join(", ")}${resultMeta.length > 8 ? ", …" : ""}`);
+  if (resultMeta.length)
+    out.push(
+      `\nresult _meta (no sink; kept in --json): ${resultMeta
+        .slice(0, 8)
+        .map((k) => sanitizeName(k, 40))
+        .join(", ")}${resultMeta.length > 8 ? ", …" : ""}`,
+    );
   return out.join("\n") + "\n";
 }

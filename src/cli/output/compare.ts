@@ -36,7 +36,13 @@ export interface CompareDocument {
 }
 
 /** One row of `compare --json` (and of its table): a mode or a legacy profile, its request and what each sink got. */
-export function compareDocumentRow(kind: CompareRow["kind"], label: CompareRow["label"], outcome: CallOutcome, clients?: string, sameCallAs?: Mode): CompareRow {
+export function compareDocumentRow(
+  kind: CompareRow["kind"],
+  label: CompareRow["label"],
+  outcome: CallOutcome,
+  clients?: string,
+  sameCallAs?: Mode,
+): CompareRow {
   const row: CompareRow = {
     kind,
     label,
@@ -72,15 +78,27 @@ export function renderCompare(doc: CompareDocument, width = 120): string {
     style: { head: [], border: [] },
   });
   const label = (r: CompareRow) => {
-    const what = r.kind === "mode" ? `mode ${r.label}${r.sameCallAs ? ` (= ${r.sameCallAs}'s call)` : ""}` : `${r.label}${r.clients ? ` (${r.clients})` : ""}`;
-    const req = r.requestedOutputs ? (r.requestedOutputs as { audience: string; format: "content" | "structured" }[]).map(selectorKey).join(", ") : "no requestedOutputs";
+    const what =
+      r.kind === "mode"
+        ? `mode ${r.label}${r.sameCallAs ? ` (= ${r.sameCallAs}'s call)` : ""}`
+        : `${r.label}${r.clients ? ` (${r.clients})` : ""}`;
+    const req = r.requestedOutputs
+      ? (r.requestedOutputs as { audience: string; format: "content" | "structured" }[]).map(selectorKey).join(", ")
+      : "no requestedOutputs";
     return `${what}\n${sanitizeInline(r.protocolVersion ?? "?")}: ${sanitizeInline(req)}${r.isError ? "\n(isError)" : ""}`;
   };
-  for (const r of [...doc.modes, ...doc.legacy]) table.push([label(r), ...(["model", "user", "programmatic", "app"] as const).map((s) => cell(r, s))]);
-  const lines = [`${sanitizeName(doc.tool)}${doc.server ? ` on ${sanitizeName(doc.server)}` : ""}: what each consumer receives`, table.toString()];
+  for (const r of [...doc.modes, ...doc.legacy])
+    table.push([label(r), ...(["model", "user", "programmatic", "app"] as const).map((s) => cell(r, s))]);
+  const lines = [
+    `${sanitizeName(doc.tool)}${doc.server ? ` on ${sanitizeName(doc.server)}` : ""}: what each consumer receives`,
+    table.toString(),
+  ];
   const errors = [...doc.modes, ...doc.legacy].filter((r) => r.error);
   for (const r of errors) lines.push(`✗ ${r.label}: [${r.error!.rule}] ${sanitizeInline(r.error!.message)}`);
-  if (doc.legacyError) lines.push(`legacy shape (2026-07-28) not available: ${sanitizeInline(doc.legacyError.message)}`);
-  lines.push(`${doc.calls} wire call${doc.calls === 1 ? "" : "s"} (modes that send the same request share one); sizes: text/JSON bytes ≈ tokens (bytes/4); images counted separately`);
+  if (doc.legacyError)
+    lines.push(`legacy shape (2026-07-28) not available: ${sanitizeInline(doc.legacyError.message)}`);
+  lines.push(
+    `${doc.calls} wire call${doc.calls === 1 ? "" : "s"} (modes that send the same request share one); sizes: text/JSON bytes ≈ tokens (bytes/4); images counted separately`,
+  );
   return lines.join("\n") + "\n";
 }

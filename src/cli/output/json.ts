@@ -3,7 +3,8 @@
 // overrides, the invisible fillers and tag characters, or a flood of combining marks, which a
 // server can put in any string it sends. They are written as \uXXXX escapes, so the document
 // parses to exactly the same values while a terminal shows only inert ASCII for them.
-const UNSAFE = /\p{M}{5,}|[\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\u115f\u1160\u3164\uffa0\ufeff\u{e0000}-\u{e007f}]/gu;
+const UNSAFE =
+  /\p{M}{5,}|[\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\u115f\u1160\u3164\uffa0\ufeff\u{e0000}-\u{e007f}]/gu;
 
 const escape = (s: string) => {
   let out = "";

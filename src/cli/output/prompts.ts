@@ -13,10 +13,16 @@ export function renderPrompts(doc: PromptsDocument): string {
   const lines: string[] = [];
   for (const s of doc.servers) {
     const rejected = s.rejected.length ? `, ${s.rejected.length} rejected` : "";
-    const head = s.state === "connected" ? `${s.prompts.length} prompt${s.prompts.length === 1 ? "" : "s"}${rejected}` : sanitizeInline(s.error ?? s.state);
+    const head =
+      s.state === "connected"
+        ? `${s.prompts.length} prompt${s.prompts.length === 1 ? "" : "s"}${rejected}`
+        : sanitizeInline(s.error ?? s.state);
     lines.push(`${sanitizeName(s.name)} · ${head}`);
     for (const p of s.prompts) {
-      const about = [p.title, p.description].filter(Boolean).map((t) => sanitizeInline(t as string)).join(": ");
+      const about = [p.title, p.description]
+        .filter(Boolean)
+        .map((t) => sanitizeInline(t as string))
+        .join(": ");
       lines.push(`  ${promptUsage(p)}${about ? `  — ${about}` : ""}`);
       for (const a of p.arguments) {
         const d = a.description ? `: ${sanitizeInline(a.description)}` : "";

@@ -13,7 +13,9 @@ export function renderResources(listings: ResourceListing[]): string {
     if (!l.offered) {
       out.push(`${line(l.server)} · no resources${l.errors.length ? "" : " offered"}`);
     } else {
-      out.push(`${line(l.server)} · ${l.resources.length} resource${l.resources.length === 1 ? "" : "s"}, ${l.templates.length} template${l.templates.length === 1 ? "" : "s"}`);
+      out.push(
+        `${line(l.server)} · ${l.resources.length} resource${l.resources.length === 1 ? "" : "s"}, ${l.templates.length} template${l.templates.length === 1 ? "" : "s"}`,
+      );
       for (const r of l.resources) {
         const extra = [r.mimeType, r.size !== undefined ? formatBytes(r.size) : undefined].filter(Boolean).join(", ");
         out.push(`  ${line(r.uri)}  ${line(r.title ?? r.name, 120)}${extra ? ` (${line(extra, 80)})` : ""}`);

@@ -12,9 +12,11 @@ function clip(text: string, maxLines = MAX_LINES): string[] {
   return lines.length > maxLines ? [...lines.slice(0, maxLines), `… (${lines.length - maxLines} more lines)`] : lines;
 }
 
-
 /** Preview lines for one output (unindented). */
-export function previewOutput(o: ToolResultOutput, opts: { table?: boolean; width?: number; rows?: number } = {}): string[] {
+export function previewOutput(
+  o: ToolResultOutput,
+  opts: { table?: boolean; width?: number; rows?: number } = {},
+): string[] {
   if (o.format === "structured") {
     if (opts.table) {
       try {

@@ -42,7 +42,14 @@ export interface ToolsDocument {
 }
 
 function toolDocument(t: ToolEntry): ToolDocument {
-  const d: ToolDocument = { name: t.name, qualifiedName: t.qualifiedName, appOnly: isAppOnly(t), usable: t.unavailable === undefined, inputSchema: t.inputSchema, variants: t.variants };
+  const d: ToolDocument = {
+    name: t.name,
+    qualifiedName: t.qualifiedName,
+    appOnly: isAppOnly(t),
+    usable: t.unavailable === undefined,
+    inputSchema: t.inputSchema,
+    variants: t.variants,
+  };
   if (t.title) d.title = t.title;
   if (t.description) d.description = t.description;
   if (t.annotations) d.annotations = t.annotations;
@@ -71,39 +78,57 @@ export function toolsDocument(servers: ServerStatus[], tools: ToolEntry[]): Tool
 
 /** Servers that listed tools of which the host can call none (rejected, or all unavailable). */
 export function serversWithoutUsableTools(doc: ToolsDocument): string[] {
-  return doc.servers.filter((s) => s.tools.length + s.rejected.length > 0 && !s.tools.some((t) => t.usable)).map((s) => s.name);
+  return doc.servers
+    .filter((s) => s.tools.length + s.rejected.length > 0 && !s.tools.some((t) => t.usable))
+    .map((s) => s.name);
 }
 
 function schemaLabel(schema: JsonSchema | undefined): string {
   if (!schema) return "no schema";
   const title = typeof schema.title === "string" ? ` "${sanitizeInline(schema.title)}"` : "";
   const type = typeof schema.type === "string" ? schema.type : "schema";
-  const props = typeof schema.properties === "object" && schema.properties ? Object.keys(schema.properties).map((k) => sanitizeName(k, 24)) : [];
+  const props =
+    typeof schema.properties === "object" && schema.properties
+      ? Object.keys(schema.properties).map((k) => sanitizeName(k, 24))
+      : [];
   return `${type}${title}${props.length ? ` {${props.slice(0, 6).join(", ")}${props.length > 6 ? ", …" : ""}}` : ""}`;
 }
 
 export function renderTools(doc: ToolsDocument): string {
   const out: string[] = [];
   for (const s of doc.servers) {
-    const era = s.protocolVersion ? `protocol ${s.protocolVersion}${s.era === "legacy" ? " (initialize era)" : ""}` : s.state;
+    const era = s.protocolVersion
+      ? `protocol ${s.protocolVersion}${s.era === "legacy" ? " (initialize era)" : ""}`
+      : s.state;
     const usable = s.tools.filter((t) => t.usable).length;
     const notUsable = s.tools.length - usable;
     const counts = `${usable} tool${usable === 1 ? "" : "s"}${notUsable ? `, ${notUsable} unavailable` : ""}${s.rejected.length ? `, ${s.rejected.length} rejected` : ""}`;
     out.push(`${sanitizeName(s.name)} · ${era} · ${counts}`);
     if (s.error) out.push(`  ✗ ${sanitizeInline(s.error)}`);
     for (const t of s.tools) {
-      const name = t.qualifiedName === t.name ? sanitizeName(t.name) : `${sanitizeName(t.qualifiedName)} (${sanitizeName(t.name)})`;
+      const name =
+        t.qualifiedName === t.name
+          ? sanitizeName(t.name)
+          : `${sanitizeName(t.qualifiedName)} (${sanitizeName(t.name)})`;
       out.push(`  ${name}${t.appOnly ? "  [App-only]" : ""}`);
-      if (t.unavailable) out.push(`    ✗ unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
+      if (t.unavailable)
+        out.push(`    ✗ unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
       for (const v of t.variants) {
         const schema = v.format === "structured" ? `  ${schemaLabel(v.schema)}` : "";
         out.push(`    ${sanitizeInline(selectorKey(v))}${schema}`);
       }
-      for (const d of t.declined ?? []) out.push(`    ✗ ${sanitizeInline(selectorKey(d))} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`);
-      if (s.era !== "2026-12-01") out.push(`    (inferred from the legacy shape)${t.legacyOutputSchema ? `  outputSchema: ${schemaLabel(t.legacyOutputSchema)}` : ""}`);
+      for (const d of t.declined ?? [])
+        out.push(
+          `    ✗ ${sanitizeInline(selectorKey(d))} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`,
+        );
+      if (s.era !== "2026-12-01")
+        out.push(
+          `    (inferred from the legacy shape)${t.legacyOutputSchema ? `  outputSchema: ${schemaLabel(t.legacyOutputSchema)}` : ""}`,
+        );
       for (const w of t.warnings ?? []) out.push(`    ⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`);
     }
-    for (const r of s.rejected) out.push(`  ✗ ${sanitizeName(r.tool)} rejected [${sanitizeName(r.rule)}]: ${sanitizeInline(r.message)}`);
+    for (const r of s.rejected)
+      out.push(`  ✗ ${sanitizeName(r.tool)} rejected [${sanitizeName(r.rule)}]: ${sanitizeInline(r.message)}`);
   }
   return out.join("\n") + "\n";
 }

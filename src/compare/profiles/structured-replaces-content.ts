@@ -5,6 +5,10 @@ import type { ValidatedLegacyResult } from "../../host/result/validate.js";
 export function structuredReplacesContent(r: ValidatedLegacyResult): ToolResultOutput[] {
   if (r.structuredContent === undefined) return [{ audience: "assistant", format: "content", content: r.content }];
   return [
-    { audience: "assistant", format: "content", content: [{ type: "text", text: JSON.stringify(r.structuredContent) }] },
+    {
+      audience: "assistant",
+      format: "content",
+      content: [{ type: "text", text: JSON.stringify(r.structuredContent) }],
+    },
   ];
 }

@@ -50,11 +50,13 @@ function drawRows(s: Rows): void {
     return tr;
   });
   $("rows").replaceChildren(head, ...body);
-  $("facets").replaceChildren(...Object.entries(s.facets ?? {}).map(([name, values]) => {
-    const li = document.createElement("li");
-    li.textContent = `${name}: ${values.join(", ")}`;
-    return li;
-  }));
+  $("facets").replaceChildren(
+    ...Object.entries(s.facets ?? {}).map(([name, values]) => {
+      const li = document.createElement("li");
+      li.textContent = `${name}: ${values.join(", ")}`;
+      return li;
+    }),
+  );
 }
 
 function draw(s: Snapshot & Partial<Rows>): void {
@@ -64,24 +66,28 @@ function draw(s: Snapshot & Partial<Rows>): void {
   $("version").textContent = `Dataset ${s.datasetVersion ?? "?"}, ${s.customers ?? "?"} customers`;
   $("refreshed").textContent = s.refreshedAt ? `refreshed ${s.refreshedAt}` : "";
   const rows = $("regions");
-  rows.replaceChildren(...Object.entries(s.byRegion ?? {}).map(([region, n]) => {
-    const tr = document.createElement("tr");
-    const ask = document.createElement("button");
-    ask.type = "button";
-    ask.textContent = "Ask";
-    ask.title = `Ask the model about ${region}`;
-    ask.dataset.region = region;
-    ask.addEventListener("click", () => void askAbout(region, n));
-    const td = document.createElement("td");
-    td.append(ask);
-    tr.append(cell("th", region), cell("td", String(n)), td);
-    return tr;
-  }));
-  $("plans").replaceChildren(...Object.entries(s.byPlan ?? {}).map(([plan, n]) => {
-    const li = document.createElement("li");
-    li.textContent = `${plan}: ${n}`;
-    return li;
-  }));
+  rows.replaceChildren(
+    ...Object.entries(s.byRegion ?? {}).map(([region, n]) => {
+      const tr = document.createElement("tr");
+      const ask = document.createElement("button");
+      ask.type = "button";
+      ask.textContent = "Ask";
+      ask.title = `Ask the model about ${region}`;
+      ask.dataset.region = region;
+      ask.addEventListener("click", () => void askAbout(region, n));
+      const td = document.createElement("td");
+      td.append(ask);
+      tr.append(cell("th", region), cell("td", String(n)), td);
+      return tr;
+    }),
+  );
+  $("plans").replaceChildren(
+    ...Object.entries(s.byPlan ?? {}).map(([plan, n]) => {
+      const li = document.createElement("li");
+      li.textContent = `${plan}: ${n}`;
+      return li;
+    }),
+  );
 }
 
 app.ontoolresult = (result) => {
@@ -99,9 +105,16 @@ app.onhostcontextchanged = (ctx) => {
 /** ui/update-model-context, then ui/message: what the user picked, then the question in their name. */
 async function askAbout(region: string, n: number): Promise<void> {
   try {
-    await app.updateModelContext({ content: [{ type: "text", text: `In the dashboard the user picked region ${region} (${n} customers).` }] });
-    const r = await app.sendMessage({ role: "user", content: [{ type: "text", text: `Tell me about the ${n} customers in ${region}.` }] });
-    $("calls").textContent = r.isError ? `message about ${region} declined` : `message about ${region} sent as your turn`;
+    await app.updateModelContext({
+      content: [{ type: "text", text: `In the dashboard the user picked region ${region} (${n} customers).` }],
+    });
+    const r = await app.sendMessage({
+      role: "user",
+      content: [{ type: "text", text: `Tell me about the ${n} customers in ${region}.` }],
+    });
+    $("calls").textContent = r.isError
+      ? `message about ${region} declined`
+      : `message about ${region} sent as your turn`;
   } catch (e) {
     $("calls").textContent = `message failed: ${(e as Error).message}`;
   }

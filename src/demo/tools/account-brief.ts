@@ -16,7 +16,12 @@ interface Brief {
 export const accountBriefSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  properties: { customerId: { type: "string" }, displayName: { type: "string" }, brief: { type: "string" }, model: { type: "string" } },
+  properties: {
+    customerId: { type: "string" },
+    displayName: { type: "string" },
+    brief: { type: "string" },
+    model: { type: "string" },
+  },
   required: ["customerId", "displayName", "brief", "model"],
   additionalProperties: false,
 };
@@ -25,7 +30,11 @@ export const accountBriefSchema = {
 function sampledText(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
-    .map((b) => (typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text" ? String((b as { text?: unknown }).text ?? "") : ""))
+    .map((b) =>
+      typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text"
+        ? String((b as { text?: unknown }).text ?? "")
+        : "",
+    )
     .join(" ")
     .trim();
 }
@@ -34,10 +43,19 @@ export const accountBriefTool = defineTool<{ customerId: string }, Brief>({
   name: "account_brief",
   title: "Account brief",
   description: "Writes a two-sentence brief of one account with the client's own model (sampling).",
-  inputSchema: { type: "object", properties: { customerId: customerIdSchema }, required: ["customerId"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { customerId: customerIdSchema },
+    required: ["customerId"],
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true, openWorldHint: false },
   outputVariants: [
-    { audience: "assistant", format: "content", project: (b) => [{ type: "text", text: `Brief of ${b.displayName} (by ${b.model}): ${b.brief}` }] },
+    {
+      audience: "assistant",
+      format: "content",
+      project: (b) => [{ type: "text", text: `Brief of ${b.displayName} (by ${b.model}): ${b.brief}` }],
+    },
     { audience: "assistant", format: "structured", schema: accountBriefSchema, project: (b) => ({ ...b }) },
   ],
   async run({ customerId }, ctx) {
@@ -45,7 +63,12 @@ export const accountBriefTool = defineTool<{ customerId: string }, Brief>({
     if (c instanceof ToolError) return c;
     const record = `${c.displayName} (${c.customerId}): ${c.region}, ${c.country}, plan ${c.plan}, ${c.seats} seats, ${c.mrrUsd} USD MRR, owner ${c.accountOwner}, last active ${c.lastActivity}.`;
     const params = {
-      messages: [{ role: "user", content: { type: "text", text: `Write a two-sentence account brief for this customer.\n${record}` } }],
+      messages: [
+        {
+          role: "user",
+          content: { type: "text", text: `Write a two-sentence account brief for this customer.\n${record}` },
+        },
+      ],
       systemPrompt: "You are a concise account manager. Answer with the brief only.",
       includeContext: "none",
       maxTokens: 200,

@@ -10,7 +10,12 @@ const echoTool = defineTool<{ text: string }, { text: string }>({
   name: "extra_echo",
   title: "Echo (extra)",
   description: "Echoes its text. Present only while toggle_extras has it on.",
-  inputSchema: { type: "object", properties: { text: { type: "string", maxLength: 1000 } }, required: ["text"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string", maxLength: 1000 } },
+    required: ["text"],
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true },
   outputVariants: [{ audience: "assistant", format: "content", project: (r) => [{ type: "text", text: r.text }] }],
   run: ({ text }) => ({ text }),
@@ -31,9 +36,20 @@ export function changeTools(server: () => ToolkitServer) {
     name: "add_note",
     title: "Add a note",
     description: "Adds a note to a customer record (customers://{id}); clients subscribed to it are told it changed.",
-    inputSchema: { type: "object", properties: { customerId: customerIdSchema, note: { type: "string", minLength: 1, maxLength: 500 } }, required: ["customerId", "note"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { customerId: customerIdSchema, note: { type: "string", minLength: 1, maxLength: 500 } },
+      required: ["customerId", "note"],
+      additionalProperties: false,
+    },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    outputVariants: [{ audience: "assistant", format: "content", project: (r) => [{ type: "text", text: `${r.customerId} has ${r.notes} note(s).` }] }],
+    outputVariants: [
+      {
+        audience: "assistant",
+        format: "content",
+        project: (r) => [{ type: "text", text: `${r.customerId} has ${r.notes} note(s).` }],
+      },
+    ],
     run({ customerId, note }) {
       const c = findCustomer(customerId);
       if (c instanceof ToolError) return c;
@@ -45,10 +61,17 @@ export function changeTools(server: () => ToolkitServer) {
   const toggleTool = defineTool<Record<string, never>, { on: boolean }>({
     name: "toggle_extras",
     title: "Toggle extras",
-    description: "Adds (or removes) the extra_echo tool, the extra_prompt prompt and the notes://extras resource: the lists change.",
+    description:
+      "Adds (or removes) the extra_echo tool, the extra_prompt prompt and the notes://extras resource: the lists change.",
     inputSchema: { type: "object", properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    outputVariants: [{ audience: "assistant", format: "content", project: (r) => [{ type: "text", text: `Extras are ${r.on ? "on" : "off"}.` }] }],
+    outputVariants: [
+      {
+        audience: "assistant",
+        format: "content",
+        project: (r) => [{ type: "text", text: `Extras are ${r.on ? "on" : "off"}.` }],
+      },
+    ],
     run() {
       on = !on;
       const s = server();

@@ -46,7 +46,9 @@ export const refreshDashboardTool = defineTool<Record<string, never>, Snapshot>(
     {
       audience: "assistant",
       format: "content",
-      project: (s) => [{ type: "text", text: `Dashboard refreshed: dataset ${s.datasetVersion}, ${s.customers} customers.` }],
+      project: (s) => [
+        { type: "text", text: `Dashboard refreshed: dataset ${s.datasetVersion}, ${s.customers} customers.` },
+      ],
     },
     { audience: UI_EXTENSION, format: "structured", schema: dashboardSchema, project: (s) => ({ ...s }) },
   ],
@@ -63,7 +65,9 @@ export const refreshDashboardTool = defineTool<Record<string, never>, Snapshot>(
 });
 
 /** The App's script, bundled at build time (scripts/bundle.js): from src|dist/demo/tools, or from dist/bundle. */
-const APP_SCRIPTS = ["../../../dist/view-assets/dashboard-app.js", "../view-assets/dashboard-app.js"].map((p) => new URL(p, import.meta.url));
+const APP_SCRIPTS = ["../../../dist/view-assets/dashboard-app.js", "../view-assets/dashboard-app.js"].map(
+  (p) => new URL(p, import.meta.url),
+);
 
 function html(): string {
   let script: string;

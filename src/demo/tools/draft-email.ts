@@ -30,7 +30,10 @@ export const draftEmailSchema = {
 
 function compose(name: string, owner: string, subject: string, tone: Draft["tone"]): string {
   const greeting = tone === "formal" ? `Dear ${name} team,` : tone === "brief" ? `Hi ${name},` : `Hello ${name} team!`;
-  const middle = tone === "brief" ? `Quick note: ${subject}.` : `I am writing about ${subject.toLowerCase()}. Let me know a good time to talk this week.`;
+  const middle =
+    tone === "brief"
+      ? `Quick note: ${subject}.`
+      : `I am writing about ${subject.toLowerCase()}. Let me know a good time to talk this week.`;
   const closing = tone === "formal" ? `Kind regards,\n${owner}` : `Best,\n${owner}`;
   return `Subject: ${subject}\n\n${greeting}\n\n${middle}\n\n${closing}`;
 }
@@ -46,10 +49,27 @@ export const draftEmailTool = defineTool<{ customerId: string }, Draft>({
   name: "draft_email",
   title: "Draft email",
   description: "Drafts an email to one account, asking you for its subject and tone (elicitation). Nothing is sent.",
-  inputSchema: { type: "object", properties: { customerId: customerIdSchema }, required: ["customerId"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { customerId: customerIdSchema },
+    required: ["customerId"],
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true, openWorldHint: false },
   outputVariants: [
-    { audience: "assistant", format: "content", project: (d, ctx) => [{ type: "text", text: summary(d, ctx.selection.some((s) => s.audience === "user" && s.format === "content")) }] },
+    {
+      audience: "assistant",
+      format: "content",
+      project: (d, ctx) => [
+        {
+          type: "text",
+          text: summary(
+            d,
+            ctx.selection.some((s) => s.audience === "user" && s.format === "content"),
+          ),
+        },
+      ],
+    },
     { audience: "user", format: "content", project: (d) => [{ type: "text", text: d.body ?? summary(d, true) }] },
     { audience: "programmatic", format: "structured", schema: draftEmailSchema, project: (d) => ({ ...d }) },
   ],
@@ -68,18 +88,38 @@ export const draftEmailTool = defineTool<{ customerId: string }, Draft>({
         required: ["subject"],
       },
     };
-    const refused = unsupported("draft_email", { method: "elicitation/create", params }, ctx, "ask you for the subject and tone");
+    const refused = unsupported(
+      "draft_email",
+      { method: "elicitation/create", params },
+      ctx,
+      "ask you for the subject and tone",
+    );
     if (refused) return refused;
     const answer = await ctx.elicit("email", params);
     if (answer.action !== "accept") return { customerId, action: answer.action };
     // The answer comes from outside: check it against what was asked.
     const subject = answer.content?.subject;
     const tone = answer.content?.tone ?? "friendly";
-    if (typeof subject !== "string" || subject.trim() === "" || subject.length > 120 || !TONES.includes(tone as Draft["tone"] & string)) {
-      const message = "The answer did not match the form (a subject of 1 to 120 characters and a tone of friendly, formal or brief); nothing was drafted.";
-      return new ToolError(message, { "assistant/content": [{ type: "text", text: message }], "programmatic/structured": { error: { code: "invalid_answer", message } } });
+    if (
+      typeof subject !== "string" ||
+      subject.trim() === "" ||
+      subject.length > 120 ||
+      !TONES.includes(tone as Draft["tone"] & string)
+    ) {
+      const message =
+        "The answer did not match the form (a subject of 1 to 120 characters and a tone of friendly, formal or brief); nothing was drafted.";
+      return new ToolError(message, {
+        "assistant/content": [{ type: "text", text: message }],
+        "programmatic/structured": { error: { code: "invalid_answer", message } },
+      });
     }
     const t = tone as Draft["tone"];
-    return { customerId, action: "accept", subject: subject.trim(), tone: t, body: compose(c.displayName, c.accountOwner, subject.trim(), t) };
+    return {
+      customerId,
+      action: "accept",
+      subject: subject.trim(),
+      tone: t,
+      body: compose(c.displayName, c.accountOwner, subject.trim(), t),
+    };
   },
 });

@@ -17,7 +17,12 @@ export const generateImagesTool = defineTool<{ prompt: string; count?: number; s
     properties: {
       prompt: { type: "string", minLength: 1 },
       count: { type: "integer", minimum: 1, maximum: 6, default: 2 },
-      size: { type: "string", pattern: "^\\d{2,3}x\\d{2,3}$", default: "256x160", description: "WIDTHxHEIGHT, each 16..512" },
+      size: {
+        type: "string",
+        pattern: "^\\d{2,3}x\\d{2,3}$",
+        default: "256x160",
+        description: "WIDTHxHEIGHT, each 16..512",
+      },
     },
     required: ["prompt"],
     additionalProperties: false,
@@ -36,20 +41,29 @@ export const generateImagesTool = defineTool<{ prompt: string; count?: number; s
         const where = ctx.selection.some((s) => s.audience === "user" && s.format === "content")
           ? `The image${n === 1 ? " was" : "s were"} returned in this call's user output.`
           : `The image${n === 1 ? " itself was" : "s themselves were"} not returned by this call (only this description was requested).`;
-        return [{ type: "text", text: `Generated ${n} image${n === 1 ? "" : "s"} (${width}×${height}; ${kinds.join(", ")}) for "${r.prompt}": a sunrise gradient over water with a sun disc and its reflection. ${where}` }];
+        return [
+          {
+            type: "text",
+            text: `Generated ${n} image${n === 1 ? "" : "s"} (${width}×${height}; ${kinds.join(", ")}) for "${r.prompt}": a sunrise gradient over water with a sun disc and its reflection. ${where}`,
+          },
+        ];
       },
     },
     {
       audience: "user",
       format: "content",
-      project: (r) => r.images.map((i) => ({ type: "image" as const, data: i.data.toString("base64"), mimeType: i.mimeType })),
+      project: (r) =>
+        r.images.map((i) => ({ type: "image" as const, data: i.data.toString("base64"), mimeType: i.mimeType })),
     },
   ],
   async run({ prompt, count, size }, ctx) {
     const [width, height] = (size ?? "256x160").split("x").map(Number);
     if (width < 16 || width > 512 || height < 16 || height > 512) {
       const message = `size ${size} is out of range (16..512 per side)`;
-      return new ToolError(message, { "assistant/content": [{ type: "text", text: message }], "user/content": [{ type: "text", text: `Cannot draw ${size} images.` }] });
+      return new ToolError(message, {
+        "assistant/content": [{ type: "text", text: message }],
+        "user/content": [{ type: "text", text: `Cannot draw ${size} images.` }],
+      });
     }
     const n = count ?? 2;
     const images: DrawnImage[] = [];

@@ -27,7 +27,12 @@ export const legacyWeatherTool = fromLegacyTool<{ city: string }>({
   name: "legacy_weather",
   title: "Weather (legacy tool)",
   description: "Current weather for a city (simulated, deterministic). A tool written for the 2025 result shape.",
-  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+    additionalProperties: false,
+  },
   outputSchema: weatherSchema,
   annotations: { readOnlyHint: true },
   handler({ city }) {
@@ -42,7 +47,12 @@ export const legacyWeatherTool = fromLegacyTool<{ city: string }>({
       windKph: (h >>> 19) % 45,
     };
     return {
-      content: [{ type: "text", text: `${weather.city}: ${weather.temperatureC} °C, ${weather.conditions}, humidity ${weather.humidityPct}%, wind ${weather.windKph} km/h.` }],
+      content: [
+        {
+          type: "text",
+          text: `${weather.city}: ${weather.temperatureC} °C, ${weather.conditions}, humidity ${weather.humidityPct}%, wind ${weather.windKph} km/h.`,
+        },
+      ],
       structuredContent: weather,
     };
   },

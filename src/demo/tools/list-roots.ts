@@ -11,7 +11,12 @@ export const rootsSchema = {
   properties: {
     roots: {
       type: "array",
-      items: { type: "object", properties: { uri: { type: "string" }, name: { type: "string" } }, required: ["uri"], additionalProperties: false },
+      items: {
+        type: "object",
+        properties: { uri: { type: "string" }, name: { type: "string" } },
+        required: ["uri"],
+        additionalProperties: false,
+      },
     },
   },
   required: ["roots"],
@@ -30,7 +35,15 @@ export const listRootsTool = defineTool<Record<string, never>, Root[]>({
     {
       audience: "assistant",
       format: "content",
-      project: (rs) => [{ type: "text", text: rs.length === 0 ? "The client shares no roots." : `The client shares ${rs.length} root${rs.length === 1 ? "" : "s"}:\n${rs.map(line).join("\n")}` }],
+      project: (rs) => [
+        {
+          type: "text",
+          text:
+            rs.length === 0
+              ? "The client shares no roots."
+              : `The client shares ${rs.length} root${rs.length === 1 ? "" : "s"}:\n${rs.map(line).join("\n")}`,
+        },
+      ],
     },
     { audience: "programmatic", format: "structured", schema: rootsSchema, project: (rs) => ({ roots: rs }) },
   ],
@@ -39,6 +52,9 @@ export const listRootsTool = defineTool<Record<string, never>, Root[]>({
     if (refused) return refused;
     const roots = await ctx.listRoots();
     // From outside: keep uri and name only, bounded.
-    return roots.slice(0, MAX_ROOTS).map((r) => ({ uri: String(r.uri).slice(0, 2000), ...(typeof r.name === "string" ? { name: r.name.slice(0, 200) } : {}) }));
+    return roots.slice(0, MAX_ROOTS).map((r) => ({
+      uri: String(r.uri).slice(0, 2000),
+      ...(typeof r.name === "string" ? { name: r.name.slice(0, 200) } : {}),
+    }));
   },
 });

@@ -63,25 +63,51 @@ export const lookupOrderTool = defineTool<{ orderId: string }, Order>({
   name: "lookup_order",
   title: "Look up an order",
   description: "Looks up an order by id (ord_5001 … ord_5040). Unknown ids fail with an error result.",
-  inputSchema: { type: "object", properties: { orderId: { type: "string", minLength: 1 } }, required: ["orderId"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { orderId: { type: "string", minLength: 1 } },
+    required: ["orderId"],
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true },
   outputVariants: [
     {
       audience: "assistant",
       format: "content",
-      project: (o) => [{ type: "text", text: `Order ${o.orderId} for ${o.customerName} is ${o.status} ($${o.totalUsd}, placed ${o.placedAt}).` }],
+      project: (o) => [
+        {
+          type: "text",
+          text: `Order ${o.orderId} for ${o.customerName} is ${o.status} ($${o.totalUsd}, placed ${o.placedAt}).`,
+        },
+      ],
     },
     {
       audience: "programmatic",
       format: "structured",
       schema: orderSchema,
-      project: (o) => ({ order: { orderId: o.orderId, customerId: o.customerId, status: o.status, totalUsd: o.totalUsd, placedAt: o.placedAt } }),
+      project: (o) => ({
+        order: {
+          orderId: o.orderId,
+          customerId: o.customerId,
+          status: o.status,
+          totalUsd: o.totalUsd,
+          placedAt: o.placedAt,
+        },
+      }),
     },
-    { audience: "user", format: "content", project: (o) => [{ type: "text", text: `Order ${o.orderId}: ${o.status}, $${o.totalUsd}` }] },
+    {
+      audience: "user",
+      format: "content",
+      project: (o) => [{ type: "text", text: `Order ${o.orderId}: ${o.status}, $${o.totalUsd}` }],
+    },
     {
       audience: "user",
       format: "structured",
-      schema: { type: "object", properties: { orderId: { type: "string" }, status: { type: "string" } }, required: ["orderId", "status"] },
+      schema: {
+        type: "object",
+        properties: { orderId: { type: "string" }, status: { type: "string" } },
+        required: ["orderId", "status"],
+      },
       project: (o) => ({ orderId: o.orderId, status: o.status }),
     },
   ],
@@ -89,7 +115,12 @@ export const lookupOrderTool = defineTool<{ orderId: string }, Order>({
     const order = findOrder(orderId);
     if (order) return order;
     return new ToolError(`order ${orderId} not found`, {
-      "assistant/content": [{ type: "text", text: `There is no order with id ${orderId}. Known ids look like ord_5001; ask the user to check the id.` }],
+      "assistant/content": [
+        {
+          type: "text",
+          text: `There is no order with id ${orderId}. Known ids look like ord_5001; ask the user to check the id.`,
+        },
+      ],
       "programmatic/structured": { error: { code: "order_not_found", message: `no order with id ${orderId}` } },
       "user/content": [{ type: "text", text: `Order ${orderId} was not found.` }],
     });

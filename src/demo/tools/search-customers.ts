@@ -2,7 +2,14 @@
 import { UI_EXTENSION } from "../../protocol/index.js";
 import { DASHBOARD_URI } from "./dashboard.js";
 import { defineTool, ToolError } from "../../server/index.js";
-import { decodeCursor, encodeCursor, loadDataset, searchCustomers, type Customer, type SearchPage } from "../customers.js";
+import {
+  decodeCursor,
+  encodeCursor,
+  loadDataset,
+  searchCustomers,
+  type Customer,
+  type SearchPage,
+} from "../customers.js";
 
 const DRAFT = "https://json-schema.org/draft/2020-12/schema";
 const REGIONS = ["NA", "EMEA", "APAC", "LATAM"];
@@ -73,7 +80,12 @@ export const userRowsSchema = {
       type: "array",
       items: {
         type: "object",
-        properties: { displayName: { type: "string" }, region: { enum: REGIONS }, plan: { type: "string" }, lastActivity: iso },
+        properties: {
+          displayName: { type: "string" },
+          region: { enum: REGIONS },
+          plan: { type: "string" },
+          lastActivity: iso,
+        },
         required: ["displayName", "region", "lastActivity"],
         additionalProperties: false,
       },
@@ -108,7 +120,10 @@ export const uiViewSchema = {
     },
     facets: {
       type: "object",
-      properties: { region: { type: "array", items: { enum: REGIONS } }, plan: { type: "array", items: { type: "string" } } },
+      properties: {
+        region: { type: "array", items: { enum: REGIONS } },
+        plan: { type: "array", items: { type: "string" } },
+      },
       required: ["region"],
     },
     total: { type: "integer" },
@@ -164,7 +179,19 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   outputVariants: [
-    { audience: "assistant", format: "content", project: (r, ctx) => [{ type: "text", text: describe(r.page, ctx.selection.some((s) => s.audience === UI_EXTENSION)) }] },
+    {
+      audience: "assistant",
+      format: "content",
+      project: (r, ctx) => [
+        {
+          type: "text",
+          text: describe(
+            r.page,
+            ctx.selection.some((s) => s.audience === UI_EXTENSION),
+          ),
+        },
+      ],
+    },
     {
       audience: "assistant",
       format: "structured",
@@ -172,7 +199,9 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       project: (r) => ({
         query: r.page.query,
         total: r.page.total,
-        mostRecent: r.page.all.slice(0, 3).map((c) => ({ name: c.displayName, region: c.region, lastActivity: c.lastActivity })),
+        mostRecent: r.page.all
+          .slice(0, 3)
+          .map((c) => ({ name: c.displayName, region: c.region, lastActivity: c.lastActivity })),
         byRegion: byRegion(r.page.all),
       }),
     },
@@ -181,7 +210,13 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       format: "structured",
       schema: programmaticSchema,
       project: (r) => ({
-        items: r.page.items.map((c) => ({ customerId: c.customerId, displayName: c.displayName, region: c.region, plan: c.plan, lastActivity: c.lastActivity })),
+        items: r.page.items.map((c) => ({
+          customerId: c.customerId,
+          displayName: c.displayName,
+          region: c.region,
+          plan: c.plan,
+          lastActivity: c.lastActivity,
+        })),
         total: r.page.total,
         ...(r.page.nextOffset !== undefined ? { nextCursor: encodeCursor(r.page.nextOffset) } : {}),
         provenance: { source: "mcp-prism demo CRM", datasetVersion: r.datasetVersion, query: r.page.query },
@@ -192,7 +227,12 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       format: "structured",
       schema: userRowsSchema,
       project: (r) => ({
-        items: r.page.items.map((c) => ({ displayName: c.displayName, region: c.region, plan: c.plan, lastActivity: c.lastActivity })),
+        items: r.page.items.map((c) => ({
+          displayName: c.displayName,
+          region: c.region,
+          plan: c.plan,
+          lastActivity: c.lastActivity,
+        })),
         total: r.page.total,
         ...(r.page.nextOffset !== undefined ? { nextCursor: encodeCursor(r.page.nextOffset) } : {}),
       }),
@@ -203,7 +243,14 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
       schema: uiViewSchema,
       project: (r) => ({
         columns: ["displayName", "region", "lastActivity", "plan"],
-        rows: r.page.items.map((c) => ({ customerId: c.customerId, displayName: c.displayName, region: c.region, lastActivity: c.lastActivity, plan: c.plan, seats: c.seats })),
+        rows: r.page.items.map((c) => ({
+          customerId: c.customerId,
+          displayName: c.displayName,
+          region: c.region,
+          lastActivity: c.lastActivity,
+          plan: c.plan,
+          seats: c.seats,
+        })),
         facets: {
           region: REGIONS.filter((g) => r.page.all.some((c) => c.region === g)),
           plan: [...new Set(r.page.all.map((c) => c.plan))].sort(),
@@ -231,7 +278,11 @@ export const searchCustomersTool = defineTool<{ query: string; cursor?: string; 
     // Logs go only to a client that asked for them (a modern logLevel, or logging/setLevel).
     await ctx.log("debug", { query, offset, limit: limit ?? 25 }, "search");
     const page = searchCustomers(query, offset, limit ?? 25);
-    await ctx.log("info", `search ${JSON.stringify(query)}: ${page.total} match${page.total === 1 ? "" : "es"}, ${page.items.length} on this page`, "search");
+    await ctx.log(
+      "info",
+      `search ${JSON.stringify(query)}: ${page.total} match${page.total === 1 ? "" : "es"}, ${page.items.length} on this page`,
+      "search",
+    );
     return { page, datasetVersion: loadDataset().datasetVersion };
   },
 });

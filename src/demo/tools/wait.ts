@@ -5,10 +5,18 @@ import { defineTool, ToolError } from "../../server/index.js";
 export const waitTool = defineTool<{ ms: number }, { ms: number }>({
   name: "wait",
   title: "Wait",
-  description: "Waits the given number of milliseconds (max 60000), reporting progress. For cancellation and timeout tests.",
-  inputSchema: { type: "object", properties: { ms: { type: "integer", minimum: 0, maximum: 60000 } }, required: ["ms"], additionalProperties: false },
+  description:
+    "Waits the given number of milliseconds (max 60000), reporting progress. For cancellation and timeout tests.",
+  inputSchema: {
+    type: "object",
+    properties: { ms: { type: "integer", minimum: 0, maximum: 60000 } },
+    required: ["ms"],
+    additionalProperties: false,
+  },
   annotations: { readOnlyHint: true },
-  outputVariants: [{ audience: "assistant", format: "content", project: (r) => [{ type: "text", text: `Waited ${r.ms} ms.` }] }],
+  outputVariants: [
+    { audience: "assistant", format: "content", project: (r) => [{ type: "text", text: `Waited ${r.ms} ms.` }] },
+  ],
   async run({ ms }, ctx) {
     const step = 100;
     for (let done = 0; done < ms; done += step) {

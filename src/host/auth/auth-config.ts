@@ -22,16 +22,22 @@ const MAX_FIELD = 2048;
 export function parseAuthConfig(v: unknown, path: string): AuthConfig | [string, string] {
   if (!isObject(v)) return [path, `object with any of ${KEYS.join(", ")}`];
   const out: AuthConfig = {};
-  for (const key of Object.keys(v)) if (!KEYS.includes(key)) return [`${path}.${key}`, `one of ${KEYS.join(", ")} (unknown key)`];
+  for (const key of Object.keys(v))
+    if (!KEYS.includes(key)) return [`${path}.${key}`, `one of ${KEYS.join(", ")} (unknown key)`];
   for (const key of ["clientId", "clientSecret"] as const) {
     const s = v[key];
     if (s === undefined) continue;
-    if (typeof s !== "string" || s === "" || s.length > MAX_FIELD) return [`${path}.${key}`, `non-empty string of at most ${MAX_FIELD} characters`];
+    if (typeof s !== "string" || s === "" || s.length > MAX_FIELD)
+      return [`${path}.${key}`, `non-empty string of at most ${MAX_FIELD} characters`];
     out[key] = s;
   }
-  if (out.clientSecret !== undefined && out.clientId === undefined) return [`${path}.clientId`, "a clientId beside clientSecret"];
+  if (out.clientSecret !== undefined && out.clientId === undefined)
+    return [`${path}.clientId`, "a clientId beside clientSecret"];
   if (v.scopes !== undefined) {
-    const ok = Array.isArray(v.scopes) && v.scopes.length <= 64 && v.scopes.every((s) => typeof s === "string" && /^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/.test(s));
+    const ok =
+      Array.isArray(v.scopes) &&
+      v.scopes.length <= 64 &&
+      v.scopes.every((s) => typeof s === "string" && /^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/.test(s));
     if (!ok) return [`${path}.scopes`, "array of at most 64 scope strings (no spaces, quotes or backslashes)"];
     out.scopes = v.scopes as string[];
   }
@@ -42,7 +48,14 @@ export function parseAuthConfig(v: unknown, path: string): AuthConfig | [string,
     } catch {
       url = undefined;
     }
-    if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)))) return [`${path}.issuer`, "the authorization server's issuer, an https URL"];
+    if (
+      !url ||
+      !(
+        url.protocol === "https:" ||
+        (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
+      )
+    )
+      return [`${path}.issuer`, "the authorization server's issuer, an https URL"];
     if (out.clientId === undefined) return [`${path}.clientId`, "a clientId beside issuer"];
     out.issuer = v.issuer as string;
   }
@@ -54,7 +67,8 @@ export function parseAuthConfig(v: unknown, path: string): AuthConfig | [string,
     } catch {
       url = undefined;
     }
-    if (!url || url.protocol !== "https:" || url.pathname === "/") return [`${path}.clientMetadataUrl`, "https URL with a path (a client ID metadata document)"];
+    if (!url || url.protocol !== "https:" || url.pathname === "/")
+      return [`${path}.clientMetadataUrl`, "https URL with a path (a client ID metadata document)"];
     out.clientMetadataUrl = u as string;
   }
   return out;

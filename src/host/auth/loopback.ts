@@ -41,7 +41,11 @@ export function signInUrlProblem(url: URL): string | undefined {
 const PAGE = (text: string) =>
   `<!doctype html><meta charset="utf-8"><title>mcp-prism</title><p style="font:16px sans-serif">${text}</p>`;
 
-export async function listenLoopback(preferredPort: number | undefined, timeoutMs: number, maxRequests = 50): Promise<Loopback> {
+export async function listenLoopback(
+  preferredPort: number | undefined,
+  timeoutMs: number,
+  maxRequests = 50,
+): Promise<Loopback> {
   let expected: string | undefined;
   let settle: { resolve: (p: URLSearchParams) => void; reject: (e: Error) => void } | undefined;
   let early: URLSearchParams | undefined;
@@ -54,17 +58,28 @@ export async function listenLoopback(preferredPort: number | undefined, timeoutM
     if (done || !url || url.pathname !== CALLBACK_PATH || req.method !== "GET") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
     } else if (expected === undefined || url.searchParams.get("state") !== expected) {
-      res.writeHead(400, { "content-type": "text/html" }).end(PAGE("This sign-in link is not the one mcp-prism is waiting for."));
+      res
+        .writeHead(400, { "content-type": "text/html" })
+        .end(PAGE("This sign-in link is not the one mcp-prism is waiting for."));
     } else {
       done = true;
       const failed = url.searchParams.get("error");
-      res.writeHead(200, { "content-type": "text/html", connection: "close" }).end(PAGE(failed ? "Sign-in failed. You can close this tab." : "Signed in. You can close this tab and return to mcp-prism."));
+      res
+        .writeHead(200, { "content-type": "text/html", connection: "close" })
+        .end(
+          PAGE(
+            failed
+              ? "Sign-in failed. You can close this tab."
+              : "Signed in. You can close this tab and return to mcp-prism.",
+          ),
+        );
       if (settle) settle.resolve(url.searchParams);
       else early = url.searchParams;
       close();
       return;
     }
-    if (requests >= maxRequests) fail(new SignInError(`the sign-in listener got ${requests} requests without a valid callback`));
+    if (requests >= maxRequests)
+      fail(new SignInError(`the sign-in listener got ${requests} requests without a valid callback`));
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -80,7 +95,10 @@ export async function listenLoopback(preferredPort: number | undefined, timeoutM
     await listen(0);
   }
   const port = (server.address() as AddressInfo).port;
-  const timer = setTimeout(() => fail(new SignInError(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+  const timer = setTimeout(
+    () => fail(new SignInError(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)),
+    timeoutMs,
+  );
   timer.unref();
   function close(): void {
     clearTimeout(timer);

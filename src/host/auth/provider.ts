@@ -4,7 +4,11 @@
 // was fetched for (RFC 8414 §3.3; else the metadata is not used), and a pre-registered client
 // from the config is never replaced by a registration.
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { AuthConfig } from "./auth-config.js";
 import { SignInError } from "./loopback.js";
 import type { AuthRecord, IssuerRecord } from "./store.js";
@@ -31,7 +35,11 @@ export const sameIssuer = (a: string, b: string) => a.replace(/\/$/, "") === b.r
  * Why a configured client (clientId, clientSecret) may not go to this authorization server: it
  * goes only to `auth.issuer`, or, without one, to an issuer on the MCP server's own origin.
  */
-export function configuredClientProblem(config: AuthConfig, issuer: string | undefined, serverUrl: string): string | undefined {
+export function configuredClientProblem(
+  config: AuthConfig,
+  issuer: string | undefined,
+  serverUrl: string,
+): string | undefined {
   return clientBinding(config, issuer, serverUrl)?.detail;
 }
 
@@ -39,11 +47,24 @@ export function configuredClientProblem(config: AuthConfig, issuer: string | und
  * Why not, as data: `askable` only for an issuer on another origin while `auth.issuer` is unset —
  * the one case the person may allow (once, remembered for that issuer in the 0600 store).
  */
-export function clientBinding(config: AuthConfig, issuer: string | undefined, serverUrl: string): { askable: boolean; detail: string } | undefined {
+export function clientBinding(
+  config: AuthConfig,
+  issuer: string | undefined,
+  serverUrl: string,
+): { askable: boolean; detail: string } | undefined {
   const shown = (s: string) => JSON.stringify(s.slice(0, 200).replace(/[^\x20-\x7E]/g, "?"));
-  if (issuer === undefined) return { askable: false, detail: "the authorization server is not known yet: the configured client (auth.clientId) is not sent" };
+  if (issuer === undefined)
+    return {
+      askable: false,
+      detail: "the authorization server is not known yet: the configured client (auth.clientId) is not sent",
+    };
   if (config.issuer !== undefined) {
-    return sameIssuer(config.issuer, issuer) ? undefined : { askable: false, detail: `the configured client (auth.clientId) was issued by ${shown(config.issuer)} (auth.issuer), not by ${shown(issuer)}: not sent` };
+    return sameIssuer(config.issuer, issuer)
+      ? undefined
+      : {
+          askable: false,
+          detail: `the configured client (auth.clientId) was issued by ${shown(config.issuer)} (auth.issuer), not by ${shown(issuer)}: not sent`,
+        };
   }
   let same = false;
   try {
@@ -51,7 +72,12 @@ export function clientBinding(config: AuthConfig, issuer: string | undefined, se
   } catch {
     same = false;
   }
-  return same ? undefined : { askable: true, detail: `the authorization server ${shown(issuer)} is on another origin than the server: the configured client (auth.clientId, auth.clientSecret) is sent there only with "auth": {"issuer": ${shown(issuer)}}; not sent` };
+  return same
+    ? undefined
+    : {
+        askable: true,
+        detail: `the authorization server ${shown(issuer)} is on another origin than the server: the configured client (auth.clientId, auth.clientSecret) is sent there only with "auth": {"issuer": ${shown(issuer)}}; not sent`,
+      };
 }
 
 export class StoredProvider implements OAuthClientProvider {
@@ -100,7 +126,13 @@ export class StoredProvider implements OAuthClientProvider {
       const e = this.entry();
       // Allowed once by the person for this issuer: remembered beside its registration, by client id.
       if (!(unbound.askable && e && e.allowedClientId === clientId)) {
-        if (!unbound.askable || !this.flow.confirmIssuer || !e || !(await this.flow.confirmIssuer(this.issuer as string))) throw new SignInError(unbound.detail);
+        if (
+          !unbound.askable ||
+          !this.flow.confirmIssuer ||
+          !e ||
+          !(await this.flow.confirmIssuer(this.issuer as string))
+        )
+          throw new SignInError(unbound.detail);
         e.allowedClientId = clientId;
         this.save();
       }
@@ -151,7 +183,9 @@ export class StoredProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const issuer = state.authorizationServerMetadata?.issuer;
     if (issuer !== undefined && !sameIssuer(issuer, String(state.authorizationServerUrl))) {
-      throw new SignInError(`the authorization server metadata names issuer ${JSON.stringify(issuer.slice(0, 200))}, not ${String(state.authorizationServerUrl).slice(0, 200)}: not used`);
+      throw new SignInError(
+        `the authorization server metadata names issuer ${JSON.stringify(issuer.slice(0, 200))}, not ${String(state.authorizationServerUrl).slice(0, 200)}: not used`,
+      );
     }
     this.issuer = String(state.authorizationServerUrl);
     this.record.discovery = state;

@@ -64,10 +64,17 @@ const boundedFetch: typeof fetch = async (input, init) => {
   let size = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.length;
-    if (size > MAX_OAUTH_REPLY) throw new SignInError(`an OAuth reply from ${new URL(String(input instanceof Request ? input.url : input)).origin} is over ${MAX_OAUTH_REPLY} bytes`);
+    if (size > MAX_OAUTH_REPLY)
+      throw new SignInError(
+        `an OAuth reply from ${new URL(String(input instanceof Request ? input.url : input)).origin} is over ${MAX_OAUTH_REPLY} bytes`,
+      );
     chunks.push(chunk);
   }
-  return new Response(NULL_BODY.has(res.status) ? null : Buffer.concat(chunks), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(NULL_BODY.has(res.status) ? null : Buffer.concat(chunks), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 };
 
 const NEEDED = "sign-in needed";
@@ -111,10 +118,17 @@ export class ServerAuth implements HttpAuth {
   async headers(): Promise<Record<string, string>> {
     if (this.flow) await this.flow.catch(() => {});
     let now = this.current();
-    if (now && expired(now.tokens, now.savedAt) && now.tokens.refresh_token && Date.now() - this.refreshFailedAt > REFRESH_BACKOFF_MS) {
+    if (
+      now &&
+      expired(now.tokens, now.savedAt) &&
+      now.tokens.refresh_token &&
+      Date.now() - this.refreshFailedAt > REFRESH_BACKOFF_MS
+    ) {
       // A failed refresh keeps the tokens (an outage is no reason to forget them; a refused refresh
       // token was dropped by auth() itself): the server's 401 then says what is needed.
-      await this.share(() => this.authorize({ interactive: false, refreshOnly: true })).catch(() => void (this.refreshFailedAt = Date.now()));
+      await this.share(() => this.authorize({ interactive: false, refreshOnly: true })).catch(
+        () => void (this.refreshFailedAt = Date.now()),
+      );
       now = this.current();
     }
     return now ? { authorization: `Bearer ${now.tokens.access_token}` } : {};
@@ -127,15 +141,21 @@ export class ServerAuth implements HttpAuth {
    * timeout (a person may take minutes; limits.signInTimeoutMs bounds them), then sends it again.
    */
   async challenged(status: number, wwwAuthenticate: string | undefined): Promise<{ retry: boolean; why?: string }> {
-    const params = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { "www-authenticate": wwwAuthenticate } : {} }));
+    const params = extractWWWAuthenticateParams(
+      new Response(null, { headers: wwwAuthenticate ? { "www-authenticate": wwwAuthenticate } : {} }),
+    );
     if (status === 403 && params.error !== "insufficient_scope") return this.final();
     const prior = scopeSet(this.current()?.tokens.scope);
     for (const s of this.asked ?? []) prior.add(s);
     for (const s of scopeSet(this.pending?.scope)) prior.add(s); // a step-up not signed in yet
     const wanted = new Set([...prior, ...scopeSet(params.scope)]);
-    const pending = { resourceMetadataUrl: params.resourceMetadataUrl, scope: wanted.size > 0 ? [...wanted].join(" ") : undefined };
+    const pending = {
+      resourceMetadataUrl: params.resourceMetadataUrl,
+      scope: wanted.size > 0 ? [...wanted].join(" ") : undefined,
+    };
     if (status === 403) {
-      if ([...wanted].every((s) => this.asked?.has(s))) return this.final("the server refuses the scopes it was granted");
+      if ([...wanted].every((s) => this.asked?.has(s)))
+        return this.final("the server refuses the scopes it was granted");
       if (++this.stepUps > MAX_STEP_UPS) return this.final(`no more than ${MAX_STEP_UPS} step-up sign-ins per session`);
       this.pending = { ...pending, stepUp: true }; // the tokens stay for what they allow meanwhile
       return { retry: false };
@@ -174,7 +194,11 @@ export class ServerAuth implements HttpAuth {
 
   /** A failure's text without any stored token or secret (a server's error body may echo one). */
   private redact(text: string): string {
-    const secrets = Object.values(this.record.issuers).flatMap((e) => [e.tokens?.access_token, e.tokens?.refresh_token, e.client?.client_secret]);
+    const secrets = Object.values(this.record.issuers).flatMap((e) => [
+      e.tokens?.access_token,
+      e.tokens?.refresh_token,
+      e.client?.client_secret,
+    ]);
     secrets.push(this.config.clientSecret);
     let out = text;
     for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join("[redacted]");
@@ -186,7 +210,10 @@ export class ServerAuth implements HttpAuth {
       await this.share(run);
       return { retry: true };
     } catch (e) {
-      return { retry: false, why: e instanceof SignInError && e.message === NEEDED ? undefined : this.redact(oneLine(e)) };
+      return {
+        retry: false,
+        why: e instanceof SignInError && e.message === NEEDED ? undefined : this.redact(oneLine(e)),
+      };
     }
   }
 
@@ -211,7 +238,12 @@ export class ServerAuth implements HttpAuth {
     return this.flow;
   }
 
-  private async authorize(opts: { resourceMetadataUrl?: URL; scope?: string; interactive: boolean; refreshOnly?: boolean }): Promise<void> {
+  private async authorize(opts: {
+    resourceMetadataUrl?: URL;
+    scope?: string;
+    interactive: boolean;
+    refreshOnly?: boolean;
+  }): Promise<void> {
     const interactive = opts.interactive;
     if (!interactive && !this.current()?.tokens.refresh_token) throw new SignInError(NEEDED);
     const state = randomBytes(24).toString("base64url");
@@ -228,7 +260,13 @@ export class ServerAuth implements HttpAuth {
             try {
               host = new URL(issuer).host;
             } catch {}
-            return (this.options.confirmIssuer as NonNullable<SignInOptions["confirmIssuer"]>)({ server: this.server, issuer, host, clientId: this.config.clientId ?? "", secret: this.config.clientSecret !== undefined });
+            return (this.options.confirmIssuer as NonNullable<SignInOptions["confirmIssuer"]>)({
+              server: this.server,
+              issuer,
+              host,
+              clientId: this.config.clientId ?? "",
+              secret: this.config.clientSecret !== undefined,
+            });
           }
         : undefined,
       redirect: (url) => {
@@ -247,22 +285,45 @@ export class ServerAuth implements HttpAuth {
       if (!opts.refreshOnly) {
         // Discovery afresh after a challenge (the server may have moved to another authorization
         // server): the SDK's, checked by the provider, then auth() starts from it.
-        const info = await discoverOAuthServerInfo(this.url, { resourceMetadataUrl: opts.resourceMetadataUrl, fetchFn: boundedFetch });
+        const info = await discoverOAuthServerInfo(this.url, {
+          resourceMetadataUrl: opts.resourceMetadataUrl,
+          fetchFn: boundedFetch,
+        });
         provider.saveDiscoveryState({ ...info, resourceMetadataUrl: opts.resourceMetadataUrl?.href });
         const meta = info.authorizationServerMetadata;
         scope ??= info.resourceMetadata?.scopes_supported?.join(" ") || this.config.scopes?.join(" ") || undefined;
         // A refresh token where the authorization server offers one (offline_access, SEP-2207).
-        if (scope !== undefined && meta?.scopes_supported?.includes("offline_access") && !scopeSet(scope).has("offline_access")) scope += " offline_access";
-        hooks.metadata = { ...hooks.metadata, token_endpoint_auth_method: authMethod(meta?.token_endpoint_auth_methods_supported, this.config), ...(scope ? { scope } : {}) };
+        if (
+          scope !== undefined &&
+          meta?.scopes_supported?.includes("offline_access") &&
+          !scopeSet(scope).has("offline_access")
+        )
+          scope += " offline_access";
+        hooks.metadata = {
+          ...hooks.metadata,
+          token_endpoint_auth_method: authMethod(meta?.token_endpoint_auth_methods_supported, this.config),
+          ...(scope ? { scope } : {}),
+        };
         this.dropStaleRegistration(provider, hooks.redirectUrl);
         this.asked = scopeSet(scope);
       }
-      const first = await auth(provider, { serverUrl: this.url, resourceMetadataUrl: opts.resourceMetadataUrl, scope, fetchFn: boundedFetch });
+      const first = await auth(provider, {
+        serverUrl: this.url,
+        resourceMetadataUrl: opts.resourceMetadataUrl,
+        scope,
+        fetchFn: boundedFetch,
+      });
       if (first === "AUTHORIZED") return void this.completed++;
       if (!listener || !authorizationUrl) throw new SignInError(NEEDED);
       const callback = await listener.wait(state);
       const code = this.checkCallback(callback);
-      const second = await auth(provider, { serverUrl: this.url, resourceMetadataUrl: opts.resourceMetadataUrl, scope, authorizationCode: code, fetchFn: boundedFetch });
+      const second = await auth(provider, {
+        serverUrl: this.url,
+        resourceMetadataUrl: opts.resourceMetadataUrl,
+        scope,
+        authorizationCode: code,
+        fetchFn: boundedFetch,
+      });
       if (second !== "AUTHORIZED") throw new SignInError("the authorization server did not issue a token");
       this.completed++;
     } finally {
@@ -277,11 +338,20 @@ export class ServerAuth implements HttpAuth {
    */
   private checkCallback(p: URLSearchParams): string {
     const error = p.get("error");
-    if (error) throw new SignInError(`the authorization server refused: ${printable(error)}${p.get("error_description") ? ` (${printable(p.get("error_description")!)})` : ""}`);
-    const meta = this.record.discovery?.authorizationServerMetadata as { issuer?: string; authorization_response_iss_parameter_supported?: unknown } | undefined;
+    if (error)
+      throw new SignInError(
+        `the authorization server refused: ${printable(error)}${p.get("error_description") ? ` (${printable(p.get("error_description")!)})` : ""}`,
+      );
+    const meta = this.record.discovery?.authorizationServerMetadata as
+      | { issuer?: string; authorization_response_iss_parameter_supported?: unknown }
+      | undefined;
     const iss = p.get("iss");
-    if (meta?.authorization_response_iss_parameter_supported === true && iss === null) throw new SignInError("the authorization response has no iss, which its server promises (RFC 9207)");
-    if (iss !== null && iss !== meta?.issuer) throw new SignInError(`the authorization response comes from issuer ${JSON.stringify(printable(iss))}, not ${JSON.stringify(printable(meta?.issuer ?? "(unknown)"))} (RFC 9207)`);
+    if (meta?.authorization_response_iss_parameter_supported === true && iss === null)
+      throw new SignInError("the authorization response has no iss, which its server promises (RFC 9207)");
+    if (iss !== null && iss !== meta?.issuer)
+      throw new SignInError(
+        `the authorization response comes from issuer ${JSON.stringify(printable(iss))}, not ${JSON.stringify(printable(meta?.issuer ?? "(unknown)"))} (RFC 9207)`,
+      );
     const code = p.get("code");
     if (!code) throw new SignInError("the authorization response has no code");
     return code;
@@ -315,7 +385,10 @@ function expired(t: OAuthTokens, savedAt: number | undefined): boolean {
 
 /** The registration's token endpoint auth method: a secret where the server takes one, else none. */
 function authMethod(supported: string[] | undefined, config: AuthConfig): string {
-  if (config.clientSecret) return supported?.includes("client_secret_post") && !supported.includes("client_secret_basic") ? "client_secret_post" : "client_secret_basic";
+  if (config.clientSecret)
+    return supported?.includes("client_secret_post") && !supported.includes("client_secret_basic")
+      ? "client_secret_post"
+      : "client_secret_basic";
   if (!supported || supported.includes("none")) return "none";
   return supported.find((m) => m === "client_secret_basic" || m === "client_secret_post") ?? "none";
 }

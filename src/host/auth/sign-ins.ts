@@ -27,7 +27,12 @@ export class SignIns {
     const store = settings.store ?? AuthStore.fromEnv();
     const options: SignInOptions = {
       interactive: settings.interactive ?? false,
-      showUrl: settings.showUrl ?? ((server, url) => void process.stderr.write(`mcp-prism: sign in to ${server} in your browser; if it did not open, open:\n  ${url}\n`)),
+      showUrl:
+        settings.showUrl ??
+        ((server, url) =>
+          void process.stderr.write(
+            `mcp-prism: sign in to ${server} in your browser; if it did not open, open:\n  ${url}\n`,
+          )),
       openBrowser: settings.openBrowser ?? ((url) => void openBrowser(url)),
       timeoutMs: settings.timeoutMs ?? config.limits.signInTimeoutMs,
       confirmIssuer: settings.confirmIssuer,
@@ -72,7 +77,12 @@ export class SignIns {
    * Signs in to the server now: its tokens forgotten, the connection opened again with sign-in
    * interactive. "not-needed" when the server let it in without asking.
    */
-  async login(conn: Connection | undefined, name: string, showUrl: ((url: string) => void) | undefined, relist: () => Promise<unknown>): Promise<"signed-in" | "not-needed"> {
+  async login(
+    conn: Connection | undefined,
+    name: string,
+    showUrl: ((url: string) => void) | undefined,
+    relist: () => Promise<unknown>,
+  ): Promise<"signed-in" | "not-needed"> {
     if (!conn) throw new ConnectionError("unknown-server", "", `no server named ${JSON.stringify(name)}`);
     const auth = this.auths.get(name);
     if (!auth) throw new ConnectionError("not-http", name, "is not an HTTP server: there is nothing to sign in to");

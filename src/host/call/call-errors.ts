@@ -9,7 +9,6 @@ import { RESULT_TOO_LARGE_CODE, RESULT_TOO_LARGE_MARK, type TooLargeStage } from
 import { callError } from "../host-error.js";
 import type { CallError } from "../types.js";
 
-
 const MAX_SERVER_MESSAGE = 300;
 
 /**
@@ -19,20 +18,31 @@ const MAX_SERVER_MESSAGE = 300;
 export function plainServerText(s: string, max: number): string {
   const plain = s
     .slice(0, max * 4)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\p{M}{4,}/gu, " ")
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\p{M}{4,}/gu,
+      " ",
+    )
     .replace(/\s+/g, " ")
     .trim();
   return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
 }
 
-export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs: number, signal?: AbortSignal): CallError {
+export function wireError(
+  e: unknown,
+  conn: Connection,
+  tool: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): CallError {
   const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
   if (e instanceof ConnectionError) return err(e.rule, e.detail, e.stderr);
   const refused = refusalOf(e);
   if (refused) return err(refused.rule, `refused the reply to tools/call: ${refused.detail}`);
   if (e instanceof McpError) {
-    const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as { limit: number; bytes?: number; stage?: TooLargeStage } | undefined;
+    const mark = (e.data as Record<string, unknown> | undefined)?.[RESULT_TOO_LARGE_MARK] as
+      | { limit: number; bytes?: number; stage?: TooLargeStage }
+      | undefined;
     if (e.code === RESULT_TOO_LARGE_CODE && mark) {
       const size = mark.bytes === undefined ? "exceeds" : `is ${mark.bytes} bytes, over`;
       const where = mark.stage === "parsed" ? "it was refused before validation" : "the read stopped there";
@@ -43,7 +53,11 @@ export function wireError(e: unknown, conn: Connection, tool: string, timeoutMs:
     // request; a server's -32000 is its own error (the JSON-RPC "server error" range) and says so.
     if (e.code === -32000 && e.data === undefined && e.message === "MCP error -32000: Connection closed") {
       const restart = conn.state === "disconnected" ? "; it will be restarted on the next call" : "";
-      return err("connection-closed", `the server closed the connection during the call${restart}`, conn.stderrExplaining());
+      return err(
+        "connection-closed",
+        `the server closed the connection during the call${restart}`,
+        conn.stderrExplaining(),
+      );
     }
     const text = e.message.length > MAX_SERVER_MESSAGE ? `${e.message.slice(0, MAX_SERVER_MESSAGE)}…` : e.message;
     const error = err("server-error", text);

@@ -22,22 +22,41 @@ export function checkCall(call: PendingCall, maxDepth: number): CallError | unde
   // moved between the approval and the call (a server connected or restarted meanwhile).
   const target = opts.target;
   if (target !== undefined && (target.server !== entry.server || target.tool !== entry.name)) {
-    return callError(target.server, target.tool, "tool-moved", `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`);
+    return callError(
+      target.server,
+      target.tool,
+      "tool-moved",
+      `the name ${JSON.stringify(entry.qualifiedName)} now means server ${entry.server}, tool ${entry.name}; not run`,
+    );
   }
-  if (entry.unavailable !== undefined) return callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail);
+  if (entry.unavailable !== undefined)
+    return callError(plan.server, plan.tool, entry.unavailable.rule, entry.unavailable.detail);
   // Arguments (from the model, --args or a UI form) are untrusted JSON like a result.
-  if (exceedsJsonDepth(plan.args, maxDepth)) return callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`);
+  if (exceedsJsonDepth(plan.args, maxDepth))
+    return callError(plan.server, plan.tool, "too-deep", `${tooDeepDetail("the arguments", maxDepth)}; not sent`);
   if (entry.era !== "2026-12-01") {
     if (!opts.select) return undefined;
-    return callError(plan.server, plan.tool, "selection-unsupported", `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`);
+    return callError(
+      plan.server,
+      plan.tool,
+      "selection-unsupported",
+      `the server speaks ${plan.protocolVersion}: output selection needs protocol 2026-12-01`,
+    );
   }
   const declined = opts.select && entry.declined?.find((d) => opts.select!.some((s) => sameSelector(s, d)));
   if (declined) {
     plan.requested = opts.select;
-    return callError(plan.server, plan.tool, "declined-variant", `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`);
+    return callError(
+      plan.server,
+      plan.tool,
+      "declined-variant",
+      `${selectorKey(declined)} is declined: ${declined.detail} [${declined.rule}]`,
+    );
   }
   const negotiated = conn.negotiated(policyFor(plan.mode).advertiseExtensions);
-  const chosen = opts.select ? selectionOf(opts.select, entry, negotiated) : modeSelection(entry, plan.mode, negotiated);
+  const chosen = opts.select
+    ? selectionOf(opts.select, entry, negotiated)
+    : modeSelection(entry, plan.mode, negotiated);
   call.appExtensions = chosen.extensions;
   call.effective = chosen.effective;
   plan.requested = chosen.requested;
@@ -62,12 +81,17 @@ export function finishCall(call: PendingCall, raw: Record<string, unknown>, limi
       const view = plan.mode === "app" && appResourceUri(entry) !== undefined ? [UI_EXTENSION] : [];
       outcome = succeeded(call, route(legacyOutputs(v, view[0]), { appExtensions: view, meta: v.meta }), v.isError);
       outcome.legacyResult = v;
-      if (v.warnings) outcome.warnings = v.warnings.map((w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }));
+      if (v.warnings)
+        outcome.warnings = v.warnings.map(
+          (w): HostWarning => ({ server: plan.server, tool: plan.tool, rule: w.rule, detail: w.detail }),
+        );
       if (v.meta !== undefined && Object.keys(v.meta).length > 0) outcome.resultMeta = v.meta;
     }
   } catch (e) {
-    if (e instanceof ResultValidationError) return failedCall(call, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
-    if (e instanceof RoutingError) return failedCall(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
+    if (e instanceof ResultValidationError)
+      return failedCall(call, callError(plan.server, plan.tool, e.rule, `invalid result: ${e.message}`));
+    if (e instanceof RoutingError)
+      return failedCall(call, callError(plan.server, plan.tool, "unroutable-output", e.message));
     throw e;
   }
   return outcome;
@@ -93,6 +117,7 @@ function succeeded(call: PendingCall, routed: Routed, isError: boolean): CallSuc
     },
     durationMs: performance.now() - call.started,
   };
-  if (routed.model.length === 0) outcome.receipt = writeReceipt(call.entry.name, routed, outcome.bytes, call.entry.variants, isError);
+  if (routed.model.length === 0)
+    outcome.receipt = writeReceipt(call.entry.name, routed, outcome.bytes, call.entry.variants, isError);
   return outcome;
 }

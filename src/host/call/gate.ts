@@ -63,16 +63,29 @@ export class CallGate {
   }
 
   /** Approves a call of a listed tool (or of one not listed: it always needs asking). */
-  approve(entry: ToolEntry | undefined, req: Omit<ApprovalRequest, "server" | "tool"> & { name: string }, signal?: AbortSignal): Promise<Approval> {
+  approve(
+    entry: ToolEntry | undefined,
+    req: Omit<ApprovalRequest, "server" | "tool"> & { name: string },
+    signal?: AbortSignal,
+  ): Promise<Approval> {
     const { name, ...rest } = req;
-    return this.approveCall({ ...rest, server: entry?.server ?? "?", tool: entry?.name ?? name }, entry ? !needsApproval(entry) : false, signal);
+    return this.approveCall(
+      { ...rest, server: entry?.server ?? "?", tool: entry?.name ?? name },
+      entry ? !needsApproval(entry) : false,
+      signal,
+    );
   }
 
   async approveCall(req: ApprovalRequest, readOnly: boolean, signal?: AbortSignal): Promise<Approval> {
     // A call the person typed (/call, /table, /view) is their own approval.
     const first = req.source === "user" ? "allow" : this.decide(req.server, req.tool, readOnly);
     if (first === "allow") return { ok: true };
-    if (first === "deny") return { ok: false, rule: "not-approved", detail: "not marked read-only; the user did not approve it (pass --yes to allow)" };
+    if (first === "deny")
+      return {
+        ok: false,
+        rule: "not-approved",
+        detail: "not marked read-only; the user did not approve it (pass --yes to allow)",
+      };
     const answer = await this.queue.run(async () => {
       // Decided again in turn: an "always" given while this ask waited applies, an aborted call is not asked.
       if (signal?.aborted) return "no" as const;

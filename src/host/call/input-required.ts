@@ -54,20 +54,26 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
   const state = raw.requestState;
   if (requests !== undefined && !isObject(requests)) return fail("inputRequests is not an object");
   if (state !== undefined && typeof state !== "string") return fail("requestState is not a string");
-  if (requests === undefined && state === undefined) return fail("an input_required result with neither inputRequests nor requestState");
+  if (requests === undefined && state === undefined)
+    return fail("an input_required result with neither inputRequests nor requestState");
   const entries = Object.entries(requests ?? {});
-  if (entries.length > MAX_INPUT_REQUESTS) return fail(`${entries.length} input requests in one round (at most ${MAX_INPUT_REQUESTS})`);
+  if (entries.length > MAX_INPUT_REQUESTS)
+    return fail(`${entries.length} input requests in one round (at most ${MAX_INPUT_REQUESTS})`);
   const inputResponses: Record<string, Json> = {};
   for (const [key, req] of entries) {
     const method = isObject(req) ? req.method : undefined;
     const params = isObject(req) ? req.params : undefined;
     if (method === "roots/list") {
-      if (!roots) return fail(`server ${server} asked for the client's roots; none are offered (config "roots" or --root DIR)`, "roots-not-offered");
+      if (!roots)
+        return fail(
+          `server ${server} asked for the client's roots; none are offered (config "roots" or --root DIR)`,
+          "roots-not-offered",
+        );
       inputResponses[key] = { roots: [...roots] };
-    }
-    else if (method === "elicitation/create" && !provider?.elicitation) inputResponses[key] = { action: "cancel" };
+    } else if (method === "elicitation/create" && !provider?.elicitation) inputResponses[key] = { action: "cancel" };
     else if (method === "elicitation/create" || (method === "sampling/createMessage" && provider?.sampling)) {
-      if (method === "sampling/createMessage" && declined?.has(key)) return fail(`server ${server} asked again for the sampling request the user declined`, "sampling-declined");
+      if (method === "sampling/createMessage" && declined?.has(key))
+        return fail(`server ${server} asked again for the sampling request the user declined`, "sampling-declined");
       const answer = await answerInput(server, method, params, provider ?? NO_INPUT, signal);
       if (!answer.ok && answer.rule === "sampling-declined" && declined) {
         declined.add(key);
@@ -76,7 +82,8 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
       if (!answer.ok) return fail(answer.detail, answer.rule);
       inputResponses[key] = answer.result;
     } else {
-      const what = typeof method === "string" ? method.replace(/[^\x20-\x7E]/g, "?").slice(0, 60) : "a malformed input request";
+      const what =
+        typeof method === "string" ? method.replace(/[^\x20-\x7E]/g, "?").slice(0, 60) : "a malformed input request";
       return fail(`the server asked for ${what} input, which mcp-prism does not answer`);
     }
   }
@@ -92,11 +99,20 @@ export type Answered = { ok: true; raw: Json } | { ok: false; rule: string; deta
  * (at most MAX_INPUT_ROUNDS rounds): tools/call, prompts/get and resources/read alike. `send`'s
  * errors propagate; what the host cannot answer is a rule.
  */
-export async function withInputRounds(send: (retry?: Retry) => Promise<Json>, legacy: () => boolean, asker: InputAsker): Promise<Answered> {
+export async function withInputRounds(
+  send: (retry?: Retry) => Promise<Json>,
+  legacy: () => boolean,
+  asker: InputAsker,
+): Promise<Answered> {
   const withDeclines: InputAsker = { ...asker, declined: asker.declined ?? new Set() };
   let raw = await send();
   for (let round = 1; !legacy() && isInputRequired(raw); round++) {
-    if (round > MAX_INPUT_ROUNDS) return { ok: false, rule: "input-required-rounds", detail: `still input_required after ${MAX_INPUT_ROUNDS} rounds` };
+    if (round > MAX_INPUT_ROUNDS)
+      return {
+        ok: false,
+        rule: "input-required-rounds",
+        detail: `still input_required after ${MAX_INPUT_ROUNDS} rounds`,
+      };
     const answer = await answerInputRequests(raw, withDeclines);
     if (!answer.ok) return answer;
     raw = await send(answer.retry);

@@ -21,7 +21,11 @@ export interface CallObserver {
 }
 
 /** What the lifecycle runs a call with: the host's call path (Host.call, or an executor's). */
-export type CallPath = (qualifiedName: string, args: Record<string, unknown>, opts: CallOptions) => Promise<CallOutcome>;
+export type CallPath = (
+  qualifiedName: string,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+) => Promise<CallOutcome>;
 
 export interface CallRequest {
   source: CallSource;
@@ -39,7 +43,9 @@ export interface CallRequest {
 
 /** A thrown call path as an ordinary failed outcome (the card ends, the caller gets data). */
 export function thrownOutcome(plan: CallPlan, e: unknown): CallOutcome {
-  const why = String((e as Error)?.message ?? e).split("\n")[0].slice(0, 200);
+  const why = String((e as Error)?.message ?? e)
+    .split("\n")[0]
+    .slice(0, 200);
   return failedOutcome(plan, "host-error", `the host failed running the call (${why})`);
 }
 
@@ -72,7 +78,11 @@ export class CallLifecycle {
     const { entry, args } = req;
     const opts = req.opts ?? {};
     const plan = planFor(entry, req.name, args, opts.mode ?? "chat");
-    const approval = await this.gate.approve(entry, { name: req.name, args, source: req.source, detail: req.detail }, opts.signal);
+    const approval = await this.gate.approve(
+      entry,
+      { name: req.name, args, source: req.source, detail: req.detail },
+      opts.signal,
+    );
     const id = this.next++;
     const server = entry?.server ?? "?";
     const tool = entry?.name ?? req.name;

@@ -13,6 +13,11 @@ export function unknownPlan(qualifiedName: string, args: Record<string, unknown>
 }
 
 /** The plan for a call that may name a listed tool or not. */
-export function planFor(entry: ToolEntry | undefined, name: string, args: Record<string, unknown>, mode: Mode): CallPlan {
+export function planFor(
+  entry: ToolEntry | undefined,
+  name: string,
+  args: Record<string, unknown>,
+  mode: Mode,
+): CallPlan {
   return entry ? planOf(entry, args, mode) : unknownPlan(name, args, mode);
 }

@@ -14,9 +14,18 @@ export interface Selection {
 }
 
 /** A selection (the caller's or the mode's), its local check and its negotiated extensions. */
-export function selectionOf(requested: ToolResultOutputSelector[] | undefined, entry: ToolEntry, negotiated: ReadonlySet<string>): Selection {
+export function selectionOf(
+  requested: ToolResultOutputSelector[] | undefined,
+  entry: ToolEntry,
+  negotiated: ReadonlySet<string>,
+): Selection {
   const effective = effectiveSelection(requested);
-  return { requested, effective, issue: checkSelection(requested, entry.variants, negotiated), extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)) };
+  return {
+    requested,
+    effective,
+    issue: checkSelection(requested, entry.variants, negotiated),
+    extensions: requestedExtensions(effective).filter((x) => negotiated.has(x)),
+  };
 }
 
 /** The mode's own selection for a tool and its local check. */

@@ -39,7 +39,9 @@ export function taskSupport(entry: Pick<ToolEntry, "execution">): "required" | "
 }
 
 /** A task handle in a tools/call result (CreateTaskResult, or an unsolicited 2026-07-28 handle). */
-export function taskHandle(raw: Json): { taskId: string; status: string; statusMessage?: string; pollInterval?: number } | undefined {
+export function taskHandle(
+  raw: Json,
+): { taskId: string; status: string; statusMessage?: string; pollInterval?: number } | undefined {
   const t = raw.task;
   if (!isObject(t) || typeof t.taskId !== "string" || t.taskId.length === 0 || t.taskId.length > 500) return undefined;
   return {
@@ -51,7 +53,10 @@ export function taskHandle(raw: Json): { taskId: string; status: string; statusM
 }
 
 export class TaskError extends Error {
-  constructor(readonly rule: "task-failed" | "task-cancelled" | "task-malformed", message: string) {
+  constructor(
+    readonly rule: "task-failed" | "task-cancelled" | "task-malformed",
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -91,11 +96,20 @@ export class RunningTasks {
   }
 
   /** Follows a task from its handle to the tools/call result it ends with; throws TaskError, McpError or the abort. */
-  async follow(conn: Connection, tool: string, first: NonNullable<ReturnType<typeof taskHandle>>, opts: FollowOptions): Promise<Json> {
+  async follow(
+    conn: Connection,
+    tool: string,
+    first: NonNullable<ReturnType<typeof taskHandle>>,
+    opts: FollowOptions,
+  ): Promise<Json> {
     const me: Running = { conn, server: conn.name, tool, taskId: first.taskId };
     this.running.add(me);
     const started = performance.now();
-    const show = (status: string, message?: string) => opts.onProgress?.({ progress: 0, message: `task ${status}${message ? `: ${message.slice(0, MAX_STATUS_CHARS)}` : ""}` });
+    const show = (status: string, message?: string) =>
+      opts.onProgress?.({
+        progress: 0,
+        message: `task ${status}${message ? `: ${message.slice(0, MAX_STATUS_CHARS)}` : ""}`,
+      });
     try {
       let task: Json = { ...first };
       let interval = clampPoll(first.pollInterval);
@@ -103,15 +117,21 @@ export class RunningTasks {
       for (;;) {
         const status = String(task.status);
         if (status === "completed" || status === "input_required") break;
-        if (status === "failed") throw new TaskError("task-failed", `the task failed${typeof task.statusMessage === "string" ? `: ${task.statusMessage.slice(0, MAX_STATUS_CHARS)}` : ""}`);
+        if (status === "failed")
+          throw new TaskError(
+            "task-failed",
+            `the task failed${typeof task.statusMessage === "string" ? `: ${task.statusMessage.slice(0, MAX_STATUS_CHARS)}` : ""}`,
+          );
         if (status === "cancelled") throw new TaskError("task-cancelled", "the server cancelled the task");
-        if (performance.now() - started > opts.maxMs) throw new TaskError("task-failed", `the task ran longer than ${opts.maxMs} ms`);
+        if (performance.now() - started > opts.maxMs)
+          throw new TaskError("task-failed", `the task ran longer than ${opts.maxMs} ms`);
         await sleep(interval, opts.signal);
         const got = await conn.request("tasks/get", { taskId: me.taskId }, { signal: opts.signal });
         // 2025-11-25: GetTaskResult is the task itself; some servers wrap it as {task}.
         const next = isObject(got.task) ? got.task : got;
         if (typeof next.status !== "string") throw new TaskError("task-malformed", "tasks/get returned no status");
-        if (next.status !== task.status || next.statusMessage !== task.statusMessage) show(next.status, typeof next.statusMessage === "string" ? next.statusMessage : undefined);
+        if (next.status !== task.status || next.statusMessage !== task.statusMessage)
+          show(next.status, typeof next.statusMessage === "string" ? next.statusMessage : undefined);
         task = next;
         interval = clampPoll(typeof next.pollInterval === "number" ? next.pollInterval : interval);
         // The 2026-07-28 extension's tasks/get carries the result of a completed task.
@@ -137,7 +157,10 @@ export class RunningTasks {
     this.running.clear();
     await Promise.all(all.map(cancelTask));
     // A task outlives a turn, never the process: the person hears which ones were stopped.
-    for (const t of all) process.stderr.write(`mcp-prism: task ${sanitizeInline(t.taskId.slice(0, 80))} of ${sanitizeInline(`${t.server}/${t.tool}`)} cancelled on exit\n`);
+    for (const t of all)
+      process.stderr.write(
+        `mcp-prism: task ${sanitizeInline(t.taskId.slice(0, 80))} of ${sanitizeInline(`${t.server}/${t.tool}`)} cancelled on exit\n`,
+      );
     return all;
   }
 }

@@ -40,7 +40,17 @@ export class PromptRegistry {
       (e): PromptListing => {
         // Not connected: listed again next time (the server may come up).
         this.listings.delete(conn.name);
-        return { prompts: [], errors: [promptError(conn.name, "", (e as { rule?: string }).rule ?? "connection-failed", (e as { detail?: string }).detail ?? String(e))] };
+        return {
+          prompts: [],
+          errors: [
+            promptError(
+              conn.name,
+              "",
+              (e as { rule?: string }).rule ?? "connection-failed",
+              (e as { detail?: string }).detail ?? String(e),
+            ),
+          ],
+        };
       },
     );
     void listing.then((l) => this.settledListings.set(conn.name, l));
@@ -67,7 +77,9 @@ export class PromptRegistry {
   /** Every server's prompts and listing errors; `waitMs` bounds the wait for servers still connecting. */
   async all(waitMs = Number.POSITIVE_INFINITY, server?: string): Promise<PromptListing> {
     const conns = [...this.conns.values()].filter((c) => server === undefined || c.name === server);
-    const listings = await Promise.all(conns.map((c) => within(c.state === "connected" ? Number.POSITIVE_INFINITY : waitMs, this.listing(c), undefined)));
+    const listings = await Promise.all(
+      conns.map((c) => within(c.state === "connected" ? Number.POSITIVE_INFINITY : waitMs, this.listing(c), undefined)),
+    );
     const out: PromptListing = { prompts: [], errors: [] };
     for (const l of listings) {
       if (!l) continue;
@@ -91,29 +103,58 @@ export class PromptRegistry {
       on = name.slice(0, colon);
       wanted = name.slice(colon + 1);
     }
-    if (on !== undefined && !this.conns.has(on)) return { ok: false, error: promptError("", wanted, "unknown-server", `no server named ${JSON.stringify(on)}`) };
+    if (on !== undefined && !this.conns.has(on))
+      return { ok: false, error: promptError("", wanted, "unknown-server", `no server named ${JSON.stringify(on)}`) };
     const { prompts, errors } = await this.all(waitMs, on);
     const hits = prompts.filter((p) => p.name === wanted);
     if (hits.length === 1) return { ok: true, entry: hits[0] };
     if (hits.length > 1) {
-      return { ok: false, error: promptError("", wanted, "ambiguous-prompt", `servers ${hits.map((h) => h.server).join(", ")} all list it: name one with --server or SERVER:${wanted}`) };
+      return {
+        ok: false,
+        error: promptError(
+          "",
+          wanted,
+          "ambiguous-prompt",
+          `servers ${hits.map((h) => h.server).join(", ")} all list it: name one with --server or SERVER:${wanted}`,
+        ),
+      };
     }
     const rejected = errors.find((e) => e.prompt === wanted);
     if (rejected) return { ok: false, error: rejected };
-    return { ok: false, error: promptError(on ?? "", wanted, "unknown-prompt", `no prompt named ${JSON.stringify(wanted)}`) };
+    return {
+      ok: false,
+      error: promptError(on ?? "", wanted, "unknown-prompt", `no prompt named ${JSON.stringify(wanted)}`),
+    };
   }
 
   /** prompts/get on the prompt's server. */
   get(entry: PromptEntry, args: Record<string, unknown>, signal?: AbortSignal): Promise<PromptResult> {
     const conn = this.conns.get(entry.server);
-    if (!conn) return Promise.resolve({ ok: false, error: promptError(entry.server, entry.name, "unknown-server", "the server is not configured") });
-    return getPrompt(conn, entry, args, { maxJsonDepth: this.limits.maxJsonDepth, timeoutMs: this.limits.callTimeoutMs, signal });
+    if (!conn)
+      return Promise.resolve({
+        ok: false,
+        error: promptError(entry.server, entry.name, "unknown-server", "the server is not configured"),
+      });
+    return getPrompt(conn, entry, args, {
+      maxJsonDepth: this.limits.maxJsonDepth,
+      timeoutMs: this.limits.callTimeoutMs,
+      signal,
+    });
   }
 
   /** The server's suggestions for one argument's value (none when it offers no completion). */
-  complete(entry: PromptEntry, argument: string, value: string, context: Record<string, string> = {}, signal?: AbortSignal): Promise<Completion> {
+  complete(
+    entry: PromptEntry,
+    argument: string,
+    value: string,
+    context: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Completion> {
     const conn = this.conns.get(entry.server);
     if (!conn) return Promise.resolve({ values: [], hasMore: false });
-    return completePromptArgument(conn, entry.name, { name: argument, value }, context, { timeoutMs: COMPLETION_TIMEOUT_MS, signal });
+    return completePromptArgument(conn, entry.name, { name: argument, value }, context, {
+      timeoutMs: COMPLETION_TIMEOUT_MS,
+      signal,
+    });
   }
 }

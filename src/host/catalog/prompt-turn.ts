@@ -15,7 +15,6 @@ export interface PromptPart {
   note?: string;
 }
 
-
 /** One content block as a part of the user's turn or a line naming it. */
 export function promptPart(role: "user" | "assistant", c: ContentBlock): PromptPart {
   switch (c.type) {
@@ -24,7 +23,8 @@ export function promptPart(role: "user" | "assistant", c: ContentBlock): PromptP
     case "resource": {
       const r = c.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
       const mime = r.mimeType ? `, ${r.mimeType}` : "";
-      if (typeof r.text === "string") return { role, text: r.text, note: `resource ${r.uri}${mime} (its text is part of the turn)` };
+      if (typeof r.text === "string")
+        return { role, text: r.text, note: `resource ${r.uri}${mime} (its text is part of the turn)` };
       return { role, note: `resource ${r.uri}${mime}, ${formatBytes(base64Bytes(r.blob ?? ""))} binary: not sent` };
     }
     case "image":

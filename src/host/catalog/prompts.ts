@@ -97,7 +97,8 @@ export function offersCompletions(conn: Connection): boolean {
 /** One raw prompts/list entry, or why it is not usable. */
 export function toPromptEntry(server: string, raw: unknown): PromptEntry | PromptError {
   const name = isObject(raw) && typeof raw.name === "string" ? raw.name : "";
-  const reject = (detail: string) => promptError(server, name.slice(0, MAX_NAME) || "(unnamed)", "malformed-prompt", detail);
+  const reject = (detail: string) =>
+    promptError(server, name.slice(0, MAX_NAME) || "(unnamed)", "malformed-prompt", detail);
   if (!isObject(raw)) return reject("a prompts/list entry is not an object");
   if (!name) return reject("a prompt without a name");
   if (name.length > MAX_NAME) return reject(`a name of ${name.length} characters (at most ${MAX_NAME})`);
@@ -107,9 +108,15 @@ export function toPromptEntry(server: string, raw: unknown): PromptEntry | Promp
   if (rawArgs.length > MAX_ARGUMENTS) return reject(`${rawArgs.length} arguments (at most ${MAX_ARGUMENTS})`);
   const args: PromptArgument[] = [];
   for (const a of rawArgs) {
-    if (!isObject(a) || typeof a.name !== "string" || !a.name || a.name.length > MAX_NAME) return reject("an argument without a usable name");
+    if (!isObject(a) || typeof a.name !== "string" || !a.name || a.name.length > MAX_NAME)
+      return reject("an argument without a usable name");
     if (args.some((b) => b.name === a.name)) return reject(`argument ${JSON.stringify(a.name)} is declared twice`);
-    args.push({ name: a.name, title: text(a.title, MAX_NAME), description: text(a.description), required: a.required === true });
+    args.push({
+      name: a.name,
+      title: text(a.title, MAX_NAME),
+      description: text(a.description),
+      required: a.required === true,
+    });
   }
   return { server, name, title: text(raw.title, MAX_NAME), description: text(raw.description), arguments: args };
 }
@@ -150,7 +157,8 @@ export async function listPrompts(conn: Connection, maxJsonDepth: number, timeou
       }
       const entry = toPromptEntry(conn.name, p);
       if ("rule" in entry) listing.errors.push(entry);
-      else if (seen.has(entry.name)) listing.errors.push(promptError(conn.name, entry.name, "duplicate-prompt", "listed twice; the first is kept"));
+      else if (seen.has(entry.name))
+        listing.errors.push(promptError(conn.name, entry.name, "duplicate-prompt", "listed twice; the first is kept"));
       else {
         seen.add(entry.name);
         listing.prompts.push(entry);
@@ -168,7 +176,10 @@ export async function listPrompts(conn: Connection, maxJsonDepth: number, timeou
 }
 
 /** The arguments checked against the declaration before anything is sent; an error when one is wrong. */
-export function checkArguments(entry: PromptEntry, args: Record<string, unknown>): PromptError | Record<string, string> {
+export function checkArguments(
+  entry: PromptEntry,
+  args: Record<string, unknown>,
+): PromptError | Record<string, string> {
   const fail = (rule: string, detail: string) => promptError(entry.server, entry.name, rule, detail);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(args)) {
@@ -176,24 +187,33 @@ export function checkArguments(entry: PromptEntry, args: Record<string, unknown>
       const known = entry.arguments.map((a) => a.name).join(", ") || "none";
       return fail("unknown-argument", `no argument named ${JSON.stringify(k)} (arguments: ${known})`);
     }
-    if (typeof v !== "string") return fail("invalid-argument", `argument ${k}: expected a string (prompt arguments are strings)`);
-    if (v.length > MAX_ARGUMENT_VALUE) return fail("invalid-argument", `argument ${k}: ${v.length} characters (at most ${MAX_ARGUMENT_VALUE})`);
+    if (typeof v !== "string")
+      return fail("invalid-argument", `argument ${k}: expected a string (prompt arguments are strings)`);
+    if (v.length > MAX_ARGUMENT_VALUE)
+      return fail("invalid-argument", `argument ${k}: ${v.length} characters (at most ${MAX_ARGUMENT_VALUE})`);
     out[k] = v;
   }
   const missing = entry.arguments.filter((a) => a.required && !(a.name in out)).map((a) => a.name);
-  if (missing.length > 0) return fail("missing-argument", `missing required argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
+  if (missing.length > 0)
+    return fail("missing-argument", `missing required argument${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
   return out;
 }
 
 /** The messages of a prompts/get result, each checked; or why the result is not usable. */
 export function readPromptResult(server: string, name: string, raw: Json, maxJsonDepth: number): PromptResult {
-  const fail = (rule: string, detail: string): PromptResult => ({ ok: false, error: promptError(server, name, rule, detail) });
-  if (exceedsJsonDepth(raw, maxJsonDepth)) return fail("too-deep", `${tooDeepDetail("the prompts/get result", maxJsonDepth)}; not read`);
+  const fail = (rule: string, detail: string): PromptResult => ({
+    ok: false,
+    error: promptError(server, name, rule, detail),
+  });
+  if (exceedsJsonDepth(raw, maxJsonDepth))
+    return fail("too-deep", `${tooDeepDetail("the prompts/get result", maxJsonDepth)}; not read`);
   if (!Array.isArray(raw.messages)) return fail("malformed-result", "the prompts/get result has no messages array");
-  if (raw.messages.length > MAX_MESSAGES) return fail("too-many-messages", `${raw.messages.length} messages (at most ${MAX_MESSAGES})`);
+  if (raw.messages.length > MAX_MESSAGES)
+    return fail("too-many-messages", `${raw.messages.length} messages (at most ${MAX_MESSAGES})`);
   const messages: PromptMessage[] = [];
   for (const [i, m] of raw.messages.entries()) {
-    if (!isObject(m) || (m.role !== "user" && m.role !== "assistant")) return fail("malformed-result", `message ${i}: role is not "user" or "assistant"`);
+    if (!isObject(m) || (m.role !== "user" && m.role !== "assistant"))
+      return fail("malformed-result", `message ${i}: role is not "user" or "assistant"`);
     const content = ContentBlockSchema.safeParse(m.content);
     if (!content.success) return fail("malformed-result", `message ${i}: ${firstIssueText(content.error)}`);
     messages.push({ role: m.role, content: content.data });
@@ -202,11 +222,24 @@ export function readPromptResult(server: string, name: string, raw: Json, maxJso
 }
 
 /** prompts/get for a listed prompt with checked arguments (modern: input_required rounds answered, bounded). */
-export async function getPrompt(conn: Connection, entry: PromptEntry, args: Record<string, unknown>, opts: { maxJsonDepth: number; timeoutMs: number; signal?: AbortSignal }): Promise<PromptResult> {
+export async function getPrompt(
+  conn: Connection,
+  entry: PromptEntry,
+  args: Record<string, unknown>,
+  opts: { maxJsonDepth: number; timeoutMs: number; signal?: AbortSignal },
+): Promise<PromptResult> {
   const checked = checkArguments(entry, args);
   if ("rule" in checked) return { ok: false, error: checked as PromptError };
-  const fail = (rule: string, detail: string): PromptResult => ({ ok: false, error: promptError(conn.name, entry.name, rule, detail) });
-  const send = (retry?: Retry) => conn.request("prompts/get", { name: entry.name, arguments: checked, ...retry }, { timeout: opts.timeoutMs, signal: opts.signal });
+  const fail = (rule: string, detail: string): PromptResult => ({
+    ok: false,
+    error: promptError(conn.name, entry.name, rule, detail),
+  });
+  const send = (retry?: Retry) =>
+    conn.request(
+      "prompts/get",
+      { name: entry.name, arguments: checked, ...retry },
+      { timeout: opts.timeoutMs, signal: opts.signal },
+    );
   try {
     const got = await withInputRounds(send, () => conn.era === "legacy", conn.inputAsker(opts.signal));
     if (!got.ok) return fail(got.rule, got.detail);
@@ -230,7 +263,10 @@ export async function completePromptArgument(
 ): Promise<Completion> {
   const none: Completion = { values: [], hasMore: false };
   if (conn.state !== "connected" || !offersCompletions(conn)) return none;
-  const params: Json = { ref: { type: "ref/prompt", name: prompt }, argument: { name: argument.name, value: argument.value.slice(0, MAX_ARGUMENT_VALUE) } };
+  const params: Json = {
+    ref: { type: "ref/prompt", name: prompt },
+    argument: { name: argument.name, value: argument.value.slice(0, MAX_ARGUMENT_VALUE) },
+  };
   if (Object.keys(context).length > 0) params.context = { arguments: context };
   let raw: Json;
   try {
@@ -240,7 +276,9 @@ export async function completePromptArgument(
   }
   const c = raw.completion;
   if (!isObject(c) || !Array.isArray(c.values)) return none;
-  const values = c.values.filter((v): v is string => typeof v === "string" && v.length <= MAX_VALUE && !/[\r\n]/.test(v)).slice(0, MAX_VALUES);
+  const values = c.values
+    .filter((v): v is string => typeof v === "string" && v.length <= MAX_VALUE && !/[\r\n]/.test(v))
+    .slice(0, MAX_VALUES);
   const total = typeof c.total === "number" && Number.isSafeInteger(c.total) && c.total >= 0 ? c.total : undefined;
   return { values, hasMore: c.hasMore === true || c.values.length > values.length, total };
 }

@@ -68,14 +68,20 @@ export interface ResourceListing {
 }
 
 /** `_meta` is kept as sent (depth-checked): an MCP Apps View's `ui` entry (csp, permissions) is read from it. */
-export type ResourceContents = ({ uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string }) & { _meta?: Json };
+export type ResourceContents = (
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string }
+) & { _meta?: Json };
 
-export type ReadOutcome = { ok: true; server: string; uri: string; contents: ResourceContents[] } | { ok: false; error: ResourceError };
+export type ReadOutcome =
+  | { ok: true; server: string; uri: string; contents: ResourceContents[] }
+  | { ok: false; error: ResourceError };
 
 type Json = Record<string, unknown>;
 
 const str = (v: unknown, max: number): string | undefined => (typeof v === "string" && v.length <= max ? v : undefined);
-const cut = (v: unknown, max: number): string | undefined => (typeof v === "string" ? (v.length > max ? `${v.slice(0, max)}…` : v) : undefined);
+const cut = (v: unknown, max: number): string | undefined =>
+  typeof v === "string" ? (v.length > max ? `${v.slice(0, max)}…` : v) : undefined;
 
 function optionals<T extends object>(e: T, raw: Json): T {
   const title = str(raw.title, MAX_NAME);
@@ -110,31 +116,58 @@ function toTemplate(server: string, raw: unknown): TemplateEntry | string {
 /** The rule and detail of a failed request (a JSON-RPC error, a dropped connection, a timeout). */
 function failure(e: unknown): { rule: string; detail: string } {
   if (e instanceof ConnectionError) return { rule: e.rule, detail: e.detail };
-  if (e instanceof McpError) return { rule: e.code === -32601 ? "method-not-found" : "rpc-error", detail: `error ${e.code}: ${oneLine(e.message.replace(/^(?:MCP error -?\d+:\s*)+/, ""))}` };
+  if (e instanceof McpError)
+    return {
+      rule: e.code === -32601 ? "method-not-found" : "rpc-error",
+      detail: `error ${e.code}: ${oneLine(e.message.replace(/^(?:MCP error -?\d+:\s*)+/, ""))}`,
+    };
   return { rule: "request-failed", detail: oneLine(e) };
 }
 
 /** All pages of one list method, bounded in pages and entries; `key` names the result's array. */
-async function listAll<T>(conn: Connection, method: string, key: string, convert: (raw: unknown) => T | string, limits: Limits, errors: ResourceError[]): Promise<T[]> {
+async function listAll<T>(
+  conn: Connection,
+  method: string,
+  key: string,
+  convert: (raw: unknown) => T | string,
+  limits: Limits,
+  errors: ResourceError[],
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   const seen = new Set<string>();
   for (let page = 0; ; page++) {
     if (page === MAX_LIST_PAGES) {
-      errors.push(resourceError(conn.name, "", "too-many-pages", `${method}: more than ${MAX_LIST_PAGES} pages; the rest is left out`));
+      errors.push(
+        resourceError(
+          conn.name,
+          "",
+          "too-many-pages",
+          `${method}: more than ${MAX_LIST_PAGES} pages; the rest is left out`,
+        ),
+      );
       break;
     }
     const raw = await conn.request(method, cursor ? { cursor } : {});
-    if (exceedsJsonDepth(raw, limits.maxJsonDepth)) throw new ListError("too-deep", `${method}: ${tooDeepDetail("the result", limits.maxJsonDepth)}`);
+    if (exceedsJsonDepth(raw, limits.maxJsonDepth))
+      throw new ListError("too-deep", `${method}: ${tooDeepDetail("the result", limits.maxJsonDepth)}`);
     const items = raw[key];
     if (!Array.isArray(items)) throw new ListError("malformed-result", `${method}: no ${key} array in the result`);
     for (const item of items) {
       if (out.length === MAX_RESOURCES) {
-        errors.push(resourceError(conn.name, "", "too-many-resources", `${method}: more than ${MAX_RESOURCES} entries; the rest is left out`));
+        errors.push(
+          resourceError(
+            conn.name,
+            "",
+            "too-many-resources",
+            `${method}: more than ${MAX_RESOURCES} entries; the rest is left out`,
+          ),
+        );
         return out;
       }
       const entry = convert(item);
-      if (typeof entry === "string") errors.push(resourceError(conn.name, "", "malformed-resource", `${method}: ${entry}; left out`));
+      if (typeof entry === "string")
+        errors.push(resourceError(conn.name, "", "malformed-resource", `${method}: ${entry}; left out`));
       else out.push(entry);
     }
     const next = raw.nextCursor;
@@ -178,11 +211,37 @@ export async function listResources(conn: Connection, limits: Limits): Promise<R
       const f = e instanceof ListError ? { rule: e.rule, detail: e.detail } : failure(e);
       // Templates are optional: a server may list resources and not implement templates/list.
       if (optional && f.rule === "method-not-found") return;
-      listing.errors.push(resourceError(conn.name, "", f.rule, e instanceof ListError ? f.detail : `${method}: ${f.detail}`));
+      listing.errors.push(
+        resourceError(conn.name, "", f.rule, e instanceof ListError ? f.detail : `${method}: ${f.detail}`),
+      );
     }
   };
-  await each(async () => void (listing.resources = await listAll(conn, "resources/list", "resources", (r) => toResource(conn.name, r), limits, listing.errors)), "resources/list", false);
-  await each(async () => void (listing.templates = await listAll(conn, "resources/templates/list", "resourceTemplates", (r) => toTemplate(conn.name, r), limits, listing.errors)), "resources/templates/list", true);
+  await each(
+    async () =>
+      void (listing.resources = await listAll(
+        conn,
+        "resources/list",
+        "resources",
+        (r) => toResource(conn.name, r),
+        limits,
+        listing.errors,
+      )),
+    "resources/list",
+    false,
+  );
+  await each(
+    async () =>
+      void (listing.templates = await listAll(
+        conn,
+        "resources/templates/list",
+        "resourceTemplates",
+        (r) => toTemplate(conn.name, r),
+        limits,
+        listing.errors,
+      )),
+    "resources/templates/list",
+    true,
+  );
   return listing;
 }
 
@@ -190,10 +249,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The contents of a resources/read result, or why they are refused. */
 export function contentsOf(raw: Json, limits: Limits): ResourceContents[] | { rule: string; detail: string } {
-  if (exceedsJsonDepth(raw, limits.maxJsonDepth)) return { rule: "too-deep", detail: tooDeepDetail("the result", limits.maxJsonDepth) };
+  if (exceedsJsonDepth(raw, limits.maxJsonDepth))
+    return { rule: "too-deep", detail: tooDeepDetail("the result", limits.maxJsonDepth) };
   const list = raw.contents;
   if (!Array.isArray(list)) return { rule: "malformed-result", detail: "no contents array in the result" };
-  if (list.length > MAX_CONTENTS) return { rule: "too-many-contents", detail: `${list.length} contents (at most ${MAX_CONTENTS})` };
+  if (list.length > MAX_CONTENTS)
+    return { rule: "too-many-contents", detail: `${list.length} contents (at most ${MAX_CONTENTS})` };
   const out: ResourceContents[] = [];
   for (const [i, c] of list.entries()) {
     if (!isObject(c)) return { rule: "malformed-result", detail: `contents[${i}] is not an object` };
@@ -204,7 +265,8 @@ export function contentsOf(raw: Json, limits: Limits): ResourceContents[] | { ru
     if (isObject(c._meta)) base._meta = c._meta;
     if (typeof c.text === "string") out.push({ ...base, text: c.text });
     else if (typeof c.blob === "string") {
-      if (c.blob.length % 4 !== 0 || !BASE64.test(c.blob)) return { rule: "malformed-blob", detail: `contents[${i}].blob is not base64` };
+      if (c.blob.length % 4 !== 0 || !BASE64.test(c.blob))
+        return { rule: "malformed-blob", detail: `contents[${i}].blob is not base64` };
       out.push({ ...base, blob: c.blob });
     } else return { rule: "malformed-result", detail: `contents[${i}] has neither text nor blob` };
   }
@@ -213,9 +275,16 @@ export function contentsOf(raw: Json, limits: Limits): ResourceContents[] | { ru
 
 /** Reads one resource from one server (modern eras: input_required rounds answered as a tool call's are). */
 export async function readFrom(conn: Connection, uri: string, limits: Limits): Promise<ReadOutcome> {
-  const fail = (rule: string, detail: string): ReadOutcome => ({ ok: false, error: resourceError(conn.name, uri, rule, detail) });
+  const fail = (rule: string, detail: string): ReadOutcome => ({
+    ok: false,
+    error: resourceError(conn.name, uri, rule, detail),
+  });
   try {
-    const got = await withInputRounds((retry) => conn.request("resources/read", { uri, ...retry }), () => conn.era === "legacy", conn.inputAsker());
+    const got = await withInputRounds(
+      (retry) => conn.request("resources/read", { uri, ...retry }),
+      () => conn.era === "legacy",
+      conn.inputAsker(),
+    );
     if (!got.ok) return fail(got.rule, got.detail);
     const contents = contentsOf(got.raw, limits);
     if (!Array.isArray(contents)) return fail(contents.rule, contents.detail);
@@ -251,8 +320,15 @@ export async function serverFor(conns: Connection[], uri: string, limits: Limits
   const byName = (l: ResourceListing) => conns.find((c) => c.name === l.server) as Connection;
   if (offering.length === 1) return byName(offering[0]);
   const listed = offering.filter((l) => l.resources.some((r) => r.uri === uri));
-  const templated = listed.length ? listed : offering.filter((l) => l.templates.some((t) => matchesTemplate(t.uriTemplate, uri)));
+  const templated = listed.length
+    ? listed
+    : offering.filter((l) => l.templates.some((t) => matchesTemplate(t.uriTemplate, uri)));
   if (templated.length === 1) return byName(templated[0]);
   const names = (templated.length ? templated : offering).map((l) => l.server).join(", ");
-  return resourceError("", uri, "ambiguous-resource", `${templated.length ? "several servers offer" : "no server lists"} ${uri} (${names}): name one with --server`);
+  return resourceError(
+    "",
+    uri,
+    "ambiguous-resource",
+    `${templated.length ? "several servers offer" : "no server lists"} ${uri} (${names}): name one with --server`,
+  );
 }

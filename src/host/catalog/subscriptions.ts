@@ -43,15 +43,30 @@ export class Subscriptions {
   /** Subscribes to a resource; false when the server does not offer subscriptions (or the bound is reached). */
   async subscribe(server: string, uri: string): Promise<boolean> {
     const conn = this.conns.get(server);
-    if (!conn || !(await conn.ensureConnected().then(() => true, () => false)) || !offersSubscribe(conn)) return false;
+    if (
+      !conn ||
+      !(await conn.ensureConnected().then(
+        () => true,
+        () => false,
+      )) ||
+      !offersSubscribe(conn)
+    )
+      return false;
     this.ensure(conn);
     const list = this.uris.get(server) ?? [];
     if (list.includes(uri)) return true;
     if (list.length >= MAX_SUBSCRIPTIONS) return false;
     this.uris.set(server, [...list, uri]);
-    if (conn.era !== "legacy") return this.listen(conn), true;
-    const ok = await conn.request("resources/subscribe", { uri }).then(() => true, () => false);
-    if (!ok) this.uris.set(server, (this.uris.get(server) ?? []).filter((u) => u !== uri));
+    if (conn.era !== "legacy") return (this.listen(conn), true);
+    const ok = await conn.request("resources/subscribe", { uri }).then(
+      () => true,
+      () => false,
+    );
+    if (!ok)
+      this.uris.set(
+        server,
+        (this.uris.get(server) ?? []).filter((u) => u !== uri),
+      );
     return ok;
   }
 
@@ -59,7 +74,10 @@ export class Subscriptions {
     const conn = this.conns.get(server);
     const list = this.uris.get(server) ?? [];
     if (!conn || !list.includes(uri)) return;
-    this.uris.set(server, list.filter((u) => u !== uri));
+    this.uris.set(
+      server,
+      list.filter((u) => u !== uri),
+    );
     if (conn.era === "legacy") await conn.request("resources/unsubscribe", { uri }).catch(() => {});
     else this.listen(conn);
   }

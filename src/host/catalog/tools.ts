@@ -54,11 +54,15 @@ export function toToolEntry(
   const reject = (rule: string, detail: string): ToolError => hostError(server, name, rule, detail);
   // Before zod and Ajv walk it, and before its inputSchema can reach a model request (whose
   // JSON.stringify would overflow on every turn of the session).
-  if (exceedsJsonDepth(raw, maxJsonDepth)) return reject("too-deep", `${tooDeepDetail("the declaration", maxJsonDepth)}; not offered`);
+  if (exceedsJsonDepth(raw, maxJsonDepth))
+    return reject("too-deep", `${tooDeepDetail("the declaration", maxJsonDepth)}; not offered`);
   let entry: ToolEntry;
   if (era === "2026-12-01") {
     if (typeof raw === "object" && raw !== null && !("outputVariants" in raw)) {
-      return reject("missing-output-variants", "no outputVariants under protocol 2026-12-01 (invalid; not read with legacy semantics)");
+      return reject(
+        "missing-output-variants",
+        "no outputVariants under protocol 2026-12-01 (invalid; not read with legacy semantics)",
+      );
     }
     const parsed = VariantToolSchema.safeParse(raw);
     if (!parsed.success) return reject("malformed-tool", `malformed tool: ${firstIssueText(parsed.error)}`);
@@ -116,7 +120,12 @@ function settle(entry: ToolEntry): ToolEntry {
       for (const v of entry.variants) {
         const why = variantSchemaIssue(v);
         if (why === undefined) variants.push(v);
-        else declined.push({ ...v, rule: "uncompilable-variant-schema", detail: `schema does not compile: ${why}; not requested` });
+        else
+          declined.push({
+            ...v,
+            rule: "uncompilable-variant-schema",
+            detail: `schema does not compile: ${why}; not requested`,
+          });
       }
       if (declined.length > 0) s = { variants, declined };
     } else {
@@ -149,8 +158,13 @@ export async function settleAllSchemas(entries: readonly ToolEntry[]): Promise<T
 /** Why a tool cannot be called on a server that does not run tasks, if it cannot. */
 function taskRequirement(raw: unknown): string | undefined {
   const execution = (raw as { execution?: unknown }).execution;
-  const support = typeof execution === "object" && execution !== null ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  return support === "required" ? 'execution.taskSupport is "required": it runs only as a task, and the server does not offer tasks for tools/call' : undefined;
+  const support =
+    typeof execution === "object" && execution !== null
+      ? (execution as { taskSupport?: unknown }).taskSupport
+      : undefined;
+  return support === "required"
+    ? 'execution.taskSupport is "required": it runs only as a task, and the server does not offer tasks for tools/call'
+    : undefined;
 }
 
 function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEntry, "variants"> {
@@ -170,7 +184,11 @@ function base(server: string, t: Record<string, unknown>, era: Era): Omit<ToolEn
 }
 
 /** Lists a server's tools with the given client extensions advertised. */
-export async function listTools(conn: Connection, extensions: Record<string, Record<string, unknown>>, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): Promise<ToolListing> {
+export async function listTools(
+  conn: Connection,
+  extensions: Record<string, Record<string, unknown>>,
+  maxJsonDepth = DEFAULT_MAX_JSON_DEPTH,
+): Promise<ToolListing> {
   const tools: ToolEntry[] = [];
   const names = new Set<string>();
   const errors: ToolError[] = [];
@@ -196,8 +214,7 @@ export async function listTools(conn: Connection, extensions: Record<string, Rec
       if ("message" in entry) errors.push(entry);
       else if (headers && !headers.ok) {
         errors.push(hostError(conn.name, entry.name, headers.rule, headers.detail));
-      }
-      else if (names.has(entry.name)) {
+      } else if (names.has(entry.name)) {
         errors.push(hostError(conn.name, entry.name, "duplicate-tool", "listed twice"));
       } else {
         names.add(entry.name);
@@ -225,7 +242,10 @@ export function qualifyNames(lists: ToolEntry[][], servers: readonly string[] = 
   for (const t of all) count.set(t.name, (count.get(t.name) ?? 0) + 1);
   const prefixes = [...new Set([...servers, ...all.map((t) => t.server)])].map((s) => `${s}__`);
   const looksQualified = (name: string) => prefixes.some((p) => name.startsWith(p));
-  const named = all.map((t) => ({ t, name: count.get(t.name) === 1 && !looksQualified(t.name) ? t.name : `${t.server}__${t.name}` }));
+  const named = all.map((t) => ({
+    t,
+    name: count.get(t.name) === 1 && !looksQualified(t.name) ? t.name : `${t.server}__${t.name}`,
+  }));
   const holders = new Map<string, number>();
   for (const n of named) holders.set(n.name, (holders.get(n.name) ?? 0) + 1);
   const used = new Set<string>();

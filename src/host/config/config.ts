@@ -144,7 +144,12 @@ export function builtInConfig(): HostConfig {
  * never answered: UntrustedConfigError), else the user's $XDG_CONFIG_HOME/mcp-prism/config.json
  * (trusted: their own), else the built-in default. The bytes that were hashed are the bytes parsed.
  */
-export function loadConfig(explicit?: string, env = process.env, cwd = process.cwd(), trust = ConfigTrust.fromEnv(env)): HostConfig {
+export function loadConfig(
+  explicit?: string,
+  env = process.env,
+  cwd = process.cwd(),
+  trust = ConfigTrust.fromEnv(env),
+): HostConfig {
   if (explicit !== undefined) return readConfig(resolve(cwd, explicit)).config;
   const notices: string[] = [];
   const local = join(cwd, "mcp-prism.json");
@@ -166,7 +171,9 @@ function readConfig(file: string): { config: HostConfig; sha256: string } {
     bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${file}: cannot read config (${code === "ENOENT" ? "no such file" : (code ?? (e as Error).message)})`);
+    throw new ConfigError(
+      `${file}: cannot read config (${code === "ENOENT" ? "no such file" : (code ?? (e as Error).message)})`,
+    );
   }
   return { config: parseConfig(bytes.toString("utf8"), file), sha256: contentHash(bytes) };
 }
@@ -191,7 +198,8 @@ export function parseConfig(text: string, file: string): HostConfig {
     const why = msg.replace(/ in JSON at position \d+.*$/, "").replace(/^(.*?), ".*" is not valid JSON$/, "$1");
     throw new ConfigError(`${name}: invalid JSON at ${lineCol(text, pos)}: ${why}`);
   }
-  if (exceedsJsonDepth(raw, DEFAULT_MAX_JSON_DEPTH)) throw new ConfigError(`${name}: nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels [too-deep]`);
+  if (exceedsJsonDepth(raw, DEFAULT_MAX_JSON_DEPTH))
+    throw new ConfigError(`${name}: nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels [too-deep]`);
   const bad = (path: string, expected: string): never => {
     throw new ConfigError(`${name}: ${path}: expected ${expected}`);
   };
@@ -213,7 +221,12 @@ export function parseConfig(text: string, file: string): HostConfig {
       if (typeof s.url !== "string" || !/^https?:\/\//.test(s.url)) bad(`${p}.url`, "http(s) URL string");
       const auth = s.auth === undefined ? undefined : parseAuthConfig(s.auth, `${p}.auth`);
       if (Array.isArray(auth)) bad(auth[0], auth[1]);
-      servers[id] = { kind: "http", url: s.url as string, headers: strRecord(s.headers, `${p}.headers`), ...(auth ? { auth: auth as AuthConfig } : {}) };
+      servers[id] = {
+        kind: "http",
+        url: s.url as string,
+        headers: strRecord(s.headers, `${p}.headers`),
+        ...(auth ? { auth: auth as AuthConfig } : {}),
+      };
     } else if (s.command !== undefined) {
       if (typeof s.command !== "string" || s.command === "") bad(`${p}.command`, "non-empty string");
       if (s.args !== undefined && (!Array.isArray(s.args) || s.args.some((a) => typeof a !== "string"))) {
@@ -236,7 +249,8 @@ export function parseConfig(text: string, file: string): HostConfig {
   if (Object.keys(servers).length === 0) bad("mcpServers", "at least one server");
   const cfg: HostConfig = { source: file, servers, limits: { ...DEFAULT_LIMITS } };
   if (raw.mode !== undefined) {
-    if (typeof raw.mode !== "string" || !(MODES as readonly string[]).includes(raw.mode)) bad("mode", `one of ${MODES.join(", ")}`);
+    if (typeof raw.mode !== "string" || !(MODES as readonly string[]).includes(raw.mode))
+      bad("mode", `one of ${MODES.join(", ")}`);
     cfg.mode = raw.mode as Mode;
   }
   if (raw.model !== undefined) {
@@ -261,7 +275,8 @@ export function parseConfig(text: string, file: string): HostConfig {
     else cfg.roots = roots.dirs;
   }
   if (raw.toolSearch !== undefined) {
-    if (raw.toolSearch !== "auto" && raw.toolSearch !== "on" && raw.toolSearch !== "off") bad("toolSearch", '"auto", "on" or "off"');
+    if (raw.toolSearch !== "auto" && raw.toolSearch !== "on" && raw.toolSearch !== "off")
+      bad("toolSearch", '"auto", "on" or "off"');
     cfg.toolSearch = raw.toolSearch as "auto" | "on" | "off";
   }
   if (raw.logLevel !== undefined) {
@@ -279,12 +294,14 @@ export function parseConfig(text: string, file: string): HostConfig {
     }
     const budget = limits.modelResultTokens;
     if (budget !== undefined) {
-      if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1000 || budget > 10_000_000) bad("limits.modelResultTokens", "integer from 1000 to 10000000 (tokens)");
+      if (typeof budget !== "number" || !Number.isInteger(budget) || budget < 1000 || budget > 10_000_000)
+        bad("limits.modelResultTokens", "integer from 1000 to 10000000 (tokens)");
       cfg.limits.modelResultTokens = budget as number;
     }
     const at = limits.compactAt;
     if (at !== undefined) {
-      if (typeof at !== "number" || !(at >= 0.1 && at <= 0.99)) bad("limits.compactAt", "a share of the model's window from 0.1 to 0.99");
+      if (typeof at !== "number" || !(at >= 0.1 && at <= 0.99))
+        bad("limits.compactAt", "a share of the model's window from 0.1 to 0.99");
       cfg.limits.compactAt = at as number;
     }
   }

@@ -7,7 +7,11 @@ import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 type Kind = "XDG_STATE_HOME" | "XDG_CONFIG_HOME" | "XDG_CACHE_HOME";
-const FALLBACK: Record<Kind, string[]> = { XDG_STATE_HOME: [".local", "state"], XDG_CONFIG_HOME: [".config"], XDG_CACHE_HOME: [".cache"] };
+const FALLBACK: Record<Kind, string[]> = {
+  XDG_STATE_HOME: [".local", "state"],
+  XDG_CONFIG_HOME: [".config"],
+  XDG_CACHE_HOME: [".cache"],
+};
 
 /** `$KIND/mcp-prism`, or its default under $HOME when the variable is unset, empty or relative. */
 function xdgDir(kind: Kind, env: NodeJS.ProcessEnv): string {
@@ -42,7 +46,8 @@ export function packageRoot(): string {
   for (let i = 0; i < 8; i++) {
     const pkg = join(dir, "package.json");
     try {
-      if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "mcp-prism") return (root = dir);
+      if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "mcp-prism")
+        return (root = dir);
     } catch {
       // not ours: go on up
     }

@@ -35,7 +35,11 @@ export const HOST_FEATURES: ClientFeatures = { roots: false, sampling: false, el
 /** The features with what an InputProvider answers (none: neither sampling nor elicitation advertised). */
 export function featuresWith(input: InputProvider | undefined, base: ClientFeatures = HOST_FEATURES): ClientFeatures {
   const el = input?.elicitation;
-  return { ...base, sampling: input?.sampling === true, elicitation: el && (el.form || el.url) ? { form: el.form, url: el.url } : false };
+  return {
+    ...base,
+    sampling: input?.sampling === true,
+    elicitation: el && (el.form || el.url) ? { form: el.form, url: el.url } : false,
+  };
 }
 
 /**
@@ -69,7 +73,10 @@ export interface ClientSide {
   onNotification?: (server: string, n: ServerNotice) => void;
 }
 
-export type ServerNotice = { kind: "log"; params: unknown } | { kind: "list-changed"; list: "tools" | "prompts" | "resources" } | { kind: "updated"; uri: string };
+export type ServerNotice =
+  | { kind: "log"; params: unknown }
+  | { kind: "list-changed"; list: "tools" | "prompts" | "resources" }
+  | { kind: "updated"; uri: string };
 
 export const DEFAULT_CLIENT_SIDE: ClientSide = { features: HOST_FEATURES, roots: () => [] };
 
@@ -80,8 +87,16 @@ export function serveClientRequests(client: RpcClient, side: ClientSide, server:
   const on = side.onNotification;
   if (!on) return;
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => on(server, { kind: "log", params: n.params }));
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "tools" }));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "prompts" }));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on(server, { kind: "list-changed", list: "resources" }));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => on(server, { kind: "updated", uri: n.params.uri }));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+    on(server, { kind: "list-changed", list: "tools" }),
+  );
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    on(server, { kind: "list-changed", list: "prompts" }),
+  );
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    on(server, { kind: "list-changed", list: "resources" }),
+  );
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) =>
+    on(server, { kind: "updated", uri: n.params.uri }),
+  );
 }

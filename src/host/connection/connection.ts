@@ -17,7 +17,12 @@ import {
 } from "../../protocol/index.js";
 import type { Limits, ServerConfig } from "../config/config.js";
 import type { EraCache, RememberedEra } from "./era-cache.js";
-import { clientCapabilities, DEFAULT_CLIENT_SIDE, serveClientRequests, type ClientSide } from "./client-capabilities.js";
+import {
+  clientCapabilities,
+  DEFAULT_CLIENT_SIDE,
+  serveClientRequests,
+  type ClientSide,
+} from "./client-capabilities.js";
 import { authRequired, classifyProbe } from "./era-classifier.js";
 import { oneLine, outcomeOf } from "./probe-outcome.js";
 import { refusalOf } from "./reply-guard.js";
@@ -35,7 +40,13 @@ export { CLIENT_NAME, CLIENT_VERSION };
 const NO_EXTENSIONS: Record<string, Record<string, unknown>> = {};
 
 export { ConnectionError, type ConnectionState, type RequestOpts } from "./connection-types.js";
-import { ConnectionError, type ConnectionState, type Detection, type Probed, type RequestOpts } from "./connection-types.js";
+import {
+  ConnectionError,
+  type ConnectionState,
+  type Detection,
+  type Probed,
+  type RequestOpts,
+} from "./connection-types.js";
 type Json = Record<string, unknown>;
 
 const MAX_RESTARTS = 5;
@@ -104,7 +115,12 @@ export class Connection {
   }
   /** Who answers this server's MRTR input requests: the host's provider and roots. */
   inputAsker(signal?: AbortSignal): InputAsker {
-    return { server: this.name, provider: this.side.input, roots: this.side.features.roots ? this.side.roots() : undefined, signal };
+    return {
+      server: this.name,
+      provider: this.side.input,
+      roots: this.side.features.roots ? this.side.roots() : undefined,
+      signal,
+    };
   }
 
   private transport(era: TransportContext["era"]) {
@@ -139,7 +155,8 @@ export class Connection {
 
   /** A notification (roots/list_changed) to a connected legacy server: only a session has someone to tell. */
   async notifySession(method: string): Promise<void> {
-    if (this.era === "legacy" && this.state === "connected") await this.client?.notification({ method }).catch(() => {});
+    if (this.era === "legacy" && this.state === "connected")
+      await this.client?.notification({ method }).catch(() => {});
   }
 
   /** Connects (or reconnects after an exit, with backoff). Throws ConnectionError. */
@@ -171,7 +188,11 @@ export class Connection {
       this.connectedAt = Date.now();
       this.lastFailure = undefined;
       if (this.forcedVersion === undefined && this.protocolVersion) {
-        this.eraCache?.set(this.config, { era: this.era === "legacy" ? "legacy" : "modern", version: this.protocolVersion }, (t) => this.diagnostics.push(t));
+        this.eraCache?.set(
+          this.config,
+          { era: this.era === "legacy" ? "legacy" : "modern", version: this.protocolVersion },
+          (t) => this.diagnostics.push(t),
+        );
       }
     } catch (e) {
       this.state = "failed";
@@ -182,13 +203,20 @@ export class Connection {
       this.client = undefined;
       const refused = refusalOf(e); // a malformed initialize reply, refused at once (reply-guard.ts)
       const err =
-        e instanceof ConnectionError ? e : refused ? new ConnectionError(refused.rule, this.name, `refused the reply to initialize: ${refused.detail}`) : new ConnectionError("connection-failed", this.name, oneLine(e));
+        e instanceof ConnectionError
+          ? e
+          : refused
+            ? new ConnectionError(refused.rule, this.name, `refused the reply to initialize: ${refused.detail}`)
+            : new ConnectionError("connection-failed", this.name, oneLine(e));
       // The stderr tail travels beside the message: the user sees it (status, /servers), a
       // failed call's CallError carries it as `stderr`, and nothing of it can reach the model.
       // The lines that explain it: the first error line (a crash's cause) and the last ones.
       const last = this.stderr.explaining();
       if (last.length) err.stderr ??= last;
-      this.lastFailure = { rule: err.rule, detail: err.stderr ? `${err.detail} (server stderr: ${err.stderr.join(" | ")})` : err.detail };
+      this.lastFailure = {
+        rule: err.rule,
+        detail: err.stderr ? `${err.detail} (server stderr: ${err.stderr.join(" | ")})` : err.detail,
+      };
       throw err;
     }
   }
@@ -198,7 +226,10 @@ export class Connection {
     client.onclose = () => {
       if (this.client === client && this.state === "connected") {
         this.state = "disconnected";
-        this.lastFailure = { rule: "connection-closed", detail: "the server exited; it will be restarted on the next call" };
+        this.lastFailure = {
+          rule: "connection-closed",
+          detail: "the server exited; it will be restarted on the next call",
+        };
         if (Date.now() - this.connectedAt > STABLE_MS) this.restarts = 0;
       }
     };
@@ -240,7 +271,8 @@ export class Connection {
           transport.setProtocolVersion?.(await this.initialize(legacy));
         } catch (e) {
           const status = httpStatusOf(e);
-          if (status === 401 || status === 403) throw this.refused(authRequired(status, this.seen()?.header, this.seen()?.signIn, this.name));
+          if (status === 401 || status === 403)
+            throw this.refused(authRequired(status, this.seen()?.header, this.seen()?.signIn, this.name));
           throw e;
         }
       },
@@ -254,7 +286,8 @@ export class Connection {
   private async detectEra(d: Detection): Promise<void> {
     const forced = this.forcedVersion;
     if (forced !== undefined && !isModernVersion(forced)) return d.legacy();
-    const remembered = forced === undefined ? this.eraCache?.get(this.config, (t) => this.diagnostics.push(t)) : undefined;
+    const remembered =
+      forced === undefined ? this.eraCache?.get(this.config, (t) => this.diagnostics.push(t)) : undefined;
     this.remembered = remembered;
     if (remembered?.era === "legacy") {
       try {
@@ -272,7 +305,13 @@ export class Connection {
     let version: string = forced ?? startVersion ?? MODERN_VERSIONS[0];
     for (let attempt = 0; attempt < 2; attempt++) {
       const probed = await this.probe(client, version, d.probeTimeout, attempt === 0);
-      const verdict = classifyProbe(probed.outcome, { transport: this.config.kind, version, forced: forced !== undefined, retried: attempt > 0, server: this.name });
+      const verdict = classifyProbe(probed.outcome, {
+        transport: this.config.kind,
+        version,
+        forced: forced !== undefined,
+        retried: attempt > 0,
+        server: this.name,
+      });
       if (verdict.kind !== "legacy") probed.initialize?.catch(() => {}); // a dual-era server answered both: the probe decided
       switch (verdict.kind) {
         case "modern":
@@ -285,7 +324,11 @@ export class Connection {
           if (probed.outcome.kind !== "timeout" || !probed.initialize) return d.legacy(probed.initialize);
           return d.legacy(probed.initialize).catch((e: unknown) => {
             if (e instanceof ConnectionError) throw e;
-            throw new ConnectionError("connection-failed", this.name, `no answer to server/discover, and initialize failed: ${oneLine(e)}`);
+            throw new ConnectionError(
+              "connection-failed",
+              this.name,
+              `no answer to server/discover, and initialize failed: ${oneLine(e)}`,
+            );
           });
         default:
           throw this.refused(verdict);
@@ -322,7 +365,12 @@ export class Connection {
    * slow-starting modern server still answers discover (a dual-era one answers both), a legacy one
    * answers only initialize ("timeout", with that initialize to finish the handshake).
    */
-  private async probe(client: RpcClient, version: string, probeTimeout: number, firstAttempt: boolean): Promise<Probed> {
+  private async probe(
+    client: RpcClient,
+    version: string,
+    probeTimeout: number,
+    firstAttempt: boolean,
+  ): Promise<Probed> {
     const forced = this.forcedVersion !== undefined;
     const race = this.config.kind === "stdio" && !forced && firstAttempt;
     const abort = new AbortController();
@@ -330,7 +378,14 @@ export class Connection {
       { method: "server/discover", params: { _meta: this.envelope(version, NO_EXTENSIONS) } },
       AnyResultSchema,
       // A forced version has no fallback: give the probe the full call timeout.
-      { timeout: race ? probeTimeout + this.limits.callTimeoutMs : forced ? Math.max(probeTimeout, this.limits.callTimeoutMs) : probeTimeout, signal: abort.signal },
+      {
+        timeout: race
+          ? probeTimeout + this.limits.callTimeoutMs
+          : forced
+            ? Math.max(probeTimeout, this.limits.callTimeoutMs)
+            : probeTimeout,
+        signal: abort.signal,
+      },
     );
     if (!race) return { outcome: await outcomeOf(request) };
     const probed = outcomeOf(request);
@@ -340,14 +395,21 @@ export class Connection {
     clearTimeout(timer);
     if (first !== undefined) return { outcome: first };
     const initialize = this.sendInitialize(client);
-    const init = initialize.then(() => "init" as const, () => "init" as const);
+    const init = initialize.then(
+      () => "init" as const,
+      () => "init" as const,
+    );
     const next = await Promise.race([probed, init]);
     if (next !== "init") return { outcome: next, initialize };
     // Replies may come out of order: a dual-era server can answer initialize just before
     // discover. A server alive enough to answer initialize gets a short grace for the probe.
     const late = await Promise.race([probed, after(Math.min(probeTimeout, 1000))]);
     clearTimeout(timer);
-    if (late !== undefined && (late.kind === "result" || (late.kind === "rpc-error" && MODERN_ERROR_CODES.has(late.code)))) return { outcome: late, initialize };
+    if (
+      late !== undefined &&
+      (late.kind === "result" || (late.kind === "rpc-error" && MODERN_ERROR_CODES.has(late.code)))
+    )
+      return { outcome: late, initialize };
     abort.abort(); // the probe is moot now (sends notifications/cancelled)
     return { outcome: { kind: "timeout", ms: probeTimeout }, initialize };
   }
@@ -358,7 +420,8 @@ export class Connection {
     this.serverCapabilities = d.capabilities;
     this.instructions = d.instructions;
     const info = d._meta?.[META.serverInfo] as { name?: unknown; version?: unknown } | undefined;
-    if (info && typeof info.name === "string") this.serverInfo = { name: info.name, version: String(info.version ?? "") };
+    if (info && typeof info.name === "string")
+      this.serverInfo = { name: info.name, version: String(info.version ?? "") };
   }
 
   private sendInitialize(client: RpcClient): Promise<Json> {
@@ -366,7 +429,11 @@ export class Connection {
     return client.request(
       {
         method: "initialize",
-        params: { protocolVersion: requested, capabilities: clientCapabilities(this.side.features, true), clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
+        params: {
+          protocolVersion: requested,
+          capabilities: clientCapabilities(this.side.features, true),
+          clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION },
+        },
       },
       AnyResultSchema,
       { timeout: this.limits.callTimeoutMs },
@@ -382,7 +449,11 @@ export class Connection {
     const r = parsed.data;
     const ok = (LEGACY_VERSIONS as readonly string[]).includes(r.protocolVersion);
     if (!ok || (this.forcedVersion !== undefined && r.protocolVersion !== this.forcedVersion)) {
-      throw new ConnectionError("unsupported-version", this.name, `does not support protocol ${requested} (it supports ${r.protocolVersion})`);
+      throw new ConnectionError(
+        "unsupported-version",
+        this.name,
+        `does not support protocol ${requested} (it supports ${r.protocolVersion})`,
+      );
     }
     await client.notification({ method: "notifications/initialized" });
     this.era = "legacy";
@@ -420,7 +491,10 @@ export class Connection {
     this.negotiatedCache.set(extensions, { caps: this.serverCapabilities, era: this.era, set });
     return set;
   }
-  private readonly negotiatedCache = new WeakMap<object, { caps: Capabilities; era: string | undefined; set: ReadonlySet<string> }>();
+  private readonly negotiatedCache = new WeakMap<
+    object,
+    { caps: Capabilities; era: string | undefined; set: ReadonlySet<string> }
+  >();
 
   /**
    * Sends a request (modern: with the `_meta` envelope). Throws McpError / ConnectionError.
@@ -435,7 +509,8 @@ export class Connection {
 
   private send(method: string, params: Json, opts: RequestOpts): Promise<Json> {
     const client = this.client;
-    if (!client || !this.protocolVersion) return Promise.reject(new ConnectionError("not-connected", this.name, "not connected"));
+    if (!client || !this.protocolVersion)
+      return Promise.reject(new ConnectionError("not-connected", this.name, "not connected"));
     if (this.era !== "legacy") {
       const envelope = this.envelope(this.protocolVersion, opts.extensions ?? NO_EXTENSIONS);
       // Object.assign, not a spread: adding to a spread copy is a slow runtime path in Node 20's V8.

@@ -29,8 +29,16 @@ export { stateDir };
 
 /** A stable hash of everything that identifies a server (secrets included, never stored in clear). */
 export function configKey(cfg: ServerConfig): string {
-  const sorted = (o: Record<string, string> | undefined) => (o ? Object.keys(o).sort().map((k) => [k, o[k]]) : []);
-  const parts = cfg.kind === "stdio" ? ["stdio", cfg.command, cfg.args, sorted(cfg.env), cfg.cwd ?? ""] : ["http", cfg.url, sorted(cfg.headers)];
+  const sorted = (o: Record<string, string> | undefined) =>
+    o
+      ? Object.keys(o)
+          .sort()
+          .map((k) => [k, o[k]])
+      : [];
+  const parts =
+    cfg.kind === "stdio"
+      ? ["stdio", cfg.command, cfg.args, sorted(cfg.env), cfg.cwd ?? ""]
+      : ["http", cfg.url, sorted(cfg.headers)];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 }
 
@@ -120,7 +128,8 @@ export class EraCache {
     for (const [k, v] of Object.entries(servers as Record<string, unknown>)) {
       const e = v as Partial<Entry> | null;
       const version = String(e?.version);
-      const known = (ALL_VERSIONS as readonly string[]).includes(version) && (e?.era === "modern") === isModernVersion(version);
+      const known =
+        (ALL_VERSIONS as readonly string[]).includes(version) && (e?.era === "modern") === isModernVersion(version);
       const ok = /^[0-9a-f]{32}$/.test(k) && (e?.era === "modern" || e?.era === "legacy") && known;
       if (ok) out[k] = { era: e!.era!, version: e!.version!, at: typeof e!.at === "number" ? e!.at : 0 };
     }

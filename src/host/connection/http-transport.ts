@@ -111,11 +111,17 @@ export class ModernHttpTransport implements Transport {
       let res: IncomingMessage;
       // At most one more attempt, after signing in on a 401 or 403 (insufficient_scope).
       for (let attempt = 0; ; attempt++) {
-        res = await post(this.url, this.auth ? { ...headers, ...(await this.auth.headers()) } : headers, body, ac.signal);
+        res = await post(
+          this.url,
+          this.auth ? { ...headers, ...(await this.auth.headers()) } : headers,
+          body,
+          ac.signal,
+        );
         const status = res.statusCode ?? 0;
         if (status >= 200 && status <= 299) break;
         const text = await this.readBody(res);
-        const challenge = typeof res.headers["www-authenticate"] === "string" ? res.headers["www-authenticate"] : undefined;
+        const challenge =
+          typeof res.headers["www-authenticate"] === "string" ? res.headers["www-authenticate"] : undefined;
         let signIn: string | undefined;
         if ((status === 401 || status === 403) && this.auth && attempt === 0) {
           const answer = await this.auth.challenged(status, challenge);
@@ -141,7 +147,8 @@ export class ModernHttpTransport implements Transport {
           throw new NotJson(`HTTP ${res.statusCode}: the reply is not JSON`);
         }
         // A body that is only a notification (or only junk) would leave the request waiting.
-        if (!this.guarded(value, id)) this.onmessage?.(refusalError(id, "the reply body is no response to the request"));
+        if (!this.guarded(value, id))
+          this.onmessage?.(refusalError(id, "the reply body is no response to the request"));
       }
     } catch (e) {
       if (e instanceof TooLarge) {
@@ -269,7 +276,11 @@ export class ModernHttpTransport implements Transport {
 function post(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(url, { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, signal }, resolve);
+    const req = send(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, signal },
+      resolve,
+    );
     req.on("error", reject); // later errors (after the response began) surface while reading the body
     req.end(body);
   });

@@ -13,11 +13,20 @@ export function outcomeOf(request: Promise<Json>): Promise<ProbeOutcome> {
     (e: unknown): ProbeOutcome => {
       if (e instanceof McpError) {
         const data = e.data as { timeout?: unknown } | undefined;
-        if (e.code === SdkErrorCode.RequestTimeout && typeof data?.timeout === "number") return { kind: "timeout", ms: data.timeout };
-        if (e.code === SdkErrorCode.ConnectionClosed && /Connection closed$/.test(e.message)) return { kind: "transport-failure", message: "the connection closed", exited: true };
+        if (e.code === SdkErrorCode.RequestTimeout && typeof data?.timeout === "number")
+          return { kind: "timeout", ms: data.timeout };
+        if (e.code === SdkErrorCode.ConnectionClosed && /Connection closed$/.test(e.message))
+          return { kind: "transport-failure", message: "the connection closed", exited: true };
         return { kind: "rpc-error", code: e.code, message: e.message.replace(/^MCP error -?\d+: /, ""), data: e.data };
       }
-      if (e instanceof HttpStatusError) return { kind: "http-status", status: e.status, body: e.body, wwwAuthenticate: e.wwwAuthenticate, signIn: e.signIn };
+      if (e instanceof HttpStatusError)
+        return {
+          kind: "http-status",
+          status: e.status,
+          body: e.body,
+          wwwAuthenticate: e.wwwAuthenticate,
+          signIn: e.signIn,
+        };
       return { kind: "transport-failure", message: e instanceof Error ? e.message : String(e) };
     },
   );

@@ -45,8 +45,14 @@ interface Registry {
   beforeSignalExit?: Set<() => Promise<unknown>>;
 }
 const REGISTRY = Symbol.for("mcp-prism.process-groups");
-const registry: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] = { groups: new Map(), byChild: new WeakMap(), exitHook: false, signalHandlers: false } satisfies Registry);
+const registry: Registry =
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] = {
+    groups: new Map(),
+    byChild: new WeakMap(),
+    exitHook: false,
+    signalHandlers: false,
+  } satisfies Registry);
 
 /** `fn` runs when a signal ends the process, before the servers' groups are stopped. */
 export function beforeSignalExit(fn: () => Promise<unknown>): void {
@@ -60,7 +66,10 @@ export function trackGroup(child: ChildProcess): void {
   const group: Group = {
     child,
     pgid,
-    exited: child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", () => r())),
+    exited:
+      child.exitCode !== null || child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((r) => child.once("exit", () => r())),
     closed: new Promise((r) => child.once("close", () => r())),
   };
   registry.byChild.set(child, group);
@@ -104,7 +113,10 @@ async function runStop(group: Group, times: StopTimes): Promise<void> {
   await within(group.exited, times.termGraceMs);
   // A process that left the group (a new session of its own) may still hold the pipes.
   let closed = false;
-  await within(group.closed.then(() => (closed = true)), PIPE_GRACE_MS);
+  await within(
+    group.closed.then(() => (closed = true)),
+    PIPE_GRACE_MS,
+  );
   if (!closed) for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy();
 }
 

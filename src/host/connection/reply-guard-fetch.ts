@@ -17,10 +17,13 @@ export function guardRepliesFetch(inner: typeof fetch): typeof fetch {
     const headers = new Headers(res.headers);
     headers.delete("content-length");
     headers.delete("content-encoding");
-    const reply = (body: string | ReadableStream<Uint8Array>) => new Response(body, { status: res.status, statusText: res.statusText, headers });
+    const reply = (body: string | ReadableStream<Uint8Array>) =>
+      new Response(body, { status: res.status, statusText: res.statusText, headers });
     if (type === "application/json") return reply(JSON.stringify(guardJsonBody(await res.text(), id)));
     if (type === "text/event-stream") {
-      return reply(res.body.pipeThrough(new TextDecoderStream()).pipeThrough(sseGuard(id)).pipeThrough(new TextEncoderStream()));
+      return reply(
+        res.body.pipeThrough(new TextDecoderStream()).pipeThrough(sseGuard(id)).pipeThrough(new TextEncoderStream()),
+      );
     }
     return res;
   };
@@ -47,7 +50,11 @@ function guardJsonBody(text: string, id: RpcId): unknown {
   }
   const { deliver } = guardIncoming(value, { pending: [id], exchange: id });
   const answers = deliver.some((m) => "id" in m && m.id === id && !("method" in m));
-  return answers ? (deliver.length === 1 ? deliver[0] : deliver) : refusalError(id, "the reply body is no response to the request");
+  return answers
+    ? deliver.length === 1
+      ? deliver[0]
+      : deliver
+    : refusalError(id, "the reply body is no response to the request");
 }
 
 /** Rewrites an SSE stream event by event (see the top of the file). */
@@ -102,7 +109,10 @@ function sseGuard(id: RpcId): TransformStream<string, string> {
       lines(true, out);
       event(out);
       // An event id lets the SDK resume the stream with GET: the response may still come there.
-      if (!answered && !resumable) out.enqueue(`data: ${JSON.stringify(refusalError(id, "the SSE stream ended without a response to the request"))}\n\n`);
+      if (!answered && !resumable)
+        out.enqueue(
+          `data: ${JSON.stringify(refusalError(id, "the SSE stream ended without a response to the request"))}\n\n`,
+        );
     },
   });
 }

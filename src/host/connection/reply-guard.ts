@@ -9,14 +9,26 @@ export const REPLY_REFUSED_MARK = "mcp-prism/replyRefused";
 export const REPLY_REFUSED_CODE = -32098;
 
 export function refusalError(id: RpcId, detail: string): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code: REPLY_REFUSED_CODE, message: detail, data: { [REPLY_REFUSED_MARK]: { rule: MALFORMED_REPLY, detail } } } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: REPLY_REFUSED_CODE,
+      message: detail,
+      data: { [REPLY_REFUSED_MARK]: { rule: MALFORMED_REPLY, detail } },
+    },
+  };
 }
 
 /** The rule and detail of a refused reply, if `e` is the error refusalError stood in with. */
 export function refusalOf(e: unknown): { rule: string; detail: string } | undefined {
   if (!(e instanceof McpError) || e.code !== REPLY_REFUSED_CODE) return undefined;
-  const mark = (e.data as Record<string, unknown> | undefined)?.[REPLY_REFUSED_MARK] as { rule?: unknown; detail?: unknown } | undefined;
-  return typeof mark?.rule === "string" && typeof mark.detail === "string" ? { rule: mark.rule, detail: mark.detail } : undefined;
+  const mark = (e.data as Record<string, unknown> | undefined)?.[REPLY_REFUSED_MARK] as
+    | { rule?: unknown; detail?: unknown }
+    | undefined;
+  return typeof mark?.rule === "string" && typeof mark.detail === "string"
+    ? { rule: mark.rule, detail: mark.detail }
+    : undefined;
 }
 
 /** What a transport hands the Protocol for one incoming value, and what it logs. */

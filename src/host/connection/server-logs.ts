@@ -49,7 +49,12 @@ export function logEntryOf(server: string, params: unknown): LogEntry | undefine
       text = "⟨unprintable data⟩";
     }
   }
-  const entry: LogEntry = { server, level: params.level, text: sanitizeInline(truncateChars(text, LOG_TEXT_MAX)), at: new Date().toISOString() };
+  const entry: LogEntry = {
+    server,
+    level: params.level,
+    text: sanitizeInline(truncateChars(text, LOG_TEXT_MAX)),
+    at: new Date().toISOString(),
+  };
   if (typeof params.logger === "string") entry.logger = sanitizeName(params.logger);
   return entry;
 }
@@ -77,7 +82,8 @@ const levelSent = new WeakMap<Connection, object>();
 
 /** logging/setLevel once per connect of a legacy session offering logging (modern: `_meta`); a refusal is ignored. */
 export function sendLogLevel(level: LogLevel, conn: Connection): void {
-  if (conn.era !== "legacy" || !conn.serverCapabilities.logging || levelSent.get(conn) === conn.serverCapabilities) return;
+  if (conn.era !== "legacy" || !conn.serverCapabilities.logging || levelSent.get(conn) === conn.serverCapabilities)
+    return;
   levelSent.set(conn, conn.serverCapabilities);
   conn.request("logging/setLevel", { level }).catch(() => {});
 }

@@ -18,12 +18,21 @@ export const RESULT_TOO_LARGE_CODE = -32099;
 export type TooLargeStage = "read" | "parsed";
 
 /** The local RESULT_TOO_LARGE error that every transport answers an oversized reply with. */
-export function tooLargeError(id: string | number, limit: number, bytes?: number, stage: TooLargeStage = "read"): JSONRPCMessage {
+export function tooLargeError(
+  id: string | number,
+  limit: number,
+  bytes?: number,
+  stage: TooLargeStage = "read",
+): JSONRPCMessage {
   const size = bytes === undefined ? `over ${limit} bytes` : `${bytes} bytes`;
   return {
     jsonrpc: "2.0",
     id,
-    error: { code: RESULT_TOO_LARGE_CODE, message: `reply is ${size} (limit ${limit})`, data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes, stage } } },
+    error: {
+      code: RESULT_TOO_LARGE_CODE,
+      message: `reply is ${size} (limit ${limit})`,
+      data: { [RESULT_TOO_LARGE_MARK]: { limit, bytes, stage } },
+    },
   };
 }
 

@@ -35,7 +35,8 @@ export class SizeLimitedTransport implements Transport {
     const bytes = bytesOverLimit(message, this.maxBytes);
     if (bytes === undefined) return this.onmessage?.(message, extra);
     const m = message as { id?: string | number; method?: unknown };
-    if (m.id !== undefined && m.method === undefined) return this.onmessage?.(tooLargeError(m.id, this.maxBytes, bytes, "parsed"), extra);
+    if (m.id !== undefined && m.method === undefined)
+      return this.onmessage?.(tooLargeError(m.id, this.maxBytes, bytes, "parsed"), extra);
     this.onDiagnostic?.(`dropped a ${bytes}-byte message over the ${this.maxBytes}-byte limit`);
   }
 

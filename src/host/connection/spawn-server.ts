@@ -21,7 +21,10 @@ const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
  * The environment a server process starts with: only INHERITED_ENV from ours (never an API key
  * or a token the user exported), then the configured variables. The checker uses it too.
  */
-export function serverEnv(extra: Record<string, string> = {}, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function serverEnv(
+  extra: Record<string, string> = {},
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of INHERITED_ENV) {
     const v = from[k];
@@ -94,7 +97,8 @@ function collect(early: EarlyServer): void {
 // One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs)
 // and the transport adopts from the ES module chunks, each with its own copy of this module.
 const REGISTRY = Symbol.for("mcp-prism.early-servers");
-const waiting: Map<string, EarlyServer> = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, EarlyServer> | undefined) ??
+const waiting: Map<string, EarlyServer> =
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, EarlyServer> | undefined) ??
   ((globalThis as Record<symbol, unknown>)[REGISTRY] = new Map<string, EarlyServer>());
 const keyOf = (p: StdioParams) => JSON.stringify([p.command, p.args, p.env ?? null, p.cwd ?? null]);
 
@@ -102,7 +106,13 @@ const keyOf = (p: StdioParams) => JSON.stringify([p.command, p.args, p.env ?? nu
 export function spawnEarly(params: StdioParams): void {
   const key = keyOf(params);
   if (waiting.has(key)) return;
-  const early: EarlyServer = { child: spawnServer(params), spawned: false, closed: false, stderr: [], stopCollecting: () => {} };
+  const early: EarlyServer = {
+    child: spawnServer(params),
+    spawned: false,
+    closed: false,
+    stderr: [],
+    stopCollecting: () => {},
+  };
   collect(early);
   // Listening also keeps a failed spawn from being an unhandled 'error' before adoption.
   early.child.once("error", (e) => (early.error = e));

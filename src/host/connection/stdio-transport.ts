@@ -117,7 +117,11 @@ export class LimitedStdioTransport implements Transport {
     // Over the limit: keep only the ends (for the id) and answer now if the request is known.
     const all = Buffer.concat(this.pieces);
     this.pieces = [];
-    this.skipping = { head: all.toString("latin1", 0, ID_WINDOW), tail: all.toString("latin1", all.length - ID_WINDOW), answered: false };
+    this.skipping = {
+      head: all.toString("latin1", 0, ID_WINDOW),
+      tail: all.toString("latin1", all.length - ID_WINDOW),
+      answered: false,
+    };
     // With one request in flight, a reply whose id comes last (SDK servers) is that request's, unless it
     // starts like a request or notification.
     if (startsAsCall(this.skipping.head)) return;
@@ -133,7 +137,10 @@ export class LimitedStdioTransport implements Transport {
       this.skipping = undefined;
       const id = startsAsCall(head) ? undefined : findReplyId(head, tail);
       if (!answered && id !== undefined && this.pending.has(id)) this.answerTooLarge(id, size);
-      else if (!answered) this.limits.onDiagnostic?.(`stdout: skipped a ${size}-byte line over the ${this.limits.maxLineBytes}-byte limit`);
+      else if (!answered)
+        this.limits.onDiagnostic?.(
+          `stdout: skipped a ${size}-byte line over the ${this.limits.maxLineBytes}-byte limit`,
+        );
       return;
     }
     // (Replies can be megabytes: no regex over the whole line, no trimmed copy of it.)
@@ -150,8 +157,10 @@ export class LimitedStdioTransport implements Transport {
     }
     // A malformed reply fails its request now (reply-guard.ts); junk that answers nothing is logged.
     const { deliver, ignored, refused } = guardIncoming(value, { pending: this.pending });
-    if (ignored) this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)} (${ignored})`);
-    if (refused) this.limits.onDiagnostic?.(`stdout: refused a reply (${MALFORMED_REPLY}: ${refused}): ${text.slice(0, 120)}`);
+    if (ignored)
+      this.limits.onDiagnostic?.(`stdout: ignored a line that is not JSON-RPC: ${text.slice(0, 120)} (${ignored})`);
+    if (refused)
+      this.limits.onDiagnostic?.(`stdout: refused a reply (${MALFORMED_REPLY}: ${refused}): ${text.slice(0, 120)}`);
     for (const message of deliver) {
       if ("id" in message && message.id !== undefined && !("method" in message)) this.pending.delete(message.id);
       this.onmessage?.(message);
@@ -167,11 +176,13 @@ export class LimitedStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || stdin.destroyed) return reject(new Error(this.exited ? "the server exited before answering" : "Not connected"));
+      if (!stdin || stdin.destroyed)
+        return reject(new Error(this.exited ? "the server exited before answering" : "Not connected"));
       const m = message as { id?: Id; method?: string; params?: { requestId?: Id } };
       if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
       // A cancelled request's reply may never come: stop expecting it.
-      if (m.method === "notifications/cancelled" && m.params?.requestId !== undefined) this.pending.delete(m.params.requestId);
+      if (m.method === "notifications/cancelled" && m.params?.requestId !== undefined)
+        this.pending.delete(m.params.requestId);
       if (stdin.write(JSON.stringify(message) + "\n")) resolve();
       else stdin.once("drain", () => resolve());
     });

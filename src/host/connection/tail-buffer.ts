@@ -14,7 +14,10 @@ const NOISE_LINE = /^\s*(?:at\s|[{}[\]()^,;|]*$|Node\.js v\d)/;
  * not noise. `Error: Cannot find module '/x.js'` rather than `requireStack: [] | } | Node.js v20`.
  */
 export function explainingLines(lines: readonly string[], firstError: string | undefined, n = 3): string[] {
-  const tail = lines.filter((l) => !NOISE_LINE.test(l)).slice(-n).map((l) => l.trim());
+  const tail = lines
+    .filter((l) => !NOISE_LINE.test(l))
+    .slice(-n)
+    .map((l) => l.trim());
   const cause = firstError?.trim();
   return cause !== undefined && !tail.includes(cause) ? [cause, ...tail] : tail;
 }

@@ -43,12 +43,17 @@ export const defaultTransport: TransportFactory = (config, ctx) => {
   if (config.kind === "stdio") {
     return new LimitedStdioTransport(
       { command: config.command, args: config.args, env: config.env, cwd: config.cwd },
-      { maxLineBytes: maxBytes, onStderr: (chunk) => ctx.onStderr(chunk.toString("utf8")), onDiagnostic: ctx.onDiagnostic },
+      {
+        maxLineBytes: maxBytes,
+        onStderr: (chunk) => ctx.onStderr(chunk.toString("utf8")),
+        onDiagnostic: ctx.onDiagnostic,
+      },
     );
   }
   const url = new URL(config.url);
   if (ctx.era !== "legacy") return new ModernHttpTransport(url, config.headers, maxBytes, ctx.auth);
-  const challenged = (res: Response, why?: string) => ctx.onChallenge(res.headers.get("www-authenticate") ?? undefined, why);
+  const challenged = (res: Response, why?: string) =>
+    ctx.onChallenge(res.headers.get("www-authenticate") ?? undefined, why);
   const fetchSeen: typeof fetch = ctx.auth
     ? authorizedFetch(fetch, ctx.auth, challenged)
     : async (input, init) => {
@@ -56,7 +61,10 @@ export const defaultTransport: TransportFactory = (config, ctx) => {
         if (res.status === 401 || res.status === 403) challenged(res);
         return res;
       };
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, fetch: guardRepliesFetch(fetchSeen) });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: config.headers },
+    fetch: guardRepliesFetch(fetchSeen),
+  });
   // The SDK's transport parses whole bodies: the size rule is applied to what it delivers, and
   // malformed replies are refused before it reads them (reply-guard-fetch.ts).
   return new SizeLimitedTransport(transport, maxBytes, ctx.onDiagnostic);

@@ -31,7 +31,8 @@ export type FormField = FieldBase &
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string; rule?: string };
 
-const text = (v: unknown): string | undefined => (typeof v === "string" ? truncateChars(sanitizeInline(v), MAX_TEXT) : undefined);
+const text = (v: unknown): string | undefined =>
+  typeof v === "string" ? truncateChars(sanitizeInline(v), MAX_TEXT) : undefined;
 const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
 /** `enum` (+ legacy `enumNames`), `oneOf`/`anyOf` of {const, title}: the choices, or undefined. */
@@ -45,13 +46,19 @@ function optionsOf(p: Record<string, unknown>): FieldOption[] | undefined | stri
   for (const [i, o] of list.entries()) {
     const value = titled && !Array.isArray(p.enum) ? (isObject(o) ? o.const : undefined) : o;
     if (typeof value !== "string") return "a choice that is not a string";
-    out.push({ value: truncateChars(value, MAX_TEXT), label: text(titled && isObject(o) ? o.title : names[i]) ?? sanitizeInline(truncateChars(value, MAX_TEXT)) });
+    out.push({
+      value: truncateChars(value, MAX_TEXT),
+      label: text(titled && isObject(o) ? o.title : names[i]) ?? sanitizeInline(truncateChars(value, MAX_TEXT)),
+    });
   }
   return out;
 }
 
 function fieldOf(key: string, p: unknown, required: boolean): Parsed<FormField> {
-  const bad = (why: string): Parsed<FormField> => ({ ok: false, detail: `field ${JSON.stringify(sanitizeInline(truncateChars(key, 64)))}: ${why}` });
+  const bad = (why: string): Parsed<FormField> => ({
+    ok: false,
+    detail: `field ${JSON.stringify(sanitizeInline(truncateChars(key, 64)))}: ${why}`,
+  });
   if (!isObject(p)) return bad("not a schema object");
   const base: FieldBase = { key, title: text(p.title) ?? sanitizeInline(truncateChars(key, 64)), required };
   const description = text(p.description);
@@ -61,8 +68,21 @@ function fieldOf(key: string, p: unknown, required: boolean): Parsed<FormField> 
     const items = isObject(p.items) ? optionsOf(p.items) : undefined;
     if (typeof items === "string") return bad(items);
     if (!items) return bad("an array without enum items");
-    const def = Array.isArray(p.default) && p.default.every((d) => typeof d === "string" && items.some((o) => o.value === d)) ? (p.default as string[]) : undefined;
-    return { ok: true, value: { ...base, kind: "multi", options: items, minItems: num(p.minItems), maxItems: num(p.maxItems), default: def } };
+    const def =
+      Array.isArray(p.default) && p.default.every((d) => typeof d === "string" && items.some((o) => o.value === d))
+        ? (p.default as string[])
+        : undefined;
+    return {
+      ok: true,
+      value: {
+        ...base,
+        kind: "multi",
+        options: items,
+        minItems: num(p.minItems),
+        maxItems: num(p.maxItems),
+        default: def,
+      },
+    };
   }
   if (type === "string") {
     const options = optionsOf(p);
@@ -72,16 +92,37 @@ function fieldOf(key: string, p: unknown, required: boolean): Parsed<FormField> 
       return { ok: true, value: { ...base, kind: "enum", options, default: def } };
     }
     const def = typeof p.default === "string" ? truncateChars(p.default, MAX_VALUE) : undefined;
-    return { ok: true, value: { ...base, kind: "string", format: text(p.format), minLength: num(p.minLength), maxLength: num(p.maxLength), default: def } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        kind: "string",
+        format: text(p.format),
+        minLength: num(p.minLength),
+        maxLength: num(p.maxLength),
+        default: def,
+      },
+    };
   }
-  if (type === "number" || type === "integer") return { ok: true, value: { ...base, kind: type, minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) } };
-  if (type === "boolean") return { ok: true, value: { ...base, kind: "boolean", default: typeof p.default === "boolean" ? p.default : undefined } };
-  return bad(`type ${JSON.stringify(typeof type === "string" ? sanitizeInline(truncateChars(type, 20)) : type ?? null)} is not a form type`);
+  if (type === "number" || type === "integer")
+    return {
+      ok: true,
+      value: { ...base, kind: type, minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) },
+    };
+  if (type === "boolean")
+    return {
+      ok: true,
+      value: { ...base, kind: "boolean", default: typeof p.default === "boolean" ? p.default : undefined },
+    };
+  return bad(
+    `type ${JSON.stringify(typeof type === "string" ? sanitizeInline(truncateChars(type, 20)) : (type ?? null))} is not a form type`,
+  );
 }
 
 /** The form a requestedSchema describes, or why it cannot be drawn. */
 export function parseForm(schema: unknown): Parsed<FormField[]> {
-  if (!isObject(schema) || (schema.type !== undefined && schema.type !== "object")) return { ok: false, detail: "requestedSchema is not an object schema" };
+  if (!isObject(schema) || (schema.type !== undefined && schema.type !== "object"))
+    return { ok: false, detail: "requestedSchema is not an object schema" };
   const props = schema.properties ?? {};
   if (!isObject(props)) return { ok: false, detail: "requestedSchema.properties is not an object" };
   const keys = Object.keys(props);
@@ -122,9 +163,12 @@ export function fieldProblem(f: FormField, value: unknown): string | undefined {
     case "boolean":
       return typeof value === "boolean" ? undefined : "expected true or false";
     case "enum":
-      return typeof value === "string" && f.options.some((o) => o.value === value) ? undefined : `expected one of ${f.options.map((o) => o.value).join(", ")}`;
+      return typeof value === "string" && f.options.some((o) => o.value === value)
+        ? undefined
+        : `expected one of ${f.options.map((o) => o.value).join(", ")}`;
     case "multi":
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && f.options.some((o) => o.value === v))) return `expected a list of ${f.options.map((o) => o.value).join(", ")}`;
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && f.options.some((o) => o.value === v)))
+        return `expected a list of ${f.options.map((o) => o.value).join(", ")}`;
       if (f.minItems !== undefined && value.length < f.minItems) return `at least ${f.minItems} choices`;
       if (f.maxItems !== undefined && value.length > f.maxItems) return `at most ${f.maxItems} choices`;
       return undefined;
@@ -156,7 +200,13 @@ export function formatProblem(format: string, value: string): string | undefined
       return isCalendarDate(value) ? undefined : "expected a date, YYYY-MM-DD";
     case "date-time": {
       const m = DATE_TIME.exec(value);
-      const ok = m !== null && isCalendarDate(m[1]) && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 61 && (m[5] === undefined || (Number(m[5]) < 24 && Number(m[6]) < 60));
+      const ok =
+        m !== null &&
+        isCalendarDate(m[1]) &&
+        Number(m[2]) < 24 &&
+        Number(m[3]) < 60 &&
+        Number(m[4]) < 61 &&
+        (m[5] === undefined || (Number(m[5]) < 24 && Number(m[6]) < 60));
       return ok ? undefined : "expected a date and time, YYYY-MM-DDTHH:MM:SSZ (or an offset)";
     }
     default:
@@ -169,7 +219,8 @@ export function checkAnswer(fields: readonly FormField[], answer: unknown): Pars
   if (!isObject(answer)) return { ok: false, detail: "the answer is not a JSON object" };
   const known = new Set(fields.map((f) => f.key));
   const extra = Object.keys(answer).find((k) => !known.has(k));
-  if (extra !== undefined) return { ok: false, detail: `no field ${JSON.stringify(sanitizeInline(truncateChars(extra, 64)))} in the form` };
+  if (extra !== undefined)
+    return { ok: false, detail: `no field ${JSON.stringify(sanitizeInline(truncateChars(extra, 64)))} in the form` };
   const content: Record<string, FormValue> = { ...formDefaults(fields), ...(answer as Record<string, FormValue>) };
   for (const f of fields) {
     if (!(f.key in content)) {

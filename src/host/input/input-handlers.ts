@@ -11,7 +11,8 @@ const INVALID_PARAMS = -32602;
 /** The spec's code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
 
-const requestOf = <M extends string>(method: M) => z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
+const requestOf = <M extends string>(method: M) =>
+  z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
 const ElicitRequest = requestOf("elicitation/create");
 const SampleRequest = requestOf("sampling/createMessage");
 
@@ -19,9 +20,13 @@ export function installInputHandlers(client: RpcClient, server: string, provider
   const handle = async (method: string, params: unknown, signal: AbortSignal) => {
     const answer = await answerInput(server, method, params, provider, signal);
     if (answer.ok) return answer.result;
-    throw new McpError(answer.rule === "sampling-declined" ? USER_REJECTED : INVALID_PARAMS, `${answer.detail} [${answer.rule}]`);
+    throw new McpError(
+      answer.rule === "sampling-declined" ? USER_REJECTED : INVALID_PARAMS,
+      `${answer.detail} [${answer.rule}]`,
+    );
   };
-  if (provider.elicitation) client.setRequestHandler(ElicitRequest, (req, extra) => handle(req.method, req.params, extra.signal));
-  if (provider.sampling) client.setRequestHandler(SampleRequest, (req, extra) => handle(req.method, req.params, extra.signal));
+  if (provider.elicitation)
+    client.setRequestHandler(ElicitRequest, (req, extra) => handle(req.method, req.params, extra.signal));
+  if (provider.sampling)
+    client.setRequestHandler(SampleRequest, (req, extra) => handle(req.method, req.params, extra.signal));
 }
-

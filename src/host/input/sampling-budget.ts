@@ -63,10 +63,15 @@ export class SamplingBudget {
     const s = this.session;
     let why: string | undefined;
     let perCall = false;
-    if (s.samples + 1 > l.maxSamplesPerSession) why = `${l.maxSamplesPerSession} samples this session (limits.maxSamplesPerSession)`;
-    else if (s.tokens + req.maxTokens > l.maxSampledTokensPerSession) why = `${l.maxSampledTokensPerSession} requested tokens this session (limits.maxSampledTokensPerSession)`;
-    else if (c.samples + 1 > l.maxSamplesPerCall) (why = `${l.maxSamplesPerCall} samples in one call (limits.maxSamplesPerCall)`), (perCall = true);
-    else if (c.tokens + req.maxTokens > l.maxSampledTokensPerCall) (why = `${l.maxSampledTokensPerCall} requested tokens in one call (limits.maxSampledTokensPerCall)`), (perCall = true);
+    if (s.samples + 1 > l.maxSamplesPerSession)
+      why = `${l.maxSamplesPerSession} samples this session (limits.maxSamplesPerSession)`;
+    else if (s.tokens + req.maxTokens > l.maxSampledTokensPerSession)
+      why = `${l.maxSampledTokensPerSession} requested tokens this session (limits.maxSampledTokensPerSession)`;
+    else if (c.samples + 1 > l.maxSamplesPerCall)
+      (why = `${l.maxSamplesPerCall} samples in one call (limits.maxSamplesPerCall)`), (perCall = true);
+    else if (c.tokens + req.maxTokens > l.maxSampledTokensPerCall)
+      (why = `${l.maxSampledTokensPerCall} requested tokens in one call (limits.maxSampledTokensPerCall)`),
+        (perCall = true);
     if (!why) return undefined;
     const line = `server ${req.server}: sampling limit reached: ${why}; further samples are refused${perCall ? " for this call" : " for this session"}`;
     if (perCall ? !c.said : !this.sessionSaid) {

@@ -36,7 +36,9 @@ export function selectOutputs(
   if (!policy.sendRequestedOutputs) return undefined;
   const isDeclined = (s: ToolResultOutputSelector) => declined.some((d) => sameSelector(d, s));
   const usable = (s: ToolResultOutputSelector) =>
-    !isDeclined(s) && variants.some((v) => sameSelector(v, s)) && (!isExtensionAudience(s.audience) || negotiated.has(s.audience));
+    !isDeclined(s) &&
+    variants.some((v) => sameSelector(v, s)) &&
+    (!isExtensionAudience(s.audience) || negotiated.has(s.audience));
   const out: ToolResultOutputSelector[] = [];
   const add = (s: ToolResultOutputSelector) => {
     if (!out.some((o) => sameSelector(o, s))) out.push({ audience: s.audience, format: s.format });

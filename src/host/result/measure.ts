@@ -33,7 +33,15 @@ export function base64Bytes(data: string): number {
 }
 
 export function measureOutputs(outputs: readonly ToolResultOutput[], meta?: Record<string, unknown>): Share {
-  const share: Share = { bytes: 0, textBytes: 0, mediaBytes: 0, tokens: 0, images: 0, audio: 0, outputs: outputs.length };
+  const share: Share = {
+    bytes: 0,
+    textBytes: 0,
+    mediaBytes: 0,
+    tokens: 0,
+    images: 0,
+    audio: 0,
+    outputs: outputs.length,
+  };
   if (meta && Object.keys(meta).length) share.textBytes += jsonBytes(meta);
   for (const o of outputs) {
     if (o.format === "structured") {
@@ -67,7 +75,15 @@ export function measureSinks(routed: Routed): Record<SinkName, Share> {
 
 export function measureReceipt(receipt: HostReceipt): Share {
   const textBytes = bytes(receipt.text);
-  return { bytes: textBytes, textBytes, mediaBytes: 0, tokens: Math.ceil(textBytes / 4), images: 0, audio: 0, outputs: 0 };
+  return {
+    bytes: textBytes,
+    textBytes,
+    mediaBytes: 0,
+    tokens: Math.ceil(textBytes / 4),
+    images: 0,
+    audio: 0,
+    outputs: 0,
+  };
 }
 
 /** A size for people and the model's receipts: 212 B · 48 kB · 3.1 kB · 1.2 MB (1 kB = 1024 B). */

@@ -32,7 +32,10 @@ export function writeReceipt(
     parts.push(`${kinds} ${formatBytes(bytes[sink])}${title ? ` (${title})` : ""} went to ${SINK_LABEL[sink]}`);
   }
   const head = `${tool}${isError ? " (error)" : ""}`;
-  return { kind: "receipt", text: parts.length ? `${head}: ${parts.join("; ")}, not to you.` : `${head}: produced no output.` };
+  return {
+    kind: "receipt",
+    text: parts.length ? `${head}: ${parts.join("; ")}, not to you.` : `${head}: produced no output.`,
+  };
 }
 
 export { isReceiptText } from "./receipt-text.js";

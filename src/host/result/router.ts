@@ -5,7 +5,17 @@ import { isExtensionAudience } from "../../protocol/audience.js";
 import { extensionOfAudience } from "../../protocol/extension-audiences.js";
 import type { ToolResultOutput } from "../../protocol/index.js";
 import { measureSinks } from "./measure.js";
-import type { AppSinkEntry, ModelSinkEntry, ProgrammaticSinkEntry, Routed, SinkBytes, SinkName, UserSinkEntry, ViewProjection, ViewSinkEntry } from "../types.js";
+import type {
+  AppSinkEntry,
+  ModelSinkEntry,
+  ProgrammaticSinkEntry,
+  Routed,
+  SinkBytes,
+  SinkName,
+  UserSinkEntry,
+  ViewProjection,
+  ViewSinkEntry,
+} from "../types.js";
 
 export class RoutingError extends Error {
   constructor(message: string) {
@@ -89,7 +99,8 @@ export function toView(routed: Routed, audience: string, projection: ViewProject
   }
   const payload: Record<string, unknown> = { content: [] };
   for (const o of mine) {
-    if (o.format === "structured" && payload.structuredContent === undefined) payload.structuredContent = o.structuredContent;
+    if (o.format === "structured" && payload.structuredContent === undefined)
+      payload.structuredContent = o.structuredContent;
     else if (o.format === "content" && (payload.content as unknown[]).length === 0) payload.content = o.content;
   }
   if (isError) payload.isError = true;

@@ -85,7 +85,8 @@ function checkEnvelope(raw: unknown, limits: ValidationLimits): Record<string, u
   if (raw.resultType !== undefined && raw.resultType !== "complete") {
     fail("invalid-result-type", `resultType ${JSON.stringify(raw.resultType)} is not "complete"`);
   }
-  if (raw.isError !== undefined && typeof raw.isError !== "boolean") fail("malformed-result", "isError is not a boolean");
+  if (raw.isError !== undefined && typeof raw.isError !== "boolean")
+    fail("malformed-result", "isError is not a boolean");
   if (raw._meta !== undefined && !isObject(raw._meta)) fail("malformed-result", "_meta is not an object");
   return raw;
 }
@@ -162,7 +163,8 @@ function runValidator(fn: (v: unknown) => boolean, value: unknown): boolean {
   try {
     return fn(value);
   } catch (e) {
-    if (e instanceof RangeError) fail("too-deep", "validation exhausted the stack: the schema's $ref recursion does not descend into the value");
+    if (e instanceof RangeError)
+      fail("too-deep", "validation exhausted the stack: the schema's $ref recursion does not descend into the value");
     throw e;
   }
 }
@@ -172,13 +174,18 @@ function runValidator(fn: (v: unknown) => boolean, value: unknown): boolean {
  * trusted (two PNG IHDRs, two JPEG frame sizes, a GIF without an image): read in place by the one
  * header reader, the same one the terminal's decoders obey. Formats it does not know pass.
  */
-function checkImages(output: { index: number; selector: ToolResultOutputSelector } | "result", blocks: readonly ContentBlock[], maxPixels: number | undefined): void {
+function checkImages(
+  output: { index: number; selector: ToolResultOutputSelector } | "result",
+  blocks: readonly ContentBlock[],
+  maxPixels: number | undefined,
+): void {
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     if (b.type !== "image") continue;
     const verdict = readBase64ImageHeader(b.data);
     if (!verdict) continue;
-    const where = () => `${output === "result" ? "result" : `outputs[${output.index}] (${selectorKey(output.selector)})`} content[${i}]`;
+    const where = () =>
+      `${output === "result" ? "result" : `outputs[${output.index}] (${selectorKey(output.selector)})`} content[${i}]`;
     if (!verdict.ok) fail("malformed-content", `${where()}: ${verdict.reason}`);
     const size = verdict.header;
     if (maxPixels === undefined || size.width * size.height <= maxPixels) continue;
@@ -193,7 +200,12 @@ function checkImages(output: { index: number; selector: ToolResultOutputSelector
 /** The general (zod) parse of one output; it words the error of a malformed one. */
 function parseOutput(o: unknown, i: number): ToolResultOutput {
   const format = isObject(o) ? o.format : undefined;
-  const schema = format === "content" ? ContentToolResultOutputSchema : format === "structured" ? StructuredToolResultOutputSchema : undefined;
+  const schema =
+    format === "content"
+      ? ContentToolResultOutputSchema
+      : format === "structured"
+        ? StructuredToolResultOutputSchema
+        : undefined;
   if (!schema) fail("malformed-output", `outputs[${i}]: format must be "content" or "structured"`);
   const parsed = schema.safeParse(o);
   if (!parsed.success) fail("malformed-output", `outputs[${i}]: ${firstIssueText(parsed.error)}`);
@@ -220,14 +232,19 @@ export function validateVariantResult(
   for (let i = 0; i < outputs.length; i++) {
     const out = fastParseOutput(r.outputs[i]) ?? parseOutput(r.outputs[i], i);
     if (indexOfSelector(requested, out) < 0) {
-      fail("unrequested-output", `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`);
+      fail(
+        "unrequested-output",
+        `outputs[${i}] is ${describeSelector(out, [...requested, ...variants])}, which was not requested`,
+      );
     }
-    if (indexOfSelector(outputs, out, i) >= 0) fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
+    if (indexOfSelector(outputs, out, i) >= 0)
+      fail("duplicate-output", `outputs[${i}]: ${selectorKey(out)} appears more than once`);
     outputs[i] = out;
   }
   for (let i = 0; i < outputs.length; i++) {
     const o = outputs[i];
-    if (o.format === "content" && hasImage(o.content)) checkImages({ index: i, selector: o }, o.content, limits.maxImagePixels);
+    if (o.format === "content" && hasImage(o.content))
+      checkImages({ index: i, selector: o }, o.content, limits.maxImagePixels);
   }
   if (outputs.length < requested.length) {
     const missing = requested.filter((s) => indexOfSelector(outputs, s) < 0);
@@ -251,7 +268,11 @@ function hasImage(blocks: readonly ContentBlock[]): boolean {
 }
 
 /** The index of `s` among the first `end` selectors of `list` (all of them by default), or -1. */
-function indexOfSelector(list: readonly ToolResultOutputSelector[], s: ToolResultOutputSelector, end = list.length): number {
+function indexOfSelector(
+  list: readonly ToolResultOutputSelector[],
+  s: ToolResultOutputSelector,
+  end = list.length,
+): number {
   for (let i = 0; i < end; i++) if (sameSelector(list[i], s)) return i;
   return -1;
 }
@@ -267,7 +288,10 @@ function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): 
   try {
     fn = compileSchema(schema);
   } catch (e) {
-    return { rule: "uncompilable-output-schema", detail: `structuredContent passed on unvalidated: the outputSchema does not compile: ${(e as Error).message}` };
+    return {
+      rule: "uncompilable-output-schema",
+      detail: `structuredContent passed on unvalidated: the outputSchema does not compile: ${(e as Error).message}`,
+    };
   }
   let valid: boolean;
   try {
@@ -279,7 +303,10 @@ function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): 
   if (valid) return undefined;
   const e = fn.errors?.[0];
   const why = e ? `${safePointer(e.instancePath, schema)} ${e.message ?? "is invalid"}` : "does not match its schema";
-  return { rule: "schema-violation", detail: `structuredContent dropped: ${why} (outputSchema); the content is routed` };
+  return {
+    rule: "schema-violation",
+    detail: `structuredContent dropped: ${why} (outputSchema); the content is routed`,
+  };
 }
 
 /**
@@ -287,7 +314,11 @@ function checkLegacyStructured(schema: JsonSchema | undefined, value: unknown): 
  * the outputSchema costs only itself (dropped, with a warning): content is the legacy result's
  * primary part, and the model's share does not depend on the structured one.
  */
-export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | undefined, limits: ValidationLimits = {}): ValidatedLegacyResult {
+export function validateLegacyResult(
+  raw: unknown,
+  outputSchema: JsonSchema | undefined,
+  limits: ValidationLimits = {},
+): ValidatedLegacyResult {
   const r = checkEnvelope(raw, limits);
   if (!Array.isArray(r.content)) fail("malformed-content", "content is not an array");
   const content: ContentBlock[] = r.content.map((b, i) => {
@@ -297,10 +328,14 @@ export function validateLegacyResult(raw: unknown, outputSchema: JsonSchema | un
   });
   checkImages("result", content, limits.maxImagePixels);
   const isError = r.isError === true;
-  const warning = !isError && r.structuredContent !== undefined ? checkLegacyStructured(outputSchema, r.structuredContent) : undefined;
+  const warning =
+    !isError && r.structuredContent !== undefined
+      ? checkLegacyStructured(outputSchema, r.structuredContent)
+      : undefined;
   const result: ValidatedLegacyResult = { content, isError, meta: r._meta as Record<string, unknown> | undefined };
   if (warning) result.warnings = [warning];
-  if (r.structuredContent !== undefined && warning?.rule !== "schema-violation") result.structuredContent = r.structuredContent;
+  if (r.structuredContent !== undefined && warning?.rule !== "schema-violation")
+    result.structuredContent = r.structuredContent;
   return result;
 }
 

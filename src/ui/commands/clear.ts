@@ -10,7 +10,11 @@ export const clear: SlashCommand = {
     ctx.store.clear();
     ctx.store.pushFinished([
       { kind: "user", text: "/clear" },
-      { kind: "notice", level: "info", text: `cleared the screen and the conversation${ctx.resetConversation ? "; the model starts afresh" : ""}` },
+      {
+        kind: "notice",
+        level: "info",
+        text: `cleared the screen and the conversation${ctx.resetConversation ? "; the model starts afresh" : ""}`,
+      },
     ]);
   },
 };

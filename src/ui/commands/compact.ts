@@ -13,6 +13,8 @@ export const compact: SlashCommand = {
     const window = ctx.modelCapabilities?.contextWindow;
     const c = await ctx.compact(ctx.signal);
     if (!c) return ctx.store.notice("/compact: nothing to compact yet (only the newest turns are in the context)");
-    ctx.store.notice(window ? compactionLine(c, window) : `context compacted: ${c.replaced} items replaced by a summary`);
+    ctx.store.notice(
+      window ? compactionLine(c, window) : `context compacted: ${c.replaced} items replaced by a summary`,
+    );
   },
 };

@@ -33,7 +33,35 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 export type { CommandContext, CommandHost, SlashCommand } from "./types.js";
 export { CommandError } from "./types.js";
 
-export const COMMANDS: readonly SlashCommand[] = [help, mode, model, tools, servers, mcp, reconnect, logs, login, resources, read, call, run, compare, show, view, pane, table, clear, compact, usage, resume, save, saveOutput, open, cancel, quit];
+export const COMMANDS: readonly SlashCommand[] = [
+  help,
+  mode,
+  model,
+  tools,
+  servers,
+  mcp,
+  reconnect,
+  logs,
+  login,
+  resources,
+  read,
+  call,
+  run,
+  compare,
+  show,
+  view,
+  pane,
+  table,
+  clear,
+  compact,
+  usage,
+  resume,
+  save,
+  saveOutput,
+  open,
+  cancel,
+  quit,
+];
 
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {
   return commands.find((c) => c.name === name);
@@ -51,7 +79,11 @@ export async function dispatch(line: string, ctx: CommandContext): Promise<boole
   const cmd = findCommand(name, ctx.commands);
   if (!cmd) {
     ctx.store.startTurn(line.trim());
-    ctx.store.append({ kind: "notice", level: "error", text: `unknown command /${sanitizeInline(name).slice(0, 40)} — type /help for the list` });
+    ctx.store.append({
+      kind: "notice",
+      level: "error",
+      text: `unknown command /${sanitizeInline(name).slice(0, 40)} — type /help for the list`,
+    });
     ctx.store.endTurn();
     return false;
   }

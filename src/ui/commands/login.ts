@@ -11,13 +11,22 @@ export const login: SlashCommand = {
   run(args, ctx) {
     const server = args.trim();
     if (!server) throw new CommandError("/login: name the server to sign in to (/servers lists them)");
-    if (!ctx.host.servers().some((s) => s.name === server)) throw new CommandError(`/login: no server named ${sanitizeName(server)}`);
+    if (!ctx.host.servers().some((s) => s.name === server))
+      throw new CommandError(`/login: no server named ${sanitizeName(server)}`);
     if (!ctx.host.login) throw new CommandError("/login: this host has no sign-in");
     const name = sanitizeName(server);
     ctx.store.notice(`signing in to ${name}: a browser opens; prompts keep working with the other servers`);
-    ctx.host.login(server, (url) => ctx.store.notice(`sign in to ${name} in your browser; if it did not open, open:\n  ${sanitizeInline(url)}`)).then(
-      (done) => ctx.store.notice(done === "signed-in" ? `signed in to ${name}` : `${name} did not ask for sign-in`),
-      (e: unknown) => ctx.store.notice(`/login ${name}: ${sanitizeInline(e instanceof Error ? e.message : String(e)).slice(0, 400)}`, "error"),
-    );
+    ctx.host
+      .login(server, (url) =>
+        ctx.store.notice(`sign in to ${name} in your browser; if it did not open, open:\n  ${sanitizeInline(url)}`),
+      )
+      .then(
+        (done) => ctx.store.notice(done === "signed-in" ? `signed in to ${name}` : `${name} did not ask for sign-in`),
+        (e: unknown) =>
+          ctx.store.notice(
+            `/login ${name}: ${sanitizeInline(e instanceof Error ? e.message : String(e)).slice(0, 400)}`,
+            "error",
+          ),
+      );
   },
 };

@@ -11,10 +11,12 @@ export const logs: SlashCommand = {
   name: "logs",
   usage: "/logs [SERVER]",
   args: ["server"],
-  description: "the log messages servers sent (all servers, or one), newest last; warning and above also come as a notice",
+  description:
+    "the log messages servers sent (all servers, or one), newest last; warning and above also come as a notice",
   run(args, ctx) {
     const server = args.trim() || undefined;
-    if (server !== undefined && !ctx.host.servers().some((s) => s.name === server)) throw new CommandError(`/logs: no server named ${sanitizeName(server)}`);
+    if (server !== undefined && !ctx.host.servers().some((s) => s.name === server))
+      throw new CommandError(`/logs: no server named ${sanitizeName(server)}`);
     const all = ctx.host.logs?.(server) ?? [];
     if (all.length === 0) {
       ctx.store.notice(server ? `no log messages from ${sanitizeName(server)}` : "no log messages from any server");
@@ -24,7 +26,12 @@ export const logs: SlashCommand = {
     const head = all.length > shown.length ? [`(last ${shown.length} of ${all.length} kept)`] : [];
     const w = ctx.width();
     // Entries were sanitized when they came (server-logs.ts); the names are cut again for the column.
-    const lines = shown.map((e) => truncateToWidth(`${e.at.slice(11, 19)} ${sanitizeName(e.server)} ${e.level}${e.logger ? ` [${e.logger}]` : ""}: ${e.text}`, w));
+    const lines = shown.map((e) =>
+      truncateToWidth(
+        `${e.at.slice(11, 19)} ${sanitizeName(e.server)} ${e.level}${e.logger ? ` [${e.logger}]` : ""}: ${e.text}`,
+        w,
+      ),
+    );
     ctx.store.notice([...head, ...lines].join("\n"));
   },
 };

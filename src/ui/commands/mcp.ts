@@ -7,7 +7,11 @@ import { CommandError, type CommandContext, type SlashCommand } from "./types.js
 const USAGE = "/mcp [list | reconnect NAME | disable NAME | enable NAME]";
 const ACTIONS = ["reconnect", "disable", "enable"] as const;
 type Action = (typeof ACTIONS)[number];
-const DONE: Record<Action, string> = { reconnect: "reconnected", enable: "enabled and connected", disable: "disabled for this session: its tools, prompts and resources are gone until /mcp enable" };
+const DONE: Record<Action, string> = {
+  reconnect: "reconnected",
+  enable: "enabled and connected",
+  disable: "disabled for this session: its tools, prompts and resources are gone until /mcp enable",
+};
 
 async function list(ctx: CommandContext): Promise<void> {
   const servers = ctx.host.servers();
@@ -30,8 +34,10 @@ export const mcp: SlashCommand = {
   async run(args, ctx) {
     const [action = "list", name, extra] = args.split(/\s+/).filter(Boolean);
     if (action === "list" && !name) return list(ctx);
-    if (!(ACTIONS as readonly string[]).includes(action) || !name || extra !== undefined) throw new CommandError(`usage: ${USAGE}`);
-    if (!ctx.host.servers().some((s) => s.name === name)) throw new CommandError(`no server named ${JSON.stringify(sanitizeInline(name).slice(0, 60))} (see /mcp)`);
+    if (!(ACTIONS as readonly string[]).includes(action) || !name || extra !== undefined)
+      throw new CommandError(`usage: ${USAGE}`);
+    if (!ctx.host.servers().some((s) => s.name === name))
+      throw new CommandError(`no server named ${JSON.stringify(sanitizeInline(name).slice(0, 60))} (see /mcp)`);
     if (!ctx.host.setServer) throw new CommandError("this host cannot reconnect or disable servers");
     const label = sanitizeName(name);
     if (action !== "disable") ctx.store.notice(`server ${label}: connecting… (Esc cancels)`);

@@ -13,7 +13,8 @@ export const mode: SlashCommand = {
       ctx.store.notice(`mode is ${ctx.store.getState().mode} (one of ${MODES.join(", ")})`);
       return;
     }
-    if (!(MODES as readonly string[]).includes(m)) throw new CommandError(`unknown mode ${JSON.stringify(sanitizeInline(m))}: expected ${MODES.join(", ")}`);
+    if (!(MODES as readonly string[]).includes(m))
+      throw new CommandError(`unknown mode ${JSON.stringify(sanitizeInline(m))}: expected ${MODES.join(", ")}`);
     ctx.store.setMode(m as Mode);
     ctx.store.notice(`mode set to ${m}: the model's tools and each call's requestedOutputs follow it`);
   },

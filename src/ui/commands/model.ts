@@ -17,12 +17,21 @@ export const model: SlashCommand = {
       try {
         models = await m.list(ctx.signal);
       } catch (e) {
-        ctx.store.notice(`model is ${m.current()}; its models cannot be listed: ${sanitizeInline((e as Error).message).slice(0, 200)}`);
+        ctx.store.notice(
+          `model is ${m.current()}; its models cannot be listed: ${sanitizeInline((e as Error).message).slice(0, 200)}`,
+        );
         return;
       }
       const shown = models.slice(0, LISTED).map((id) => `  ${sanitizeInline(id)}`);
       const more = models.length > LISTED ? [`  … and ${models.length - LISTED} more`] : [];
-      ctx.store.notice([`model is ${m.current()}${models.length ? "; the endpoint serves:" : " (no list for this provider)"}`, ...shown, ...more, "/model NAME switches (PROVIDER:NAME for another provider)"].join("\n"));
+      ctx.store.notice(
+        [
+          `model is ${m.current()}${models.length ? "; the endpoint serves:" : " (no list for this provider)"}`,
+          ...shown,
+          ...more,
+          "/model NAME switches (PROVIDER:NAME for another provider)",
+        ].join("\n"),
+      );
       return;
     }
     if (want.length > 300) throw new CommandError("/model: the name is over 300 characters");

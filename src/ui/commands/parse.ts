@@ -54,7 +54,8 @@ export function parseToolCallArgs(text: string, usage: string, allowSelect = tru
       throw new CommandError(`bad JSON arguments: ${sanitizeInline((e as Error).message)}`);
     }
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw new CommandError("arguments must be a JSON object, e.g. {\"city\": \"Paris\"}");
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new CommandError('arguments must be a JSON object, e.g. {"city": "Paris"}');
   return { tool, args: args as Record<string, unknown>, select };
 }
 
@@ -74,7 +75,10 @@ export function resolveTool(tools: readonly ToolEntry[], name: string): ToolEntr
   if (exact) return exact;
   const byName = tools.filter((t) => t.name === name);
   if (byName.length === 1) return byName[0];
-  if (byName.length > 1) throw new CommandError(`tool ${sanitizeName(name)} is on several servers: ${byName.map((t) => sanitizeName(t.qualifiedName)).join(", ")}`);
+  if (byName.length > 1)
+    throw new CommandError(
+      `tool ${sanitizeName(name)} is on several servers: ${byName.map((t) => sanitizeName(t.qualifiedName)).join(", ")}`,
+    );
   const suggestion = didYouMean(name, [...new Set(tools.flatMap((t) => [t.name, t.qualifiedName]))]);
   throw new CommandError(`unknown tool ${sanitizeName(name)}${sanitizeInline(suggestion)} (see /tools)`);
 }

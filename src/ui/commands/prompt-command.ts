@@ -32,14 +32,19 @@ export function argWords(text: string): ArgWord[] {
 /** Which declared argument each word fills: named, else the next one not named yet. */
 export function assignWords(entry: PromptEntry, words: readonly ArgWord[]): { name: string; word: ArgWord }[] {
   const declared = entry.arguments.map((a) => a.name);
-  const named = new Set(words.filter((w) => w.key !== undefined && declared.includes(w.key)).map((w) => w.key as string));
+  const named = new Set(
+    words.filter((w) => w.key !== undefined && declared.includes(w.key)).map((w) => w.key as string),
+  );
   const free = declared.filter((n) => !named.has(n));
   const out: { name: string; word: ArgWord }[] = [];
   for (const w of words) {
     if (w.key !== undefined && declared.includes(w.key)) out.push({ name: w.key, word: w });
     else {
       const name = free.shift();
-      if (name === undefined) throw new CommandError(`too many values for /${sanitizeName(entry.server)}:${sanitizeName(entry.name)} — usage: /${promptUsage(entry)}`);
+      if (name === undefined)
+        throw new CommandError(
+          `too many values for /${sanitizeName(entry.server)}:${sanitizeName(entry.name)} — usage: /${promptUsage(entry)}`,
+        );
       out.push({ name, word: w.key !== undefined ? { ...w, key: undefined, value: `${w.key}=${w.value}` } : w });
     }
   }
@@ -57,7 +62,8 @@ export function parsePromptArgs(entry: PromptEntry, text: string): Record<string
     } catch (e) {
       throw new CommandError(`bad JSON arguments: ${sanitizeInline((e as Error).message)}`);
     }
-    if (typeof v !== "object" || v === null || Array.isArray(v)) throw new CommandError("arguments must be a JSON object");
+    if (typeof v !== "object" || v === null || Array.isArray(v))
+      throw new CommandError("arguments must be a JSON object");
     return v as Record<string, unknown>;
   }
   const args: Record<string, unknown> = {};
@@ -75,7 +81,12 @@ export function isPromptCommand(name: string): boolean {
  * Resolves and gets the prompt a typed `/server:prompt …` line names: the text of the user's turn,
  * or undefined when it failed or had no text (one line says why). Notices name the other parts.
  */
-export async function promptTurnText(name: string, argText: string, line: string, ctx: CommandContext): Promise<string | undefined> {
+export async function promptTurnText(
+  name: string,
+  argText: string,
+  line: string,
+  ctx: CommandContext,
+): Promise<string | undefined> {
   const fail = (text: string) => {
     ctx.store.record({ kind: "user", text: line.trim() });
     ctx.store.notice(sanitizeInline(text), "error");
@@ -92,7 +103,12 @@ export async function promptTurnText(name: string, argText: string, line: string
     const notes = turn.parts.filter((p) => p.note).map((p) => `  ${p.role}: ${sanitizeInline(p.note as string)}`);
     const count = got.prompt.messages.length;
     ctx.store.record({ kind: "user", text: line.trim() });
-    ctx.store.notice([`prompt ${sanitizeName(found.entry.name)} from server ${sanitizeName(found.entry.server)}: ${count} message${count === 1 ? "" : "s"}`, ...notes].join("\n"));
+    ctx.store.notice(
+      [
+        `prompt ${sanitizeName(found.entry.name)} from server ${sanitizeName(found.entry.server)}: ${count} message${count === 1 ? "" : "s"}`,
+        ...notes,
+      ].join("\n"),
+    );
     if (turn.text.trim()) return turn.text;
     ctx.store.notice("the prompt has no text to send", "error");
     return undefined;

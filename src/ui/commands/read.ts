@@ -7,7 +7,8 @@ export const read: SlashCommand = {
   name: "read",
   usage: "/read URI [server]",
   args: ["resource", "server"],
-  description: "read a resource and show it, images drawn; a later change is a notice (not sent to the model; @URI in a prompt attaches it)",
+  description:
+    "read a resource and show it, images drawn; a later change is a notice (not sent to the model; @URI in a prompt attaches it)",
   async run(args, ctx) {
     const [uri, server, extra] = args.trim().split(/\s+/).filter(Boolean);
     if (!uri || extra !== undefined) throw new CommandError("usage: /read URI [server]");

@@ -23,7 +23,10 @@ export function shownText(text: string): { shown: string; more?: string } {
   const kept = lines.slice(0, SHOWN_LINES).join("\n");
   if (kept.length === text.length) return { shown: text };
   const total = text.split("\n").length;
-  return { shown: kept, more: `… ${formatBytes(Buffer.byteLength(text.slice(kept.length)))} more (${total} lines in all)` };
+  return {
+    shown: kept,
+    more: `… ${formatBytes(Buffer.byteLength(text.slice(kept.length)))} more (${total} lines in all)`,
+  };
 }
 
 /**
@@ -42,18 +45,42 @@ export function showRead(read: ReadOutcome, ctx: CommandContext, tool: string, n
   const parts = read.contents.map((c: ResourceContents) => {
     const mime = c.mimeType ? inline(c.mimeType, 80) : undefined;
     if ("blob" in c) {
-      const n = numbered ?? ctx.store.addSaveable({ tool, server: read.server, type: "resource", mimeType: c.mimeType, uri: c.uri, data: c.blob });
-      if (c.mimeType && DRAWN.has(c.mimeType.toLowerCase())) images.push({ n, data: c.blob, mimeType: c.mimeType.toLowerCase() });
+      const n =
+        numbered ??
+        ctx.store.addSaveable({
+          tool,
+          server: read.server,
+          type: "resource",
+          mimeType: c.mimeType,
+          uri: c.uri,
+          data: c.blob,
+        });
+      if (c.mimeType && DRAWN.has(c.mimeType.toLowerCase()))
+        images.push({ n, data: c.blob, mimeType: c.mimeType.toLowerCase() });
       return `[${n}] ${inline(c.uri)} · ${mime ?? "binary"}, ${formatBytes(blobBytes(c.blob))} — /save-output ${n} saves it`;
     }
-    const n = numbered ?? ctx.store.addSaveable({ tool, server: read.server, type: "resource", mimeType: c.mimeType, uri: c.uri, text: c.text });
+    const n =
+      numbered ??
+      ctx.store.addSaveable({
+        tool,
+        server: read.server,
+        type: "resource",
+        mimeType: c.mimeType,
+        uri: c.uri,
+        text: c.text,
+      });
     const { shown, more } = shownText(c.text);
     const head = `[${n}] ${inline(c.uri)}${mime ? ` · ${mime}` : ""}, ${formatBytes(Buffer.byteLength(c.text))}`;
     return [head, sanitizeText(shown), ...(more ? [`${more} — /save-output ${n} saves it all`] : [])].join("\n");
   });
   ctx.store.notice(`${inline(read.server)} · ${inline(read.uri)}\n${parts.join("\n")}`);
   // Image blobs are drawn below, as a tool's user images are (the terminal image path).
-  for (const img of images) ctx.store.append({ kind: "image", block: { type: "image", data: img.data, mimeType: img.mimeType }, saveId: img.n });
+  for (const img of images)
+    ctx.store.append({
+      kind: "image",
+      block: { type: "image", data: img.data, mimeType: img.mimeType },
+      saveId: img.n,
+    });
 }
 
 /** The image types the terminal image path decodes. */

@@ -22,9 +22,21 @@ export const resources: SlashCommand = {
         lines.push(truncateToWidth(`${inline(l.server, 60)} · no resources offered`, w));
         continue;
       }
-      lines.push(truncateToWidth(`${inline(l.server, 60)} · ${l.resources.length} resource${l.resources.length === 1 ? "" : "s"}, ${l.templates.length} template${l.templates.length === 1 ? "" : "s"}`, w));
-      for (const r of l.resources) lines.push(truncateToWidth(`  ${inline(r.uri)}  ${inline(r.title ?? r.name, 80)}${r.mimeType ? ` (${inline(r.mimeType, 60)})` : ""}`, w));
-      for (const t of l.templates) lines.push(truncateToWidth(`  ${inline(t.uriTemplate)}  ${inline(t.title ?? t.name, 80)} (template)`, w));
+      lines.push(
+        truncateToWidth(
+          `${inline(l.server, 60)} · ${l.resources.length} resource${l.resources.length === 1 ? "" : "s"}, ${l.templates.length} template${l.templates.length === 1 ? "" : "s"}`,
+          w,
+        ),
+      );
+      for (const r of l.resources)
+        lines.push(
+          truncateToWidth(
+            `  ${inline(r.uri)}  ${inline(r.title ?? r.name, 80)}${r.mimeType ? ` (${inline(r.mimeType, 60)})` : ""}`,
+            w,
+          ),
+        );
+      for (const t of l.templates)
+        lines.push(truncateToWidth(`  ${inline(t.uriTemplate)}  ${inline(t.title ?? t.name, 80)} (template)`, w));
       for (const e of l.errors) lines.push(truncateToWidth(`  ✗ [${inline(e.rule, 40)}] ${inline(e.message)}`, w));
     }
     ctx.store.notice(lines.join("\n") || "no servers");

@@ -13,14 +13,23 @@ export const resume: SlashCommand = {
   // Unframed (commands/index.ts): resuming draws its session as finished turns, not inside this line's block.
   async run(args, ctx) {
     const echo = `/resume${args.trim() ? ` ${args.trim()}` : ""}`;
-    const say = (text: string) => ctx.store.pushFinished([{ kind: "user", text: echo }, { kind: "notice", level: "info", text }]);
+    const say = (text: string) =>
+      ctx.store.pushFinished([
+        { kind: "user", text: echo },
+        { kind: "notice", level: "info", text },
+      ]);
     const hook = ctx.sessions;
     if (!hook) return say("sessions are not saved in this app");
     const all = hook.list();
     const want = args.trim();
     if (!want) {
       if (!all.length) return say("no saved sessions yet (a session is saved once it has a prompt)");
-      const lines = all.slice(0, LISTED).map((s, i) => `${String(i + 1).padStart(2)}. ${summaryLine(s, ctx.width() - 4)}${s.id === hook.current() ? " (this session)" : ""}`);
+      const lines = all
+        .slice(0, LISTED)
+        .map(
+          (s, i) =>
+            `${String(i + 1).padStart(2)}. ${summaryLine(s, ctx.width() - 4)}${s.id === hook.current() ? " (this session)" : ""}`,
+        );
       const more = all.length > LISTED ? `\n(${all.length - LISTED} older: mcp-prism sessions lists them all)` : "";
       say(`${lines.join("\n")}${more}\n/resume N (or an id) goes on with one`);
       return;

@@ -5,7 +5,12 @@ import { showInView } from "../view-link.js";
 import { callsOf } from "../calls.js";
 
 /** A call the person typed (/call, /table, /view): their own approval; the card via the lifecycle. */
-export async function runToolWithCard(ctx: CommandContext, tool: ToolEntry, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallOutcome> {
+export async function runToolWithCard(
+  ctx: CommandContext,
+  tool: ToolEntry,
+  args: Record<string, unknown>,
+  opts: CallOptions = {},
+): Promise<CallOutcome> {
   const outcome = await callsOf(ctx).run({
     source: "user",
     name: tool.qualifiedName,

@@ -10,11 +10,15 @@ import { CommandError, type SlashCommand } from "./types.js";
 export const run: SlashCommand = {
   name: "run",
   usage: "/run <code> | /run ```js … ```",
-  description: "run a script: await tools.NAME(args) gives a tool's programmatic output; shows its value and logs (the model does not see it)",
+  description:
+    "run a script: await tools.NAME(args) gives a tool's programmatic output; shows its value and logs (the model does not see it)",
   async run(args, ctx) {
     const code = fencedScript(args) ?? args.trim();
     if (!code) throw new CommandError("usage: /run <code> (the body of an async function; return the result)");
-    const [{ runScript }, { reportOf }] = await Promise.all([import("../../code/bridge.js"), import("../../code/run-code.js")]);
+    const [{ runScript }, { reportOf }] = await Promise.all([
+      import("../../code/bridge.js"),
+      import("../../code/run-code.js"),
+    ]);
     const tools = await ctx.host.tools("code");
     ctx.store.codeStart(code);
     const result = await runScript(
@@ -35,7 +39,9 @@ export const run: SlashCommand = {
     );
     const report = reportOf(result);
     const logs = report.logs.length ? `\n${report.logs.join("\n")}` : "";
-    const text = report.error ? `${report.error.rule}: ${report.error.message}${logs}` : `${JSON.stringify(report.value, null, 2)}${logs}`;
+    const text = report.error
+      ? `${report.error.rule}: ${report.error.message}${logs}`
+      : `${JSON.stringify(report.value, null, 2)}${logs}`;
     ctx.store.codeEnd({ text, isError: !!report.error, forModel: false });
   },
 };

@@ -45,13 +45,18 @@ export const saveOutput: SlashCommand = {
     const n = Number(m[1]);
     const list = ctx.store.getState().saveables;
     const s = list.find((x) => x.n === n);
-    if (!s) throw new CommandError(list.length ? `no output ${n}: outputs are numbered 1–${list.length}` : "no saveable outputs yet");
+    if (!s)
+      throw new CommandError(
+        list.length ? `no output ${n}: outputs are numbered 1–${list.length}` : "no saveable outputs yet",
+      );
     const bytes = saveableBytes(s);
     const path = resolve(ctx.cwd, m[2]?.trim() || defaultFileName(s));
     try {
       await writePrivateFile(path, bytes);
     } catch (e) {
-      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`);
+      throw new CommandError(
+        `cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`,
+      );
     }
     ctx.store.notice(`saved output ${n} (${formatBytes(bytes.length)}) to ${sanitizeInline(path)}`);
   },

@@ -17,7 +17,9 @@ export const save: SlashCommand = {
     try {
       await writePrivateFile(path, records.map(jsonLine).join(""));
     } catch (e) {
-      throw new CommandError(`cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`);
+      throw new CommandError(
+        `cannot write ${sanitizeInline(path)}: ${sanitizeInline(fsProblem(e))}; nothing was saved`,
+      );
     }
     ctx.store.notice(`saved ${records.length} transcript records to ${sanitizeInline(path)}`);
   },

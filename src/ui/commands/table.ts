@@ -12,7 +12,8 @@ export const table: SlashCommand = {
   name: "table",
   usage: "/table [next|prev|N]",
   args: ["table"],
-  description: "page through the last table (N = first row to show); past its last row, next fetches the server's next page",
+  description:
+    "page through the last table (N = first row to show); past its last row, next fetches the server's next page",
   async run(args, ctx) {
     const last = ctx.store.getState().lastTable;
     if (!last) throw new CommandError("no table yet: a tool must return user/structured output first");
@@ -26,7 +27,9 @@ export const table: SlashCommand = {
     if (offset >= total) {
       const cursor = nextCursorOf(last.value);
       if (a === "next" && cursor !== undefined && last.source) return nextPage(ctx, last, last.source, cursor, total);
-      throw new CommandError(`the table has ${total} rows; nothing after row ${Math.min(total, last.offset + DEFAULT_PAGE_SIZE)}`);
+      throw new CommandError(
+        `the table has ${total} rows; nothing after row ${Math.min(total, last.offset + DEFAULT_PAGE_SIZE)}`,
+      );
     }
     offset = Math.max(0, offset);
     ctx.store.update({ lastTable: { ...last, offset } });
@@ -35,13 +38,31 @@ export const table: SlashCommand = {
 };
 
 /** Calls the table's tool again with the server's cursor; the new page becomes the last table. */
-async function nextPage(ctx: CommandContext, last: object, source: TableSource, cursor: string, sent: number): Promise<void> {
-  const entry = (await ctx.host.tools(ctx.store.getState().mode)).find((t) => t.server === source.server && t.name === source.tool);
-  if (!entry) throw new CommandError(`the server has more rows (nextCursor), but ${source.tool} is no longer listed by ${source.server}`);
-  const props = isObject(entry.inputSchema) && isObject(entry.inputSchema.properties) ? entry.inputSchema.properties : {};
-  if (!Object.hasOwn(props, "cursor")) throw new CommandError(`the server has more rows (nextCursor), but ${source.tool} takes no cursor argument`);
+async function nextPage(
+  ctx: CommandContext,
+  last: object,
+  source: TableSource,
+  cursor: string,
+  sent: number,
+): Promise<void> {
+  const entry = (await ctx.host.tools(ctx.store.getState().mode)).find(
+    (t) => t.server === source.server && t.name === source.tool,
+  );
+  if (!entry)
+    throw new CommandError(
+      `the server has more rows (nextCursor), but ${source.tool} is no longer listed by ${source.server}`,
+    );
+  const props =
+    isObject(entry.inputSchema) && isObject(entry.inputSchema.properties) ? entry.inputSchema.properties : {};
+  if (!Object.hasOwn(props, "cursor"))
+    throw new CommandError(`the server has more rows (nextCursor), but ${source.tool} takes no cursor argument`);
   const before = source.before + sent;
-  const outcome = await runToolWithCard(ctx, entry, { ...source.args, cursor }, source.requested ? { select: source.requested } : {});
+  const outcome = await runToolWithCard(
+    ctx,
+    entry,
+    { ...source.args, cursor },
+    source.requested ? { select: source.requested } : {},
+  );
   const now = ctx.store.getState().lastTable;
   if (!outcome.ok || !now?.source || now === last) return; // no new table came back
   ctx.store.update({ lastTable: { ...now, source: { ...now.source, before } } });

@@ -7,19 +7,34 @@ import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import type { RejectedTool } from "./types.js";
 
 /** The findings about one server's tools (or every server's when `server` is undefined), each cut to `width`. */
-export function toolIssueLines(tools: readonly ToolEntry[], rejected: readonly RejectedTool[], width: number, indent: string, server?: string): string[] {
-  const mine = <T extends { server: string }>(list: readonly T[]) => (server === undefined ? list : list.filter((x) => x.server === server));
+export function toolIssueLines(
+  tools: readonly ToolEntry[],
+  rejected: readonly RejectedTool[],
+  width: number,
+  indent: string,
+  server?: string,
+): string[] {
+  const mine = <T extends { server: string }>(list: readonly T[]) =>
+    server === undefined ? list : list.filter((x) => x.server === server);
   // Every server's findings name the server too; one server's (under its own line) only the tool.
-  const who = (s: string, tool: string) => (server === undefined ? `${sanitizeName(s)} · ${sanitizeName(tool)}` : sanitizeName(tool));
+  const who = (s: string, tool: string) =>
+    server === undefined ? `${sanitizeName(s)} · ${sanitizeName(tool)}` : sanitizeName(tool);
   const lines: string[] = [];
   for (const t of mine(tools)) {
-    if (t.unavailable) lines.push(`✗ ${who(t.server, t.name)} unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
+    if (t.unavailable)
+      lines.push(
+        `✗ ${who(t.server, t.name)} unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`,
+      );
     for (const d of t.declined ?? []) {
-      lines.push(`✗ ${who(t.server, t.name)} ${sanitizeName(d.audience)}/${d.format} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`);
+      lines.push(
+        `✗ ${who(t.server, t.name)} ${sanitizeName(d.audience)}/${d.format} declined [${sanitizeName(d.rule)}]: ${sanitizeInline(d.detail)}`,
+      );
     }
-    for (const w of t.warnings ?? []) lines.push(`⚠ ${who(t.server, t.name)} [${sanitizeName(w.rule)}]: ${sanitizeInline(w.detail)}`);
+    for (const w of t.warnings ?? [])
+      lines.push(`⚠ ${who(t.server, t.name)} [${sanitizeName(w.rule)}]: ${sanitizeInline(w.detail)}`);
   }
-  for (const r of mine(rejected)) lines.push(`✗ ${who(r.server, r.tool)} rejected [${sanitizeName(r.rule)}]: ${sanitizeInline(r.detail)}`);
+  for (const r of mine(rejected))
+    lines.push(`✗ ${who(r.server, r.tool)} rejected [${sanitizeName(r.rule)}]: ${sanitizeInline(r.detail)}`);
   return lines.map((l) => truncateToWidth(indent + l, width));
 }
 

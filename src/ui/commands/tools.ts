@@ -8,9 +8,14 @@ import { TOOL_SEARCH_SETTINGS, type ToolSearchSetting } from "../../model/tool-s
 function setSearch(args: string, ctx: CommandContext): void {
   const word = args.trim().split(/\s+/)[1] ?? "";
   if (!ctx.toolSearch) throw new CommandError("tool search needs a model turn (the chat app)");
-  if (!TOOL_SEARCH_SETTINGS.includes(word as ToolSearchSetting)) throw new CommandError("usage: /tools search on|off|auto");
+  if (!TOOL_SEARCH_SETTINGS.includes(word as ToolSearchSetting))
+    throw new CommandError("usage: /tools search on|off|auto");
   ctx.toolSearch.setting = word as ToolSearchSetting;
-  const what = { on: "the model gets search_tools and the tools it used or found lately", off: "the model gets every tool's definition", auto: "on when the definitions are over a tenth of the model's window" }[ctx.toolSearch.setting];
+  const what = {
+    on: "the model gets search_tools and the tools it used or found lately",
+    off: "the model gets every tool's definition",
+    auto: "on when the definitions are over a tenth of the model's window",
+  }[ctx.toolSearch.setting];
   ctx.store.notice(`tool search ${word}: ${what} (from the next request)`);
 }
 
@@ -18,7 +23,10 @@ function setSearch(args: string, ctx: CommandContext): void {
 function searchLine(ctx: CommandContext): string | undefined {
   const s = ctx.toolSearch;
   if (!s || (!s.offered && s.setting === "auto")) return undefined;
-  if (!s.offered) return s.setting === "off" ? "tool search off: the model gets every tool's definition" : "tool search on: from the next model request";
+  if (!s.offered)
+    return s.setting === "off"
+      ? "tool search off: the model gets every tool's definition"
+      : "tool search on: from the next model request";
   const loaded = s.offered.loaded.filter((n) => n !== "search_tools");
   return `tool search ${s.setting}: ${loaded.length} of ${s.offered.deferred} tools loaded for the model (${loaded.map((n) => sanitizeName(n)).join(", ") || "none yet"}); the rest through search_tools`;
 }
@@ -26,7 +34,8 @@ function searchLine(ctx: CommandContext): string | undefined {
 export const tools: SlashCommand = {
   name: "tools",
   usage: "/tools [search on|off|auto]",
-  description: "list tools with their declared output variants (and which are loaded under tool search), and every tool or variant set aside with its rule",
+  description:
+    "list tools with their declared output variants (and which are loaded under tool search), and every tool or variant set aside with its rule",
   args: [["search"], ["on", "off", "auto"]],
   async run(args, ctx) {
     if (args.trim().startsWith("search")) return setSearch(args, ctx);
@@ -39,9 +48,19 @@ export const tools: SlashCommand = {
     const lines: string[] = [];
     for (const t of list) {
       const variants = t.variants.map((v) => `${sanitizeName(v.audience)}/${v.format}`).join(", ");
-      const flag = t.unavailable ? `  [unavailable: ${sanitizeName(t.unavailable.rule)}]` : loaded.has(t.name) || loaded.has(t.qualifiedName) ? "  [loaded]" : "";
+      const flag = t.unavailable
+        ? `  [unavailable: ${sanitizeName(t.unavailable.rule)}]`
+        : loaded.has(t.name) || loaded.has(t.qualifiedName)
+          ? "  [loaded]"
+          : "";
       // Wrapped, never cut: every variant and the whole description can be read.
-      lines.push(...wrapText(`${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}${flag}`, w, 4));
+      lines.push(
+        ...wrapText(
+          `${sanitizeName(t.qualifiedName)} (${sanitizeName(t.server)}, ${t.era}) → ${variants || "—"}${flag}`,
+          w,
+          4,
+        ),
+      );
       if (t.description) lines.push(...wrapText(`  ${sanitizeInline(t.description)}`, w, 2));
     }
     const line = searchLine(ctx);

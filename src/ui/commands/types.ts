@@ -29,7 +29,13 @@ export interface PromptSource {
   all(waitMs?: number): Promise<PromptListing>;
   find(name: string, server?: string, waitMs?: number): Promise<PromptLookup>;
   get(entry: PromptEntry, args: Record<string, unknown>, signal?: AbortSignal): Promise<PromptResult>;
-  complete(entry: PromptEntry, argument: string, value: string, context?: Record<string, string>, signal?: AbortSignal): Promise<Completion>;
+  complete(
+    entry: PromptEntry,
+    argument: string,
+    value: string,
+    context?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Completion>;
   /** The prompts listed so far, without waiting (the completion menu). */
   known(): PromptEntry[];
 }
@@ -57,7 +63,12 @@ export interface CommandHost {
   /** Each server's resources and templates (Host.resources), or one server's; optional. */
   resources?(server?: string): Promise<ResourceListing[]>;
   /** /mcp: reconnect, disable or enable a server for this session (Host.setServer); optional. */
-  setServer?(server: string, action: "reconnect" | "enable" | "disable", mode: Mode, signal?: AbortSignal): Promise<void>;
+  setServer?(
+    server: string,
+    action: "reconnect" | "enable" | "disable",
+    mode: Mode,
+    signal?: AbortSignal,
+  ): Promise<void>;
   /** Reads a resource (Host.readResource): from `server`, else the one offering or listing it. */
   readResource?(uri: string, server?: string): Promise<ReadOutcome>;
   /** Subscribes to a resource the user read or attached, where its server offers it (a change is then a notice). */
@@ -123,7 +134,16 @@ export interface SessionsHook {
  * from the session (modes, servers, tools, resource URIs, card / output numbers, table rows).
  * "json" is the rest of the line (a tool's arguments: their keys complete from its inputSchema).
  */
-export type ArgKind = readonly string[] | "mode" | "server" | "tool" | "json" | "resource" | "card" | "output" | "table";
+export type ArgKind =
+  | readonly string[]
+  | "mode"
+  | "server"
+  | "tool"
+  | "json"
+  | "resource"
+  | "card"
+  | "output"
+  | "table";
 
 export interface SlashCommand {
   name: string;

@@ -22,9 +22,24 @@ export const usage: SlashCommand = {
     }
     const shown = snap.turns.slice(-LISTED);
     const nw = String(shown[shown.length - 1].n).length;
-    const rows = shown.map((t) => `turn ${String(t.n).padStart(nw)}  ${line(t.usage)} · ${t.requests} request${t.requests === 1 ? "" : "s"} · ${sanitizeInline(t.prompt)}`);
-    const more = snap.turns[0].n > 1 || snap.turns.length > shown.length ? [`(the ${shown.length} newest turns; the session counts all ${shown[shown.length - 1].n})`] : [];
+    const rows = shown.map(
+      (t) =>
+        `turn ${String(t.n).padStart(nw)}  ${line(t.usage)} · ${t.requests} request${t.requests === 1 ? "" : "s"} · ${sanitizeInline(t.prompt)}`,
+    );
+    const more =
+      snap.turns[0].n > 1 || snap.turns.length > shown.length
+        ? [`(the ${shown.length} newest turns; the session counts all ${shown[shown.length - 1].n})`]
+        : [];
     const s = snap.session;
-    ctx.store.notice([...rows, ...more, `session  ${line(s)}`, ...(s.estimated ? ["≈ the offline model's estimate (about 4 characters a token); a real API reports exact counts"] : [])].join("\n"));
+    ctx.store.notice(
+      [
+        ...rows,
+        ...more,
+        `session  ${line(s)}`,
+        ...(s.estimated
+          ? ["≈ the offline model's estimate (about 4 characters a token); a real API reports exact counts"]
+          : []),
+      ].join("\n"),
+    );
   },
 };

@@ -14,7 +14,11 @@ export const view: SlashCommand = {
   async run(args, ctx) {
     const host = ctx.host;
     if (!host.readResource) throw new CommandError("this host cannot read resources: no App View");
-    const viewHost = { tools: host.tools.bind(host), call: host.call.bind(host), readResource: host.readResource.bind(host) };
+    const viewHost = {
+      tools: host.tools.bind(host),
+      call: host.call.bind(host),
+      readResource: host.readResource.bind(host),
+    };
     const session = await viewSession(viewHost, ctx);
     const [first, ...rest] = args.trim().split(/\s+/);
     if (!first) {
@@ -23,7 +27,11 @@ export const view: SlashCommand = {
     }
     if (first === "open") {
       const failed = await openBrowserChecked(session.url);
-      ctx.store.notice(failed === undefined ? `opened ${session.url} in the browser` : `no browser opened (${sanitizeInline(failed)}): open ${session.url} yourself`);
+      ctx.store.notice(
+        failed === undefined
+          ? `opened ${session.url} in the browser`
+          : `no browser opened (${sanitizeInline(failed)}): open ${session.url} yourself`,
+      );
       return;
     }
     let input: Record<string, unknown> = {};
@@ -37,6 +45,8 @@ export const view: SlashCommand = {
     const entry = (await host.tools("app", 5000)).find((t) => t.qualifiedName === first);
     if (!entry) throw new CommandError(`no tool named ${JSON.stringify(sanitizeInline(first).slice(0, 80))}`);
     const outcome = await runToolWithCard(ctx, entry, input, { mode: "app" });
-    ctx.store.notice(outcome.ok ? `${entry.name}: shown in the App View (${session.url})` : `${entry.name}: ${outcome.error.message}`);
+    ctx.store.notice(
+      outcome.ok ? `${entry.name}: shown in the App View (${session.url})` : `${entry.name}: ${outcome.error.message}`,
+    );
   },
 };

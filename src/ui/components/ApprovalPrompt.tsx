@@ -48,7 +48,14 @@ export function ApprovalPrompt({ server, tool, args, width, rows = DEFAULT_ROWS,
   const head = (
     <Text>
       Run tool <Text bold>{sanitizeName(tool)}</Text> on server <Text bold>{sanitizeName(server)}</Text>
-      {expanded ? " with these arguments?" : <> with <Text dimColor>{truncateToWidth(compact, room)}</Text>?</>}
+      {expanded ? (
+        " with these arguments?"
+      ) : (
+        <>
+          {" "}
+          with <Text dimColor>{truncateToWidth(compact, room)}</Text>?
+        </>
+      )}
     </Text>
   );
   const shown = lines.slice(top, top + rows);
@@ -63,7 +70,11 @@ export function ApprovalPrompt({ server, tool, args, width, rows = DEFAULT_ROWS,
       )}
       <Text color="yellow">
         [y]es / [n]o / [a]lways for this tool
-        {expanded ? " / [v] hide arguments" : cut ? " / [v] view all arguments (cut above) · ^O" : " / [v] view arguments"}
+        {expanded
+          ? " / [v] hide arguments"
+          : cut
+            ? " / [v] view all arguments (cut above) · ^O"
+            : " / [v] view arguments"}
       </Text>
     </Box>
   );

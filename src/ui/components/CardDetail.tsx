@@ -4,7 +4,15 @@ import { Box, Text } from "ink";
 import type { DetailSection } from "../card-detail.js";
 import { ImageBlock } from "./UserContentView.js";
 
-export function CardDetail({ sections, width, maxPixels }: { sections: readonly DetailSection[]; width: number; maxPixels?: number }) {
+export function CardDetail({
+  sections,
+  width,
+  maxPixels,
+}: {
+  sections: readonly DetailSection[];
+  width: number;
+  maxPixels?: number;
+}) {
   return (
     <Box flexDirection="column" width={width}>
       {sections.map((s, i) => (

@@ -31,7 +31,11 @@ export function CodeResult({ text, isError, forModel }: { text: string; isError:
   return (
     <Box flexDirection="column">
       <Text color={isError ? "red" : "magenta"}>
-        {forModel ? `◂ the model received (${text.length} characters)` : isError ? "◂ the script failed" : "◂ the script returned"}
+        {forModel
+          ? `◂ the model received (${text.length} characters)`
+          : isError
+            ? "◂ the script failed"
+            : "◂ the script returned"}
       </Text>
       <Box marginLeft={2}>
         <Text>{sanitizeText(shown)}</Text>

@@ -24,8 +24,7 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
     case "assistant":
       // Markdown, drawn part by part as the reply streams ("" is a blank line: live-text.ts).
       return <Markdown text={item.text} width={width} context={item.md} />;
-    case "notice":
-    {
+    case "notice": {
       // Wrapped here, not by Ink: no row starts with a space, and continuation rows stay indented.
       const text = wrapText(sanitizeText(item.text), width).join("\n");
       return item.level === "error" ? <Text color="red">{text}</Text> : <Text dimColor>{text}</Text>;
@@ -47,7 +46,12 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
           <ToolCard call={item.call} width={width} />
           {o?.ok && o.routed.user.length ? (
             <Box marginLeft={2} flexDirection="column">
-              <UserContentView outputs={o.routed.user} width={Math.max(10, width - 2)} saveIds={item.call.saveIds} maxPixels={maxPixels} />
+              <UserContentView
+                outputs={o.routed.user}
+                width={Math.max(10, width - 2)}
+                saveIds={item.call.saveIds}
+                maxPixels={maxPixels}
+              />
             </Box>
           ) : null}
         </Box>
@@ -79,7 +83,14 @@ export interface ConversationProps {
 export function FinishedTurns({ finished, width, epoch = 0, maxPixels }: ConversationProps) {
   return (
     <Static key={epoch} items={finished as Turn[]}>
-      {(turn) => <TurnView key={turn.part ? `${turn.id}.${turn.part}` : turn.id} turn={turn} width={width} maxPixels={maxPixels} />}
+      {(turn) => (
+        <TurnView
+          key={turn.part ? `${turn.id}.${turn.part}` : turn.id}
+          turn={turn}
+          width={width}
+          maxPixels={maxPixels}
+        />
+      )}
     </Static>
   );
 }

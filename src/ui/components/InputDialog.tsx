@@ -85,7 +85,13 @@ function ElicitForm({ input, width }: { input: Extract<PendingInput, { kind: "el
     s.problem = undefined;
     // Text and Enter in one chunk ("8\r"): the text is typed, then the form is sent.
     const enter = key.return || /[\r\n]$/.test(text);
-    if (enter && !key.return && field && (field.kind === "string" || field.kind === "number" || field.kind === "integer")) set(edited(String(s.values[field.key]), text.replace(/[\r\n]+$/, "")));
+    if (
+      enter &&
+      !key.return &&
+      field &&
+      (field.kind === "string" || field.kind === "number" || field.kind === "integer")
+    )
+      set(edited(String(s.values[field.key]), text.replace(/[\r\n]+$/, "")));
     if (enter) {
       const checked = checkAnswer(fields, answerOf(fields, s.values));
       if (checked.ok) return input.resolve({ action: "accept", content: checked.value });
@@ -100,9 +106,11 @@ function ElicitForm({ input, width }: { input: Extract<PendingInput, { kind: "el
       } else if (field.kind === "enum") {
         const n = field.options.length;
         const i = field.options.findIndex((o) => o.value === v);
-        if (key.leftArrow || key.rightArrow) set(field.options[(Math.max(i, 0) + (key.leftArrow ? n - 1 : i < 0 ? 0 : 1)) % n]?.value ?? "");
+        if (key.leftArrow || key.rightArrow)
+          set(field.options[(Math.max(i, 0) + (key.leftArrow ? n - 1 : i < 0 ? 0 : 1)) % n]?.value ?? "");
       } else if (field.kind === "multi") {
-        if (key.leftArrow || key.rightArrow) s.option = Math.max(0, Math.min(field.options.length - 1, s.option + (key.leftArrow ? -1 : 1)));
+        if (key.leftArrow || key.rightArrow)
+          s.option = Math.max(0, Math.min(field.options.length - 1, s.option + (key.leftArrow ? -1 : 1)));
         else if (text === " ") {
           const chosen = field.options[s.option]?.value;
           const list = v as string[];
@@ -122,9 +130,16 @@ function ElicitForm({ input, width }: { input: Extract<PendingInput, { kind: "el
         const v = values[f.key];
         const shown =
           f.kind === "boolean"
-            ? v ? "[x]" : "[ ]"
+            ? v
+              ? "[x]"
+              : "[ ]"
             : f.kind === "multi"
-              ? f.options.map((o, j) => `${i === at && j === option ? ">" : ""}${(v as string[]).includes(o.value) ? "[x]" : "[ ]"} ${o.label}`).join("  ")
+              ? f.options
+                  .map(
+                    (o, j) =>
+                      `${i === at && j === option ? ">" : ""}${(v as string[]).includes(o.value) ? "[x]" : "[ ]"} ${o.label}`,
+                  )
+                  .join("  ")
               : f.kind === "enum"
                 ? `‹ ${f.options.find((o) => o.value === v)?.label ?? "(none)"} ›`
                 : `${String(v)}${i === at ? "▏" : ""}`;
@@ -137,7 +152,9 @@ function ElicitForm({ input, width }: { input: Extract<PendingInput, { kind: "el
       })}
       {field?.description ? <Text dimColor>{truncateToWidth(field.description, inner)}</Text> : null}
       {problem ? <Text color="red">{truncateToWidth(problem, inner)}</Text> : null}
-      <Text color="cyan">↑/↓ field · type to edit · Space toggle · ←/→ choose · Enter accept · ^D decline · Esc cancel</Text>
+      <Text color="cyan">
+        ↑/↓ field · type to edit · Space toggle · ←/→ choose · Enter accept · ^D decline · Esc cancel
+      </Text>
     </Frame>
   );
 }
@@ -156,7 +173,10 @@ function UrlPrompt({ input, width }: { input: Extract<PendingInput, { kind: "eli
     }
   });
   return (
-    <Frame title={`Server ${sanitizeName(req.server)} asks you to open a page: ${sanitizeInline(req.message)}`} width={width}>
+    <Frame
+      title={`Server ${sanitizeName(req.server)} asks you to open a page: ${sanitizeInline(req.message)}`}
+      width={width}
+    >
       <Text>{sanitizeInline(req.url)}</Text>
       {note ? <Text color="yellow">{note}</Text> : null}
       <Text color="cyan">[o]pen in the browser · [y] done / accept · [n] decline · Esc cancel</Text>
@@ -174,10 +194,17 @@ function SampleApproval({ input, width }: { input: Extract<PendingInput, { kind:
   const inner = Math.max(10, width - 4);
   const shown = req.messages.slice(-6);
   return (
-    <Frame title={`Server ${sanitizeName(req.server)} asks the model for a sample (at most ${req.maxTokens} tokens)`} width={width}>
-      {req.systemPrompt !== undefined ? <Text dimColor>{truncateToWidth(`system: ${sanitizeInline(req.systemPrompt)}`, inner)}</Text> : null}
+    <Frame
+      title={`Server ${sanitizeName(req.server)} asks the model for a sample (at most ${req.maxTokens} tokens)`}
+      width={width}
+    >
+      {req.systemPrompt !== undefined ? (
+        <Text dimColor>{truncateToWidth(`system: ${sanitizeInline(req.systemPrompt)}`, inner)}</Text>
+      ) : null}
       {req.ignored !== undefined ? <Text dimColor>{truncateToWidth(req.ignored, inner)}</Text> : null}
-      {req.messages.length > shown.length ? <Text dimColor>… {req.messages.length - shown.length} earlier messages</Text> : null}
+      {req.messages.length > shown.length ? (
+        <Text dimColor>… {req.messages.length - shown.length} earlier messages</Text>
+      ) : null}
       {shown.map((m, i) => (
         <Text key={i}>{truncateToWidth(`${m.role}: ${sanitizeInline(m.text)}`, inner)}</Text>
       ))}

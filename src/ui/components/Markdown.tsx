@@ -5,7 +5,12 @@ import { Box, Text } from "ink";
 import { markdownBlocks, type MdBlock, type MdContext, type Span } from "../markdown.js";
 import type { CodePiece } from "../markdown-code.js";
 
-const CODE_COLOR: Record<NonNullable<CodePiece["kind"]>, string> = { keyword: "magenta", string: "green", number: "yellow", comment: "gray" };
+const CODE_COLOR: Record<NonNullable<CodePiece["kind"]>, string> = {
+  keyword: "magenta",
+  string: "green",
+  number: "yellow",
+  comment: "gray",
+};
 
 function SpanText({ span }: { span: Span }) {
   return (
@@ -34,7 +39,19 @@ function CodeLine({ pieces }: { pieces: CodePiece[] }) {
   return (
     <Box>
       <Text dimColor>{"│ "}</Text>
-      <Text>{pieces.length && pieces.some((p) => p.text) ? pieces.map((p, i) => (p.kind ? <Text key={i} color={CODE_COLOR[p.kind]}>{p.text}</Text> : <Text key={i}>{p.text}</Text>)) : " "}</Text>
+      <Text>
+        {pieces.length && pieces.some((p) => p.text)
+          ? pieces.map((p, i) =>
+              p.kind ? (
+                <Text key={i} color={CODE_COLOR[p.kind]}>
+                  {p.text}
+                </Text>
+              ) : (
+                <Text key={i}>{p.text}</Text>
+              ),
+            )
+          : " "}
+      </Text>
     </Box>
   );
 }
@@ -66,7 +83,15 @@ export function MarkdownBlock({ block }: { block: MdBlock }) {
       );
     case "quote":
       return (
-        <Box borderStyle="single" borderTop={false} borderRight={false} borderBottom={false} borderDimColor paddingLeft={1} flexDirection="column">
+        <Box
+          borderStyle="single"
+          borderTop={false}
+          borderRight={false}
+          borderBottom={false}
+          borderDimColor
+          paddingLeft={1}
+          flexDirection="column"
+        >
           <MarkdownBlocks blocks={block.blocks} />
         </Box>
       );

@@ -24,7 +24,13 @@ export function jsonLines(value: unknown, width = Number.POSITIVE_INFINITY): str
   if (hit && hit.width === width) return hit.lines;
   const all = Number.isFinite(width) ? wrapToWidth(sanitizeJson(value), width) : sanitizeJson(value).split("\n");
   const over = all.length - MAX_LINES_PER_ENTRY;
-  const lines = over > 0 ? [...all.slice(0, MAX_LINES_PER_ENTRY), `… ${over} more lines past the pane's bound: /save keeps the whole value`] : all;
+  const lines =
+    over > 0
+      ? [
+          ...all.slice(0, MAX_LINES_PER_ENTRY),
+          `… ${over} more lines past the pane's bound: /save keeps the whole value`,
+        ]
+      : all;
   if (key) jsonCache.set(key, { width, lines });
   return lines;
 }
@@ -46,7 +52,11 @@ export function maxScroll(count: number, height: number): number {
 }
 
 /** The window of `lines` that fits `height` rows, `scroll` lines up from the bottom. */
-export function windowLines(lines: string[], height: number, scroll: number): { shown: string[]; above: number; below: number; scroll: number } {
+export function windowLines(
+  lines: string[],
+  height: number,
+  scroll: number,
+): { shown: string[]; above: number; below: number; scroll: number } {
   const body = Math.max(1, height - 2); // two rows reserved for the markers
   if (lines.length <= height) return { shown: lines, above: 0, below: 0, scroll: 0 };
   const maxScroll = Math.max(0, lines.length - body);
@@ -56,7 +66,17 @@ export function windowLines(lines: string[], height: number, scroll: number): { 
   return { shown: lines.slice(start, end), above: start, below: lines.length - end, scroll: s };
 }
 
-function Framed({ title, width, focused, children }: { title: string; width: number; focused?: boolean; children: React.ReactNode }) {
+function Framed({
+  title,
+  width,
+  focused,
+  children,
+}: {
+  title: string;
+  width: number;
+  focused?: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={focused ? "cyan" : "gray"} width={width} paddingX={0}>
       <Text bold wrap="truncate-end">
@@ -96,14 +116,29 @@ export function programmaticLines(entries: readonly ProgrammaticEntry[], width =
 function buildProgrammaticLines(entries: readonly ProgrammaticEntry[], width: number): string[] {
   const lines: string[] = [];
   for (const e of entries) {
-    lines.push(...wrapToWidth(`#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`, width - 2));
+    lines.push(
+      ...wrapToWidth(
+        `#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`,
+        width - 2,
+      ),
+    );
     for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
   }
   return lines;
 }
 
 /** A pane's scrolled body: the visible window of its lines with "↑/↓ N more" markers. */
-function PaneBody({ lines, width, height, scroll }: { lines: string[]; width: number; height: number; scroll: number }) {
+function PaneBody({
+  lines,
+  width,
+  height,
+  scroll,
+}: {
+  lines: string[];
+  width: number;
+  height: number;
+  scroll: number;
+}) {
   const inner = Math.max(4, width - 2);
   const { shown, above, below } = windowLines(lines, paneBodyRows(height), scroll);
   return (
@@ -121,7 +156,17 @@ function PaneBody({ lines, width, height, scroll }: { lines: string[]; width: nu
 
 export function ProgrammaticPane({ entries, width, height, scroll, focused }: ProgrammaticPaneProps) {
   return (
-    <Framed title={fitted([`${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`, `${focused ? "▸ " : ""}Programmatic (${entries.length})`], width)} width={width} focused={focused}>
+    <Framed
+      title={fitted(
+        [
+          `${focused ? "▸ " : ""}Programmatic (${entries.length}) · PgUp/PgDn`,
+          `${focused ? "▸ " : ""}Programmatic (${entries.length})`,
+        ],
+        width,
+      )}
+      width={width}
+      focused={focused}
+    >
       <PaneBody lines={programmaticLines(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
@@ -147,7 +192,12 @@ function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
       lines.push(...wrapToWidth(`${clock(e.at)} ${sanitizeInline(e.value)}`, width - 2));
       continue;
     }
-    lines.push(...wrapToWidth(`${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`, width - 2));
+    lines.push(
+      ...wrapToWidth(
+        `${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`,
+        width - 2,
+      ),
+    );
     if (e.value !== undefined) for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
     if (Object.keys(e.appMeta).length) {
       lines.push("  _meta:");

@@ -30,7 +30,24 @@ function normalizePaste(s: string): string {
 
 // C0 controls other than tab, LF and CR, and DEL: editing keys, never text.
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
-const FLAGS = ["upArrow", "downArrow", "leftArrow", "rightArrow", "pageDown", "pageUp", "home", "end", "return", "escape", "ctrl", "shift", "tab", "backspace", "delete", "meta"] as const;
+const FLAGS = [
+  "upArrow",
+  "downArrow",
+  "leftArrow",
+  "rightArrow",
+  "pageDown",
+  "pageUp",
+  "home",
+  "end",
+  "return",
+  "escape",
+  "ctrl",
+  "shift",
+  "tab",
+  "backspace",
+  "delete",
+  "meta",
+] as const;
 
 function plainKey(base: Key, set: Partial<Key> = {}): Key {
   const k = { ...base } as Key;
@@ -91,10 +108,16 @@ function insert(s: EditState, text: string): EditState {
 }
 
 /** Pure key handling, so editing is testable without a terminal. Returns [state, submitted?]. */
-export function applyKey(s: EditState, input: string, key: Key, history: readonly string[]): [EditState, string | undefined] {
+export function applyKey(
+  s: EditState,
+  input: string,
+  key: Key,
+  history: readonly string[],
+): [EditState, string | undefined] {
   if (key.return && input.length <= 1) {
     // `\` then Enter: a new line instead of sending (the backslash is not kept).
-    if (s.cursor > 0 && s.value[s.cursor - 1] === "\\") return [{ ...s, value: `${s.value.slice(0, s.cursor - 1)}\n${s.value.slice(s.cursor)}`, hist: -1 }, undefined];
+    if (s.cursor > 0 && s.value[s.cursor - 1] === "\\")
+      return [{ ...s, value: `${s.value.slice(0, s.cursor - 1)}\n${s.value.slice(s.cursor)}`, hist: -1 }, undefined];
     return [EMPTY_EDIT, s.value];
   }
   // ^C clears what was typed, as shells do (the App cancels or quits only on an empty prompt).
@@ -109,7 +132,10 @@ export function applyKey(s: EditState, input: string, key: Key, history: readonl
   const lineEnd = s.value.indexOf("\n", s.cursor);
   if (key.downArrow && lineEnd >= 0) {
     const nextEnd = s.value.indexOf("\n", lineEnd + 1);
-    return [{ ...s, cursor: Math.min(lineEnd + 1 + (s.cursor - lineStart), nextEnd < 0 ? s.value.length : nextEnd) }, undefined];
+    return [
+      { ...s, cursor: Math.min(lineEnd + 1 + (s.cursor - lineStart), nextEnd < 0 ? s.value.length : nextEnd) },
+      undefined,
+    ];
   }
   if (key.upArrow || key.downArrow) {
     if (history.length === 0) return [s, undefined];
@@ -170,7 +196,16 @@ export function cursorWithoutStyle(at: string): string {
 
 const MAX_SHOWN_LINES = 4;
 
-export function PromptInput({ onSubmit, history = [], isActive = true, width, completion, onEmpty, busy = false, prompt = "› " }: PromptInputProps) {
+export function PromptInput({
+  onSubmit,
+  history = [],
+  isActive = true,
+  width,
+  completion,
+  onEmpty,
+  busy = false,
+  prompt = "› ",
+}: PromptInputProps) {
   const [state, setState] = useState<EditState>(EMPTY_EDIT);
   const ref = useRef(state);
   ref.current = state;
@@ -189,7 +224,8 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
       }
       if (key.tab && !key.shift) {
         // Keys typed since the last draw: the known candidates for the line as it is now.
-        const c = latest.current.line === ref.current.value ? latest.current : knownCandidates(ref.current.value, completion);
+        const c =
+          latest.current.line === ref.current.value ? latest.current : knownCandidates(ref.current.value, completion);
         const next = tabCompletion(ref.current.value, c.from, c.typed, c.items);
         if (next !== undefined) {
           ref.current = { ...ref.current, value: next, cursor: next.length, hist: -1 };
@@ -222,7 +258,13 @@ export function PromptInput({ onSubmit, history = [], isActive = true, width, co
   const first = Math.max(0, Math.min(cLine - MAX_SHOWN_LINES + 1, lines.length - MAX_SHOWN_LINES));
   const shown = lines.slice(first, first + MAX_SHOWN_LINES);
   const more = candidates.items.length > MENU_ITEMS ? `  … ${candidates.items.length - MENU_ITEMS} more` : "";
-  const hint = candidates.items.length > 0 && isActive ? `${candidates.items.slice(0, MENU_ITEMS).map((c) => sanitizeText(c.trimEnd())).join("  ")}${more}` : "";
+  const hint =
+    candidates.items.length > 0 && isActive
+      ? `${candidates.items
+          .slice(0, MENU_ITEMS)
+          .map((c) => sanitizeText(c.trimEnd()))
+          .join("  ")}${more}`
+      : "";
   return (
     <Box flexDirection="column">
       {shown.map((line, i) => {

@@ -12,8 +12,22 @@ export const KEY_HINTS = "Tab complete · ^T pane · ^O expand · PgUp/Dn · Esc
 /** The hints when the whole set does not fit on the row: the first that fits (or the last, wrapped). */
 const SHORTER_HINTS = ["^T pane · ^O expand · /help", "^T pane · /help", "/help"];
 
-const STATE_LABEL: Record<ShownState | "disabled", string> = { connected: "connected", connecting: "connecting…", disconnected: "disconnected", error: "error", "sign-in needed": "sign-in needed", disabled: "disabled" };
-const STATE_COLOR: Record<ShownState | "disabled", string> = { connected: "green", connecting: "yellow", disconnected: "gray", error: "red", "sign-in needed": "yellow", disabled: "gray" };
+const STATE_LABEL: Record<ShownState | "disabled", string> = {
+  connected: "connected",
+  connecting: "connecting…",
+  disconnected: "disconnected",
+  error: "error",
+  "sign-in needed": "sign-in needed",
+  disabled: "disabled",
+};
+const STATE_COLOR: Record<ShownState | "disabled", string> = {
+  connected: "green",
+  connecting: "yellow",
+  disconnected: "gray",
+  error: "red",
+  "sign-in needed": "yellow",
+  disabled: "gray",
+};
 
 /** "tokens 1.2k in / 340 out · turn 400 / 120" ("≈" before estimates); nothing before the first turn. */
 export function usageStatus(u: UsageSnapshot | undefined): string {
@@ -36,17 +50,42 @@ export function contextMeter(u: UsageSnapshot | undefined, window: number | unde
   return `ctx ${m}${formatTokens(used)}/${formatTokens(window)} ${Math.min(999, Math.round((used / window) * 100))}%`;
 }
 
-export function StatusBar({ servers, mode, model, width, busy, usage, contextWindow }: { servers: readonly ServerView[]; mode: Mode; model: string; width: number; busy?: boolean; usage?: UsageSnapshot; contextWindow?: number }) {
+export function StatusBar({
+  servers,
+  mode,
+  model,
+  width,
+  busy,
+  usage,
+  contextWindow,
+}: {
+  servers: readonly ServerView[];
+  mode: Mode;
+  model: string;
+  width: number;
+  busy?: boolean;
+  usage?: UsageSnapshot;
+  contextWindow?: number;
+}) {
   const left = servers.map((s) => {
     const state = s.disabled ? "disabled" : shownState(s.state, s.failure);
-    return { text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[state]}`, color: STATE_COLOR[state] };
+    return {
+      text: `● ${sanitizeName(s.name, 24)} ${s.protocolVersion ? sanitizeName(s.protocolVersion, 12) + " " : ""}${STATE_LABEL[state]}`,
+      color: STATE_COLOR[state],
+    };
   });
   const meter = contextMeter(usage, contextWindow);
   const tokens = [usageStatus(usage), meter].filter(Boolean).join(" · ");
   const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${tokens ? ` · ${tokens}` : ""}${busy ? " · working…" : ""}`;
   const base = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ `;
-  const hints = [KEY_HINTS, ...SHORTER_HINTS].find((h) => displayWidth(base + h) <= width) ?? SHORTER_HINTS[SHORTER_HINTS.length - 1];
-  const runs: Run[] = [...left.map((l) => ({ text: l.text + "  ", color: l.color })), { text: `│ ${mid} │ ` }, { text: hints, dim: true }];
+  const hints =
+    [KEY_HINTS, ...SHORTER_HINTS].find((h) => displayWidth(base + h) <= width) ??
+    SHORTER_HINTS[SHORTER_HINTS.length - 1];
+  const runs: Run[] = [
+    ...left.map((l) => ({ text: l.text + "  ", color: l.color })),
+    { text: `│ ${mid} │ ` },
+    { text: hints, dim: true },
+  ];
   const rows = breakRuns(runs, width);
   return (
     <Box width={width} flexDirection="column">

@@ -16,7 +16,8 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 
 export function describeRequested(outcome: CallOutcome): string {
   const req = outcome.plan.requested;
-  if (req === undefined) return outcome.plan.era === "2026-12-01" ? "none sent (fallback)" : `legacy era (${outcome.plan.protocolVersion})`;
+  if (req === undefined)
+    return outcome.plan.era === "2026-12-01" ? "none sent (fallback)" : `legacy era (${outcome.plan.protocolVersion})`;
   if (req.length === 0) return "[] (nothing)";
   return req.map((s: ToolResultOutputSelector) => `${sanitizeName(s.audience)}/${s.format}`).join(", ");
 }
@@ -70,18 +71,30 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
     const line = `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(message)}`;
     const rows = wrapToWidth(line, width);
     const cut = rows.length > ERROR_ROWS || (o.error.stderr?.length ?? 0) > 0;
-    const shown = rows.length > ERROR_ROWS ? [...rows.slice(0, ERROR_ROWS - 1), truncateToWidth(rows.slice(ERROR_ROWS - 1).join(""), width)] : rows;
+    const shown =
+      rows.length > ERROR_ROWS
+        ? [...rows.slice(0, ERROR_ROWS - 1), truncateToWidth(rows.slice(ERROR_ROWS - 1).join(""), width)]
+        : rows;
     return (
       <Box flexDirection="column" marginY={0}>
         <Text color="red">{shown.join("\n")}</Text>
-        {cut ? <Text dimColor>{truncateToWidth(`  #${call.n} · the whole error${o.error.stderr?.length ? " and the server's stderr" : ""}: /show ${call.n} (^O: the last card)`, width)}</Text> : null}
+        {cut ? (
+          <Text dimColor>
+            {truncateToWidth(
+              `  #${call.n} · the whole error${o.error.stderr?.length ? " and the server's stderr" : ""}: /show ${call.n} (^O: the last card)`,
+              width,
+            )}
+          </Text>
+        ) : null}
       </Box>
     );
   }
 
   const header = (
     <Text wrap="truncate-end">
-      <Text color={running ? "yellow" : o?.isError ? "red" : "green"}>{running ? SPINNER[Math.floor(now / 120) % SPINNER.length] : o?.isError ? "✗" : "✓"}</Text>{" "}
+      <Text color={running ? "yellow" : o?.isError ? "red" : "green"}>
+        {running ? SPINNER[Math.floor(now / 120) % SPINNER.length] : o?.isError ? "✗" : "✓"}
+      </Text>{" "}
       <Text bold>{name}</Text> <Text dimColor>{args}</Text>
     </Text>
   );
@@ -95,7 +108,10 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
       <Box flexDirection="column">
         {header}
         <Text dimColor wrap="truncate-end">
-          {truncateToWidth(`  ${frac}${msg}${frac || msg ? " · " : ""}${formatElapsed(Math.max(0, now - call.startedAt))}`, width)}
+          {truncateToWidth(
+            `  ${frac}${msg}${frac || msg ? " · " : ""}${formatElapsed(Math.max(0, now - call.startedAt))}`,
+            width,
+          )}
         </Text>
       </Box>
     );
@@ -105,7 +121,11 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
   return (
     <Box flexDirection="column">
       {header}
-      <Text dimColor>{wrapText(`  ${formatElapsed(o.durationMs)} · requested: ${describeRequested(o)} · #${call.n}`, width, 4).join("\n")}</Text>
+      <Text dimColor>
+        {wrapText(`  ${formatElapsed(o.durationMs)} · requested: ${describeRequested(o)} · #${call.n}`, width, 4).join(
+          "\n",
+        )}
+      </Text>
       <Text>{wrapText(`  → ${sinkSummary(o)}`, width, 4).join("\n")}</Text>
       {o.isError ? <Text color="red">{"  isError: the tool reported an error"}</Text> : null}
       {(o.warnings ?? []).map((w, i) => (
@@ -113,7 +133,11 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
           {truncateToWidth(`  ⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`, width)}
         </Text>
       ))}
-      {preview !== undefined ? <Text dimColor wrap="truncate-end">{truncateToWidth(`  model sees: ${sanitizeInline(preview)}`, width)}</Text> : null}
+      {preview !== undefined ? (
+        <Text dimColor wrap="truncate-end">
+          {truncateToWidth(`  model sees: ${sanitizeInline(preview)}`, width)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -19,12 +19,23 @@ export interface UserContentProps {
   imageRows?: number;
 }
 
-
 function saveHint(n: number | undefined): string {
   return n === undefined ? "" : ` — /save-output ${n}`;
 }
 
-export function ImageBlock({ block, width, rows, maxPixels, saveId }: { block: ImageContent; width: number; rows?: number; maxPixels?: number; saveId?: number }) {
+export function ImageBlock({
+  block,
+  width,
+  rows,
+  maxPixels,
+  saveId,
+}: {
+  block: ImageContent;
+  width: number;
+  rows?: number;
+  maxPixels?: number;
+  saveId?: number;
+}) {
   const entry = imageEntry(block, { width, height: rows, maxPixels });
   const [result, setResult] = useState(entry.done);
   useEffect(() => {
@@ -39,34 +50,74 @@ export function ImageBlock({ block, width, rows, maxPixels, saveId }: { block: I
   const label = `🖼 ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${r?.ok ? ` ${r.size.width}×${r.size.height}` : ""}${saveHint(saveId)}`;
   return (
     <Box flexDirection="column">
-      {!r ? <Text dimColor>⧗ rendering image…</Text> : r.ok ? <Text>{r.ansi}</Text> : <Text color="yellow">{truncateToWidth(`⚠ ${sanitizeInline(r.reason)}`, width)}</Text>}
+      {!r ? (
+        <Text dimColor>⧗ rendering image…</Text>
+      ) : r.ok ? (
+        <Text>{r.ansi}</Text>
+      ) : (
+        <Text color="yellow">{truncateToWidth(`⚠ ${sanitizeInline(r.reason)}`, width)}</Text>
+      )}
       <Text dimColor>{truncateToWidth(label, width)}</Text>
     </Box>
   );
 }
 
-function BlockView({ block, width, saveId, maxPixels, imageRows }: { block: ContentBlock; width: number; saveId?: number; maxPixels?: number; imageRows?: number }) {
+function BlockView({
+  block,
+  width,
+  saveId,
+  maxPixels,
+  imageRows,
+}: {
+  block: ContentBlock;
+  width: number;
+  saveId?: number;
+  maxPixels?: number;
+  imageRows?: number;
+}) {
   switch (block.type) {
     case "text":
       return <Text>{sanitizeText(block.text)}</Text>;
     case "image":
       return <ImageBlock block={block} width={width} rows={imageRows} maxPixels={maxPixels} saveId={saveId} />;
     case "audio":
-      return <Text color="cyan">{truncateToWidth(`♪ ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${saveHint(saveId)}`, width)}</Text>;
+      return (
+        <Text color="cyan">
+          {truncateToWidth(
+            `♪ ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${saveHint(saveId)}`,
+            width,
+          )}
+        </Text>
+      );
     case "resource_link": {
       const title = block.title ?? block.name;
       const mime = block.mimeType ? ` ${sanitizeName(block.mimeType)}` : "";
       const size = block.size !== undefined ? ` ${formatBytes(block.size)}` : "";
-      return <Text color="cyan">{truncateToWidth(`🔗 ${sanitizeName(title)} <${sanitizeInline(block.uri)}>${mime}${size}${saveHint(saveId)}`, width)}</Text>;
+      return (
+        <Text color="cyan">
+          {truncateToWidth(
+            `🔗 ${sanitizeName(title)} <${sanitizeInline(block.uri)}>${mime}${size}${saveHint(saveId)}`,
+            width,
+          )}
+        </Text>
+      );
     }
     case "resource": {
       const r = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
       const size = r.text !== undefined ? Buffer.byteLength(r.text) : r.blob ? base64Bytes(r.blob) : 0;
       const mime = r.mimeType ? ` ${sanitizeName(r.mimeType)}` : "";
-      return <Text color="cyan">{truncateToWidth(`📄 ${sanitizeInline(r.uri)}${mime} ${formatBytes(size)}${saveHint(saveId)}`, width)}</Text>;
+      return (
+        <Text color="cyan">
+          {truncateToWidth(`📄 ${sanitizeInline(r.uri)}${mime} ${formatBytes(size)}${saveHint(saveId)}`, width)}
+        </Text>
+      );
     }
     default:
-      return <Text dimColor>{truncateToWidth(`? unknown block ${sanitizeName(String((block as { type?: unknown }).type))}`, width)}</Text>;
+      return (
+        <Text dimColor>
+          {truncateToWidth(`? unknown block ${sanitizeName(String((block as { type?: unknown }).type))}`, width)}
+        </Text>
+      );
   }
 }
 
@@ -77,7 +128,16 @@ export function UserContentView({ outputs, width, saveIds, maxPixels, imageRows 
         out.format === "structured" ? (
           <TableView key={i} value={out.structuredContent} width={width} />
         ) : (
-          out.content.map((b, j) => <BlockView key={`${i}.${j}`} block={b} width={width} saveId={saveIds?.get(b)} maxPixels={maxPixels} imageRows={imageRows} />)
+          out.content.map((b, j) => (
+            <BlockView
+              key={`${i}.${j}`}
+              block={b}
+              width={width}
+              saveId={saveIds?.get(b)}
+              maxPixels={maxPixels}
+              imageRows={imageRows}
+            />
+          ))
         ),
       )}
     </Box>

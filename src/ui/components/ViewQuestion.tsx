@@ -12,7 +12,15 @@ import type { IssuerQuestion as IssuerQ } from "../../host/auth/server-auth.js";
 /** Lines of a message shown at most (the rest is counted). */
 const MAX_LINES = 12;
 
-export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: number; onAnswer: (yes: boolean) => void }) {
+export function ViewQuestion({
+  req,
+  width,
+  onAnswer,
+}: {
+  req: Question;
+  width: number;
+  onAnswer: (yes: boolean) => void;
+}) {
   useKeys((text, key) => {
     const c = text.toLowerCase();
     if (c === "y") onAnswer(true);
@@ -21,7 +29,10 @@ export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: n
   const inner = Math.max(10, width - 4);
   const who = `The App of ${sanitizeName(req.tool)} (server ${sanitizeName(req.server)})`;
   const title = req.kind === "message" ? `${who} asks to send a message as you` : `${who} asks to open a link`;
-  const lines = req.kind === "message" ? req.text.split("\n").flatMap((l) => wrapToWidth(sanitizeInline(l), inner)) : [truncateToWidth(sanitizeInline(req.text), inner)];
+  const lines =
+    req.kind === "message"
+      ? req.text.split("\n").flatMap((l) => wrapToWidth(sanitizeInline(l), inner))
+      : [truncateToWidth(sanitizeInline(req.text), inner)];
   const shown = lines.slice(0, MAX_LINES);
   return (
     <Box flexDirection="column" borderStyle="single" borderColor="magenta" width={Math.max(20, width)}>
@@ -30,8 +41,14 @@ export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: n
         <Text key={i}>{l || " "}</Text>
       ))}
       {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}
-      {req.kind === "open-link" ? <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host ?? "?")}`, inner)}</Text> : null}
-      <Text color="magenta">{req.kind === "message" ? "Send it as your next turn? [y]es / [n]o (the App gets an error)" : "Open it in the browser? [y]es / [n]o"}</Text>
+      {req.kind === "open-link" ? (
+        <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host ?? "?")}`, inner)}</Text>
+      ) : null}
+      <Text color="magenta">
+        {req.kind === "message"
+          ? "Send it as your next turn? [y]es / [n]o (the App gets an error)"
+          : "Open it in the browser? [y]es / [n]o"}
+      </Text>
     </Box>
   );
 }
@@ -41,7 +58,15 @@ export function ViewQuestion({ req, width, onAnswer }: { req: Question; width: n
  * to an authorization server on another origin that `auth.issuer` does not name: the issuer in
  * full and its host on a line of its own; sent only on [y], remembered for that issuer.
  */
-export function IssuerQuestion({ req, width, onAnswer }: { req: IssuerQ; width: number; onAnswer: (yes: boolean) => void }) {
+export function IssuerQuestion({
+  req,
+  width,
+  onAnswer,
+}: {
+  req: IssuerQ;
+  width: number;
+  onAnswer: (yes: boolean) => void;
+}) {
   useKeys((text, key) => {
     const c = text.toLowerCase();
     if (c === "y") onAnswer(true);
@@ -51,11 +76,15 @@ export function IssuerQuestion({ req, width, onAnswer }: { req: IssuerQ; width: 
   const what = req.secret ? "client id and secret" : "client id";
   return (
     <Box flexDirection="column" borderStyle="single" borderColor="yellow" width={Math.max(20, width)}>
-      <Text bold>{truncateToWidth(`Sign-in to ${sanitizeName(req.server)}: a new authorization server`, Math.max(10, width - 2))}</Text>
+      <Text bold>
+        {truncateToWidth(`Sign-in to ${sanitizeName(req.server)}: a new authorization server`, Math.max(10, width - 2))}
+      </Text>
       <Text>{truncateToWidth(sanitizeInline(req.issuer), inner)}</Text>
       <Text bold>{truncateToWidth(`host: ${sanitizeInline(req.host)}`, inner)}</Text>
       <Text>{truncateToWidth(`It is not on the server's origin and the config names no auth.issuer.`, inner)}</Text>
-      <Text color="yellow">{truncateToWidth(`Send the configured ${what} (${sanitizeInline(req.clientId)}) there? [y]es / [n]o`, inner)}</Text>
+      <Text color="yellow">
+        {truncateToWidth(`Send the configured ${what} (${sanitizeInline(req.clientId)}) there? [y]es / [n]o`, inner)}
+      </Text>
     </Box>
   );
 }

@@ -6,7 +6,14 @@
 // answer is dropped.
 import { useEffect, useMemo, useState } from "react";
 import type { Completion, PromptEntry } from "../../host/catalog/prompts.js";
-import { argumentText, completionAt, type CommandInfo, type CompletionData, type ResourceInfo, type ToolInfo } from "../completion.js";
+import {
+  argumentText,
+  completionAt,
+  type CommandInfo,
+  type CompletionData,
+  type ResourceInfo,
+  type ToolInfo,
+} from "../completion.js";
 
 /** What the session knows without asking anyone, read at each key. */
 export type KnownNow = Omit<CompletionData, "commands" | "prompts" | "tools" | "resources">;
@@ -18,7 +25,13 @@ export interface CompletionSource {
   tools?(): Promise<ToolInfo[]>;
   resources?(): Promise<ResourceInfo[]>;
   known?(): KnownNow;
-  complete?(entry: PromptEntry, argument: string, value: string, context: Record<string, string>, signal: AbortSignal): Promise<Completion>;
+  complete?(
+    entry: PromptEntry,
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Completion>;
 }
 
 export interface Candidates {
@@ -39,7 +52,9 @@ function dataOf(source: CompletionSource, tools: ToolInfo[] = [], resources: Res
 /** The candidates known without asking anyone (commands, prompt commands): for a key that arrives before the next draw. */
 export function knownCandidates(value: string, source: CompletionSource | undefined): Candidates {
   const at = source ? completionAt(value, dataOf(source)) : undefined;
-  return at?.kind === "list" ? { line: value, from: at.from, typed: at.typed, items: at.options } : { ...NONE, line: value };
+  return at?.kind === "list"
+    ? { line: value, from: at.from, typed: at.typed, items: at.options }
+    : { ...NONE, line: value };
 }
 /** The pause in typing before a server is asked. */
 const ASK_AFTER_MS = 120;
@@ -50,7 +65,10 @@ function useListed<T>(wanted: boolean, load: (() => Promise<T[]>) | undefined): 
   useEffect(() => {
     if (!wanted || !load) return;
     let live = true;
-    load().then((t) => live && setItems(t.slice(0, 5_000)), () => {});
+    load().then(
+      (t) => live && setItems(t.slice(0, 5_000)),
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -58,12 +76,20 @@ function useListed<T>(wanted: boolean, load: (() => Promise<T[]>) | undefined): 
   return items;
 }
 
-export function useCompletion(value: string, cursor: number, source: CompletionSource | undefined, active: boolean): Candidates {
+export function useCompletion(
+  value: string,
+  cursor: number,
+  source: CompletionSource | undefined,
+  active: boolean,
+): Candidates {
   const [asked, setAsked] = useState<{ line: string; items: string[] }>({ line: "", items: [] });
   const tools = useListed(active && /^\/(call|compare)\s/.test(value), source?.tools);
   const resources = useListed(active && (/(?:^|\s)@\S*$/.test(value) || /^\/read\s/.test(value)), source?.resources);
   const at = useMemo(
-    () => (active && source && cursor === value.length ? completionAt(value, dataOf(source, tools, resources)) : ({ kind: "none" } as const)),
+    () =>
+      active && source && cursor === value.length
+        ? completionAt(value, dataOf(source, tools, resources))
+        : ({ kind: "none" } as const),
     [active, source, cursor, value, tools, resources],
   );
   useEffect(() => {
@@ -81,6 +107,7 @@ export function useCompletion(value: string, cursor: number, source: CompletionS
     };
   }, [at, source, value]);
   if (at.kind === "list") return { line: value, from: at.from, typed: at.typed, items: at.options };
-  if (at.kind === "argument" && asked.line === value) return { line: value, from: at.from, typed: at.typed, items: asked.items };
+  if (at.kind === "argument" && asked.line === value)
+    return { line: value, from: at.from, typed: at.typed, items: asked.items };
   return { ...NONE, line: value };
 }

@@ -9,7 +9,10 @@ export interface TerminalSize {
 /** Terminal size that follows 'resize' events; `fallback` when stdout is not a terminal. */
 export function useTerminalSize(fallback: TerminalSize = { columns: 100, rows: 30 }): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || fallback.columns, rows: stdout.rows || fallback.rows });
+  const read = (): TerminalSize => ({
+    columns: stdout.columns || fallback.columns,
+    rows: stdout.rows || fallback.rows,
+  });
   const [size, setSize] = useState(read);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `read` is rebuilt each render; the listener is set once per stdout
   useEffect(() => {

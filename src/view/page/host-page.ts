@@ -38,7 +38,11 @@ const status = document.getElementById("status") as HTMLElement;
 const dark = window.matchMedia("(prefers-color-scheme: dark)");
 
 async function rpc(view: string, method: string, params: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ view, method, params: params ?? {} }) });
+  const res = await fetch(`${base}rpc`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ view, method, params: params ?? {} }),
+  });
   const body = (await res.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
   if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
   return body.result ?? {};
@@ -96,7 +100,12 @@ async function addView(doc: ViewDoc): Promise<void> {
   };
   bridge.onrequestteardown = () => note(doc.id, "ui/notifications/request-teardown", {});
   bridge.onsandboxready = () => {
-    void bridge.sendSandboxResourceReady({ html: doc.html, sandbox: "allow-scripts allow-forms", csp: doc.declared.csp, permissions: doc.declared.permissions });
+    void bridge.sendSandboxResourceReady({
+      html: doc.html,
+      sandbox: "allow-scripts allow-forms",
+      csp: doc.declared.csp,
+      permissions: doc.declared.permissions,
+    });
   };
   // Nothing is sent to the View before it says it is initialized; then input, then the result.
   bridge.oninitialized = () => {
