@@ -105,6 +105,15 @@ export function extractArgs(prompt: string, tool: ModelToolSpec): Record<string,
         clause(prompt.match(new RegExp(`\\b(?:draw|paint|generate|make)\\s+(.+?)${end}`, "i")));
     } else if (/city|location|place|where/.test(k)) {
       value = quoted ?? clause(prompt.match(new RegExp(`\\b(?:in|at|for)\\s+(.+?)${end}`, "i")));
+    } else if (/^(?:uri|url|href|link)$|_(?:uri|url)$/.test(k)) {
+      value = quoted ?? prompt.match(/\b([a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+?)(?=[.,;?!]?(?:\s|$))/i)?.[1];
+    } else if (/path|file|dir|folder/.test(k)) {
+      // A path-looking word: with a slash (files/notes.md, /tmp/x, ~/a) or a name with an extension (notes.md).
+      value =
+        quoted ??
+        prompt.match(
+          /(?:^|\s)((?:~|\.{1,2})?\/?[\w.-]+(?:\/[\w.-]+)+\/?|[\w-]+\.[A-Za-z0-9]{1,6})(?=[.,;?!]?(?:\s|$))/,
+        )?.[1];
     } else if (/query|^q$|search|term|keyword|name|text|filter/.test(k)) {
       value =
         quoted ??
@@ -132,4 +141,10 @@ function afterVerb(prompt: string, toolWords: Set<string>): string | undefined {
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The required properties the arguments leave out (the offline model asks rather than calling with `{}`). */
+export function missingRequired(tool: ModelToolSpec, args: Record<string, unknown>): string[] {
+  const required = (tool.inputSchema as { required?: unknown } | undefined)?.required;
+  return Array.isArray(required) ? required.filter((r): r is string => typeof r === "string" && !(r in args)) : [];
 }

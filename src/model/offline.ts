@@ -15,7 +15,7 @@ import {
   type ModelStreamEvent,
   type ModelToolSpec,
 } from "./adapter.js";
-import { extractArgs, pickTool } from "./offline-args.js";
+import { extractArgs, missingRequired, pickTool } from "./offline-args.js";
 import { isReceiptText } from "../host/result/receipt-text.js";
 import { estimateTokens, IMAGE_TOKENS_ESTIMATE, NO_USAGE, type TokenUsage } from "./usage.js";
 
@@ -76,7 +76,10 @@ function decide(messages: readonly ModelMessage[], tools: readonly ModelToolSpec
   const last = messages[messages.length - 1];
   if (!last || last.role !== "user") return { text: "I have nothing to answer." };
   const results = last.content.filter((b): b is ModelToolResultBlock => b.type === "tool_result");
-  if (results.length) {
+  // A result followed by the person's new text (a cancelled call's, merged into this message) is
+  // old news: the new prompt is what to answer.
+  const answered = last.content.length > 0 && last.content[last.content.length - 1].type === "text";
+  if (results.length && !answered) {
     // Tool search: after search_tools answered, the tools it loaded are offered now; decide again on the prompt.
     if (results.every((r) => toolNameFor(r.toolUseId, messages) === SEARCH_TOOLS)) {
       const again = decideOnPrompt(
@@ -155,6 +158,12 @@ function decideOnPrompt(
   if (!tool && searchable && prompt) return search(prompt.slice(0, 200));
   if (!tool) return { text: `I (the offline model) could not match that to a tool. ${listTools(tools)}` };
   const input = extractArgs(prompt, tool);
+  // A call without what the tool requires would only fail (or do the wrong thing): say what is missing.
+  const missing = missingRequired(tool, input);
+  if (missing.length)
+    return {
+      text: `${tool.name} needs ${missing.map((m) => `\`${m}\``).join(" and ")}, which I (the offline model) could not find in your prompt. Name ${missing.length === 1 ? "it" : "them"} (a path, a quoted value), or call it yourself: /call ${tool.name} {${missing.map((m) => `"${m}": …`).join(", ")}}`,
+    };
   return { text: `Calling ${tool.name} with ${JSON.stringify(input)}.`, toolUse: { id, name: tool.name, input } };
 }
 

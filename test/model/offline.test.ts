@@ -160,3 +160,63 @@ test("cancellation: an aborted signal ends the turn with one clear error, conver
   assert.equal(again.ok, true);
   assert.deepEqual(exec.calls[0].args, { query: "Y" });
 });
+
+test("paths and URIs are taken from the prompt; a required argument it cannot find is asked for, not sent as {}", async () => {
+  const read: ModelToolSpec = {
+    name: "read_media_file",
+    description: "Read an image or audio file.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  };
+  assert.deepEqual(extractArgs("read the file files/notes.md", read), { path: "files/notes.md" });
+  assert.deepEqual(extractArgs("open /tmp/ctx/server.log please", read), { path: "/tmp/ctx/server.log" });
+  assert.deepEqual(extractArgs("show me notes.md.", read), { path: "notes.md" });
+  const fetchSpec: ModelToolSpec = {
+    name: "fetch",
+    description: "Fetch a URL.",
+    inputSchema: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+  };
+  assert.deepEqual(extractArgs("fetch https://example.com/docs?a=1.", fetchSpec), {
+    url: "https://example.com/docs?a=1",
+  });
+  const model = new OfflineModel({ chunkDelayMs: 0 });
+  const executor = new FakeExecutor([
+    tool("read_media_file", { description: read.description, inputSchema: read.inputSchema }),
+  ]);
+  const r = await runTurn({
+    adapter: model,
+    executor,
+    conversation: new Conversation(),
+    prompt: "read the media file",
+    mode: "chat",
+  });
+  assert.equal(executor.calls.length, 0, "no call with {}");
+  assert.match(r.answer, /read_media_file needs `path`, which I \(the offline model\) could not find in your prompt/);
+});
+
+test("after a cancelled call, a new prompt is answered, not the old result", async () => {
+  const model = new OfflineModel({ chunkDelayMs: 0 });
+  const conversation = new Conversation();
+  // What a cancelled call leaves: the call and its error result, with no reply after it.
+  conversation.append({ role: "user", text: "search customers for Globex" });
+  conversation.append({
+    role: "assistant",
+    text: "",
+    toolCalls: [
+      { id: "c1", name: "search_customers", server: "test", tool: "search_customers", args: { query: "Globex" } },
+    ],
+  });
+  conversation.append({
+    role: "tool",
+    callId: "c1",
+    isError: true,
+    result: { kind: "receipt", text: "the call was cancelled (cancelled)" },
+  });
+  const r = await runTurn({
+    adapter: model,
+    executor: new FakeExecutor(entries),
+    conversation,
+    prompt: "hello",
+    mode: "chat",
+  });
+  assert.doesNotMatch(r.answer, /cancelled/, r.answer);
+});

@@ -130,7 +130,9 @@ export async function runTui(
   const dir = transcriptDir();
   const resumed = o.resume;
   let transcript = attachTranscript(store, dir, resumed ? () => TranscriptFile.reopen(resumed.path) : undefined);
-  const recordStart = (event: "start" | "resume") =>
+  // A resume records the servers this app connects and those the session had used: a later resume
+  // still knows them all (it never narrows the list to what one app connected).
+  const recordStart = (event: "start" | "resume", session?: RestoredSession) =>
     store.record({
       kind: "session",
       event,
@@ -138,7 +140,7 @@ export async function runTui(
       cwd: process.cwd(),
       mode: store.getState().mode,
       model: adapter.id,
-      servers: o.serverNames.map((name) => ({
+      servers: [...new Set([...o.serverNames, ...(session?.servers ?? [])])].map((name) => ({
         name,
         state: "connecting",
         era: null,
@@ -146,12 +148,13 @@ export async function runTui(
         error: null,
       })),
     });
-  recordStart(resumed ? "resume" : "start");
+  recordStart(resumed ? "resume" : "start", resumed);
   // The model's context: every change is recorded (a `context` record), so a resume rebuilds it exactly.
   let conversation = resumed ? Conversation.from(resumed.items) : new Conversation();
   let unrecord = recordContext(conversation, store);
   for (const n of o.config.notices ?? []) store.notice(n);
-  if (resumed) showRestored(store, resumed, o.serverNames);
+  const configured = (name: string) => Object.hasOwn(o.config.servers, name);
+  if (resumed) showRestored(store, resumed, o.serverNames, configured, false);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
   const sessions: SessionsHook = {
     list: () => listSessions(dir),
@@ -174,10 +177,10 @@ export async function runTui(
       store.hint(`${"─".repeat(20)} /resume ${r.id} ${"─".repeat(20)}`);
       transcript = attachTranscript(store, dir, () => TranscriptFile.reopen(r.path));
       if (r.mode) store.update({ mode: r.mode });
-      recordStart("resume");
+      recordStart("resume", r);
       conversation = Conversation.from(r.items);
       unrecord = recordContext(conversation, store);
-      showRestored(store, r, o.serverNames);
+      showRestored(store, r, o.serverNames, configured, true);
       if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
     },
   };
@@ -254,7 +257,13 @@ export async function runTui(
 }
 
 /** A resumed session drawn as it was, then one line on what was restored (and each line refused). */
-function showRestored(store: SessionStore, r: RestoredSession, connected: readonly string[]): void {
+function showRestored(
+  store: SessionStore,
+  r: RestoredSession,
+  connected: readonly string[],
+  configured: (name: string) => boolean,
+  inApp: boolean,
+): void {
   if (r.hiddenTurns)
     store.hint(`${r.hiddenTurns} earlier turns of this session are not drawn (the model's context keeps them)`);
   for (const t of r.turns) store.pushFinished(t);
@@ -266,9 +275,19 @@ function showRestored(store: SessionStore, r: RestoredSession, connected: readon
     `resumed session ${r.id}${r.cwd ? ` (${r.cwd})` : ""}: ${r.prompts} prompt${r.prompts === 1 ? "" : "s"}; ${context}; mode ${store.getState().mode}`,
   );
   const missing = (r.servers ?? []).filter((n) => !connected.includes(n));
-  if (missing.length)
+  // Not in this config: nothing can connect them here. In it but not connected (this app was
+  // started with --server, or /resume ran in it): a restart with --resume connects them.
+  const elsewhere = missing.filter((n) => !configured(n));
+  const here = missing.filter((n) => configured(n));
+  if (elsewhere.length)
     store.notice(
-      `this session used ${missing.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect its servers)`,
+      `this session used ${elsewhere.join(", ")}, which ${elsewhere.length === 1 ? "is" : "are"} not in this config (mcp-prism servers add NAME … adds one); the model's context still holds what they returned`,
+    );
+  if (here.length)
+    store.notice(
+      inApp
+        ? `this session used ${here.join(", ")}, not connected in this app (restart with --resume ${r.id} to connect them)`
+        : `this session used ${here.join(", ")}, not connected in this app (--server chose others; restart without it to connect them)`,
     );
 }
 

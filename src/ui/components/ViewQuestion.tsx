@@ -9,6 +9,15 @@ import { truncateToWidth, wrapToWidth } from "../format.js";
 import type { ViewQuestion as Question } from "../../view/session.js";
 import type { IssuerQuestion as IssuerQ } from "../../host/auth/server-auth.js";
 
+/** Only [y] says yes (Enter does not); [n] or Esc says no. */
+function useYesNo(onAnswer: (yes: boolean) => void): void {
+  useKeys((text, key) => {
+    const c = text.toLowerCase();
+    if (c === "y") onAnswer(true);
+    else if (c === "n" || key.escape) onAnswer(false);
+  });
+}
+
 /** Lines of a message shown at most (the rest is counted). */
 const MAX_LINES = 12;
 
@@ -21,11 +30,7 @@ export function ViewQuestion({
   width: number;
   onAnswer: (yes: boolean) => void;
 }) {
-  useKeys((text, key) => {
-    const c = text.toLowerCase();
-    if (c === "y") onAnswer(true);
-    else if (c === "n" || key.escape) onAnswer(false);
-  });
+  useYesNo(onAnswer);
   const inner = Math.max(10, width - 4);
   const who = `The App of ${sanitizeName(req.tool)} (server ${sanitizeName(req.server)})`;
   const title = req.kind === "message" ? `${who} asks to send a message as you` : `${who} asks to open a link`;
@@ -67,11 +72,7 @@ export function IssuerQuestion({
   width: number;
   onAnswer: (yes: boolean) => void;
 }) {
-  useKeys((text, key) => {
-    const c = text.toLowerCase();
-    if (c === "y") onAnswer(true);
-    else if (c === "n" || key.escape) onAnswer(false);
-  });
+  useYesNo(onAnswer);
   const inner = Math.max(10, width - 4);
   const what = req.secret ? "client id and secret" : "client id";
   return (
