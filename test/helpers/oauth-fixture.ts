@@ -35,7 +35,9 @@ export interface OAuthFixture {
   /** Runs the CLI (`--config` the default one unless given); browser: a test browser that approves, or one that does nothing. */
   cli(args: string[], opts?: { browser?: boolean; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
   stats(): Promise<OAuthStats>;
-  control(path: "expire" | "revoke" | "revoke-after-list"): Promise<void>;
+  control(path: "expire" | "revoke" | "revoke-after-list" | "migrate"): Promise<void>;
+  /** The second authorization server: its counts, the client ids it issued, every one presented to it. */
+  second(): Promise<{ stats: OAuthStats; registered: string[]; seen: string[] }>;
   /** How many URLs the test browser was given. */
   browserOpened(): number;
   authDir: string;
@@ -102,6 +104,7 @@ export async function startOAuthFixture(
       );
     },
     stats: async () => (await (await fetch(new URL("/control/stats", url))).json()) as OAuthStats,
+    second: async () => (await (await fetch(new URL("/control/second", url))).json()) as never,
     control: async (path) =>
       void (await (await fetch(new URL(`/control/${path}`, url), { method: "POST" })).body?.cancel()),
     browserOpened: () =>
