@@ -1,5 +1,6 @@
 // What every one-shot subcommand (call, tools, compare, -p) and the chat app start with: the
 // config (asked about or refused), the host opened on it, and the one-line StartError when either fails.
+import type { Rule } from "../protocol/rules.js";
 import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../host/config/config.js";
 import { ConnectionError } from "../host/connection/connection.js";
 import { Host, type HostOptions } from "../host/host.js";
@@ -17,7 +18,7 @@ export { LegacyConnections, readAs };
 /** A start that failed: fields (rule, detail, the server when one is named; "" otherwise) and its line. */
 export class StartError extends Error {
   constructor(
-    readonly rule: string,
+    readonly rule: Rule,
     readonly detail: string,
     readonly server = "",
   ) {

@@ -2,6 +2,7 @@
 // what was wrong, as fields. The one line a user reads (CLI, card, transcript) is rendered from
 // them here and only here; no consumer reads a field back out of a line. Pure (no SDK, no I/O):
 // the UI imports it before the host code loads.
+import type { Rule } from "../protocol/rules.js";
 import type { CallError, CallOutcome, CallPlan } from "./types.js";
 
 /** Who broke which rule, and what was wrong (host-written; no server stderr). */
@@ -9,8 +10,8 @@ export interface HostError {
   /** The server's config name; "" when no server is known (e.g. an unknown tool name). */
   server: string;
   tool: string;
-  /** Named rule or error class, e.g. "unrequested-output", "schema-violation", "timeout". */
-  rule: string;
+  /** The rule broken: a key of the one table (src/protocol/rules.ts). */
+  rule: Rule;
   /** What was wrong, without the server and tool (the line adds them). */
   detail: string;
 }
@@ -21,11 +22,11 @@ export function errorLine(e: Pick<HostError, "server" | "tool" | "detail">): str
 }
 
 /** A HostError with its line (`message`), the shape every host error takes. */
-export function hostError(server: string, tool: string, rule: string, detail: string): HostError & { message: string } {
+export function hostError(server: string, tool: string, rule: Rule, detail: string): HostError & { message: string } {
   return { server, tool, rule, detail, message: errorLine({ server, tool, detail }) };
 }
 
-export function callError(server: string, tool: string, rule: string, detail: string, stderr?: string[]): CallError {
+export function callError(server: string, tool: string, rule: Rule, detail: string, stderr?: string[]): CallError {
   const error: CallError = hostError(server, tool, rule, detail);
   if (stderr && stderr.length > 0) error.stderr = stderr;
   return error;
@@ -37,7 +38,7 @@ export function callError(server: string, tool: string, rule: string, detail: st
  */
 export function failedOutcome(
   plan: CallPlan,
-  rule: string,
+  rule: Rule,
   detail: string,
   durationMs = 0,
 ): Extract<CallOutcome, { ok: false }> {

@@ -1,6 +1,7 @@
 import type { LogEntry } from "./connection/server-logs.js";
 // The Host's public shapes: its options, a server's status, the `server` event it emits, a planned
 // request. Kept apart from host.ts so the pipeline file holds the pipeline.
+import type { Rule } from "../protocol/rules.js";
 import type { ToolResultOutputSelector } from "../protocol/index.js";
 import type { SignInSettings } from "./auth/sign-ins.js";
 import type { HostConfig } from "./config/config.js";
@@ -36,7 +37,7 @@ export interface ServerStatus {
   /** The line for `failure`: `server S: detail`. */
   error?: string;
   /** Why the server is not connected, as data. */
-  failure?: { rule: string; detail: string };
+  failure?: { rule: Rule; detail: string };
   toolErrors: ToolError[];
   /** Turned off for this session (Host.setEnabled). */
   disabled?: true;

@@ -1,6 +1,7 @@
 // Core host types shared by the host, the model layer and the UI.
 // Sinks are typed by audience, and only the router can mint the branded entries the model
 // context accepts: a user, programmatic or App output cannot reach the model at compile time.
+import type { Rule } from "../protocol/rules.js";
 import type {
   ContentToolResultOutput,
   Era,
@@ -95,7 +96,7 @@ export interface ToolEntry extends ToolBase {
   /** What the host noticed about the declaration (the tool stays usable). */
   warnings?: HostWarning[];
   /** Set when the host will not call the tool at all (it is listed, not offered to the model). */
-  unavailable?: { rule: string; detail: string };
+  unavailable?: { rule: Rule; detail: string };
 }
 
 export interface CallPlan {

@@ -4,12 +4,13 @@
 // the whole call timeout. Here each such reply is tied to the request it answers and refused with
 // what was wrong, so the transport can fail that request at once; what names no pending request
 // is only a diagnostic. Pure: transports feed it parsed JSON and the ids they wait for.
+import type { Rule } from "./rules.js";
 import { isObject } from "./is-object.js";
 
 export type RpcId = string | number;
 
 /** The rule every refusal here names. */
-export const MALFORMED_REPLY = "malformed-reply";
+export const MALFORMED_REPLY: Rule = "malformed-reply";
 
 export type Incoming =
   /** Well-formed: a copy with only the JSON-RPC members, ready for the Protocol. */

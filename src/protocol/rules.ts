@@ -57,6 +57,7 @@ export const RULES = {
   "invalid-initialize": r("invalid initialize answer", "the host could not connect to the server"),
   "not-http": r("not an http(s) URL", "the host could not connect to the server"),
   "server-error": r("the server answered with an error", "the server answered with an error"),
+  "malformed-reply": r("malformed reply", "the server's reply broke JSON-RPC and was refused"),
   "request-failed": r("the request failed", "the request to the server failed"),
   "unknown-server": r("no such server", "no server by that name is configured", 2),
   // tools and their declarations
@@ -112,6 +113,14 @@ export const RULES = {
   // servers asking (elicitation, sampling, input_required)
   "input-unsupported": r("input not supported", "the server asked for input this host cannot give"),
   "input-too-large": r("input request too large", "the server asked for input this host cannot give"),
+  "input-required-unanswerable": r(
+    "the server asked for input the host cannot give",
+    "the server asked for input this host cannot give; the call was stopped",
+  ),
+  "roots-not-offered": r(
+    "the server asked for roots; none are offered",
+    "the server asked for the client's roots, which the user has not offered",
+  ),
   "input-required-rounds": r("too many input rounds", "the server kept asking for input; the host stopped the call"),
   "elicitation-unsupported": r("elicitation not supported", "the server asked for input this host cannot give"),
   "elicitation-malformed": r("malformed elicitation", "the server asked for input this host cannot give"),
@@ -121,6 +130,7 @@ export const RULES = {
     "sampling with tools not supported",
     "the server asked for a sample this host cannot give",
   ),
+  "sampling-malformed": r("malformed sampling request", "the server asked for a sample this host cannot give"),
   "sampling-declined": r("sampling declined", "the user declined the server's sampling request"),
   "too-many-messages": r("too many messages", "the server asked for a sample this host cannot give"),
   // prompts and resources

@@ -16,6 +16,11 @@ const PATTERNS = [
   /\b(?:hostError|callError|resourceError|promptError)\([^()"]*?,[^()"]*?,\s*"([a-z][a-z0-9-]*)"/g,
   /\bfailedOutcome\([^()",]*,\s*"([a-z][a-z0-9-]*)"/g,
   /\b(?:fail|refuse|reject|err|StartError|ConnectionError|ResourceReadError)\(\s*"([a-z][a-z0-9-]*)",/g,
+  // Typed constants and default parameters (`X: Rule = "a"`), a fallback (`rule: x.rule ?? "a"`), and a
+  // rule passed after a template-literal detail (`fail(`…`, "a")`).
+  /:\s*Rule\s*=\s*"([a-z][a-z0-9-]*)"/g,
+  /\brule: [\w.]+\.rule \?\? "([a-z][a-z0-9-]*)"/g,
+  /\bfail\(\s*`[^`]*`,\s*"([a-z][a-z0-9-]*)",?\s*\)/g,
   // Members of the exported rule unions (`export type XRule = | "a" | "b"`), and `rule: "a" | "b"` fields.
   /export type \w*Rule\s*=([^;]*);/g,
   /\brule: ((?:"[a-z][a-z0-9-]*"\s*\|\s*)+"[a-z][a-z0-9-]*")/g,

@@ -2,6 +2,7 @@
 // carry a distinct canary per sink, so a test can see which sink reached a model.
 // The real router mints branded entries; here they are cast, which is exactly what production
 // code cannot do without an explicit cast.
+import type { Rule } from "../../src/protocol/rules.js";
 import type {
   AppSinkEntry,
   CallOptions,
@@ -105,7 +106,7 @@ export class FakeExecutor implements ToolExecutor {
     private readonly outcome: (
       name: string,
       args: Record<string, unknown>,
-    ) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: string; detail: string } } = () => ({
+    ) => Partial<Extract<CallOutcome, { ok: true }>> | { error: { rule: Rule; detail: string } } = () => ({
       routed: canaryRouted(),
     }),
     private readonly instr: { server: string; text: string }[] = [],

@@ -36,6 +36,10 @@ test("the scan sees each way a rule is raised", () => {
     "cpu-time",
     "x-mcp-header-unreachable",
     "empty-selection",
+    "malformed-reply",
+    "input-required-unanswerable",
+    "roots-not-offered",
+    "sampling-malformed",
   ])
     assert.ok(raised.has(r), r);
 });

@@ -1,4 +1,5 @@
 // `call` output: the --json document, and the human view of each sink's share.
+import type { Rule } from "../../protocol/rules.js";
 import { selectorKey } from "../../protocol/index.js";
 import { formatBytes, measureReceipt, measureSinks, type Share } from "../../host/result/measure.js";
 import type { CallError, CallOutcome, HostWarning, SinkName } from "../../host/types.js";
@@ -72,7 +73,7 @@ export function callDocument(outcome: CallOutcome): CallDocument {
 /** A document for failures before any plan exists (config, connection): `e` names its server, if any. */
 export function errorDocument(
   tool: string,
-  e: { rule: string; detail: string; message: string; server?: string },
+  e: { rule: Rule; detail: string; message: string; server?: string },
   server?: string,
 ): CallDocument {
   return {

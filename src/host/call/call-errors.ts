@@ -1,6 +1,7 @@
 // Wire failures of one tools/call as CallErrors (fields: server, tool, rule, detail; host-error.ts),
 // so any one line (CLI, card, transcript) says who broke which rule. Server stderr is kept out of
 // the message (the message may reach the model); it travels in `stderr` for the user.
+import type { Rule } from "../../protocol/rules.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, type Connection } from "../connection/connection.js";
 import { HttpConnectionError } from "../connection/http-transport.js";
@@ -34,7 +35,7 @@ export function wireError(
   timeoutMs: number,
   signal?: AbortSignal,
 ): CallError {
-  const err = (rule: string, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
+  const err = (rule: Rule, detail: string, stderr?: string[]) => callError(conn.name, tool, rule, detail, stderr);
   if (signal?.aborted) return err("cancelled", "the call was cancelled");
   if (e instanceof ConnectionError) return err(e.rule, e.detail, e.stderr);
   const refused = refusalOf(e);

@@ -6,6 +6,7 @@
 // rule. roots/list gets the host's roots. A sampling request the user declines is left unanswered
 // in the retry (the schema has no decline result for it; SEP-2322: the server then decides, and may
 // ask again): asked again for the same key in the same request, the host gives up with a rule.
+import type { Rule } from "../../protocol/rules.js";
 import { isObject } from "../../protocol/is-object.js";
 import { answerInput, type InputProvider } from "../input/input-provider.js";
 import type { Root } from "../config/roots.js";
@@ -22,7 +23,7 @@ export interface Retry {
   requestState?: string;
 }
 
-export type InputAnswer = { ok: true; retry: Retry } | { ok: false; rule: string; detail: string };
+export type InputAnswer = { ok: true; retry: Retry } | { ok: false; rule: Rule; detail: string };
 
 export function isInputRequired(raw: Json): boolean {
   return raw.resultType === "input_required";
@@ -49,7 +50,11 @@ export interface InputAsker {
 /** The retry for one InputRequiredResult, or why the host cannot answer it. Requests are asked one at a time. */
 export async function answerInputRequests(raw: Json, asker: InputAsker = { server: "" }): Promise<InputAnswer> {
   const { server, provider, roots, signal, declined } = asker;
-  const fail = (detail: string, rule = "input-required-unanswerable"): InputAnswer => ({ ok: false, rule, detail });
+  const fail = (detail: string, rule: Rule = "input-required-unanswerable"): InputAnswer => ({
+    ok: false,
+    rule,
+    detail,
+  });
   const requests = raw.inputRequests;
   const state = raw.requestState;
   if (requests !== undefined && !isObject(requests)) return fail("inputRequests is not an object");
@@ -92,7 +97,7 @@ export async function answerInputRequests(raw: Json, asker: InputAsker = { serve
   return { ok: true, retry };
 }
 
-export type Answered = { ok: true; raw: Json } | { ok: false; rule: string; detail: string };
+export type Answered = { ok: true; raw: Json } | { ok: false; rule: Rule; detail: string };
 
 /**
  * Sends a request and, while a modern server answers input_required, answers it and sends again

@@ -1,5 +1,6 @@
 // Era-aware tools/list: each entry parsed and checked on its own, so one bad declaration names
 // itself (server + tool + reason) while the other tools stay usable.
+import type { Rule } from "../../protocol/rules.js";
 import {
   checkDeclaration,
   DEFAULT_MAX_JSON_DEPTH,
@@ -51,7 +52,7 @@ export function toToolEntry(
   runsTasks = false,
 ): ToolEntry | ToolError {
   const name = toolName(raw);
-  const reject = (rule: string, detail: string): ToolError => hostError(server, name, rule, detail);
+  const reject = (rule: Rule, detail: string): ToolError => hostError(server, name, rule, detail);
   // Before zod and Ajv walk it, and before its inputSchema can reach a model request (whose
   // JSON.stringify would overflow on every turn of the session).
   if (exceedsJsonDepth(raw, maxJsonDepth))

@@ -1,5 +1,6 @@
 // What a Connection's users see of it besides the class: its error (fields and the one line
 // `server S: detail`), its states, the options of one request, and how it detects its era.
+import type { Rule } from "../../protocol/rules.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ProbeOutcome } from "./era-classifier.js";
 import type { RpcClient } from "./rpc-client.js";
@@ -11,7 +12,7 @@ export class ConnectionError extends Error {
   /** The server's last stderr lines when it failed, for the user only (never in `message`). */
   stderr?: string[];
   constructor(
-    readonly rule: string,
+    readonly rule: Rule,
     /** The server's config name; "" when the name is not a configured server. */
     readonly server: string,
     readonly detail: string,

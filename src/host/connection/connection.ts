@@ -1,6 +1,7 @@
 // One server connection: its transports (from a TransportFactory: stdio or Streamable HTTP by
 // default, transport-factory.ts), era detection, the modern `_meta`
 // envelope on every request, stderr tail, and restart after an exit.
+import type { Rule } from "../../protocol/rules.js";
 import {
   AnyResultSchema,
   eraOf,
@@ -78,7 +79,7 @@ export class Connection {
   /** Turned off for this session (Host.setEnabled): nothing connects it until it is turned on. */
   disabled = false;
   /** Why the server is not connected (rule, detail with any stderr tail), while it is not. */
-  lastFailure: { rule: string; detail: string } | undefined;
+  lastFailure: { rule: Rule; detail: string } | undefined;
   /** lastFailure's line: `server S: detail`. */
   get lastError(): string | undefined {
     return this.lastFailure && `server ${this.name}: ${this.lastFailure.detail}`;
@@ -356,7 +357,7 @@ export class Connection {
     return err;
   }
 
-  private refused(v: { rule: string; detail: string }): ConnectionError {
+  private refused(v: { rule: Rule; detail: string }): ConnectionError {
     return new ConnectionError(v.rule, this.name, v.detail);
   }
   /**

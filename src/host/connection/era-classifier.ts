@@ -2,6 +2,7 @@
 // (and on which transport, with which version, whether forced or after a -32022 retry) → what the
 // connection does next. No I/O and no state: Connection.detectEra runs the probes and applies the
 // verdicts (test/host/era-classifier.test.ts is the table).
+import type { Rule } from "../../protocol/rules.js";
 import {
   DiscoverResultSchema,
   ErrorCode,
@@ -46,7 +47,7 @@ export type EraVerdict =
   | { kind: "legacy"; evidence: string }
   /** The server wants credentials: one line naming the status and what the server said it wants. */
   | { kind: "auth-required"; rule: "auth-required"; detail: string }
-  | { kind: "failed"; rule: string; detail: string };
+  | { kind: "failed"; rule: Rule; detail: string };
 
 export function classifyProbe(outcome: ProbeOutcome, ctx: ProbeContext): EraVerdict {
   switch (outcome.kind) {

@@ -1,6 +1,7 @@
 // The local error that stands in for a reply refused by protocol/reply-check.ts: delivered to the
 // SDK's Protocol as the request's response, so the request fails at once (not after its timeout)
 // with the rule and what was wrong, and the connection goes on.
+import { isRule, type Rule } from "../../protocol/rules.js";
 import { JSONRPCMessageSchema, McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { checkIncoming, MALFORMED_REPLY, type Expected, type RpcId } from "../../protocol/reply-check.js";
 
@@ -21,12 +22,13 @@ export function refusalError(id: RpcId, detail: string): JSONRPCMessage {
 }
 
 /** The rule and detail of a refused reply, if `e` is the error refusalError stood in with. */
-export function refusalOf(e: unknown): { rule: string; detail: string } | undefined {
+export function refusalOf(e: unknown): { rule: Rule; detail: string } | undefined {
   if (!(e instanceof McpError) || e.code !== REPLY_REFUSED_CODE) return undefined;
   const mark = (e.data as Record<string, unknown> | undefined)?.[REPLY_REFUSED_MARK] as
     | { rule?: unknown; detail?: unknown }
     | undefined;
-  return typeof mark?.rule === "string" && typeof mark.detail === "string"
+  // The mark is ours, but it travels in an error's data: a rule outside the table is not ours.
+  return typeof mark?.rule === "string" && isRule(mark.rule) && typeof mark.detail === "string"
     ? { rule: mark.rule, detail: mark.detail }
     : undefined;
 }

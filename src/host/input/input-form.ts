@@ -1,6 +1,7 @@
 // An elicitation's requestedSchema (a flat object of primitive properties, the spec's restricted
 // JSON Schema) read into form fields, bounded and sanitized; the defaults it names; and the check
 // that an answer fits it before anything is sent back.
+import type { Rule } from "../../protocol/rules.js";
 import { isObject } from "../../protocol/is-object.js";
 import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
 
@@ -29,7 +30,7 @@ export type FormField = FieldBase &
     | { kind: "multi"; options: FieldOption[]; minItems?: number; maxItems?: number; default?: string[] }
   );
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string; rule?: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string; rule?: Rule };
 
 const text = (v: unknown): string | undefined =>
   typeof v === "string" ? truncateChars(sanitizeInline(v), MAX_TEXT) : undefined;

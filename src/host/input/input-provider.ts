@@ -4,6 +4,7 @@
 // round (input-required.ts). Everything a server asks is parsed here first: bounded, sanitized,
 // one clear line when malformed. Nothing asked reaches the model's conversation: a sampling
 // request is its own model request and its text goes back only to the server.
+import type { Rule } from "../../protocol/rules.js";
 import { isObject } from "../../protocol/is-object.js";
 import { sanitizeInline, sanitizeText, truncateChars } from "../../protocol/sanitize.js";
 import { checkAnswer, parseForm, type FormField, type FormValue, type Parsed } from "./input-form.js";
@@ -57,7 +58,7 @@ export interface InputProvider {
 }
 
 /** What the host answers a server, or why it refuses the request (a JSON-RPC error / a failed round). */
-export type InputResult = { ok: true; result: Record<string, unknown> } | { ok: false; rule: string; detail: string };
+export type InputResult = { ok: true; result: Record<string, unknown> } | { ok: false; rule: Rule; detail: string };
 
 const line = (v: unknown, max: number) => (typeof v === "string" ? truncateChars(sanitizeInline(v), max) : undefined);
 
