@@ -93,7 +93,7 @@ export function cliInput(cli: ParsedCli, host: () => Host | undefined): InputPro
 /** withHost with the command line's InputProvider: a server's questions are answered (--answer / --yes) or declined. */
 export function withAnsweringHost(
   cli: ParsedCli,
-  failed: (e: StartError) => number,
+  failed: (e: StartError) => void,
   body: (host: Host) => Promise<number>,
 ): Promise<number> {
   let started: Host | undefined;

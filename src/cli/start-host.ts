@@ -1,6 +1,6 @@
 // What every one-shot subcommand (call, tools, compare, -p) and the chat app start with: the
 // config (asked about or refused), the host opened on it, and the one-line StartError when either fails.
-import type { Rule } from "../protocol/rules.js";
+import { exitCode, type Rule } from "../protocol/rules.js";
 import { ConfigError, loadConfig, serverConfig, type HostConfig } from "../host/config/config.js";
 import { ConnectionError } from "../host/connection/connection.js";
 import { Host, type HostOptions } from "../host/host.js";
@@ -118,12 +118,12 @@ export const startErrorFields = (e: StartError) => ({
 });
 
 /**
- * Runs `body` on a started host and closes the host after it; a failed start (StartError, one
- * line) goes to `failed` instead. Both return the exit code.
+ * Runs `body` on a started host and closes the host after it, returning its exit code; a failed
+ * start (StartError) goes to `failed`, which says it, and ends with its rule's exit code.
  */
 export async function withHost(
   common: CommonOptions,
-  failed: (e: StartError) => number,
+  failed: (e: StartError) => void,
   body: (host: Host) => Promise<number>,
   extra: Partial<HostOptions> = {},
 ): Promise<number> {
@@ -132,7 +132,8 @@ export async function withHost(
     host = await startHost(common, extra);
   } catch (e) {
     if (!(e instanceof StartError)) throw e;
-    return failed(e);
+    failed(e);
+    return exitCode(e.rule);
   }
   try {
     return await body(host);

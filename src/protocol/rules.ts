@@ -163,8 +163,8 @@ export const RULES = {
   "sandbox-fault": r("sandbox failed", SCRIPT),
   "sandbox-unavailable": r("sandbox unavailable", SCRIPT),
   // start-up and configuration
-  config: r("invalid configuration", "the host's configuration is invalid", 2),
-  "model-config": r("invalid model configuration", "the host's configuration is invalid", 2),
+  config: r("invalid configuration", "the host's configuration is invalid"),
+  "model-config": r("invalid model configuration", "the host's configuration is invalid"),
   "legacy-unavailable": r("legacy profiles unavailable", "the legacy client profiles are not available here"),
 } as const satisfies Record<string, Meaning>;
 
@@ -172,6 +172,11 @@ export type Rule = keyof typeof RULES;
 
 export function isRule(s: string): s is Rule {
   return Object.hasOwn(RULES, s);
+}
+
+/** The exit code a one-shot command ends with when `rule` ends it (1 for a rule not in the table). */
+export function exitCode(rule: string): 1 | 2 {
+  return isRule(rule) ? RULES[rule].exit : 1;
 }
 
 /** What the model reads about a rule; a rule not in the table (another host's, a bug) reads as a failure. */

@@ -177,7 +177,7 @@ describe("config edge cases through the CLI", () => {
     assert.equal(one.code, 0, one.err);
     assert.equal(JSON.parse(one.out).server, "__proto__");
     const inherited = await cli(["tools", "--config", file, "--server", "hasOwnProperty"], repo);
-    assert.equal(inherited.code, 1);
+    assert.equal(inherited.code, 2, "an unknown --server is a usage error (RULES unknown-server)");
     assert.equal(
       inherited.err,
       `mcp-prism tools: no server named "hasOwnProperty" in ${file} (have: __proto__, constructor, toString)\n`,

@@ -2,6 +2,7 @@
 //   [--config FILE] [--profile P] [--answer JSON] [--yes] [--model M] [--json]
 // A server's elicitation is answered with --answer (else declined), sampling with --yes (oneshot-input.ts).
 // Exit 0 on a routed result (even isError), 1 on protocol/validation/connection errors, 2 on usage errors.
+import { exitCode } from "../../protocol/rules.js";
 import type { Host } from "../../host/host.js";
 import type { CallOutcome, ProgressUpdate, ToolEntry } from "../../host/types.js";
 import { sanitizeInline, truncateChars } from "../../protocol/sanitize.js";
@@ -63,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
       if (!(e instanceof StartError)) throw e;
       if (cli.common.json) outJson(errorDocument(tool, e, cli.common.server));
       else err(`mcp-prism call: ${e.message}\n`);
-      return 1;
+      return exitCode(e.rule);
     }
     try {
       const name = await awaitToolName(host, tool, cli.common.server);
@@ -76,7 +77,7 @@ export async function run(argv: string[]): Promise<number> {
       const reading = profile ?? host.opts.config.profile;
       const outcome = reading ? readAs(reading, called) : called;
       write(outcome);
-      return outcome.ok ? 0 : 1;
+      return outcome.ok ? 0 : exitCode(outcome.error.rule);
     } finally {
       await host.close();
     }

@@ -1,6 +1,7 @@
 // mcp-prism compare TOOL [--server NAME] [--args JSON] [--yes] [--json]: the same call under each
 // mode (2026-12-01) and each legacy client profile (2026-07-28), side by side. src/compare plans
 // and runs it (one wire call per distinct request); this file only asks approval and renders.
+import { exitCode } from "../../protocol/rules.js";
 import { CallGate } from "../../host/call/gate.js";
 import { describePlan, planCompare, type ComparePlan } from "../../compare/plan.js";
 import { LegacyConnections } from "../../compare/legacy-connection.js";
@@ -31,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
     const refuse = (rule: string, message: string): number => {
       if (cli.common.json) outJson({ ...doc, error: { rule, message } });
       else err(`mcp-prism compare: ${message}\n`);
-      return 1;
+      return exitCode(rule);
     };
     let host: Host;
     try {

@@ -1,6 +1,7 @@
 // mcp-prism login SERVER: signs in to an HTTP server now (OAuth in the browser, the URL also on
 // stderr), its tokens kept under $XDG_STATE_HOME/mcp-prism/auth/ for the next runs.
 // mcp-prism logout SERVER: forgets that server's tokens, client registrations and discovery.
+import { exitCode } from "../../protocol/rules.js";
 import { parseCli, UsageError, withUsage } from "../args.js";
 import { serverConfig } from "../../host/config/config.js";
 import { SignIns } from "../../host/auth/sign-ins.js";
@@ -49,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
     } catch (e) {
       if (!(e instanceof StartError) && !(e instanceof Error && e.name === "ConnectionError")) throw e;
       err(`mcp-prism login: ${e.message}\n`);
-      return 1;
+      return e instanceof StartError ? exitCode(e.rule) : 1;
     }
   });
 }
@@ -68,7 +69,7 @@ export async function runLogout(argv: string[]): Promise<number> {
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       err(`mcp-prism logout: ${e.message}\n`);
-      return 1;
+      return exitCode(e.rule);
     }
   });
 }

@@ -4,6 +4,7 @@
 // One model turn without the app: the answer on stdout (tool activity on stderr), or with --json
 // one document {answer, toolCalls: [{server, tool, requestedOutputs, routed, ...}], modelRequests}.
 // Exit 0 ok, 1 protocol/validation/connection/model error, 2 usage error.
+import { exitCode } from "../../protocol/rules.js";
 import type { CallOptions, CallOutcome, ToolEntry, ToolExecutor } from "../../host/types.js";
 import { ModelError, type ModelAdapter } from "../../model/adapter.js";
 import type { HostTool, HostToolRun } from "../../model/host-tool.js";
@@ -90,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
         const doc: OneShotDocument = { answer: "", toolCalls: [], modelRequests: 0, model, error };
         outJson(doc);
       } else err(`mcp-prism: ${sanitizeInline(error.message)}\n`);
-      return 1;
+      return exitCode(error.rule);
     };
     const startFailed = (e: StartError) => ({ server: e.server, rule: e.rule, detail: e.detail, message: e.message });
 

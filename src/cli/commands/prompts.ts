@@ -15,7 +15,6 @@ export async function run(argv: string[]): Promise<number> {
       (e) => {
         if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
         else err(`mcp-prism prompts: ${e.message}\n`);
-        return 1;
       },
       async (host) => {
         const { prompts, errors } = await host.prompts.all(host.connectWaitMs);

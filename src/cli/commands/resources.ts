@@ -14,7 +14,6 @@ export async function run(argv: string[]): Promise<number> {
       (e) => {
         if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
         else err(`mcp-prism resources: ${e.message}\n`);
-        return 1;
       },
       async (host) => {
         const listings = await host.resources(cli.common.server);

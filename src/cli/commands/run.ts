@@ -48,7 +48,6 @@ export async function run(argv: string[]): Promise<number> {
       (e) => {
         if (json) outJson({ value: null, logs: [], calls: [], error: startErrorFields(e) });
         else err(`mcp-prism run: ${sanitizeInline(e.message)}\n`);
-        return 1;
       },
       async (host) => {
         const { runScript } = await import("../../code/bridge.js");

@@ -19,7 +19,6 @@ export async function run(argv: string[]): Promise<number> {
       (e) => {
         if (cli.common.json) outJson({ servers: [], error: startErrorFields(e) });
         else err(`mcp-prism tools: ${e.message}\n`);
-        return 1;
       },
       async (host) => {
         const tools = await host.settledTools();

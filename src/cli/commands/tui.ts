@@ -9,6 +9,7 @@
 // frame. Only a bad config file (or an unknown --server) still exits before the UI, with its one
 // line. A directory config the user has not trusted is asked about on the terminal first, before
 // the UI and before any of its servers is spawned (src/cli/config-gate.ts).
+import { exitCode } from "../../protocol/rules.js";
 import { ConfigError, serverConfig, type HostConfig } from "../../host/config/config.js";
 import type { Host } from "../../host/host.js";
 import type { InputProvider } from "../../host/input/input-provider.js";
@@ -50,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       err(
         `mcp-prism: no server named ${JSON.stringify(server)} in ${config.source} (have: ${Object.keys(config.servers).join(", ")})\n`,
       );
-      return 1;
+      return exitCode("unknown-server");
     }
     let adapter: ModelAdapter;
     try {

@@ -5,6 +5,7 @@
 // A View's ui/message and ui/open-link are asked on the terminal (no terminal: declined); a View's
 // tools/call of a tool not marked read-only is refused unless --yes (one line here, an error to the App).
 // Exit 1 when the tool has no View or the servers do not start, 2 on usage errors.
+import { exitCode } from "../../protocol/rules.js";
 import type { Host } from "../../host/host.js";
 import type { ViewProjection } from "../../host/types.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     } catch (e) {
       if (!(e instanceof StartError)) throw e;
       err(`mcp-prism view: ${e.message}\n`);
-      return 1;
+      return exitCode(e.rule);
     }
     const calls = new CallLifecycle(new CallGate({ yes: cli.common.yes }));
     calls.observe({
