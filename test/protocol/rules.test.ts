@@ -3,7 +3,7 @@
 // and the model reads the table's text (no guessing from the rule's name).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RULES, modelMeaning, type Rule } from "../../src/protocol/rules.js";
+import { RULES, exitCode, modelMeaning, type Rule } from "../../src/protocol/rules.js";
 import type { ValidationRule } from "../../src/host/result/validate.js";
 import type { DeclarationRule } from "../../src/protocol/declaration.js";
 import type { SelectionRule } from "../../src/protocol/selection.js";
@@ -58,4 +58,12 @@ test("the model reads the table's meaning: no rule reaches it as a bare 'the cal
     "The call failed (too-deep): server s, tool t: the arguments or result are nested deeper than the host allows; the call was refused.",
   );
   assert.equal(modelMeaning("some-other-hosts-rule"), "the call failed");
+});
+
+test("a one-shot command's exit code is the table's: usage errors 2, the rest 1", () => {
+  assert.equal(exitCode("unknown-server"), 2);
+  assert.equal(exitCode("config"), 1);
+  assert.equal(exitCode("connection-failed"), 1);
+  assert.equal(exitCode("some-other-hosts-rule"), 1);
+  for (const [rule, m] of Object.entries(RULES)) assert.equal(exitCode(rule), m.exit, rule);
 });
