@@ -24,6 +24,8 @@ export const MAX_LOADED = 24;
 /** The app's tool search switch (`/tools search`) and what the last request offered, shared by the runner and /tools. */
 export interface ToolSearchControl {
   setting: ToolSearchSetting;
+  /** Tools always offered with their definitions (config `pinnedTools`, `/tools pin`), as `/tools` names them. */
+  pinned: string[];
   /** Set by the last request under tool search (cleared when a turn runs without it). */
   offered?: { loaded: string[]; deferred: number };
 }

@@ -91,7 +91,7 @@ export interface RunTurnOptions {
   hostTools?: readonly HostTool[];
   /** Tool search (config `toolSearch`, `/tools search`): default "auto". */
   toolSearch?: ToolSearchSetting;
-  /** Tools always offered with their definitions under tool search (the names the model uses). */
+  /** Tools always offered with their definitions under tool search (as `/tools` names them, or the model does). */
   pinnedTools?: readonly string[];
   /** The budget of one tool result for the model, in tokens (config limits.modelResultTokens; default from the window). */
   resultTokens?: number;
@@ -431,7 +431,11 @@ function toolSearchFor(
 ) {
   if (hostTools.has(SEARCH_TOOLS) || !searchWanted(opts.toolSearch ?? "auto", serverTools, opts.adapter.capabilities))
     return undefined;
-  const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", opts.pinnedTools);
+  const wanted = new Set(opts.pinnedTools ?? []);
+  const pinned = serverTools
+    .filter((t) => wanted.has(t.name) || wanted.has(names.resolve(t.name)?.qualifiedName ?? ""))
+    .map((t) => t.name);
+  const index = new ToolSearch(serverTools, (n) => names.resolve(n)?.server ?? "", pinned);
   const tokens = definitionTokens(serverTools).toLocaleString("en-US");
   const why =
     opts.toolSearch === "on"

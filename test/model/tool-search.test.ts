@@ -162,3 +162,36 @@ test('config "toolSearch": "auto", "on" or "off", else one line naming the key',
     /toolSearch: expected "auto", "on" or "off"/,
   );
 });
+
+test("pinned tools (config pinnedTools, /tools pin) are in every request under tool search, by the names /tools shows", async () => {
+  const entries = [
+    tool("send_email", { server: "mail", description: "Send an email to someone" }),
+    ...Array.from({ length: 30 }, (_, i) => tool(`other_${i}`, { server: "misc", description: `Thing ${i}` })),
+  ];
+  const requests: string[][] = [];
+  const model = new OfflineModel({ chunkDelayMs: 0 });
+  const adapter = {
+    id: model.id,
+    capabilities: model.capabilities,
+    respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)),
+  };
+  const r = await runTurn({
+    adapter,
+    executor: new FakeExecutor(entries),
+    conversation: new Conversation(),
+    prompt: "hello",
+    mode: "chat",
+    toolSearch: "on",
+    pinnedTools: [entries[0].qualifiedName, "not_a_tool"],
+  });
+  assert.equal(r.ok, true, r.error?.message);
+  assert.deepEqual(requests[0].sort(), ["search_tools", "send_email"]);
+});
+
+test('config "pinnedTools": an array of at most 32 names, else one line naming the key', () => {
+  const servers = { mcpServers: { a: { command: "x" } } };
+  const parse = (v: unknown) => parseConfig(JSON.stringify({ ...servers, pinnedTools: v }), "/tmp/c.json").pinnedTools;
+  assert.deepEqual(parse(["a__x", "b", "b"]), ["a__x", "b"]);
+  for (const bad of ["x", [1], [""], Array.from({ length: 33 }, (_, i) => `t${i}`)])
+    assert.throws(() => parse(bad), /pinnedTools: expected an array of at most 32 tool names/);
+});

@@ -575,7 +575,7 @@ test("/servers and /login: a server refused with 401 is 'sign-in needed'; /login
 
 test("/tools search on|off|auto sets tool search; /tools shows what is loaded for the model", async () => {
   const s = setup();
-  const control: ToolSearchControl = { setting: "auto" };
+  const control: ToolSearchControl = { setting: "auto", pinned: [] };
   s.ctx.toolSearch = control;
   await dispatch("/tools", s.ctx);
   assert.doesNotMatch(s.notices().at(-1)!, /tool search|\[loaded\]/);
@@ -593,5 +593,35 @@ test("/tools search on|off|auto sets tool search; /tools shows what is loaded fo
   assert.equal(control.setting, "on");
   await dispatch("/tools search off", s.ctx);
   assert.equal(control.setting, "off");
+  s.cleanup();
+});
+
+test("/tools pin and unpin: a known tool only, bounded, shown in /tools; unpin says what was pinned", async () => {
+  const s = setup();
+  const control: ToolSearchControl = { setting: "on", pinned: [] };
+  s.ctx.toolSearch = control;
+  await dispatch("/tools pin search_customers", s.ctx);
+  assert.deepEqual(control.pinned, ["search_customers"]);
+  assert.match(s.notices().at(-1)!, /^info: pinned search_customers: under tool search the model gets its definition/);
+  await dispatch("/tools pin search_customers", s.ctx);
+  assert.match(s.notices().at(-1)!, /already pinned/);
+  assert.deepEqual(control.pinned, ["search_customers"]);
+  await dispatch("/tools pin no_such_tool", s.ctx);
+  assert.match(s.notices().at(-1)!, /^error: no tool named no_such_tool \(see \/tools\)$/);
+  await dispatch("/tools pin", s.ctx);
+  assert.match(s.notices().at(-1)!, /usage: \/tools pin NAME/);
+  control.offered = { loaded: ["search_customers", "search_tools"], deferred: 3 };
+  await dispatch("/tools", s.ctx);
+  const listing = s.notices().at(-1)!;
+  assert.match(listing, /;\s+pinned: search_customers/);
+  assert.match(listing, /search_customers \(demo, 2026-12-01\) → [^\n]* {2}\[pinned\] {2}\[loaded\]/);
+  await dispatch("/tools unpin generate_audio", s.ctx);
+  assert.match(s.notices().at(-1)!, /generate_audio is not pinned \(pinned: search_customers\)/);
+  await dispatch("/tools unpin search_customers", s.ctx);
+  assert.equal(control.pinned.length, 0);
+  assert.match(s.notices().at(-1)!, /^info: unpinned search_customers/);
+  control.pinned.push(...Array.from({ length: 32 }, (_, i) => `t${i}`));
+  await dispatch("/tools pin search_customers", s.ctx);
+  assert.match(s.notices().at(-1)!, /at most 32 pinned tools; unpin one first/);
   s.cleanup();
 });

@@ -138,6 +138,7 @@ export async function run(argv: string[]): Promise<number> {
         hostTools,
         resultTokens: config.limits.modelResultTokens,
         toolSearch: config.toolSearch,
+        pinnedTools: config.pinnedTools,
         adapter,
         executor: new ApprovingExecutor(host, cli.common.yes),
         conversation: new Conversation(),

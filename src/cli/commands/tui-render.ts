@@ -53,7 +53,7 @@ export function modelTurnRunner(
   adapter: ModelAdapter | (() => ModelAdapter),
   conversation: () => Conversation,
   resultTokens?: number,
-  search: ToolSearchControl = { setting: "auto" },
+  search: ToolSearchControl = { setting: "auto", pinned: [] },
   compactAt?: number,
 ): TurnRunner {
   return async (prompt, opts) => {
@@ -68,6 +68,7 @@ export function modelTurnRunner(
       resultTokens,
       compactAt,
       toolSearch: search.setting,
+      pinnedTools: search.pinned,
       mode: opts.mode,
       signal: opts.signal,
       events: (e) => {
@@ -117,7 +118,10 @@ export async function runTui(
   const starting = began.then(() => startHost(input));
   starting.catch(() => {}); // the UI shows a failed start as one line; never an unhandled rejection
   const legacy = legacyCaller(common, o.config);
-  const toolSearch: ToolSearchControl = { setting: o.config.toolSearch ?? "auto" };
+  const toolSearch: ToolSearchControl = {
+    setting: o.config.toolSearch ?? "auto",
+    pinned: [...(o.config.pinnedTools ?? [])],
+  };
   const runner = modelTurnRunner(
     () => adapter,
     () => conversation,

@@ -15,6 +15,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from "../../protocol/limits.js";
 import { isObject } from "../../protocol/is-object.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../types.js";
 
+/** At most this many pinned tools (each is a full definition in every request). */
+export const MAX_PINNED_TOOLS = 32;
+
 export interface StdioServerConfig {
   kind: "stdio";
   command: string;
@@ -88,6 +91,8 @@ export interface HostConfig {
   roots?: string[];
   /** Tool search (deferred tools): "auto" (default: over a tenth of the model's window), "on", "off". */
   toolSearch?: "auto" | "on" | "off";
+  /** Tools always offered with their definitions under tool search (`"pinnedTools"`: names as `/tools` shows them). */
+  pinnedTools?: string[];
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;
   /** One line each for the user, about how the lookup went (a directory config left out). */
@@ -278,6 +283,16 @@ export function parseConfig(text: string, file: string): HostConfig {
     if (raw.toolSearch !== "auto" && raw.toolSearch !== "on" && raw.toolSearch !== "off")
       bad("toolSearch", '"auto", "on" or "off"');
     cfg.toolSearch = raw.toolSearch as "auto" | "on" | "off";
+  }
+  if (raw.pinnedTools !== undefined) {
+    const names = raw.pinnedTools;
+    if (
+      !Array.isArray(names) ||
+      names.length > MAX_PINNED_TOOLS ||
+      !names.every((n) => typeof n === "string" && n.length > 0 && n.length <= 200)
+    )
+      bad("pinnedTools", `an array of at most ${MAX_PINNED_TOOLS} tool names`);
+    else cfg.pinnedTools = [...new Set(names as string[])];
   }
   if (raw.logLevel !== undefined) {
     if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);
