@@ -102,7 +102,7 @@ export class PendingHost {
               : list === "prompts"
                 ? "prompts changed (/help lists them)"
                 : "resources changed (/resources lists them)";
-          store.notice(`server ${sanitizeInline(server)}: its ${what}`);
+          store.noticeOnce(`server ${sanitizeInline(server)}: its ${what}`);
         });
         // A resource the user read or attached changed: one line (a read shows the new content).
         host.on?.("resource-updated", ({ server, uri }) => {

@@ -178,6 +178,20 @@ export class SessionStore {
   notice(text: string, level: "info" | "error" = "info"): void {
     this.append({ kind: "notice", level, text });
   }
+  /**
+   * A notice said once between two prompts: skipped when the same line was said since the person's
+   * last prompt (a server announcing its list changed five times on connect is one line).
+   */
+  noticeOnce(text: string, level: "info" | "error" = "info"): void {
+    const recent = [...(this.state.live?.items ?? [])].reverse();
+    for (let i = this.state.finished.length - 1; i >= 0 && recent.length < 200; i--)
+      recent.push(...[...this.state.finished[i].items].reverse());
+    for (const item of recent.slice(0, 200)) {
+      if (item.kind === "user") break;
+      if (item.kind === "notice" && item.text === text) return;
+    }
+    this.notice(text, level);
+  }
   /** A line about the app itself (how to reach a pane), drawn like a notice but not recorded. */
   hint(text: string): void {
     const item: TurnItem = { kind: "notice", level: "info", text };

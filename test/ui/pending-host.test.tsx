@@ -212,3 +212,25 @@ test("a server still connecting at the host's bound: queued lines run on the oth
   await waitFor(() => s.prompts.length === 2 && !s.session.busy, "the next prompt ran");
   assert.deepEqual(s.prompts[1].tools, ["search_customers", "slow_tool"]);
 });
+
+test("a server's list-changed notices are one line between two prompts (server-everything sends five on connect)", async () => {
+  const handlers = new Map<string, (e: never) => void>();
+  const host = {
+    ...startedHost(),
+    on: (event: string, fn: (e: never) => void) => void handlers.set(event, fn),
+  } as unknown as StartedHost;
+  const s = setup(["demo"], Promise.resolve(host));
+  await waitFor(() => handlers.has("list-changed"), "the app listens for list changes");
+  const changed = (list: string) => handlers.get("list-changed")!({ server: "demo", list } as never);
+  const said = () =>
+    s.store.transcript().filter((r) => r.kind === "notice" && String(r.text).includes("tool list changed")).length;
+  for (let i = 0; i < 5; i++) changed("tools");
+  changed("prompts");
+  assert.equal(said(), 1);
+  assert.equal(s.store.transcript().filter((r) => String(r.text ?? "").includes("prompts changed")).length, 1);
+  await s.type("hello\r");
+  await waitFor(() => s.prompts.length === 1 && !s.session.busy, "the prompt ran");
+  changed("tools");
+  changed("tools");
+  assert.equal(said(), 2, "after a prompt the change is news again, once");
+});
