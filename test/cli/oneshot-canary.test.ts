@@ -173,6 +173,11 @@ test("offline model through the one-shot command: the answer shows only what rea
     assert.ok(r.stdout.includes(CANARIES.assistant), r.stdout);
     if (mode !== "structured") assert.match(r.stdout, /I received 1 image \(image\/png\)/);
     assert.match(r.stderr, /→ canary\/canary_probe \{\}/);
+    // 34 (polish): what the tool made for the person is shown on stderr, never in the answer.
+    if (mode === "chat") {
+      assert.match(r.stderr, /^ {2}for you, user\/content:\n[^]*CANARY-USER-a4402c/m);
+      assert.match(r.stderr, /^ {2}for you, user\/structured:\n[^]*rows/m);
+    }
   }
 });
 

@@ -14,6 +14,8 @@ import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { oneShotInput } from "../oneshot-input.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
+import { previewOutput } from "../output/sinks.js";
+import { selectorKey } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
 import type { HostConfig } from "../../host/config/config.js";
@@ -237,6 +239,12 @@ function progressToStderr(e: TurnEvent): void {
       err(
         `← ${sanitizeInline(o.plan.tool)}${o.isError ? " (isError)" : ""}: model ${b.model} B, user ${b.user} B, programmatic ${b.programmatic} B, app ${b.app} B\n`,
       );
+      // What the tool made for the person (a table, an image's description): here, never to the model.
+      const width = Math.max(40, (process.stderr.columns ?? 100) - 6);
+      for (const entry of o.routed.user) {
+        err(`  for you, ${sanitizeInline(selectorKey(entry))}:\n`);
+        for (const line of previewOutput(entry, { table: true, width })) err(`    ${line}\n`);
+      }
     }
   }
 }
