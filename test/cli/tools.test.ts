@@ -61,3 +61,17 @@ test("tools shows the era per server, rejected tools with reasons, and legacy in
   assert.equal(doc.servers.length, 1);
   assert.equal(doc.servers[0].tools[0].qualifiedName, "good", "no clash with one server");
 });
+
+test("tools shows each tool's first description line and its arguments, in every era (34, polish)", () => {
+  const dir = tempDir();
+  for (const protocol of ["2026-12-01", "2025-11-25"]) {
+    const r = cli(["tools", "--protocol", protocol], dir);
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /^ {2}search_customers\n {4}Search the customer directory by name word prefix[^\n]*…\n {4}args: query, cursor\?, limit\?$/m,
+      protocol,
+    );
+    assert.match(r.out, /^ {2}refresh_dashboard {2}\[App-only\]\n[^\n]*\n {4}args: none$/m, protocol);
+  }
+});

@@ -7,7 +7,7 @@ import { selectorKey, type JsonSchema } from "../../protocol/index.js";
 import type { ServerStatus } from "../../host/host.js";
 import { isAppOnly } from "../../host/catalog/tools.js";
 import type { DeclinedVariant, HostWarning, ToolEntry } from "../../host/types.js";
-import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
+import { sanitizeInline, sanitizeName, truncateChars } from "../../protocol/sanitize.js";
 
 export interface ToolDocument {
   name: string;
@@ -94,6 +94,16 @@ function schemaLabel(schema: JsonSchema | undefined): string {
   return `${type}${title}${props.length ? ` {${props.slice(0, 6).join(", ")}${props.length > 6 ? ", …" : ""}}` : ""}`;
 }
 
+/** The arguments a tool takes, `name` required and `name?` optional (at most 8 named). */
+function argsLabel(schema: unknown): string {
+  const o = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>) : {};
+  const props = typeof o.properties === "object" && o.properties !== null ? Object.keys(o.properties) : [];
+  if (!props.length) return "none";
+  const required = new Set(Array.isArray(o.required) ? o.required.filter((r) => typeof r === "string") : []);
+  const names = props.slice(0, 8).map((k) => `${sanitizeName(k, 24)}${required.has(k) ? "" : "?"}`);
+  return `${names.join(", ")}${props.length > 8 ? `, … (${props.length} in all)` : ""}`;
+}
+
 export function renderTools(doc: ToolsDocument): string {
   const out: string[] = [];
   for (const s of doc.servers) {
@@ -111,6 +121,9 @@ export function renderTools(doc: ToolsDocument): string {
           ? sanitizeName(t.name)
           : `${sanitizeName(t.qualifiedName)} (${sanitizeName(t.name)})`;
       out.push(`  ${name}${t.appOnly ? "  [App-only]" : ""}`);
+      const about = t.description?.split("\n").find((l) => l.trim());
+      if (about) out.push(`    ${truncateChars(sanitizeInline(about.trim()), 110)}`);
+      out.push(`    args: ${argsLabel(t.inputSchema)}`);
       if (t.unavailable)
         out.push(`    ✗ unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
       for (const v of t.variants) {
