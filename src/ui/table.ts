@@ -33,19 +33,31 @@ export interface TableSource {
 const MIN_COL = 3; // content columns a data column may shrink to
 const CELL_MAX = 60; // a single cell is never wider than this, whatever the space
 
-/** One cell's one-line text: scalars as-is, nested values summarised. */
-export function summarizeCell(v: unknown): string {
+/** One cell's one-line text: scalars as-is; a small array or object inline (`[vip, eu]`,
+ * `{code: 404, message: Not found}`), its own nested values counted; a larger one counted. */
+export function summarizeCell(v: unknown, depth = 0): string {
   if (v === null) return "null";
   if (v === undefined) return "";
-  if (typeof v === "string") return sanitizeInline(v);
+  if (typeof v === "string") return sanitizeInline(depth ? v.slice(0, INLINE_WIDTH) : v);
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
-  if (Array.isArray(v)) return `[${v.length} ${v.length === 1 ? "item" : "items"}]`;
+  if (Array.isArray(v)) {
+    if (depth === 0 && v.length > 0 && v.length <= INLINE_MAX)
+      return truncateToWidth(`[${v.map((x) => summarizeCell(x, 1)).join(", ")}]`, INLINE_WIDTH);
+    return `[${v.length} ${v.length === 1 ? "item" : "items"}]`;
+  }
   if (typeof v === "object") {
-    const n = Object.keys(v).length;
-    return `{${n} ${n === 1 ? "key" : "keys"}}`;
+    const keys = Object.keys(v);
+    if (depth === 0 && keys.length > 0 && keys.length <= INLINE_MAX) {
+      const parts = keys.map((k) => `${sanitizeName(k, 24)}: ${summarizeCell((v as Record<string, unknown>)[k], 1)}`);
+      return truncateToWidth(`{${parts.join(", ")}}`, INLINE_WIDTH);
+    }
+    return `{${keys.length} ${keys.length === 1 ? "key" : "keys"}}`;
   }
   return sanitizeInline(String(v));
 }
+/** A nested array or object is written inline when it has at most this many entries, cut at this width. */
+const INLINE_MAX = 8;
+const INLINE_WIDTH = 200;
 
 // Columns: union of keys, in first-seen order, of the first rows and of the window drawn.
 // Sampling (not scanning every row) keeps the cost of a page independent of the array's length;

@@ -21,8 +21,8 @@ for (const width of [60, 120]) {
     for (const l of tableLines)
       assert.ok(displayWidth(l) <= width, `line wider than ${width}: ${displayWidth(l)}\n${l}`);
     assert.ok(out.includes("…"), "long cells are cut with an ellipsis");
-    if (width >= 120) assert.ok(out.includes("[2 items]") && out.includes("{3 keys}"), "nested values summarised");
-    else assert.ok(out.includes("[2 ") && out.includes("{3 "), "nested values summarised (cut)");
+    if (width >= 120) assert.ok(out.includes("[vip, eu]") && out.includes("{city: Paris"), "small nested values inline");
+    else assert.ok(out.includes("[vi") && out.includes("{ci"), "small nested values inline (cut)");
   });
 }
 
@@ -64,8 +64,8 @@ test("an object is drawn as a property view", () => {
   const out = renderTable({ city: "Paris", temp: 21.5, wind: { speed: 3, dir: "NW" }, days: [1, 2, 3] }, { width: 60 });
   assert.match(out, /│ key\s+│ value/);
   assert.match(out, /│ city\s+│ Paris/);
-  assert.match(out, /│ wind\s+│ \{2 keys\}/);
-  assert.match(out, /│ days\s+│ \[3 items\]/);
+  assert.match(out, /│ wind\s+│ \{speed: 3, dir: NW\}/);
+  assert.match(out, /│ days\s+│ \[1, 2, 3\]/);
 });
 
 test("an object holding one array is drawn as that array, captioned", () => {
@@ -97,8 +97,14 @@ test("cells and headers are sanitized", () => {
 });
 
 test("summaries and width fitting", () => {
-  assert.equal(summarizeCell([1]), "[1 item]");
+  assert.equal(summarizeCell([1]), "[1]");
+  assert.equal(summarizeCell([]), "[0 items]");
   assert.equal(summarizeCell({}), "{0 keys}");
+  // 34 (polish): an error object reads as what it says, not `{2 keys}`.
+  assert.equal(summarizeCell({ code: 404, message: "Not found" }), "{code: 404, message: Not found}");
+  assert.equal(summarizeCell({ a: { b: 1 }, c: [1, 2] }), "{a: {1 key}, c: [2 items]}");
+  assert.equal(summarizeCell(Array.from({ length: 9 }, (_, i) => i)), "[9 items]");
+  assert.ok(summarizeCell({ s: "x".repeat(1e6) }).length <= 200, "bounded");
   assert.equal(summarizeCell(null), "null");
   assert.deepEqual(fitWidths([5, 10], 40), [5, 10]);
   const f = fitWidths([5, 50, 50], 40);
