@@ -20,6 +20,8 @@ export interface ToolCallView {
   outcome?: CallOutcome;
   /** Saveable blocks of this call's user sink → their /save-output number. */
   saveIds?: Map<object, number>;
+  /** A server's next page (/table next): rows it sent before, so its table numbers on from them. */
+  rowBase?: number;
 }
 
 export type TurnItem =
@@ -28,7 +30,7 @@ export type TurnItem =
   | { kind: "assistant"; text: string; md?: MdContext }
   | { kind: "tool"; call: ToolCallView }
   | { kind: "notice"; level: "info" | "error"; text: string }
-  | { kind: "table"; value: unknown; offset: number }
+  | { kind: "table"; value: unknown; offset: number; rowBase?: number }
   /** An image the user read (/read, /open of an image blob), drawn here; `saveId` is its /save-output number. */
   | { kind: "image"; block: ImageContent; saveId: number }
   /** A script run (run_code or /run): the script; its inner calls' cards follow it. */

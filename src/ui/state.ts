@@ -192,6 +192,11 @@ export class SessionStore {
     }
     this.notice(text, level);
   }
+  /** The server's next page of a table is being fetched (/table next): `before` rows came on earlier pages; none: no longer. */
+  expectNextPage(page?: { server: string; tool: string; before: number }): void {
+    this.nextPage = page;
+  }
+  private nextPage?: { server: string; tool: string; before: number };
   /** A line about the app itself (how to reach a pane), drawn like a notice but not recorded. */
   hint(text: string): void {
     const item: TurnItem = { kind: "notice", level: "info", text };
@@ -350,6 +355,10 @@ export class SessionStore {
     let lastTable = s.lastTable;
     const tool = outcome.plan.tool;
     const server = outcome.plan.server;
+    // /table next's call: its table numbers on from the rows the server sent before.
+    const page = this.nextPage;
+    const rowBase = page && page.server === server && page.tool === tool ? page.before : undefined;
+    if (rowBase !== undefined) this.nextPage = undefined;
     const at = Date.now();
     if (outcome.ok) {
       for (const out of outcome.routed.user) {
@@ -364,7 +373,7 @@ export class SessionStore {
           lastTable = {
             value: out.structuredContent,
             offset: 0,
-            source: { server, tool, args: outcome.plan.args, requested: outcome.plan.requested, before: 0 },
+            source: { server, tool, args: outcome.plan.args, requested: outcome.plan.requested, before: rowBase ?? 0 },
           };
       }
       for (const out of outcome.routed.programmatic) {
@@ -416,7 +425,7 @@ export class SessionStore {
     const progress = this.progress.get(id);
     this.progress.delete(id);
     this.editCall(id, (c) => {
-      const done = { ...c, ...(progress ? { progress } : {}), outcome, saveIds };
+      const done = { ...c, ...(progress ? { progress } : {}), ...(rowBase ? { rowBase } : {}), outcome, saveIds };
       this.cards.set(c.n, done);
       return done;
     });

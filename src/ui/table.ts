@@ -18,6 +18,8 @@ export interface TableOptions {
   moreHint?: string;
   /** How to get the server's further pages, after "more on the server (nextCursor)". */
   serverHint?: string;
+  /** Rows the server sent on earlier pages (/table next): the rows are numbered after them. */
+  rowBase?: number;
 }
 export const DEFAULT_PAGE_SIZE = 20;
 
@@ -115,7 +117,7 @@ interface Grid {
   numbered: boolean;
 }
 
-function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: number): Grid | string {
+function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: number, base = 0): Grid | string {
   let caption: string | undefined;
   let reported: number | undefined;
   let moreOnServer = false;
@@ -133,7 +135,7 @@ function gridOf(value: unknown, offset: number, pageSize: number, maxColumns: nu
     const all = unionKeys(value, page);
     const cols = all.slice(0, maxColumns);
     const rows = page.map((r, i) => [
-      String(offset + i + 1),
+      String(base + offset + i + 1),
       ...cols.map((c) => (isObject(r) ? (c in r ? summarizeCell(r[c]) : "") : c === "value" ? summarizeCell(r) : "")),
     ]);
     return {
@@ -163,7 +165,8 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   const maxColumns = Math.max(1, Math.min(opts.maxColumns ?? 12, Math.floor((width - 1) / (MIN_COL + 3)) - 1));
   const total = totalRows(value);
   const offset = Math.max(0, Math.min(opts.offset ?? 0, Math.max(0, total - 1)));
-  const grid = gridOf(value, offset, pageSize, maxColumns);
+  const base = Math.max(0, Math.floor(opts.rowBase ?? 0));
+  const grid = gridOf(value, offset, pageSize, maxColumns, base);
   if (typeof grid === "string") return truncateToWidth(grid, width);
   if (grid.total === 0) return (grid.caption ? `${grid.caption}: ` : "") + "(empty)";
 
@@ -190,7 +193,9 @@ export function renderTable(value: unknown, opts: TableOptions): string {
   const shownTo = offset + grid.rows.length;
   if (grid.total > grid.rows.length)
     notes.push(
-      `rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`,
+      grid.numbered && base
+        ? `rows ${base + offset + 1}–${base + shownTo} (${offset + 1}–${shownTo} of the ${grid.total} on this page)`
+        : `rows ${offset + 1}–${shownTo} of ${grid.total}${grid.reported !== undefined || grid.moreOnServer ? " sent" : ""}`,
     );
   if (grid.total - shownTo > 0) notes.push(`${grid.total - shownTo} more rows — ${opts.moreHint ?? "/table to page"}`);
   if (grid.reported !== undefined && grid.reported !== grid.total)

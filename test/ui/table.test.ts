@@ -21,7 +21,8 @@ for (const width of [60, 120]) {
     for (const l of tableLines)
       assert.ok(displayWidth(l) <= width, `line wider than ${width}: ${displayWidth(l)}\n${l}`);
     assert.ok(out.includes("…"), "long cells are cut with an ellipsis");
-    if (width >= 120) assert.ok(out.includes("[vip, eu]") && out.includes("{city: Paris"), "small nested values inline");
+    if (width >= 120)
+      assert.ok(out.includes("[vip, eu]") && out.includes("{city: Paris"), "small nested values inline");
     else assert.ok(out.includes("[vi") && out.includes("{ci"), "small nested values inline (cut)");
   });
 }
@@ -133,4 +134,15 @@ test("a table tells what the server sent and the total it reported, and how to s
     /10 more rows — --json prints every row/,
     "the CLI names its own way",
   );
+});
+
+test("a server's next page numbers on from the rows sent before (rowBase)", () => {
+  const rows = Array.from({ length: 12 }, (_, i) => ({ name: `r${i}` }));
+  const out = renderTable({ items: rows, total: 37 }, { width: 60, rowBase: 25 });
+  assert.match(out, /│ 26 │ r0/);
+  assert.match(out, /│ 37 │ r11/);
+  assert.doesNotMatch(out, /│ 1 │ r0/);
+  const paged = renderTable(rows, { width: 60, rowBase: 25, pageSize: 5, offset: 5 });
+  assert.match(paged, /│ 31 │ r5/);
+  assert.match(paged, /rows 31–35 \(6–10 of the 12 on this page\)/);
 });

@@ -27,13 +27,16 @@ export const table: SlashCommand = {
     if (offset >= total) {
       const cursor = nextCursorOf(last.value);
       if (a === "next" && cursor !== undefined && last.source) return nextPage(ctx, last, last.source, cursor, total);
+      const base = last.source?.before ?? 0;
       throw new CommandError(
-        `the table has ${total} rows; nothing after row ${Math.min(total, last.offset + DEFAULT_PAGE_SIZE)}`,
+        base
+          ? `nothing after row ${base + total}: rows ${base + 1}–${base + total} were the server's last page`
+          : `the table has ${total} rows; nothing after row ${Math.min(total, last.offset + DEFAULT_PAGE_SIZE)}`,
       );
     }
     offset = Math.max(0, offset);
     ctx.store.update({ lastTable: { ...last, offset } });
-    ctx.store.append({ kind: "table", value: last.value, offset });
+    ctx.store.append({ kind: "table", value: last.value, offset, rowBase: last.source?.before });
   },
 };
 
@@ -57,15 +60,15 @@ async function nextPage(
   if (!Object.hasOwn(props, "cursor"))
     throw new CommandError(`the server has more rows (nextCursor), but ${source.tool} takes no cursor argument`);
   const before = source.before + sent;
+  ctx.store.expectNextPage({ server: source.server, tool: source.tool, before });
   const outcome = await runToolWithCard(
     ctx,
     entry,
     { ...source.args, cursor },
     source.requested ? { select: source.requested } : {},
-  );
+  ).finally(() => ctx.store.expectNextPage());
   const now = ctx.store.getState().lastTable;
   if (!outcome.ok || !now?.source || now === last) return; // no new table came back
-  ctx.store.update({ lastTable: { ...now, source: { ...now.source, before } } });
   const rows = totalRows(now.value);
   const reported = reportedTotalOf(now.value);
   ctx.store.notice(

@@ -68,7 +68,10 @@ export const tools: SlashCommand = {
   usage: "/tools [search on|off|auto | pin NAME | unpin NAME]",
   description:
     "list tools with their declared output variants (and which are loaded under tool search), and every tool or variant set aside with its rule",
-  args: [["search", "pin", "unpin"], ["on", "off", "auto"]],
+  args: [
+    ["search", "pin", "unpin"],
+    ["on", "off", "auto"],
+  ],
   async run(args, ctx) {
     if (args.trim().startsWith("search")) return setSearch(args, ctx);
     if (/^(un)?pin\b/.test(args.trim())) return setPin(args, ctx);

@@ -30,7 +30,7 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
       return item.level === "error" ? <Text color="red">{text}</Text> : <Text dimColor>{text}</Text>;
     }
     case "table":
-      return <TableView value={item.value} offset={item.offset} width={width} />;
+      return <TableView value={item.value} offset={item.offset} width={width} rowBase={item.rowBase} />;
     case "image":
       return <ImageBlock block={item.block} width={width} rows={24} maxPixels={maxPixels} saveId={item.saveId} />;
     case "code":
@@ -51,6 +51,7 @@ export function TurnItemView({ item, width, maxPixels }: { item: TurnItem; width
                 width={Math.max(10, width - 2)}
                 saveIds={item.call.saveIds}
                 maxPixels={maxPixels}
+                rowBase={item.call.rowBase}
               />
             </Box>
           ) : null}

@@ -8,12 +8,18 @@ export function TableView({
   width,
   offset = 0,
   pageSize = DEFAULT_PAGE_SIZE,
+  rowBase = 0,
 }: {
   value: unknown;
   width: number;
   offset?: number;
   pageSize?: number;
+  /** Rows on the server's earlier pages: numbering starts after them. */
+  rowBase?: number;
 }) {
-  const text = useMemo(() => renderTable(value, { width, offset, pageSize }), [value, width, offset, pageSize]);
+  const text = useMemo(
+    () => renderTable(value, { width, offset, pageSize, rowBase }),
+    [value, width, offset, pageSize, rowBase],
+  );
   return <Text>{text}</Text>;
 }

@@ -17,6 +17,8 @@ export interface UserContentProps {
   maxPixels?: number;
   /** Rows an image may take at most. */
   imageRows?: number;
+  /** A server's next page: its table numbers on from the rows sent before. */
+  rowBase?: number;
 }
 
 function saveHint(n: number | undefined): string {
@@ -121,12 +123,12 @@ function BlockView({
   }
 }
 
-export function UserContentView({ outputs, width, saveIds, maxPixels, imageRows = 24 }: UserContentProps) {
+export function UserContentView({ outputs, width, saveIds, maxPixels, imageRows = 24, rowBase }: UserContentProps) {
   return (
     <Box flexDirection="column">
       {outputs.map((out, i) =>
         out.format === "structured" ? (
-          <TableView key={i} value={out.structuredContent} width={width} />
+          <TableView key={i} value={out.structuredContent} width={width} rowBase={rowBase} />
         ) : (
           out.content.map((b, j) => (
             <BlockView
