@@ -98,6 +98,18 @@ test("search_tools answers with name, server and one line; an empty query is one
   assert.match((await tool.run({ query: "zebra" }, {})).text, /^No tool matches "zebra"/);
 });
 
+/** The offline model, recording the tool names of every request it gets. */
+function recordingOffline() {
+  const requests: string[][] = [];
+  const model = new OfflineModel({ chunkDelayMs: 0 });
+  const adapter = {
+    id: model.id,
+    capabilities: model.capabilities,
+    respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)),
+  };
+  return { requests, adapter };
+}
+
 test("the offline model under tool search: searches, then calls the tool it found, on every request only the loaded ones", async () => {
   const entries = [
     tool("send_email", { server: "mail", description: "Send an email to someone" }),
@@ -111,13 +123,7 @@ test("the offline model under tool search: searches, then calls the tool it foun
     ),
   ];
   const exec = new FakeExecutor(entries);
-  const requests: string[][] = [];
-  const model = new OfflineModel({ chunkDelayMs: 0 });
-  const adapter = {
-    id: model.id,
-    capabilities: model.capabilities,
-    respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)),
-  };
+  const { requests, adapter } = recordingOffline();
   const conversation = new Conversation();
   const r = await runTurn({
     adapter,
@@ -168,13 +174,7 @@ test("pinned tools (config pinnedTools, /tools pin) are in every request under t
     tool("send_email", { server: "mail", description: "Send an email to someone" }),
     ...Array.from({ length: 30 }, (_, i) => tool(`other_${i}`, { server: "misc", description: `Thing ${i}` })),
   ];
-  const requests: string[][] = [];
-  const model = new OfflineModel({ chunkDelayMs: 0 });
-  const adapter = {
-    id: model.id,
-    capabilities: model.capabilities,
-    respond: (req: ModelRequest) => (requests.push(req.tools.map((t) => t.name)), model.respond(req)),
-  };
+  const { requests, adapter } = recordingOffline();
   const r = await runTurn({
     adapter,
     executor: new FakeExecutor(entries),
