@@ -175,8 +175,8 @@ test("offline model through the one-shot command: the answer shows only what rea
     assert.match(r.stderr, /→ canary\/canary_probe \{\}/);
     // 34 (polish): what the tool made for the person is shown on stderr, never in the answer.
     if (mode === "chat") {
-      assert.match(r.stderr, /^ {2}for you, user\/content:\n[^]*CANARY-USER-a4402c/m);
-      assert.match(r.stderr, /^ {2}for you, user\/structured:\n[^]*rows/m);
+      assert.match(r.stderr, /^ {2}for you, user\/content:\n[\s\S]*CANARY-USER-a4402c/m);
+      assert.match(r.stderr, /^ {2}for you, user\/structured:\n[\s\S]*rows/m);
     }
   }
 });
