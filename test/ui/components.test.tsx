@@ -510,3 +510,20 @@ test("approval prompt: cut arguments can be seen whole ([v]/Tab), wrapped and sc
   for (let i = 0; i < 250 && answers.length === 0; i++) await tick();
   assert.deepEqual(answers, ["no"]);
 });
+
+test("ToolCard failed: a long error wraps at words, never mid-word, continuation rows indented (34, polish)", () => {
+  const detail =
+    "the server answered with something entirely unexpected while the connection was being established again";
+  const o = failedOutcome(plan(), "connection-failed", detail, 5);
+  const rows = stripAnsi(draw(<ToolCard call={call({ outcome: o })} width={50} />, 50).lastFrame())
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
+  assert.ok(rows.length >= 3, rows.join("\n"));
+  const words = new Set(`✗ demo · search_customers failed [connection-failed]: ${detail}`.split(" "));
+  for (const row of rows.slice(0, 2)) {
+    for (const w of row.trim().split(" ")) assert.ok(words.has(w), `a cut word "${w}" in: ${rows.join("\n")}`);
+    assert.ok(row.length <= 50);
+  }
+  assert.match(rows[1], /^ {2}\S/, "continuation indented");
+});

@@ -5,7 +5,7 @@ import type { CallOutcome, Routed } from "../../host/types.js";
 import type { ToolResultOutputSelector } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
 import { formatBytes } from "../../host/result/measure.js";
-import { compactJson, formatElapsed, truncateToWidth, wrapText, wrapToWidth } from "../format.js";
+import { compactJson, formatElapsed, truncateToWidth, wrapText } from "../format.js";
 import { useNow } from "../hooks/useNow.js";
 import type { ToolCallView } from "../state.js";
 import { errorLine } from "../../host/host-error.js";
@@ -69,11 +69,21 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
     const { server, tool, detail } = o.error;
     const message = server === o.plan.server && tool === o.plan.tool ? detail : errorLine(o.error);
     const line = `✗ ${sanitizeName(o.plan.server)} · ${sanitizeName(o.plan.tool)} failed [${sanitizeName(o.error.rule)}]: ${sanitizeInline(message)}`;
-    const rows = wrapToWidth(line, width);
+    // At word boundaries (a word longer than the row is still cut), continuation rows indented.
+    const rows = wrapText(line, width, 2);
     const cut = rows.length > ERROR_ROWS || (o.error.stderr?.length ?? 0) > 0;
     const shown =
       rows.length > ERROR_ROWS
-        ? [...rows.slice(0, ERROR_ROWS - 1), truncateToWidth(rows.slice(ERROR_ROWS - 1).join(""), width)]
+        ? [
+            ...rows.slice(0, ERROR_ROWS - 1),
+            truncateToWidth(
+              `  ${rows
+                .slice(ERROR_ROWS - 1)
+                .map((r) => r.trim())
+                .join(" ")}`,
+              width,
+            ),
+          ]
         : rows;
     return (
       <Box flexDirection="column" marginY={0}>
