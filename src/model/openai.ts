@@ -16,6 +16,7 @@ import {
 import type { ModelCapabilities } from "./context.js";
 import { toChatMessages } from "./openai-messages.js";
 import { fromOpenAIUsage } from "./usage.js";
+import { openaiImageTokens } from "./tokens.js";
 
 type Sdk = typeof import("openai").default;
 let sdkModule: Promise<Sdk> | undefined;
@@ -72,6 +73,7 @@ export class OpenAIModel implements ModelAdapter {
       imageMimeTypes: opts.vision === false ? [] : OPENAI_IMAGE_TYPES,
       maxImageBase64Chars: OPENAI_MAX_IMAGE_BASE64,
       contextWindow: opts.contextWindow,
+      imageTokens: openaiImageTokens,
     };
   }
 

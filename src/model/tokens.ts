@@ -19,6 +19,24 @@ export function anthropicImageTokens(width: number, height: number): number {
   return Math.ceil((area * scale) / 750);
 }
 
+/**
+ * OpenAI's rule for an image at "high" detail (what a data URL gets by default): scaled to fit
+ * 2048 × 2048, then its short side down to 768, then 85 tokens plus 170 per 512-pixel tile.
+ */
+export function openaiImageTokens(width: number, height: number): number {
+  let w = Math.max(1, width);
+  let h = Math.max(1, height);
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const short = Math.min(w, h);
+  if (short > 768) {
+    w = (w * 768) / short;
+    h = (h * 768) / short;
+  }
+  return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
+}
+
 /** What an image whose header cannot be read is counted as (the largest the rule above gives). */
 export const UNKNOWN_IMAGE_TOKENS = 1600;
 

@@ -7,13 +7,20 @@ import { ANTHROPIC_CAPABILITIES, buildContext, type ModelTextBlock } from "../..
 import { Conversation, type ToolResultItem } from "../../src/model/conversation.js";
 import { budgetBlocks, resultBudget } from "../../src/model/result-budget.js";
 import { parsePath, readResultTool } from "../../src/model/read-result.js";
-import { anthropicImageTokens, charsWithin, estimateImageTokens, estimateTextTokens } from "../../src/model/tokens.js";
+import {
+  anthropicImageTokens,
+  openaiImageTokens,
+  charsWithin,
+  estimateImageTokens,
+  estimateTextTokens,
+} from "../../src/model/tokens.js";
 import { contextItemRecord } from "../../src/model/context-record.js";
 import { parseContextItem } from "../../src/model/context-parse.js";
 import type { ModelSinkEntry } from "../../src/host/types.js";
 import { ASSISTANT_PNG } from "./support.js";
 import { encodePng } from "../../src/demo/png.js";
 import { parseConfig } from "../../src/host/config/config.js";
+import { OpenAIModel } from "../../src/model/openai.js";
 
 const caps = ANTHROPIC_CAPABILITIES;
 const text = (t: string) =>
@@ -44,6 +51,16 @@ test("the estimate: ASCII at four a token, other characters one each, images by 
   assert.equal(anthropicImageTokens(750, 1), 1);
   assert.equal(anthropicImageTokens(1000, 1000), 1334);
   assert.ok(anthropicImageTokens(8000, 8000) <= Math.ceil(1_150_000 / 750));
+  // OpenAI (high detail): fit 2048², short side to 768, 85 + 170 per 512-pixel tile — the
+  // figures of OpenAI's own worked examples.
+  assert.equal(openaiImageTokens(1024, 1024), 765);
+  assert.equal(openaiImageTokens(2048, 4096), 1105);
+  assert.equal(openaiImageTokens(100, 100), 255);
+  assert.equal(
+    new OpenAIModel({ provider: "openai", model: "m", baseURL: "http://127.0.0.1:1/v1", contextWindow: 1000 })
+      .capabilities.imageTokens,
+    openaiImageTokens,
+  );
   assert.equal(estimateImageTokens(Buffer.from(encodePng(75, 10, new Uint8Array(75 * 10 * 4))).toString("base64")), 1);
   assert.equal(
     estimateImageTokens(ASSISTANT_PNG, () => 42),
