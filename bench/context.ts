@@ -241,7 +241,7 @@ export async function measureFloor(
             if (b.type === "text") m.textBytes += Buffer.byteLength(b.text, "utf8");
             else if (b.type === "image") {
               m.images++;
-              m.imageTokens += imageTokens(b.data);
+              m.imageTokens += imageTokens(b.data, api);
             }
           }
     perCall.push(finish(m));

@@ -102,34 +102,69 @@ function receiptBlocks(receipt: HostReceipt): ModelContentBlock[] {
 }
 
 function contentBlock(block: ContentBlock, caps: ModelCapabilities): ModelContentBlock {
+  const short = shortfall(block, caps);
+  if (short !== undefined) return { type: "text", text: `[${short}]` };
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
-    case "image": {
-      const mime = baseMime(block.mimeType);
-      if (!caps.imageMimeTypes.includes(mime)) return omitted(block.mimeType, "image");
-      const problem = imageProblem(mime, block.data, caps.maxImageBase64Chars);
-      if (problem) return { type: "text", text: `[${mime} image omitted: ${problem}]` };
-      return { type: "image", mimeType: mime, data: block.data };
-    }
-    case "audio":
-      return omitted(block.mimeType, "audio");
+    case "image":
+      return { type: "image", mimeType: baseMime(block.mimeType), data: block.data };
     case "resource_link": {
       const label = block.title ?? block.name;
       const extra = [block.mimeType, block.description].filter(Boolean).join(", ");
       return { type: "text", text: `[resource link: ${label} <${block.uri}>${extra ? ` (${extra})` : ""}]` };
     }
-    case "resource": {
-      const r = block.resource;
-      if (typeof r.text === "string") return { type: "text", text: r.text };
-      return omitted(`${String(r.mimeType ?? "application/octet-stream")} <${r.uri}>`, "resource");
-    }
+    case "resource":
+      return { type: "text", text: (block.resource as { text: string }).text };
+    case "audio": // always a shortfall (above); here for the switch to be whole
+      return { type: "text", text: `[${omitted(block.mimeType, "audio")}]` };
   }
 }
 
-function omitted(mimeType: string, what: "image" | "audio" | "resource"): ModelTextBlock {
+/**
+ * Why the active model cannot take `block` as it is (it gets this line instead), or undefined.
+ * The same words go on the tool card (withheldFromModel), so nothing is dropped silently.
+ */
+function shortfall(block: ContentBlock, caps: ModelCapabilities): string | undefined {
+  switch (block.type) {
+    case "image": {
+      const mime = baseMime(block.mimeType);
+      if (!caps.imageMimeTypes.includes(mime)) return omitted(block.mimeType, "image");
+      const problem = imageProblem(mime, block.data, caps.maxImageBase64Chars);
+      return problem ? `${mime} image omitted: ${problem}` : undefined;
+    }
+    case "audio":
+      return omitted(block.mimeType, "audio");
+    case "resource": {
+      const r = block.resource;
+      if (typeof r.text === "string") return undefined;
+      return omitted(`${String(r.mimeType ?? "application/octet-stream")} <${r.uri}>`, "resource");
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What of a tool result the active model does not get as it was sent (an image type it cannot
+ * take, audio, a binary resource), one line each, repeats counted: said on the tool card.
+ */
+export function withheldFromModel(result: ModelToolResult, caps: ModelCapabilities): string[] {
+  if (isReceipt(result)) return [];
+  const counts = new Map<string, number>();
+  for (const output of result as readonly ModelSinkEntry[]) {
+    if (output.format !== "content") continue;
+    for (const block of output.content) {
+      const line = shortfall(block, caps);
+      if (line !== undefined) counts.set(line, (counts.get(line) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([line, n]) => (n > 1 ? `${line} (×${n})` : line));
+}
+
+function omitted(mimeType: string, what: "image" | "audio" | "resource"): string {
   const cannot = what === "image" ? `${mimeType} images` : what === "audio" ? "audio" : "binary resources";
-  return { type: "text", text: `[${mimeType} ${what} omitted: this model cannot take ${cannot}]` };
+  return `${mimeType} ${what} omitted: this model cannot take ${cannot}`;
 }
 
 function baseMime(mime: string): string {

@@ -10,7 +10,7 @@ import { estimateTextTokens } from "./tokens.js";
 import type { CallOutcome, HostReceipt, Mode, ToolEntry, ToolExecutor } from "../host/types.js";
 import { ModelError, type ModelAdapter, type ModelToolSpec, type RefusedContent } from "./adapter.js";
 import { boundInstructions, boundTools } from "./bounds.js";
-import { buildContext, rawToolResultBlocks, type ModelCapabilities } from "./context.js";
+import { buildContext, rawToolResultBlocks, withheldFromModel, type ModelCapabilities } from "./context.js";
 import {
   WHOLE_RESULT,
   type Conversation,
@@ -74,7 +74,12 @@ export type TurnEvent =
   /** Tool search is on: the tools offered with definitions in the request about to go (`deferred`: all the servers' tools). */
   | { type: "tools-offered"; loaded: string[]; deferred: number }
   /** One line for the user: a bound cut what a server sends the model, or refused content was replaced. */
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  /**
+   * What the model does not get of one call's result as it was sent, for that call's card: what
+   * the model cannot take, a result cut to the budget, content the API refused (replaced by a note).
+   */
+  | { type: "call-note"; callId: string; text: string };
 
 export interface RunTurnOptions {
   adapter: ModelAdapter;
@@ -190,6 +195,11 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
             type: "notice",
             text: `the result of ${toolName(conversation, callId)} is ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result: the model gets its head and pages the rest with read_result (you see it whole; the transcript keeps it)`,
           });
+          emit({
+            type: "call-note",
+            callId,
+            text: `cut for the model: ≈${tokens.toLocaleString("en-US")} tokens, over the ${budget.toLocaleString("en-US")}-token budget for one result; it gets the head and pages the rest with read_result`,
+          });
         },
       });
       if (search) {
@@ -234,7 +244,9 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
       } catch (e) {
         const err = asModelError(e, signal);
         if (attempt > 0 || streamed || !err.refused || signal?.aborted) return err;
-        const replaced = replaceRefused(conversation, err.refused, adapter.capabilities);
+        const replaced = replaceRefused(conversation, err.refused, adapter.capabilities, (callId, text) =>
+          emit({ type: "call-note", callId, text }),
+        );
         if (!replaced) return err;
         emit({
           type: "notice",
@@ -282,7 +294,17 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
     answer = text;
     conversation.append({ role: "assistant", text, toolCalls: calls });
     if (!calls.length) return finish({ ok: true, answer, toolCalls, modelRequests });
-    await runCalls(calls, { names, hostTools: offered, executor, conversation, mode, signal, emit, toolCalls });
+    await runCalls(calls, {
+      names,
+      hostTools: offered,
+      executor,
+      conversation,
+      mode,
+      signal,
+      emit,
+      toolCalls,
+      caps: adapter.capabilities,
+    });
     if (signal?.aborted)
       return finish({ ok: false, answer, toolCalls, modelRequests, error: new ModelError("aborted", "cancelled") });
   }
@@ -304,6 +326,8 @@ interface CallContext {
   signal?: AbortSignal;
   emit: (e: TurnEvent) => void;
   toolCalls: ToolCallRecord[];
+  /** The active model's: what of a result it cannot take is said on the call's card. */
+  caps: ModelCapabilities;
 }
 
 /** Runs one round's calls in order; every call ends with a tool result, whatever happens. */
@@ -353,6 +377,8 @@ async function runCalls(calls: ToolCallRequest[], c: CallContext): Promise<void>
       c.toolCalls.push({ call, outcome });
       answer(call, forModel);
       c.emit({ type: "tool-outcome", call, outcome, forModel: forModel.result });
+      for (const text of withheldFromModel(forModel.result, c.caps))
+        c.emit({ type: "call-note", callId: call.id, text });
     }
   } finally {
     for (const call of calls)
@@ -386,6 +412,7 @@ function replaceRefused(
   conversation: Conversation,
   refused: RefusedContent,
   caps: ModelCapabilities,
+  note: (callId: string, text: string) => void,
 ): string | undefined {
   const fresh = conversation.items.slice(conversation.accepted).filter((i): i is ToolResultItem => i.role === "tool");
   const why = refused.detail ? ` (${refused.detail.slice(0, 120)})` : "";
@@ -395,15 +422,24 @@ function replaceRefused(
   if (refused.what === "image") {
     for (const item of fresh) {
       if (item.replaced?.has(WHOLE_RESULT)) continue;
+      let own = 0;
       rawToolResultBlocks(item.result, caps).forEach((b, i) => {
         if (b.type !== "image" || item.replaced?.has(i)) return;
         (item.replaced ??= new Map()).set(
           i,
           `[${b.mimeType} image not sent: the model API refused the images of this request${why}]`,
         );
-        images++;
+        own++;
         from.add(toolOf(item.callId));
       });
+      images += own;
+      if (own)
+        note(
+          item.callId,
+          own > 1
+            ? `${own} images not sent: the model API refused them${why}`
+            : `the image not sent: the model API refused it${why}`,
+        );
       if (item.replaced?.size) conversation.replaced(item);
     }
     if (images) return `${images} image${images > 1 ? "s" : ""} from ${[...from].join(", ")}`;
@@ -416,6 +452,7 @@ function replaceRefused(
       `[result not sent: the model API refused the request that carried it${why}]`,
     );
     conversation.replaced(item);
+    note(item.callId, `result not sent: the model API refused the request that carried it${why}; the model got a note`);
     results++;
     from.add(toolOf(item.callId));
   }

@@ -91,5 +91,10 @@ export function cardDetail(call: ToolCallView, entry: ToolEntry | undefined, cap
       });
   }
   sections.push(modelSection(o, caps));
+  if (call.modelNotes?.length)
+    sections.push({
+      label: "what the model did not get as sent",
+      lines: call.modelNotes.map((n) => sanitizeInline(n)),
+    });
   return sections;
 }

@@ -114,6 +114,10 @@ export function restoreSession(path: string): RestoredSession {
       case "tool":
         push({ kind: "notice", level: isObject(r.error) || r.isError === true ? "error" : "info", text: toolLine(r) });
         return;
+      case "model-note":
+        if (typeof r.text === "string")
+          push({ kind: "notice", level: "info", text: `  ⚠ for the model: ${shown(r.text)}` });
+        return;
       case "notice":
         if (typeof r.text === "string" && !r.text.startsWith("session transcript: "))
           push({ kind: "notice", level: r.level === "error" ? "error" : "info", text: shown(r.text) });

@@ -49,6 +49,8 @@ export interface TurnRunnerOptions {
   onNotice?: (text: string) => void;
   /** One model request's tokens (the API's count, or the offline model's estimate). */
   onUsage?: (usage: TokenUsage) => void;
+  /** What the model did not get of a call's result as sent, for that call's card (`outcome` undefined: not known). */
+  onCallNote?: (outcome: CallOutcome | undefined, text: string) => void;
   /** Resources the user attached with `@URI` (attachments.ts), for the model with the prompt. */
   attachments?: readonly UserAttachment[];
   /** Host tools for the model beside the servers' (code mode: run_code). */
@@ -346,6 +348,7 @@ export class ChatSession {
         onText: (d) => this.store.appendText(d),
         onNotice: (text) => this.store.notice(text),
         onUsage: (u) => this.usage.add(u),
+        onCallNote: (outcome, text) => this.store.callNote(outcome, text),
       });
       if (r.error) this.store.notice(r.error, "error");
     } catch (e) {

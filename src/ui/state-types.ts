@@ -22,6 +22,8 @@ export interface ToolCallView {
   saveIds?: Map<object, number>;
   /** A server's next page (/table next): rows it sent before, so its table numbers on from them. */
   rowBase?: number;
+  /** What the model did not get of this result as sent (SessionStore.callNote). */
+  modelNotes?: string[];
 }
 
 export type TurnItem =

@@ -25,6 +25,8 @@ export type {
 import type { ToolCallView, TurnItem, Turn, Saveable, ApprovalAnswer, UiState } from "./state-types.js";
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
+/** Lines a card keeps of what the model did not get (the newest; the transcript keeps all). */
+const MAX_CARD_NOTES = 8;
 
 /**
  * Hot updates (progress notifications, text deltas) reach the listeners (a redraw each) at most
@@ -323,6 +325,25 @@ export class SessionStore {
   toolProgress(id: string, progress: ProgressUpdate): void {
     this.progress.set(id, progress);
     this.updateHot();
+  }
+  /**
+   * What the model did not get of a call's result as sent (a type it cannot take, a cut to the
+   * budget, content the API refused): a line on that call's card while the card is still live,
+   * else (or for a call without a card) a line in the conversation. The transcript keeps it.
+   */
+  callNote(outcome: CallOutcome | undefined, text: string): void {
+    let id: string | undefined;
+    if (outcome)
+      this.editCalls((c) => {
+        if (c.outcome !== outcome) return c;
+        id = c.id;
+        const noted = { ...c, modelNotes: [...(c.modelNotes ?? []), text].slice(-MAX_CARD_NOTES) };
+        this.cards.set(c.n, noted);
+        return noted;
+      });
+    if (!id) return this.notice(`${outcome ? `${outcome.plan.tool}: ` : ""}${text}`);
+    this.record({ kind: "model-note", call: id, text });
+    this.update({});
   }
   /** A resource the user read (/read, /open) as a numbered output for /save-output; returns its number. */
   addSaveable(s: Omit<Saveable, "n">): number {

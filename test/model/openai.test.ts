@@ -108,17 +108,27 @@ test("parallel tool calls assembled from deltas; results as tool messages, the i
 test("a model configured without vision: each image becomes one line, no image_url anywhere", async () => {
   reset();
   fake.responder = callFirstToolThenAnswerOpenAI({});
+  const notes: TurnEvent[] = [];
   const r = await runTurn({
     adapter: model({ vision: false }),
     executor: new FakeExecutor(entries),
     conversation: new Conversation(),
     prompt: "x",
     mode: "chat",
+    events: (e) => void (e.type === "call-note" && notes.push(e)),
   });
   assert.equal(r.ok, true, r.error?.message);
   const msgs = fake.chats()[1].body.messages;
   assert.match(msgs[3].content, /image\/png image omitted: this model cannot take/);
   assert.ok(!fake.allBodies().includes("image_url"));
+  // Said on that call's card, never dropped silently.
+  assert.deepEqual(notes, [
+    {
+      type: "call-note",
+      callId: r.toolCalls[0].call.id,
+      text: "image/png image omitted: this model cannot take image/png images",
+    },
+  ]);
 });
 
 test("429 with retry-after: the wait it asks is taken and shown, then the turn succeeds", async () => {

@@ -62,7 +62,15 @@ async function turn(
     signal: opts.signal,
     events: (e) => events.push(e),
   });
-  return { r, events, notices: events.filter((e) => e.type === "notice").map((e) => (e as { text: string }).text) };
+  return {
+    r,
+    events,
+    notices: events.filter((e) => e.type === "notice").map((e) => (e as { text: string }).text),
+    // What goes on each call's card (the app) or under its line (-p): by tool name.
+    cardNotes: events.flatMap((e) =>
+      e.type === "call-note" ? [`${r.toolCalls.find((c) => c.call.id === e.callId)?.call.tool ?? "?"}: ${e.text}`] : [],
+    ),
+  };
 }
 
 /** The next turn works: a plain answer, the request valid for the real API (the fake checks). */
@@ -224,7 +232,7 @@ test("an image the provider cannot decode: refused once, replaced by a note, ret
   fake.responder = calling("bad_image");
   const from = fake.requests.length;
   const refusedFrom = fake.refused.length;
-  const { r, notices } = await turn(conversation, "show me the chart");
+  const { r, notices, cardNotes } = await turn(conversation, "show me the chart");
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(r.answer, "answered after the tools");
   assert.deepEqual(
@@ -247,6 +255,8 @@ test("an image the provider cannot decode: refused once, replaced by a note, ret
     notices[0],
     /refused the request \(400: Could not process image\): 1 image from brick\/bad_image, replaced by a note for the model; retrying once/,
   );
+  // …and on the call's own card.
+  assert.deepEqual(cardNotes, ["bad_image: the image not sent: the model API refused it (Could not process image)"]);
   // The conversation keeps the routed original (the transcript records the outcome itself).
   const item = conversation.items.find((i) => i.role === "tool")!;
   assert.ok(item.role === "tool" && Array.isArray(item.result) && JSON.stringify(item.result).includes(CORRUPT_PNG));
@@ -260,9 +270,10 @@ test("an image whose bytes are not its media type, and an empty text block, neve
   const conversation = new Conversation();
   fake.responder = calling("mislabeled_image", "empty_text");
   const refusedFrom = fake.refused.length;
-  const { r } = await turn(conversation, "photo");
+  const { r, cardNotes } = await turn(conversation, "photo");
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(fake.refused.length, refusedFrom, "checked before sending: no refusal at all");
+  assert.deepEqual(cardNotes, ["mislabeled_image: image/png image omitted: its bytes are not image/png data"]);
   const [photo, empty] = fake.requests.at(-1)!.body.messages.at(-1).content;
   assert.equal(photo.content[1].text, "[image/png image omitted: its bytes are not image/png data]");
   assert.deepEqual(empty.content, []);
@@ -280,13 +291,17 @@ test("a request too large (413): the new results are replaced by a note and the 
     return calls(body, i);
   };
   try {
-    const { r, notices } = await turn(conversation, "big");
+    const { r, notices, cardNotes } = await turn(conversation, "big");
     assert.equal(r.ok, true, r.error?.message);
     assert.ok(fake.refused.some((x) => x.message === "request_too_large"));
     assert.match(
       notices.join("\n"),
       /refused the request \(413: Request exceeds the maximum size\): the result of brick\/big_text, replaced by a note for the model/,
     );
+    assert.deepEqual(cardNotes, [
+      "big_text: cut for the model: ≈51,200 tokens, over the 25,000-token budget for one result; it gets the head and pages the rest with read_result",
+      "big_text: result not sent: the model API refused the request that carried it (Request exceeds the maximum size); the model got a note",
+    ]);
     const item = conversation.items.find((i) => i.role === "tool")!;
     assert.ok(item.role === "tool" && item.replaced?.has(WHOLE_RESULT));
     await nextTurnWorks(conversation);

@@ -65,7 +65,8 @@ interface HostRunDocument {
 
 interface OneShotDocument {
   answer: string;
-  toolCalls: ((CallDocument & { args: Record<string, unknown> }) | HostRunDocument)[];
+  /** `modelNotes`: what the model did not get of that result as sent (a type it cannot take, a cut, a refusal). */
+  toolCalls: ((CallDocument & { args: Record<string, unknown>; modelNotes?: string[] }) | HostRunDocument)[];
   modelRequests: number;
   model: string;
   /** Lines the turn had for the user (a bound cut, refused content replaced). */
@@ -133,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
     process.once("SIGINT", onSigint);
     let result: TurnResult;
     const notices: string[] = [];
+    /** Per tool call id: what the model did not get of that result as sent (the app's card lines). */
+    const modelNotes = new Map<string, string[]>();
     // Code mode: the model gets run_code (loaded only here); inner calls ask approval like direct ones.
     const hostTools = host.mode === "code" ? [await codeTool(host, cli.common.yes, json)] : [];
     try {
@@ -147,7 +150,13 @@ export async function run(argv: string[]): Promise<number> {
         prompt,
         mode: host.mode,
         signal: ac.signal,
-        events: json ? (e) => void (e.type === "notice" && notices.push(e.text)) : progressToStderr,
+        events: json
+          ? (e) => {
+              if (e.type === "notice") notices.push(e.text);
+              else if (e.type === "call-note")
+                (modelNotes.get(e.callId) ?? modelNotes.set(e.callId, []).get(e.callId)!).push(e.text);
+            }
+          : progressToStderr,
       });
     } finally {
       process.off("SIGINT", onSigint);
@@ -169,6 +178,7 @@ export async function run(argv: string[]): Promise<number> {
                       callError("", c.call.tool, "unknown-tool", `the model named no known tool (${c.call.name})`),
                     )),
                 args: c.call.args,
+                ...(modelNotes.has(c.call.id) ? { modelNotes: modelNotes.get(c.call.id) } : {}),
               },
         ),
         modelRequests: result.modelRequests,
@@ -223,6 +233,7 @@ async function readPromptFromStdin(): Promise<string> {
 
 function progressToStderr(e: TurnEvent): void {
   if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
+  else if (e.type === "call-note") err(`  ⚠ for the model: ${sanitizeInline(e.text)}\n`);
   else if (e.type === "tool-call")
     err(
       `→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`,

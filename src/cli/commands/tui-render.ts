@@ -58,6 +58,8 @@ export function modelTurnRunner(
 ): TurnRunner {
   return async (prompt, opts) => {
     search.offered = undefined;
+    // A call's notes name its model call id; its card is found by the outcome that id had.
+    const outcomes = new Map<string, CallOutcome>();
     const r = await runTurn({
       adapter: typeof adapter === "function" ? adapter() : adapter,
       executor: opts.executor,
@@ -76,6 +78,8 @@ export function modelTurnRunner(
         else if (e.type === "notice") opts.onNotice?.(e.text);
         else if (e.type === "usage") opts.onUsage?.(e.usage);
         else if (e.type === "tools-offered") search.offered = { loaded: e.loaded, deferred: e.deferred };
+        else if (e.type === "tool-outcome" && e.outcome) outcomes.set(e.call.id, e.outcome);
+        else if (e.type === "call-note") opts.onCallNote?.(outcomes.get(e.callId), e.text);
       },
     });
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};

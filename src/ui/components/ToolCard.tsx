@@ -143,6 +143,13 @@ export function ToolCard({ call, width }: { call: ToolCallView; width: number })
           {truncateToWidth(`  ⚠ [${sanitizeName(w.rule)}] ${sanitizeInline(w.detail)}`, width)}
         </Text>
       ))}
+      {(call.modelNotes ?? []).map((note, i) => (
+        <Text key={`m${i}`} color="yellow">
+          {wrapText(`  ⚠ for the model: ${sanitizeInline(note)}`, width, 4)
+            .slice(0, 2)
+            .join("\n")}
+        </Text>
+      ))}
       {preview !== undefined ? (
         <Text dimColor wrap="truncate-end">
           {truncateToWidth(`  model sees: ${sanitizeInline(preview)}`, width)}
