@@ -24,8 +24,10 @@ export type ModelStreamEvent =
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   /** What the request cost, once, after its reply (the API's count, or the offline model's estimate). */
   | { type: "usage"; usage: TokenUsage }
-  /** One line for the user while the request goes on (a retry after 429/5xx, tools dropped for a model without them). */
-  | { type: "notice"; text: string };
+  /** One line for the user while the request goes on (tools dropped for a model without them). */
+  | { type: "notice"; text: string }
+  /** The request failed before anything streamed and goes again after `waitMs` (retry.ts): retry `attempt` of `of`. */
+  | { type: "retry"; text: string; reason: string; waitMs: number; attempt: number; of: number };
 
 export interface ModelAdapter {
   /** e.g. "offline", "anthropic:claude-sonnet-4-5". */

@@ -20,6 +20,7 @@ import {
   type ModelMessage,
 } from "./context.js";
 import { fromAnthropicUsage } from "./usage.js";
+import { afterRetries, withRetries } from "./retry.js";
 import {
   ModelError,
   rootCause,
@@ -39,8 +40,10 @@ export interface AnthropicOptions {
   baseURL?: string;
   model?: string;
   maxTokens?: number;
-  /** SDK retries for 408/409/429/5xx/connection errors (small: a chat user is waiting). */
+  /** Retries for 408/409/429/5xx/connection errors (retry.ts; small: a chat user is waiting). */
   maxRetries?: number;
+  /** How a retry waits (tests pass their own to observe the delays); default a timer. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   timeoutMs?: number;
   /** The config's `contextWindow`, else Claude's. */
   contextWindow?: number;
@@ -127,14 +130,24 @@ export class AnthropicModel implements ModelAdapter {
     return (this.client = new AnthropicSdk({
       apiKey: this.opts.apiKey,
       baseURL: this.opts.baseURL ?? null,
-      maxRetries: this.maxRetries,
+      // Ours (retry.ts), so each wait is shown; the SDK's would be silent.
+      maxRetries: 0,
       timeout: this.opts.timeoutMs ?? 120_000,
       // Failures surface as one ModelError line; the SDK's own console logging would add more.
       logLevel: "off",
     }));
   }
 
-  async *respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
+  respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return withRetries(() => this.once(req), {
+      maxRetries: this.maxRetries,
+      signal: req.signal,
+      sleep: this.opts.sleep,
+      explain: (e, retried) => this.explain(e, req.signal, retried),
+    });
+  }
+
+  private async *once(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const tools: Tool[] = req.tools.map((t) => ({
       name: t.name,
       ...(t.description ? { description: t.description } : {}),
@@ -176,19 +189,20 @@ export class AnthropicModel implements ModelAdapter {
         yield { type: "tool_use", id: block.id, name: block.name, input: input as Record<string, unknown> };
       }
     } catch (e) {
-      throw this.explain(e, req.signal);
+      if (e instanceof ModelError || req.signal?.aborted) throw this.explain(e, req.signal);
+      throw e; // explained by withRetries, which needs the SDK's error (status, retry-after)
     }
   }
 
-  /** One clear line per failure class. */
-  private explain(e: unknown, signal?: AbortSignal): ModelError {
+  /** One clear line per failure class; `retried`: retries made before it. */
+  private explain(e: unknown, signal?: AbortSignal, retried = 0): ModelError {
     if (e instanceof ModelError) return e;
     const Sdk = this.sdk;
     if (signal?.aborted || (Sdk && e instanceof Sdk.APIUserAbortError)) return new ModelError("aborted", "cancelled");
-    const retries = `after ${this.maxRetries} retr${this.maxRetries === 1 ? "y" : "ies"}`;
+    const retries = afterRetries(retried);
     if (Sdk && e instanceof Sdk.APIConnectionError) {
       const why = rootCause(e);
-      return new ModelError("network", `cannot reach the Anthropic API at ${this.where} (${why}) ${retries}`);
+      return new ModelError("network", `cannot reach the Anthropic API at ${this.where} (${why})${retries}`);
     }
     if (Sdk && e instanceof Sdk.APIError) {
       const detail = apiMessage(e);
@@ -200,10 +214,10 @@ export class AnthropicModel implements ModelAdapter {
       if (e.status === 429)
         return new ModelError(
           "rate-limit",
-          `the Anthropic API is rate-limiting requests (429) ${retries}; try again shortly`,
+          `the Anthropic API is rate-limiting requests (429)${retries}; try again shortly`,
         );
       if (e.status === 529 || (e.error as { error?: { type?: string } })?.error?.type === "overloaded_error")
-        return new ModelError("overloaded", `the Anthropic API is overloaded ${retries}; try again shortly`);
+        return new ModelError("overloaded", `the Anthropic API is overloaded${retries}; try again shortly`);
       // "prompt is too long: 208310 tokens > 200000 maximum": named as the context window, with the numbers.
       const over = /prompt is too long/i.test(detail)
         ? /(\d[\d,]*) tokens > (\d[\d,]*) maximum/.exec(detail)

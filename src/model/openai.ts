@@ -1,9 +1,8 @@
 // OpenAI Chat Completions adapter (the official `openai` SDK): OpenAI itself and every endpoint
 // that serves the same API (Ollama, LM Studio, vLLM, llama.cpp's server, OpenRouter, Groq,
 // Gemini's compatibility endpoint). Streams text; tool calls are assembled from their deltas by
-// index and given once the reply finished (finish_reason). Retries are ours, not the SDK's
-// (maxRetries 0 there): 429/5xx/connection failures before anything streamed wait for
-// `retry-after` (bounded) or a backoff, and each wait is a notice the user sees.
+// index and given once the reply finished (finish_reason). Retries are ours (retry.ts), not the
+// SDK's (maxRetries 0 there), so each wait is shown.
 import type OpenAI from "openai";
 import {
   ModelError,
@@ -17,6 +16,7 @@ import type { ModelCapabilities } from "./context.js";
 import { toChatMessages } from "./openai-messages.js";
 import { fromOpenAIUsage } from "./usage.js";
 import { openaiImageTokens } from "./tokens.js";
+import { withRetries } from "./retry.js";
 
 type Sdk = typeof import("openai").default;
 let sdkModule: Promise<Sdk> | undefined;
@@ -25,8 +25,6 @@ const loadSdk = () => (sdkModule ??= import("openai").then((m) => m.default));
 export const OPENAI_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 /** OpenAI takes images up to 20 MB (base64 is 4/3 of that). */
 const OPENAI_MAX_IMAGE_BASE64 = Math.floor((20 * 1024 * 1024 * 4) / 3);
-/** The longest single wait a `retry-after` may ask for; a longer one fails at once. */
-export const MAX_RETRY_WAIT_MS = 30_000;
 /** Bounds on what an endpoint streams back (it is untrusted). */
 const MAX_TOOL_CALLS = 64;
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
@@ -113,34 +111,20 @@ export class OpenAIModel implements ModelAdapter {
     }
   }
 
-  async *respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    for (let attempt = 0; ; attempt++) {
-      let streamed = false;
-      try {
-        for await (const ev of this.once(req)) {
-          streamed = true;
-          yield ev;
-        }
-        return;
-      } catch (e) {
-        const err = this.explain(e, req.signal);
-        if (!streamed && err.kind === "bad-request" && this.withoutTools(err, req)) {
-          yield {
-            type: "notice",
-            text: `${this.id} does not support tools (${err.message.replace(/^.*?\(/, "").replace(/\)$/, "")}): the chat goes on without tools`,
-          };
-          continue;
-        }
-        const wait = streamed ? undefined : this.retryWait(e, err, attempt);
-        if (wait === undefined) throw err;
-        yield {
-          type: "notice",
-          text: `${err.message}; retry ${attempt + 1} of ${this.maxRetries} in ${Math.ceil(wait / 1000)}s`,
-        };
-        await (this.opts.sleep ?? sleep)(wait, req.signal);
-        if (req.signal?.aborted) throw new ModelError("aborted", "cancelled");
-      }
-    }
+  respond(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return withRetries(() => this.once(req), {
+      maxRetries: this.maxRetries,
+      signal: req.signal,
+      sleep: this.opts.sleep,
+      explain: (e) => this.explain(e, req.signal),
+      mend: (err) =>
+        err.kind === "bad-request" && this.withoutTools(err, req)
+          ? {
+              type: "notice",
+              text: `${this.id} does not support tools (${err.message.replace(/^.*?\(/, "").replace(/\)$/, "")}): the chat goes on without tools`,
+            }
+          : undefined,
+    });
   }
 
   private withoutTools(err: ModelError, req: ModelRequest): boolean {
@@ -153,16 +137,6 @@ export class OpenAIModel implements ModelAdapter {
       return false;
     this.noTools = true;
     return true;
-  }
-
-  /** How long to wait before retrying, or undefined when this failure is not retried. */
-  private retryWait(e: unknown, err: ModelError, attempt: number): number | undefined {
-    if (attempt >= this.maxRetries) return undefined;
-    if (err.kind !== "rate-limit" && err.kind !== "overloaded" && err.kind !== "network") return undefined;
-    const headers = (e as { headers?: Headers })?.headers;
-    const asked = retryAfterMs(headers);
-    if (asked !== undefined) return asked <= MAX_RETRY_WAIT_MS ? asked : undefined;
-    return Math.min(500 * 2 ** attempt, 8_000);
   }
 
   private async *once(req: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -310,18 +284,6 @@ function addDelta(
     throw new ModelError("stream", "the model's tool call arguments were over 1 MB; nothing of the reply was kept");
 }
 
-/** `retry-after-ms`, `retry-after` (seconds or an HTTP date), in ms. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const ms = Number(headers?.get?.("retry-after-ms"));
-  if (headers?.get?.("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
-  const v = headers?.get?.("retry-after");
-  if (!v) return undefined;
-  const s = Number(v);
-  if (Number.isFinite(s) && s >= 0) return s * 1000;
-  const at = Date.parse(v);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
-}
-
 /** " (8192 tokens; the request had 9000)" when a 400 says the context is exceeded, else "". */
 function contextOverflow(e: { code?: string | null; status?: number }, detail: string): string | undefined {
   if (
@@ -345,18 +307,6 @@ function apiMessage(e: { error?: unknown; message?: string }): string {
   const body = e.error as { message?: unknown; error?: { message?: unknown } } | string | undefined;
   const m = typeof body === "string" ? body : (body?.message ?? body?.error?.message);
   return typeof m === "string" ? m.replace(/\s+/g, " ").slice(0, 200) : "";
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** Each header OPENAI_CUSTOM_HEADERS ("Name: value" lines) names, mapped to null (removed). */

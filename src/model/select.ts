@@ -11,6 +11,9 @@ import { OpenAIModel } from "./openai.js";
 export const PROVIDERS = ["offline", "anthropic", "openai", "ollama", "lmstudio", "openai-compatible"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/** The most retries a config may ask for one model request. */
+export const MAX_RETRIES = 10;
+
 export interface ModelConfig {
   provider: Provider;
   /** The model's id (`model` in a config block is the same). */
@@ -67,15 +70,20 @@ export function parseModelConfig(value: unknown): ModelConfig {
   if (v.apiKeyEnv !== undefined && !ENV_NAME.test(v.apiKeyEnv as string))
     throw new ModelError("config", "config: model.apiKeyEnv must be an environment variable's name");
   if (v.baseURL !== undefined) checkURL(v.baseURL as string, "config: model.baseURL");
-  for (const k of ["maxTokens", "maxRetries", "contextWindow"] as const)
+  for (const k of ["maxTokens", "maxRetries", "contextWindow"] as const) {
+    // A chat user waits through every retry: ten at most.
+    const max = k === "maxRetries" ? MAX_RETRIES : 1e8;
     if (
       v[k] !== undefined &&
-      !(Number.isInteger(v[k]) && (v[k] as number) >= (k === "maxRetries" ? 0 : 1) && (v[k] as number) <= 1e8)
+      !(Number.isInteger(v[k]) && (v[k] as number) >= (k === "maxRetries" ? 0 : 1) && (v[k] as number) <= max)
     )
       throw new ModelError(
         "config",
-        `config: model.${k} must be a ${k === "maxRetries" ? "non-negative" : "positive"} integer`,
+        k === "maxRetries"
+          ? `config: model.maxRetries must be an integer from 0 to ${MAX_RETRIES}`
+          : `config: model.${k} must be a positive integer`,
       );
+  }
   if (v.vision !== undefined && typeof v.vision !== "boolean")
     throw new ModelError("config", "config: model.vision must be true or false");
   return v as unknown as ModelConfig;

@@ -79,7 +79,9 @@ export type TurnEvent =
    * What the model does not get of one call's result as it was sent, for that call's card: what
    * the model cannot take, a result cut to the budget, content the API refused (replaced by a note).
    */
-  | { type: "call-note"; callId: string; text: string };
+  | { type: "call-note"; callId: string; text: string }
+  /** The model request failed before anything streamed and goes again after `waitMs` (retry `attempt` of `of`). */
+  | { type: "retry"; text: string; reason: string; waitMs: number; attempt: number; of: number };
 
 export interface RunTurnOptions {
   adapter: ModelAdapter;
@@ -218,6 +220,10 @@ export async function runTurn(opts: RunTurnOptions): Promise<TurnResult> {
         for await (const ev of adapter.respond({ system, messages, tools: requestTools, signal })) {
           if (ev.type === "notice") {
             emit({ type: "notice", text: ev.text });
+            continue;
+          }
+          if (ev.type === "retry") {
+            emit(ev);
             continue;
           }
           streamed = true;

@@ -237,6 +237,7 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
         model={typeof modelName === "function" ? modelName() : modelName}
         width={columns}
         busy={state.busy}
+        retry={state.retry}
         usage={usage}
         contextWindow={session.capabilities()?.contextWindow}
       />

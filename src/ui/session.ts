@@ -49,6 +49,8 @@ export interface TurnRunnerOptions {
   onNotice?: (text: string) => void;
   /** One model request's tokens (the API's count, or the offline model's estimate). */
   onUsage?: (usage: TokenUsage) => void;
+  /** The model request failed before anything streamed and goes again after `waitMs` (the status bar shows it). */
+  onRetry?: (wait: { text: string; reason: string; waitMs: number; attempt: number; of: number }) => void;
   /** What the model did not get of a call's result as sent, for that call's card (`outcome` undefined: not known). */
   onCallNote?: (outcome: CallOutcome | undefined, text: string) => void;
   /** Resources the user attached with `@URI` (attachments.ts), for the model with the prompt. */
@@ -349,6 +351,7 @@ export class ChatSession {
         onNotice: (text) => this.store.notice(text),
         onUsage: (u) => this.usage.add(u),
         onCallNote: (outcome, text) => this.store.callNote(outcome, text),
+        onRetry: (wait) => this.store.retrying(wait),
       });
       if (r.error) this.store.notice(r.error, "error");
     } catch (e) {

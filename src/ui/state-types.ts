@@ -111,6 +111,18 @@ export interface UiState {
   /** A server's question (elicitation form / URL, sampling approval) shown above the prompt. */
   input?: PendingInput;
   busy: boolean;
+  /** The model request is waiting to go again (a 429/5xx/connection failure): the status bar counts down. */
+  retry?: RetryWait;
   /** The last table (for /table paging); `source`: the call it came from (/table next calls it again with its nextCursor). */
   lastTable?: { value: unknown; offset: number; source?: TableSource };
+}
+
+/** A model request waiting to be retried: why, until when (ms since the epoch), which retry of how many. */
+export interface RetryWait {
+  text: string;
+  /** A few words: "rate-limited (429)". */
+  reason: string;
+  until: number;
+  attempt: number;
+  of: number;
 }

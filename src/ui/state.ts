@@ -160,8 +160,15 @@ export class SessionStore {
     });
     if (userText !== undefined) this.record({ kind: "user", text: userText });
   }
+  /** The model request waits to go again (the status bar counts down until it does, or the turn ends). */
+  retrying(wait: { text: string; reason: string; waitMs: number; attempt: number; of: number }): void {
+    const { text, reason, waitMs, attempt, of } = wait;
+    this.update({ retry: { text, reason, until: Date.now() + waitMs, attempt, of } });
+    this.record({ kind: "retry", text, waitMs, attempt, of });
+  }
   appendText(delta: string): void {
     if (!delta) return;
+    if (this.state.retry) this.apply({ retry: undefined });
     this.editLive((items) => {
       const last = items[items.length - 1];
       if (last?.kind === "assistant") {
@@ -222,7 +229,7 @@ export class SessionStore {
   endTurn(): void {
     const live = this.state.live;
     if (!live) {
-      if (this.state.busy) this.update({ busy: false });
+      if (this.state.busy || this.state.retry) this.update({ busy: false, retry: undefined });
       return;
     }
     const reply = this.reply.join("\n");
@@ -233,6 +240,7 @@ export class SessionStore {
       finished: rest.length ? [...s.finished, { ...live, items: rest }] : s.finished,
       live: undefined,
       busy: false,
+      retry: undefined,
     }));
   }
   /**
@@ -297,6 +305,7 @@ export class SessionStore {
     const id = `c${n}`;
     const call: ToolCallView = { id, n, server, tool, args, startedAt: Date.now() };
     this.cards.set(n, call);
+    if (this.state.retry) this.apply({ retry: undefined });
     this.editLive((items) => [...items, { kind: "tool", call }]);
     this.record({ kind: "request", call: id, server, tool, arguments: args });
     return id;

@@ -94,3 +94,27 @@ for (const mode of MODES) {
     assert.ok(!JSON.stringify(requests.map((q) => q.headers)).includes("SECRET"));
   });
 }
+
+test("-p: a 429 is retried after the wait it asks, and the wait is one line on stderr (not on stdout)", async () => {
+  fake.responder = undefined;
+  fake.script(
+    { kind: "status", status: 429, message: "Rate limit reached", headers: { "retry-after": "0" } },
+    { kind: "reply", text: "answered after the retry" },
+  );
+  const r = await runCli([
+    "-p",
+    "hello",
+    "--model",
+    "openai-compatible:fake-large",
+    "--base-url",
+    fake.baseURL,
+    "--config",
+    config,
+  ]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.equal(r.stdout.trim(), "answered after the retry");
+  assert.match(
+    r.stderr,
+    /mcp-prism: the openai-compatible endpoint \S+ is rate-limiting requests \(429: Rate limit reached\); retry 1 of 2 in 0s\n/,
+  );
+});

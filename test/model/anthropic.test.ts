@@ -21,12 +21,15 @@ function reset(): void {
   fake.responder = undefined;
 }
 
-function model(opts: { maxRetries?: number; baseURL?: string } = {}) {
+function model(
+  opts: { maxRetries?: number; baseURL?: string; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> } = {},
+) {
   return new AnthropicModel({
     apiKey: "sk-test",
     baseURL: opts.baseURL ?? fake.url,
     model: "claude-test",
     maxRetries: opts.maxRetries ?? 2,
+    sleep: opts.sleep,
   });
 }
 
@@ -136,7 +139,7 @@ test("401: one clear message, conversation kept, next prompt works", async () =>
   });
 });
 
-test("429 then success: the SDK retries (bounded) and the turn succeeds", async () => {
+test("429 then success: retried after the wait it asks (shown as a retry event), and the turn succeeds", async () => {
   reset();
   fake.script(
     {
@@ -148,16 +151,24 @@ test("429 then success: the SDK retries (bounded) and the turn succeeds", async 
     },
     { kind: "reply", blocks: [{ type: "text", text: "after retry" }] },
   );
+  const waits: number[] = [];
+  const retries: TurnEvent[] = [];
   const r = await runTurn({
-    adapter: model({ maxRetries: 2 }),
+    adapter: model({ maxRetries: 2, sleep: async (ms) => void waits.push(ms) }),
     executor: new FakeExecutor([]),
     conversation: new Conversation(),
     prompt: "x",
     mode: "chat",
+    events: (e) => void (e.type === "retry" && retries.push(e)),
   });
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(r.answer, "after retry");
   assert.equal(fake.requests.length, 2, "one retry");
+  assert.deepEqual(waits, [10], "retry-after-ms honoured");
+  assert.equal(retries.length, 1);
+  const [ev] = retries as Extract<TurnEvent, { type: "retry" }>[];
+  assert.deepEqual([ev.waitMs, ev.attempt, ev.of], [10, 1, 2]);
+  assert.match(ev.text, /rate-limiting requests \(429\); try again shortly/);
 });
 
 test("429 past the retry bound: one clear message after exactly maxRetries+1 attempts", async () => {

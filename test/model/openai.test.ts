@@ -138,20 +138,24 @@ test("429 with retry-after: the wait it asks is taken and shown, then the turn s
     { kind: "status", status: 429, message: "Rate limit reached", headers: { "retry-after": "3" } },
     { kind: "reply", text: "after retry" },
   );
-  const notices: string[] = [];
+  const retries: TurnEvent[] = [];
   const r = await runTurn({
     adapter: model(),
     executor: new FakeExecutor([]),
     conversation: new Conversation(),
     prompt: "x",
     mode: "chat",
-    events: (e) => void (e.type === "notice" && notices.push(e.text)),
+    events: (e) => void (e.type === "retry" && retries.push(e)),
   });
   assert.equal(r.ok, true, r.error?.message);
   assert.equal(r.answer, "after retry");
   assert.deepEqual(waits, [3000]);
   assert.equal(fake.chats().length, 2);
-  assert.match(notices.join("\n"), /rate-limiting requests \(429: Rate limit reached\); retry 1 of 2 in 3s/);
+  // One retry event (the status bar's), with the wait asked and the reason.
+  assert.equal(retries.length, 1);
+  const [ev] = retries as Extract<TurnEvent, { type: "retry" }>[];
+  assert.deepEqual([ev.waitMs, ev.attempt, ev.of], [3000, 1, 2]);
+  assert.match(ev.text, /rate-limiting requests \(429: Rate limit reached\)/);
 });
 
 test("429 past the bound, or asking a longer wait than allowed: one line, the next prompt works", async () => {

@@ -153,6 +153,7 @@ export async function run(argv: string[]): Promise<number> {
         events: json
           ? (e) => {
               if (e.type === "notice") notices.push(e.text);
+              else if (e.type === "retry") notices.push(retryLine(e));
               else if (e.type === "call-note")
                 (modelNotes.get(e.callId) ?? modelNotes.set(e.callId, []).get(e.callId)!).push(e.text);
             }
@@ -231,9 +232,15 @@ async function readPromptFromStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** "…(429: slow down); retry 1 of 2 in 3s" */
+function retryLine(e: { text: string; waitMs: number; attempt: number; of: number }): string {
+  return `${e.text}; retry ${e.attempt} of ${e.of} in ${Math.ceil(e.waitMs / 1000)}s`;
+}
+
 function progressToStderr(e: TurnEvent): void {
   if (e.type === "notice") err(`mcp-prism: ${sanitizeInline(e.text)}\n`);
   else if (e.type === "call-note") err(`  ⚠ for the model: ${sanitizeInline(e.text)}\n`);
+  else if (e.type === "retry") err(`mcp-prism: ${sanitizeInline(retryLine(e))}\n`);
   else if (e.type === "tool-call")
     err(
       `→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`,

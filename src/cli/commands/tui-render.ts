@@ -80,6 +80,7 @@ export function modelTurnRunner(
         else if (e.type === "tools-offered") search.offered = { loaded: e.loaded, deferred: e.deferred };
         else if (e.type === "tool-outcome" && e.outcome) outcomes.set(e.call.id, e.outcome);
         else if (e.type === "call-note") opts.onCallNote?.(outcomes.get(e.callId), e.text);
+        else if (e.type === "retry") opts.onRetry?.(e);
       },
     });
     return r.error ? { error: r.error.kind === "aborted" ? "cancelled" : r.error.message } : {};

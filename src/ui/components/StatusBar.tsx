@@ -3,7 +3,9 @@
 import { Box, Text } from "ink";
 import type { Mode } from "../../host/types.js";
 import { shownState, type ServerView, type ShownState } from "../server-view.js";
-import { sanitizeName } from "../../protocol/sanitize.js";
+import { sanitizeInline, sanitizeName } from "../../protocol/sanitize.js";
+import { useNow } from "../hooks/useNow.js";
+import type { RetryWait } from "../state-types.js";
 import { displayWidth } from "../format.js";
 import { formatTokens, totalInput, type TokenUsage } from "../../model/usage.js";
 import type { UsageSnapshot } from "../usage-meter.js";
@@ -50,6 +52,12 @@ export function contextMeter(u: UsageSnapshot | undefined, window: number | unde
   return `ctx ${m}${formatTokens(used)}/${formatTokens(window)} ${Math.min(999, Math.round((used / window) * 100))}%`;
 }
 
+/** "rate-limited (429) · retry 1/2 in 3s" */
+export function retryStatus(r: RetryWait, now: number): string {
+  const left = Math.max(0, Math.ceil((r.until - now) / 1000));
+  return `${sanitizeInline(r.reason).slice(0, 40)} · retry ${r.attempt}/${r.of} in ${left}s`;
+}
+
 export function StatusBar({
   servers,
   mode,
@@ -58,6 +66,7 @@ export function StatusBar({
   busy,
   usage,
   contextWindow,
+  retry,
 }: {
   servers: readonly ServerView[];
   mode: Mode;
@@ -66,7 +75,10 @@ export function StatusBar({
   busy?: boolean;
   usage?: UsageSnapshot;
   contextWindow?: number;
+  retry?: RetryWait;
 }) {
+  // Counts the wait down each second while a retry waits.
+  const now = useNow(retry !== undefined, 1000);
   const left = servers.map((s) => {
     const state = s.disabled ? "disabled" : shownState(s.state, s.failure);
     return {
@@ -76,14 +88,17 @@ export function StatusBar({
   });
   const meter = contextMeter(usage, contextWindow);
   const tokens = [usageStatus(usage), meter].filter(Boolean).join(" · ");
-  const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${tokens ? ` · ${tokens}` : ""}${busy ? " · working…" : ""}`;
-  const base = `${left.map((l) => l.text).join("  ")}  │ ${mid} │ `;
+  const waiting = retry ? retryStatus(retry, now) : "";
+  const mid = `mode ${mode} · model ${sanitizeName(model, 40)}${tokens ? ` · ${tokens}` : ""}${busy && !waiting ? " · working…" : ""}`;
+  const base = `${left.map((l) => l.text).join("  ")}  │ ${mid}${waiting ? ` · ${waiting}` : ""} │ `;
   const hints =
     [KEY_HINTS, ...SHORTER_HINTS].find((h) => displayWidth(base + h) <= width) ??
     SHORTER_HINTS[SHORTER_HINTS.length - 1];
   const runs: Run[] = [
     ...left.map((l) => ({ text: l.text + "  ", color: l.color })),
-    { text: `│ ${mid} │ ` },
+    { text: `│ ${mid}` },
+    ...(waiting ? [{ text: " · " }, { text: waiting, color: "yellow" }] : []),
+    { text: " │ " },
     { text: hints, dim: true },
   ];
   const rows = breakRuns(runs, width);
