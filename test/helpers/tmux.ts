@@ -128,7 +128,16 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
       }
     },
     idle(test, what, o = {}) {
-      return term.waitFor((x) => test.test(x) && /mode \w+ · model [^│]*│/.test(x) && !x.includes("working…"), what, o);
+      // A model request waiting to be retried is not idle either (the bar shows the wait instead of working…).
+      return term.waitFor(
+        (x) =>
+          test.test(x) &&
+          /mode \w+ · model [^│]*│/.test(x) &&
+          !x.includes("working…") &&
+          !/· retry \d+\/\d+ in/.test(x),
+        what,
+        o,
+      );
     },
     async exitCode(timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;
