@@ -1,5 +1,6 @@
 // The local tool search index (no network, no embeddings): BM25 over each tool's name, its
-// description and its parameter names, the name weighted most. Words are split on case, digits and
+// description and its parameter names, the name weighted most, kept as an inverted index so a
+// query costs what its terms' postings hold, not a walk over every tool. Words are split on case, digits and
 // punctuation ("browser_take_screenshot" → browser take screenshot) and lightly stemmed
 // ("screenshots", "taking" match "screenshot", "take"), so a plain request finds the real servers' tools.
 
@@ -65,14 +66,20 @@ function firstLine(s: string | undefined): string {
 
 interface Doc {
   tool: IndexedTool;
-  /** Weighted term frequencies, and the weighted length. */
-  tf: Map<string, number>;
+  /** The weighted length of its fields. */
   length: number;
+}
+
+/** One tool holding a term, with the term's weighted frequency there. */
+interface Posting {
+  doc: number;
+  f: number;
 }
 
 export class ToolIndex {
   private readonly docs: Doc[] = [];
-  private readonly df = new Map<string, number>();
+  /** Term → the tools holding it (an inverted index: a query visits only those). */
+  private readonly postings = new Map<string, Posting[]>();
   private avgLength = 1;
 
   constructor(tools: readonly IndexedTool[]) {
@@ -89,8 +96,13 @@ export class ToolIndex {
       add(tool.name, FIELD_WEIGHT.name);
       add(paramNames(tool.inputSchema), FIELD_WEIGHT.params);
       add((tool.description ?? "").slice(0, 4000), FIELD_WEIGHT.description);
-      for (const w of tf.keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
-      this.docs.push({ tool, tf, length });
+      const doc = this.docs.length;
+      for (const [w, f] of tf) {
+        const list = this.postings.get(w);
+        if (list) list.push({ doc, f });
+        else this.postings.set(w, [{ doc, f }]);
+      }
+      this.docs.push({ tool, length });
       total += length;
     }
     this.avgLength = this.docs.length ? Math.max(1, total / this.docs.length) : 1;
@@ -104,21 +116,41 @@ export class ToolIndex {
   search(query: string, opts: { server?: string; limit?: number } = {}): ToolMatch[] {
     const terms = [...new Set(words(query.slice(0, 1000)))].slice(0, 32);
     const n = this.docs.length;
-    const scored: ToolMatch[] = [];
-    for (const d of this.docs) {
-      if (opts.server !== undefined && d.tool.server !== opts.server) continue;
-      let score = 0;
-      for (const t of terms) {
-        const f = d.tf.get(t);
-        if (!f) continue;
-        const df = this.df.get(t) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / this.avgLength));
+    // Scores by tool, and the tools touched (so the work is the postings', not the whole set's).
+    const scores = new Float64Array(n);
+    const touched: number[] = [];
+    for (const t of terms) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+      for (const { doc, f } of list) {
+        const d = this.docs[doc];
+        if (opts.server !== undefined && d.tool.server !== opts.server) continue;
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / this.avgLength));
       }
-      if (score > 0)
-        scored.push({ name: d.tool.name, server: d.tool.server, line: firstLine(d.tool.description), score });
     }
-    scored.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
-    return scored.slice(0, opts.limit ?? 8);
+    // The best `limit`, kept in order as the scores go by (a full sort would cost M log M).
+    const limit = Math.max(0, opts.limit ?? 8);
+    const best: { doc: number; score: number }[] = [];
+    const before = (a: { doc: number; score: number }, b: { doc: number; score: number }) =>
+      a.score > b.score || (a.score === b.score && this.docs[a.doc].tool.name.localeCompare(this.docs[b.doc].tool.name) < 0);
+    for (const doc of touched) {
+      const score = scores[doc];
+      if (score <= 0 || limit === 0) continue;
+      const c = { doc, score };
+      if (best.length === limit && !before(c, best[limit - 1])) continue;
+      let i = Math.min(best.length, limit - 1);
+      if (best.length < limit) best.push(c);
+      while (i > 0 && before(c, best[i - 1])) {
+        best[i] = best[i - 1];
+        i--;
+      }
+      best[i] = c;
+    }
+    return best.map(({ doc, score }) => {
+      const { tool } = this.docs[doc];
+      return { name: tool.name, server: tool.server, line: firstLine(tool.description), score };
+    });
   }
 }
