@@ -134,7 +134,8 @@ export class ToolIndex {
     const limit = Math.max(0, opts.limit ?? 8);
     const best: { doc: number; score: number }[] = [];
     const before = (a: { doc: number; score: number }, b: { doc: number; score: number }) =>
-      a.score > b.score || (a.score === b.score && this.docs[a.doc].tool.name.localeCompare(this.docs[b.doc].tool.name) < 0);
+      a.score > b.score ||
+      (a.score === b.score && this.docs[a.doc].tool.name.localeCompare(this.docs[b.doc].tool.name) < 0);
     for (const doc of touched) {
       const score = scores[doc];
       if (score <= 0 || limit === 0) continue;

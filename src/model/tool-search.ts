@@ -30,6 +30,21 @@ export interface ToolSearchControl {
   offered?: { loaded: string[]; deferred: number };
 }
 
+/** What one search_tools call did, for the user (the app's line, -p): the query and the tools it loaded. */
+export interface ToolSearchDetail {
+  query: string;
+  loaded: { name: string; server: string }[];
+  /** How many matched (the model is told up to 8; the first 5 are loaded). */
+  listed: number;
+}
+
+/** "search_tools "take a screenshot": loaded browser_take_screenshot (playwright), …" */
+export function toolSearchLine(d: ToolSearchDetail): string {
+  const q = JSON.stringify(d.query.length > 80 ? `${d.query.slice(0, 79)}…` : d.query);
+  if (!d.loaded.length) return `search_tools ${q}: no tool matched`;
+  return `search_tools ${q}: loaded ${d.loaded.map((t) => `${t.name} (${t.server})`).join(", ")} for the model`;
+}
+
 export function definitionTokens(tools: readonly ModelToolSpec[]): number {
   return estimateTextTokens(JSON.stringify(tools));
 }
@@ -100,16 +115,23 @@ export class ToolSearch {
         if (typeof args.query !== "string" || !args.query.trim())
           return { isError: true, text: "search_tools needs a query (a few words)." };
         const found = this.find(args);
+        const query = args.query.slice(0, 200);
+        const detail: ToolSearchDetail = {
+          query,
+          loaded: found.slice(0, LOADED_PER_SEARCH).map(({ name, server }) => ({ name, server })),
+          listed: found.length,
+        };
         if (!found.length)
           return {
             isError: false,
-            text: `No tool matches ${JSON.stringify(args.query.slice(0, 200))}; try other words.`,
+            text: `No tool matches ${JSON.stringify(query)}; try other words.`,
+            detail,
           };
         const lines = found.map(
           (m, i) =>
             `${m.name} (server ${m.server})${i < LOADED_PER_SEARCH ? "" : " [not loaded: search again to load]"}: ${m.line}`,
         );
-        return { isError: false, text: `Loaded for your next step:\n${lines.join("\n")}` };
+        return { isError: false, text: `Loaded for your next step:\n${lines.join("\n")}`, detail };
       },
     };
   }

@@ -5,7 +5,13 @@ import assert from "node:assert/strict";
 import { ANTHROPIC_CAPABILITIES } from "../../src/model/context.js";
 import { Conversation } from "../../src/model/conversation.js";
 import { ToolIndex, words } from "../../src/model/tool-index.js";
-import { MAX_LOADED, searchWanted, ToolSearch } from "../../src/model/tool-search.js";
+import {
+  MAX_LOADED,
+  searchWanted,
+  ToolSearch,
+  toolSearchLine,
+  type ToolSearchDetail,
+} from "../../src/model/tool-search.js";
 import type { ModelRequest, ModelToolSpec } from "../../src/model/adapter.js";
 import { OfflineModel } from "../../src/model/offline.js";
 import { runTurn } from "../../src/model/turn.js";
@@ -94,8 +100,15 @@ test("search_tools answers with name, server and one line; an empty query is one
   const tool = search.hostTool();
   const r = await tool.run({ query: "email someone" }, {});
   assert.equal(r.text, "Loaded for your next step:\nsend_email (server mail): Send an email.");
+  // The user's line (the app, -p): what the search loaded, from the run's detail, not its text.
+  assert.equal(
+    toolSearchLine(r.detail as ToolSearchDetail),
+    'search_tools "email someone": loaded send_email (mail) for the model',
+  );
   assert.equal((await tool.run({ query: "" }, {})).isError, true);
-  assert.match((await tool.run({ query: "zebra" }, {})).text, /^No tool matches "zebra"/);
+  const none = await tool.run({ query: "zebra" }, {});
+  assert.match(none.text, /^No tool matches "zebra"/);
+  assert.equal(toolSearchLine(none.detail as ToolSearchDetail), 'search_tools "zebra": no tool matched');
 });
 
 /** The offline model, recording the tool names of every request it gets. */
