@@ -9,7 +9,7 @@ import { AnthropicModel } from "../src/model/anthropic.js";
 import { Conversation } from "../src/model/conversation.js";
 import { runTurn } from "../src/model/turn.js";
 import { resultBudget } from "../src/model/result-budget.js";
-import { ToolIndex } from "../src/model/tool-index.js";
+import { ToolIndex } from "../src/host/catalog/tool-index.js";
 import type { ToolSearchSetting } from "../src/model/tool-search.js";
 import {
   callFirstToolThenAnswer,

@@ -1,7 +1,9 @@
-// `tools.$search(query)` inside a script: the tools whose name, server or description match the
-// query's words, best first, each with its TypeScript signature (declarations.ts). A local index
-// built once per tool list; no server is asked. Bounded: a query is cut at MAX_QUERY_CHARS, the
-// answer at MAX_MATCHES tools.
+// `tools.$search(query)` inside a script: the best matches for the query's words, each with its
+// TypeScript signature (declarations.ts), from the same local index as the model's tool search
+// (host/catalog/tool-index.ts: BM25 over names, parameter names and descriptions), built once per
+// tool list; no server is asked. Bounded: a query is cut at MAX_QUERY_CHARS, the answer at
+// MAX_MATCHES tools.
+import { ToolIndex } from "../host/catalog/tool-index.js";
 import type { ToolEntry } from "../host/types.js";
 import { toolDeclaration } from "./declarations.js";
 
@@ -9,30 +11,27 @@ const MAX_QUERY_CHARS = 500;
 export const MAX_MATCHES = 10;
 
 interface Indexed {
-  entry: ToolEntry;
-  name: Set<string>;
-  text: Set<string>;
+  index: ToolIndex;
+  byName: Map<string, ToolEntry>;
 }
 
-/** Lower-case words, names split at `_`, `-`, `.` and camelCase. */
-export function words(s: string): string[] {
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1);
-}
+const indexes = new WeakMap<readonly ToolEntry[], Indexed>();
 
-const indexes = new WeakMap<readonly ToolEntry[], Indexed[]>();
-
-function indexOf(tools: readonly ToolEntry[]): Indexed[] {
+function indexOf(tools: readonly ToolEntry[]): Indexed {
   let hit = indexes.get(tools);
   if (!hit) {
-    hit = tools.map((entry) => ({
-      entry,
-      name: new Set([...words(entry.qualifiedName), ...words(entry.server)]),
-      text: new Set(words(`${entry.title ?? ""} ${entry.description ?? ""}`)),
-    }));
+    // Scripts call tools by their qualified names: those are what the index holds and answers.
+    hit = {
+      index: new ToolIndex(
+        tools.map((t) => ({
+          name: t.qualifiedName,
+          server: t.server,
+          description: [t.title, t.description].filter(Boolean).join("\n"),
+          inputSchema: t.inputSchema as { [key: string]: unknown },
+        })),
+      ),
+      byName: new Map(tools.map((t) => [t.qualifiedName, t])),
+    };
     indexes.set(tools, hit);
   }
   return hit;
@@ -44,24 +43,11 @@ export interface SearchMatch {
   signature: string;
 }
 
-/** The best matches for `query` (a word in a name counts three times one in a description; prefixes count half). */
+/** The best matches for `query`, best first, with their signatures. */
 export function searchTools(tools: readonly ToolEntry[], query: string): SearchMatch[] {
-  const terms = [...new Set(words(String(query).slice(0, MAX_QUERY_CHARS)))];
-  if (!terms.length) return [];
-  const scored: { t: Indexed; score: number }[] = [];
-  for (const t of indexOf(tools)) {
-    let score = 0;
-    for (const w of terms) {
-      if (t.name.has(w)) score += 3;
-      else if ([...t.name].some((n) => n.startsWith(w) || w.startsWith(n))) score += 1.5;
-      if (t.text.has(w)) score += 1;
-    }
-    if (score > 0) scored.push({ t, score });
-  }
-  scored.sort((a, b) => b.score - a.score || a.t.entry.qualifiedName.localeCompare(b.t.entry.qualifiedName));
-  return scored.slice(0, MAX_MATCHES).map(({ t }) => ({
-    name: t.entry.qualifiedName,
-    server: t.entry.server,
-    signature: toolDeclaration(t.entry).trim(),
-  }));
+  const { index, byName } = indexOf(tools);
+  return index.search(String(query).slice(0, MAX_QUERY_CHARS), { limit: MAX_MATCHES }).flatMap((m) => {
+    const entry = byName.get(m.name);
+    return entry ? [{ name: m.name, server: m.server, signature: toolDeclaration(entry).trim() }] : [];
+  });
 }

@@ -7,7 +7,7 @@ import type { ModelCapabilities } from "./context.js";
 import type { ModelToolSpec } from "./adapter.js";
 import type { ConversationItem } from "./conversation.js";
 import type { HostTool } from "./host-tool.js";
-import { ToolIndex } from "./tool-index.js";
+import { ToolIndex } from "../host/catalog/tool-index.js";
 import { estimateTextTokens } from "./tokens.js";
 
 export type ToolSearchSetting = "auto" | "on" | "off";

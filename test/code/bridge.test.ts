@@ -306,6 +306,19 @@ test("declarations: past the budget a server's tools are named (bounded) and $se
   const found = searchTools([small, ...many], "how many penguins on the island");
   assert.equal(found[0].name, "t1234");
   assert.match(found[0].signature, /t1234\(args: \{/);
+  // The same index as the model's tool search: stemmed words, names weighted most, parameters too.
+  const shot = { ...small, server: "pw", qualifiedName: "browser_take_screenshot", name: "browser_take_screenshot" };
+  const nav = {
+    ...small,
+    server: "pw",
+    qualifiedName: "browser_navigate",
+    name: "browser_navigate",
+    description: "Go to a URL",
+  };
+  assert.deepEqual(
+    searchTools([small, nav, shot, ...many], "taking screenshots").map((m) => m.name),
+    ["browser_take_screenshot"],
+  );
 });
 
 test("code mode offers the typed tools once, in run_code; the others directly; a direct call of a typed one still gets its receipt", async () => {

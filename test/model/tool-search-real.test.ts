@@ -11,7 +11,7 @@ import { Conversation } from "../../src/model/conversation.js";
 import { runTurn, type TurnEvent } from "../../src/model/turn.js";
 import { buildToolNameMap } from "../../src/model/tool-names.js";
 import { boundTools } from "../../src/model/bounds.js";
-import { ToolIndex } from "../../src/model/tool-index.js";
+import { ToolIndex } from "../../src/host/catalog/tool-index.js";
 import type { ToolSearchSetting } from "../../src/model/tool-search.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
 import { sixServers } from "../helpers/six-servers.js";

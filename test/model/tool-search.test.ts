@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ANTHROPIC_CAPABILITIES } from "../../src/model/context.js";
 import { Conversation } from "../../src/model/conversation.js";
-import { ToolIndex, words } from "../../src/model/tool-index.js";
+import { ToolIndex, words } from "../../src/host/catalog/tool-index.js";
 import {
   MAX_LOADED,
   searchWanted,
