@@ -105,6 +105,8 @@ export async function measure(
   responder: Responder,
   hostTools: HostTool[],
   complete: (seen: string) => boolean,
+  /** The result budget (limits.modelResultTokens); default the model's (25,000 tokens). */
+  resultTokens?: number,
 ): Promise<Run> {
   const fake = await new FakeAnthropic().start();
   try {
@@ -118,6 +120,7 @@ export async function measure(
       mode,
       hostTools,
       maxRounds: 12,
+      ...(resultTokens ? { resultTokens } : {}),
     });
     let defChars = 0;
     let resultChars = 0;
