@@ -568,6 +568,11 @@ export class Host extends EventEmitter implements ToolExecutor {
     );
   }
 
+  /** The app is quitting: the tasks its calls' aborts cancel from now on are said as cancelled on exit. */
+  exiting(): void {
+    this.tasks.exiting = true;
+  }
+
   /** Closes every server; the tasks still running are cancelled first (`tasks-cancelled` says which). */
   async close(): Promise<void> {
     const cancelled = await this.tasks.cancelAll();

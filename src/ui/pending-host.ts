@@ -168,6 +168,7 @@ export class PendingHost {
     settledTools: async (m: Mode): Promise<ToolEntry[]> =>
       this.host ? (this.host.settledTools?.(m, 0, KNOWN) ?? this.host.tools(m, 0, KNOWN)) : [],
     servers: () => this.servers(),
+    exiting: () => this.host?.exiting?.(),
     call: async (name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome> => {
       if (!this.host) throw this.notConnected();
       const outcome = await this.host.call(name, args, opts);

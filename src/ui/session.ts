@@ -144,6 +144,7 @@ export class ChatSession {
     this.quitHandler = fn;
   }
   quit(): void {
+    this.opts.host.exiting?.();
     this.cancel();
     this.quitHandler();
   }
@@ -248,6 +249,11 @@ export class ChatSession {
     }
     if (this.running && line.trim() === "/cancel") {
       this.cancel();
+      return;
+    }
+    // /quit too is taken at once, as ^C^C and ^D are: never queued behind a call that may not end.
+    if (this.running && line.trim() === "/quit") {
+      this.quit();
       return;
     }
     if (this.running) {

@@ -12,6 +12,7 @@ import { once } from "node:events";
 import { BIN, ROOT, config, tempDir } from "../helpers/host-fixtures.js";
 import { EVERYTHING } from "../helpers/real-servers.js";
 import { Host } from "../../src/host/host.js";
+import { DEFAULT_LIMITS } from "../../src/host/config/config.js";
 
 const dir = tempDir();
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,6 +120,27 @@ test("a cancelled task call sends tasks/cancel for its task; the outcome says ca
     assert.deepEqual(sent.find((m) => m.method === "tasks/cancel")?.params, { taskId: "task-1" });
     assert.ok(statuses.includes("task working: still going"), statuses.join(" | "));
     assert.equal(host.tasks.list().length, 0);
+  } finally {
+    await host.close();
+  }
+});
+
+test("a task outlives a slow call: it runs past the call timeout (callTimeoutMs) to its result", async () => {
+  const log = join(dir, "slow.log");
+  const host = await Host.start({
+    config: {
+      ...config({ endless: { kind: "stdio", ...endless(log), env: { TASK_LOG: log, TASK_DONE_AFTER_MS: "2500" } } }),
+      limits: { ...DEFAULT_LIMITS, callTimeoutMs: 800 },
+    },
+    eraCache: false,
+  });
+  try {
+    const outcome = await host.call("forever", {});
+    assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.error));
+    const text = JSON.stringify(outcome.routed.model);
+    const ms = Number(/done after (\d+) ms/.exec(text)?.[1]);
+    assert.ok(ms >= 2500 && ms > 800, `the task ran ${ms} ms, past the 800 ms call timeout`);
+    assert.equal(logged(log).filter((m) => m.method === "tasks/cancel").length, 0);
   } finally {
     await host.close();
   }

@@ -86,6 +86,11 @@ async function cancelEveryTask(): Promise<void> {
 /** The tasks one host is following; `cancelAll` at exit. */
 export class RunningTasks {
   private readonly running = new Set<Running>();
+  /**
+   * Set when the app is quitting (Host.exiting): a task its call's abort cancels now is one the
+   * exit cancelled, and is said like those cancelAll finds still running.
+   */
+  exiting = false;
   constructor() {
     if (everyHost.size === 0) beforeSignalExit(cancelEveryTask);
     everyHost.add(this);
@@ -144,7 +149,11 @@ export class RunningTasks {
       if (!TERMINAL.has(String(task.status))) show("completed");
       return result;
     } catch (e) {
-      if (opts.signal?.aborted) await cancelTask(me);
+      if (opts.signal?.aborted) {
+        this.running.delete(me); // cancelled here: cancelAll must not send it again
+        await cancelTask(me);
+        if (this.exiting) saidCancelledOnExit(me);
+      }
       throw e;
     } finally {
       this.running.delete(me);
@@ -157,12 +166,15 @@ export class RunningTasks {
     this.running.clear();
     await Promise.all(all.map(cancelTask));
     // A task outlives a turn, never the process: the person hears which ones were stopped.
-    for (const t of all)
-      process.stderr.write(
-        `mcp-prism: task ${sanitizeInline(t.taskId.slice(0, 80))} of ${sanitizeInline(`${t.server}/${t.tool}`)} cancelled on exit\n`,
-      );
+    for (const t of all) saidCancelledOnExit(t);
     return all;
   }
+}
+
+function saidCancelledOnExit(t: Running): void {
+  process.stderr.write(
+    `mcp-prism: task ${sanitizeInline(t.taskId.slice(0, 80))} of ${sanitizeInline(`${t.server}/${t.tool}`)} cancelled on exit\n`,
+  );
 }
 
 /** tasks/cancel, bounded; a server that refuses or is gone changes nothing here. */

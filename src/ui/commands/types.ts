@@ -48,6 +48,8 @@ export interface CommandHost {
   /** tools() with every schema compiled, so declined variants and schema warnings are known (Host.settledTools). */
   settledTools?(mode: Mode, waitMs?: number, known?: { knownOnly: boolean }): Promise<ToolEntry[]>;
   servers(): ServerView[];
+  /** The app is quitting (before its running calls are cancelled): Host.exiting. */
+  exiting?(): void;
   call(qualifiedName: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallOutcome>;
   /** What a call of the tool in a mode would send (Host.requestFor): /compare makes one call per distinct request. */
   requestFor?(entry: ToolEntry, mode: Mode): PlannedRequest;
