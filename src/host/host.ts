@@ -41,7 +41,7 @@ import { SamplingBudget } from "./input/sampling-budget.js";
 import { PromptRegistry } from "./catalog/prompt-registry.js";
 import { Subscriptions } from "./catalog/subscriptions.js";
 import { SignIns } from "./auth/sign-ins.js";
-import { RunningTasks, serverRunsTasks, TaskError, taskHandle, taskSupport } from "./call/tasks.js";
+import { requestorTasks, RunningTasks, TaskError, taskHandle, taskSupport } from "./call/tasks.js";
 
 export type { HostOptions, PlannedRequest, ServerEvent, ServerStatus } from "./host-types.js";
 
@@ -440,10 +440,11 @@ export class Host extends EventEmitter implements ToolExecutor {
       const got = await withInputRounds(send, () => call.plan.era === "legacy", conn.inputAsker(opts.signal));
       if (!got.ok) return failedCall(call, callError(call.plan.server, call.plan.tool, got.rule, got.detail));
       raw = got.raw;
-      const handle = taskHandle(raw);
+      const handle = taskHandle(raw, conn.era);
       if (handle)
         raw = await this.tasks.follow(conn, call.plan.tool, handle, {
           signal: opts.signal,
+          asker: conn.inputAsker(opts.signal),
           onProgress: opts.onProgress,
           maxMs: this.opts.config.limits.maxCallTimeoutMs,
         });
@@ -493,7 +494,9 @@ export class Host extends EventEmitter implements ToolExecutor {
     const { plan, opts } = call;
     const params: Record<string, unknown> = { name: plan.tool, arguments: plan.args };
     if (plan.requested !== undefined) params.requestedOutputs = plan.requested;
-    if (taskSupport(call.entry) && serverRunsTasks(call.conn)) params.task = {};
+    // 2025-11-25 asks for a task; the 2026-07-28 extension is declared in every modern request's
+    // capabilities instead, and the server decides.
+    if (taskSupport(call.entry) && requestorTasks(call.conn)) params.task = {};
     if (retry !== undefined) Object.assign(params, retry);
     return call.conn.request("tools/call", params, {
       extensions: policyFor(plan.mode).advertiseExtensions,

@@ -167,7 +167,11 @@ describe("elicitation and sampling, one-shot", () => {
       mrtr.calls.map((c) => c.requestState),
       [undefined, "round-1 ✓", 'round-2 "action=accept size=3 color=\\"green\\" name=\\"Ada\\""'],
     );
-    assert.deepEqual(mrtr.calls[0]._meta[CAPS], { sampling: {}, elicitation: { form: {}, url: {} } });
+    assert.deepEqual(mrtr.calls[0]._meta[CAPS], {
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
     assert.deepEqual(mrtr.calls[1].inputResponses, {
       who: { action: "accept", content: { size: 3, color: "green", name: "Ada" } },
     });

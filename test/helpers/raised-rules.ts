@@ -15,7 +15,7 @@ const PATTERNS = [
   // (server, tool, "rule", …) and (plan, "rule", …) factories, and the one-line helpers.
   /\b(?:hostError|callError|resourceError|promptError)\([^()"]*?,[^()"]*?,\s*"([a-z][a-z0-9-]*)"/g,
   /\bfailedOutcome\([^()",]*,\s*"([a-z][a-z0-9-]*)"/g,
-  /\b(?:fail|refuse|reject|err|StartError|ConnectionError|ResourceReadError)\(\s*"([a-z][a-z0-9-]*)",/g,
+  /\b(?:fail|refuse|reject|err|StartError|ConnectionError|ResourceReadError|TaskError)\(\s*"([a-z][a-z0-9-]*)",/g,
   // Typed constants and default parameters (`X: Rule = "a"`), a fallback (`rule: x.rule ?? "a"`), and a
   // rule passed after a template-literal detail (`fail(`…`, "a")`).
   /:\s*Rule\s*=\s*"([a-z][a-z0-9-]*)"/g,

@@ -19,14 +19,22 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 it("clientCapabilities advertises each feature only when on", () => {
   const none = { roots: false, sampling: false, elicitation: false as const, ui: false };
-  assert.deepEqual(clientCapabilities(none), {});
+  // Modern eras always declare the Tasks extension (the host follows its handles); legacy never.
+  const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  assert.deepEqual(clientCapabilities(none), tasks);
+  assert.deepEqual(clientCapabilities(none, true), {});
   assert.deepEqual(clientCapabilities({ ...none, roots: true }, true), { roots: { listChanged: true } });
-  assert.deepEqual(clientCapabilities({ ...none, roots: true }), { roots: {} });
+  assert.deepEqual(clientCapabilities({ ...none, roots: true }), { roots: {}, ...tasks });
   assert.deepEqual(clientCapabilities({ ...none, sampling: true, elicitation: { form: true, url: false } }), {
     sampling: {},
     elicitation: { form: {} },
+    ...tasks,
   });
   assert.deepEqual(Object.keys(clientCapabilities({ ...none, ui: true }).extensions as object), [
+    "io.modelcontextprotocol/ui",
+    "io.modelcontextprotocol/tasks",
+  ]);
+  assert.deepEqual(Object.keys(clientCapabilities({ ...none, ui: true }, true).extensions as object), [
     "io.modelcontextprotocol/ui",
   ]);
 });
@@ -62,7 +70,13 @@ describe("on the wire", () => {
       assert.deepEqual(caps.roots, mode === "chat" ? {} : undefined);
       assert.equal(caps.sampling, undefined);
       assert.equal(caps.elicitation, undefined);
-      assert.equal("extensions" in caps, mode === "app", `${mode}: ${JSON.stringify(caps)}`);
+      assert.deepEqual(
+        Object.keys(caps.extensions),
+        mode === "app"
+          ? ["io.modelcontextprotocol/ui", "io.modelcontextprotocol/tasks"]
+          : ["io.modelcontextprotocol/tasks"],
+        `${mode}: ${JSON.stringify(caps)}`,
+      );
     }
   });
 });

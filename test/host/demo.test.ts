@@ -185,13 +185,15 @@ for (const [transport, make] of [
       assert.ok(appList.length >= 1);
       const call = calls().at(-1)!;
       assert.deepEqual(call.params._meta["io.modelcontextprotocol/clientCapabilities"], {
-        extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } },
+        extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] }, "io.modelcontextprotocol/tasks": {} },
       });
     });
 
     test("the Apps extension is advertised only in app mode", async () => {
       ok(await host.call("search_customers", Q, { mode: "chat" }));
-      assert.deepEqual(calls().at(-1)!.params._meta["io.modelcontextprotocol/clientCapabilities"], {});
+      assert.deepEqual(calls().at(-1)!.params._meta["io.modelcontextprotocol/clientCapabilities"], {
+        extensions: { "io.modelcontextprotocol/tasks": {} },
+      });
     });
 
     test("App-only tool: explicit ui/structured selection, and the fallback without selection", async () => {

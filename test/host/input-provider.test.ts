@@ -240,11 +240,17 @@ describe("requests", () => {
       "sampling-unsupported",
     );
     assert.deepEqual(
-      clientCapabilities(featuresWith(provider, { roots: false, sampling: false, elicitation: false, ui: false })),
+      clientCapabilities(
+        featuresWith(provider, { roots: false, sampling: false, elicitation: false, ui: false }),
+        true,
+      ),
       { elicitation: { form: {} } },
     );
     assert.deepEqual(
-      clientCapabilities(featuresWith(undefined, { roots: false, sampling: false, elicitation: false, ui: false })),
+      clientCapabilities(
+        featuresWith(undefined, { roots: false, sampling: false, elicitation: false, ui: false }),
+        true,
+      ),
       {},
     );
   });
@@ -256,7 +262,9 @@ it("without a provider neither elicitation nor sampling is advertised in the 202
   try {
     const out = await host.call("ask", {});
     assert.ok(out.ok);
-    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], {});
+    assert.deepEqual(mrtr.calls[0]._meta["io.modelcontextprotocol/clientCapabilities"], {
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
     assert.equal(out.isError, true);
   } finally {
     await host.close();

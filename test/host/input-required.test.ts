@@ -90,6 +90,7 @@ describe("input_required over a real HTTP server", () => {
       assert.deepEqual(calls[1].arguments, {});
       assert.deepEqual((calls[0]._meta as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"], {
         roots: {},
+        extensions: { "io.modelcontextprotocol/tasks": {} },
       });
 
       calls.length = 0;

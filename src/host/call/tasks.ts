@@ -6,12 +6,15 @@
 // take the host's elicitation path), tasks/cancel when the call is cancelled. Running tasks are
 // kept per host so that closing it cancels them (RunningTasks.cancelAll).
 import type { Connection } from "../connection/connection.js";
+import { TASKS_EXTENSION } from "../connection/client-capabilities.js";
+import { answerInputRequests, type InputAsker } from "./input-required.js";
+import type { Rule } from "../../protocol/rules.js";
 import type { ProgressUpdate, ToolEntry } from "../types.js";
 import { isObject } from "../../protocol/is-object.js";
 import { sanitizeInline } from "../../protocol/sanitize.js";
 import { beforeSignalExit } from "../connection/process-group.js";
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 5_000;
 const DEFAULT_POLL_MS = 1_000;
@@ -24,12 +27,22 @@ type Json = Record<string, unknown>;
 
 /** True when the server runs tools/call as a task (2025-11-25 capability, or the 2026-07-28 extension). */
 export function serverRunsTasks(conn: Connection): boolean {
+  return requestorTasks(conn) || extensionTasks(conn);
+}
+
+/** The 2025-11-25 capability: the client asks for a task with the request's `task` parameter. */
+export function requestorTasks(conn: Connection): boolean {
   const caps = conn.serverCapabilities as Json;
   const tasks = isObject(caps.tasks) ? caps.tasks : undefined;
   const requests = tasks && isObject(tasks.requests) ? tasks.requests : undefined;
-  if (requests && isObject(requests.tools) && isObject(requests.tools.call)) return true;
+  return requests !== undefined && isObject(requests.tools) && isObject(requests.tools.call);
+}
+
+/** The 2026-07-28 extension on a modern connection: the server decides, per request, to answer with a task. */
+function extensionTasks(conn: Connection): boolean {
+  const caps = conn.serverCapabilities as Json;
   const ext = isObject(caps.extensions) ? caps.extensions : undefined;
-  return ext !== undefined && Object.hasOwn(ext, TASKS_EXTENSION);
+  return conn.era !== "legacy" && ext !== undefined && Object.hasOwn(ext, TASKS_EXTENSION);
 }
 
 /** The tool's `execution.taskSupport`, when it is "required" or "optional". */
@@ -38,23 +51,36 @@ export function taskSupport(entry: Pick<ToolEntry, "execution">): "required" | "
   return s === "required" || s === "optional" ? s : undefined;
 }
 
-/** A task handle in a tools/call result (CreateTaskResult, or an unsolicited 2026-07-28 handle). */
-export function taskHandle(
-  raw: Json,
-): { taskId: string; status: string; statusMessage?: string; pollInterval?: number } | undefined {
-  const t = raw.task;
+export interface TaskHandle {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  pollInterval?: number;
+  /** "extension": the 2026-07-28 shape (flat, polled to its inline result; input by tasks/update). */
+  shape: "2025-11-25" | "extension";
+}
+
+/**
+ * A task handle in a tools/call result: a 2025-11-25 CreateTaskResult (`{task}`), or on a modern
+ * connection the 2026-07-28 extension's flat one (`resultType: "task"`, `taskId`, `pollIntervalMs`).
+ */
+export function taskHandle(raw: Json, era?: string): TaskHandle | undefined {
+  const flat = era !== "legacy" && raw.resultType === "task";
+  const t = flat ? raw : raw.task;
   if (!isObject(t) || typeof t.taskId !== "string" || t.taskId.length === 0 || t.taskId.length > 500) return undefined;
+  const interval = t.pollIntervalMs ?? t.pollInterval;
   return {
     taskId: t.taskId,
     status: typeof t.status === "string" ? t.status : "working",
     ...(typeof t.statusMessage === "string" ? { statusMessage: t.statusMessage } : {}),
-    ...(typeof t.pollInterval === "number" ? { pollInterval: t.pollInterval } : {}),
+    ...(typeof interval === "number" ? { pollInterval: interval } : {}),
+    shape: flat ? "extension" : "2025-11-25",
   };
 }
 
 export class TaskError extends Error {
   constructor(
-    readonly rule: "task-failed" | "task-cancelled" | "task-malformed",
+    readonly rule: Rule,
     message: string,
   ) {
     super(message);
@@ -63,6 +89,8 @@ export class TaskError extends Error {
 
 export interface FollowOptions {
   signal?: AbortSignal;
+  /** Who answers the extension's inputRequests (the connection's input path, as for MRTR). */
+  asker?: InputAsker;
   onProgress?: (p: ProgressUpdate) => void;
   /** The longest the whole task may take (limits.maxCallTimeoutMs). */
   maxMs: number;
@@ -101,12 +129,7 @@ export class RunningTasks {
   }
 
   /** Follows a task from its handle to the tools/call result it ends with; throws TaskError, McpError or the abort. */
-  async follow(
-    conn: Connection,
-    tool: string,
-    first: NonNullable<ReturnType<typeof taskHandle>>,
-    opts: FollowOptions,
-  ): Promise<Json> {
+  async follow(conn: Connection, tool: string, first: TaskHandle, opts: FollowOptions): Promise<Json> {
     const me: Running = { conn, server: conn.name, tool, taskId: first.taskId };
     this.running.add(me);
     const started = performance.now();
@@ -115,18 +138,29 @@ export class RunningTasks {
         progress: 0,
         message: `task ${status}${message ? `: ${message.slice(0, MAX_STATUS_CHARS)}` : ""}`,
       });
+    const ext = first.shape === "extension";
+    /** The extension's inputRequests keys answered (each is asked once over the task's life). */
+    const answered = new Set<string>();
     try {
       let task: Json = { ...first };
       let interval = clampPoll(first.pollInterval);
       show(first.status, first.statusMessage);
       for (;;) {
         const status = String(task.status);
-        if (status === "completed" || status === "input_required") break;
-        if (status === "failed")
+        if (ext && status === "completed") {
+          if (!isObject(task.result)) throw new TaskError("task-malformed", "a completed task without its result");
+          return task.result;
+        }
+        if (ext && status === "input_required") await this.answer(conn, me, task, answered, opts);
+        else if (status === "completed" || status === "input_required") break;
+        if (status === "failed") {
+          const why =
+            isObject(task.error) && typeof task.error.message === "string" ? task.error.message : task.statusMessage;
           throw new TaskError(
             "task-failed",
-            `the task failed${typeof task.statusMessage === "string" ? `: ${task.statusMessage.slice(0, MAX_STATUS_CHARS)}` : ""}`,
+            `the task failed${typeof why === "string" ? `: ${why.slice(0, MAX_STATUS_CHARS)}` : ""}`,
           );
+        }
         if (status === "cancelled") throw new TaskError("task-cancelled", "the server cancelled the task");
         if (performance.now() - started > opts.maxMs)
           throw new TaskError("task-failed", `the task ran longer than ${opts.maxMs} ms`);
@@ -138,9 +172,8 @@ export class RunningTasks {
         if (next.status !== task.status || next.statusMessage !== task.statusMessage)
           show(next.status, typeof next.statusMessage === "string" ? next.statusMessage : undefined);
         task = next;
-        interval = clampPoll(typeof next.pollInterval === "number" ? next.pollInterval : interval);
-        // The 2026-07-28 extension's tasks/get carries the result of a completed task.
-        if (next.status === "completed" && isObject(got.result)) return got.result;
+        const asked = next.pollIntervalMs ?? next.pollInterval;
+        interval = clampPoll(typeof asked === "number" ? asked : interval);
       }
       // Completed, or the server needs input: tasks/result answers once the task ends, and the
       // server's input requests arrive meanwhile (the connection's elicitation handler answers them).
@@ -158,6 +191,30 @@ export class RunningTasks {
     } finally {
       this.running.delete(me);
     }
+  }
+
+  /**
+   * The extension's input_required: the requests not answered yet, answered on the host's input
+   * path (the same as MRTR's: elicitation, sampling, roots) and sent with tasks/update.
+   */
+  private async answer(conn: Connection, me: Running, task: Json, answered: Set<string>, opts: FollowOptions) {
+    const all = isObject(task.inputRequests) ? task.inputRequests : {};
+    const fresh = Object.fromEntries(Object.entries(all).filter(([k]) => !answered.has(k)));
+    if (!Object.keys(fresh).length) return;
+    const got = await answerInputRequests(
+      { inputRequests: fresh },
+      { ...(opts.asker ?? { server: conn.name }), signal: opts.signal },
+    );
+    if (!got.ok) {
+      await cancelTask(me);
+      throw new TaskError(got.rule, got.detail);
+    }
+    for (const k of Object.keys(fresh)) answered.add(k);
+    await conn.request(
+      "tasks/update",
+      { taskId: me.taskId, inputResponses: got.retry.inputResponses },
+      { signal: opts.signal },
+    );
   }
 
   /** Cancels every task still running (at exit); resolves with the ones it asked to cancel. */

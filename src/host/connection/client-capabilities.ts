@@ -46,6 +46,9 @@ export function featuresWith(input: InputProvider | undefined, base: ClientFeatu
  * ClientCapabilities for these features. `legacy`: a session-bound handshake, where roots can
  * change under the session (`listChanged`); a 2026-07-28 request declares them per request.
  */
+/** The Tasks extension (SEP-2663, 2026-07-28): a server may answer tools/call with a task handle. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
 export function clientCapabilities(features: ClientFeatures, legacy = false): Json {
   const caps: Json = {};
   if (features.roots) caps.roots = legacy ? { listChanged: true } : {};
@@ -56,7 +59,10 @@ export function clientCapabilities(features: ClientFeatures, legacy = false): Js
     if (features.elicitation.url) modes.url = {};
     if (Object.keys(modes).length) caps.elicitation = modes;
   }
-  if (features.ui) caps.extensions = { ...app.advertiseExtensions };
+  // Modern eras: the Tasks extension on every request (tasks.ts follows its handles); a server
+  // may return a task only to a request that declares it.
+  if (!legacy || features.ui)
+    caps.extensions = { ...(features.ui ? app.advertiseExtensions : {}), ...(legacy ? {} : { [TASKS_EXTENSION]: {} }) };
   return caps;
 }
 
