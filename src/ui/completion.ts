@@ -11,8 +11,8 @@ import type { ArgKind } from "./commands/types.js";
 
 export type CompletionAt =
   | { kind: "none" }
-  /** Candidates known here: each replaces the line from `from`. */
-  | { kind: "list"; from: number; typed: string; options: string[] }
+  /** Candidates known here: each replaces the line from `from`; `labels` (same order) are what the menu shows. */
+  | { kind: "list"; from: number; typed: string; options: string[]; labels?: string[] }
   /** A prompt argument's value: the server suggests; each suggestion replaces from `from`, after `key=`. */
   | {
       kind: "argument";
@@ -147,14 +147,23 @@ function resourceAt(value: string, d: CompletionData): CompletionAt {
   if (!m || !d.resources?.length) return { kind: "none" };
   const typed = m[1];
   const lower = typed.toLowerCase();
-  const hits = d.resources
-    .filter((r) => r.uri.startsWith(typed) || r.name.toLowerCase().startsWith(lower))
-    .map((r) => `@${r.uri}`);
+  // The menu names each resource (`@URI (name)`) unless its URI already ends in its name; Tab inserts the URI.
+  const seen = new Map<string, string>();
+  for (const r of d.resources) {
+    if (seen.size >= MAX_OPTIONS) break;
+    if (!(r.uri.startsWith(typed) || r.name.toLowerCase().startsWith(lower)) || seen.has(r.uri)) continue;
+    const named =
+      r.name && !r.uri.toLowerCase().endsWith(r.name.toLowerCase())
+        ? ` (${r.name.length > 40 ? `${r.name.slice(0, 39)}…` : r.name})`
+        : "";
+    seen.set(r.uri, `@${r.uri}${named}`);
+  }
   return {
     kind: "list",
     from: value.length - typed.length - 1,
     typed: `@${typed}`,
-    options: [...new Set(hits)].slice(0, MAX_OPTIONS),
+    options: [...seen.keys()].map((u) => `@${u}`),
+    labels: [...seen.values()],
   };
 }
 

@@ -31,6 +31,7 @@ function source(
     resources: async () => [
       { uri: "demo://customers/globex", name: "Globex" },
       { uri: "demo://customers/initech", name: "Initech" },
+      { uri: "demo://reports/7", name: "Q3 revenue" },
     ],
     known: () => ({ servers: ["demo", "other"], cards: 3, outputs: 0, tableRows: 0 }),
     complete: async (_e, argument, value, context) => {
@@ -382,6 +383,15 @@ test("Tab completes an @ resource by name or URI in a prompt", async () => {
   await tick(50);
   await type("\t");
   assert.match(frame(), /› @demo:\/\/customers\/globex /, "by URI");
+  // A name the URI does not say is shown beside it; Tab still inserts the URI.
+  await type("\x15");
+  for (const c of "see @") await type(c);
+  await tick(50);
+  assert.match(frame(), /@demo:\/\/reports\/7 \(Q3 re/);
+  assert.doesNotMatch(frame(), /globex \(Globex\)/, "a URI ending in its name is not named twice");
+  for (const c of "q3") await type(c);
+  await type("\t");
+  assert.match(frame(), /› see @demo:\/\/reports\/7 /);
 });
 
 test("Esc clears the line when no turn runs, and leaves it while one runs", async () => {

@@ -260,7 +260,7 @@ export function PromptInput({
   const more = candidates.items.length > MENU_ITEMS ? `  … ${candidates.items.length - MENU_ITEMS} more` : "";
   const hint =
     candidates.items.length > 0 && isActive
-      ? `${candidates.items
+      ? `${(candidates.labels ?? candidates.items)
           .slice(0, MENU_ITEMS)
           .map((c) => sanitizeText(c.trimEnd()))
           .join("  ")}${more}`

@@ -41,6 +41,8 @@ export interface Candidates {
   typed: string;
   /** Each replaces the line from `from` (as it would be typed). */
   items: string[];
+  /** What the menu shows for each item, when that is more than the item (a resource's name). */
+  labels?: string[];
 }
 
 const NONE = { line: "", from: 0, typed: "", items: [] };
@@ -53,7 +55,7 @@ function dataOf(source: CompletionSource, tools: ToolInfo[] = [], resources: Res
 export function knownCandidates(value: string, source: CompletionSource | undefined): Candidates {
   const at = source ? completionAt(value, dataOf(source)) : undefined;
   return at?.kind === "list"
-    ? { line: value, from: at.from, typed: at.typed, items: at.options }
+    ? { line: value, from: at.from, typed: at.typed, items: at.options, ...(at.labels ? { labels: at.labels } : {}) }
     : { ...NONE, line: value };
 }
 /** The pause in typing before a server is asked. */
@@ -106,7 +108,14 @@ export function useCompletion(
       ac.abort();
     };
   }, [at, source, value]);
-  if (at.kind === "list") return { line: value, from: at.from, typed: at.typed, items: at.options };
+  if (at.kind === "list")
+    return {
+      line: value,
+      from: at.from,
+      typed: at.typed,
+      items: at.options,
+      ...(at.labels ? { labels: at.labels } : {}),
+    };
   if (at.kind === "argument" && asked.line === value)
     return { line: value, from: at.from, typed: at.typed, items: asked.items };
   return { ...NONE, line: value };
