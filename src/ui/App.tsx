@@ -5,7 +5,15 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, use
 import { Box, Text, useApp, useStdout } from "ink";
 import { useKeys } from "./hooks/useKeys.js";
 import { FinishedTurns, TurnView } from "./components/Conversation.js";
-import { AppPane, appLines, maxScroll, pageRows, ProgrammaticPane, programmaticLines } from "./components/Panes.js";
+import {
+  AppPane,
+  appLayout,
+  maxScroll,
+  pageRows,
+  ProgrammaticPane,
+  programmaticLayout,
+  resolveScroll,
+} from "./components/Panes.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { ApprovalPrompt } from "./components/ApprovalPrompt.js";
 import { InputDialog } from "./components/InputDialog.js";
@@ -27,7 +35,10 @@ export function scrolledPane(s: UiState): PaneName {
 
 /** The side pane's lines per pane at `width` columns. */
 function paneLines(s: UiState, pane: PaneName, width: number): string[] {
-  return pane === "app" ? appLines(s.app, width) : programmaticLines(s.programmatic, width);
+  return paneLayout(s, pane, width).lines;
+}
+function paneLayout(s: UiState, pane: PaneName, width: number) {
+  return pane === "app" ? appLayout(s.app, width) : programmaticLayout(s.programmatic, width);
 }
 
 /**
@@ -56,7 +67,7 @@ export function scrollPane(
   const pane = scrolledPane(s);
   const height = paneHeights(s, width, rows)[pane];
   const most = maxScroll(paneLines(s, pane, width).length, height);
-  const now = pane === "app" ? s.appScroll : s.progScroll;
+  const now = resolveScroll(paneLayout(s, pane, width), height, pane === "app" ? s.appScroll : s.progScroll);
   const page = pageRows(height);
   const next =
     to === "top" ? most : to === "bottom" ? 0 : Math.max(0, Math.min(most, now + (to === "up" ? page : -page)));

@@ -126,3 +126,10 @@ export interface RetryWait {
   attempt: number;
   of: number;
 }
+
+/**
+ * The scroll a side pane gets when a new entry arrives: the newest entry from its head (its header
+ * and summary, then its first lines; "↓ N more" below), not its closing braces. PgUp/PgDn and End
+ * move on from there as from any position.
+ */
+export const NEWEST_HEAD = -1;

@@ -22,7 +22,15 @@ export type {
   PaneName,
   UiState,
 } from "./state-types.js";
-import type { ToolCallView, TurnItem, Turn, Saveable, ApprovalAnswer, UiState } from "./state-types.js";
+import {
+  NEWEST_HEAD,
+  type ToolCallView,
+  type TurnItem,
+  type Turn,
+  type Saveable,
+  type ApprovalAnswer,
+  type UiState,
+} from "./state-types.js";
 
 const SAVEABLE = new Set(["image", "audio", "resource", "resource_link"]);
 /** Lines a card keeps of what the model did not get (the newest; the transcript keeps all). */
@@ -459,7 +467,15 @@ export class SessionStore {
       this.cards.set(c.n, done);
       return done;
     });
-    this.update({ saveables, programmatic, app, lastTable, progScroll: 0, appScroll: 0 });
+    // A new entry is shown from its head (NEWEST_HEAD), not its closing braces.
+    this.update({
+      saveables,
+      programmatic,
+      app,
+      lastTable,
+      progScroll: programmatic.length > s.programmatic.length ? NEWEST_HEAD : s.progScroll,
+      appScroll: app.length > s.app.length ? NEWEST_HEAD : s.appScroll,
+    });
     this.record({ kind: "tool", call: id, ...outcomeRecord(outcome) });
     if (links.length) this.notice(links.join("\n"));
     // The side pane is hidden while empty: its first output is announced in one line.

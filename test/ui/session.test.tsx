@@ -172,11 +172,15 @@ test("App pane scrolls: Shift+Tab focuses it, PgUp/PgDn move it, the programmati
       { tool: "refresh_dashboard" },
     ),
   );
-  await waitFor(() => /datasetVersion/.test(s.frame()), "the App pane drawn");
-  assert.match(s.frame(), /datasetVersion/, "newest lines (the _meta) shown first");
-  assert.ok(!s.frame().includes('APPROW-0"'), "oldest row scrolled out");
+  // A new entry is shown from its head with a summary, not from its closing braces (34).
+  await waitFor(() => /APPROW-0"/.test(s.frame()), "the App pane drawn from the entry's head");
+  assert.match(s.frame(), /\{rows: 60 items\}/, "the header's summary");
+  assert.ok(!s.frame().includes("datasetVersion"), "the tail (the _meta) is below");
+  assert.match(s.frame(), /↓ \d+ more/);
   await s.type("\x1b[Z"); // Shift+Tab
   assert.match(s.frame(), /▸ App · io\.modelcontextprotocol\/ui \(1\)/);
+  await s.type("\x1b[4~"); // End
+  await waitFor(() => /datasetVersion/.test(s.frame()), "End: the newest lines");
   for (let i = 0; i < 60; i++) await s.type("\x1b[5~"); // PgUp, well past the top
   assert.equal(s.store.getState().progScroll, 0, "the programmatic pane did not move");
   assert.match(s.frame(), /APPROW-0"/, "the top of the App pane is reachable");
@@ -198,9 +202,12 @@ test("the side pane scrolls by a page (PgUp/PgDn) and to either end (Home/End on
     id,
     okOutcome({ programmatic: [{ audience: "programmatic", format: "structured", structuredContent: { rows } }] }),
   );
-  await waitFor(() => /R-299/.test(s.frame()), "the newest lines");
+  await waitFor(() => /"R-0"/.test(s.frame()), "the new entry from its head");
+  assert.match(s.frame(), /\{rows: 300 items\}/, "its summary in the header");
   assert.doesNotMatch(s.frame(), /more lines/, "no cut entry");
   assert.doesNotMatch(s.frame(), /x…/, "long lines wrap, never cut");
+  await s.type("\x1b[4~"); // End
+  await waitFor(() => s.store.getState().progScroll === 0 && /R-299/.test(s.frame()), "End: the newest lines");
   await s.type("\x1b[5~"); // PgUp
   const page = s.store.getState().progScroll;
   assert.ok(page >= 5, `one PgUp moves a page (${page} lines)`);

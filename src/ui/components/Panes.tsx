@@ -5,6 +5,7 @@ import { sanitizeInline, sanitizeJson, sanitizeName } from "../../protocol/sanit
 import { formatBytes } from "../../host/result/measure.js";
 import { displayWidth, truncateToWidth, wrapToWidth } from "../format.js";
 import type { AppEntry, ProgrammaticEntry } from "../state.js";
+import { NEWEST_HEAD } from "../state-types.js";
 
 /**
  * Lines kept of one entry (a bound on memory: an 8 MiB value pretty-printed): what is past it is
@@ -100,47 +101,92 @@ export interface ProgrammaticPaneProps {
 /** The text width inside a pane `width` columns wide, after the entries' two-space indent. */
 const bodyWidth = (width: number) => Math.max(4, width - 4);
 
-/** A pane's lines, kept per entries array (the store replaces it on change) and width. */
-const linesCache = new WeakMap<readonly object[], { width: number; lines: string[] }>();
-function cachedLines<T extends object>(entries: readonly T[], width: number, build: () => string[]): string[] {
-  const hit = linesCache.get(entries);
-  if (hit && hit.width === width) return hit.lines;
-  const lines = build();
-  linesCache.set(entries, { width, lines });
-  return lines;
+export { NEWEST_HEAD };
+
+/** A pane's lines, and where its newest entry starts (the line index of its header). */
+interface Layout {
+  lines: string[];
+  newest: number;
+}
+
+/** A pane's layout, kept per entries array (the store replaces it on change) and width. */
+const layoutCache = new WeakMap<readonly object[], { width: number; layout: Layout }>();
+function cachedLayout<T extends object>(entries: readonly T[], width: number, build: () => Layout): Layout {
+  const hit = layoutCache.get(entries);
+  if (hit && hit.width === width) return hit.layout;
+  const layout = build();
+  layoutCache.set(entries, { width, layout });
+  return layout;
+}
+
+/** The scroll to draw: NEWEST_HEAD resolved to the position that starts at the newest entry's header. */
+export function resolveScroll(layout: Layout, height: number, scroll: number): number {
+  if (scroll !== NEWEST_HEAD) return scroll;
+  const body = Math.max(1, paneBodyRows(height) - 2);
+  if (layout.lines.length <= paneBodyRows(height)) return 0;
+  return Math.max(0, layout.lines.length - layout.newest - body);
+}
+
+/**
+ * One line saying what a value holds, for an entry's header: `[37 items]`, `{items: 37 items,
+ * total, nextCursor}` (at most five keys, arrays counted), or the value when it is short.
+ */
+export function summarizeValue(value: unknown): string {
+  const items = (n: number) => `${n} item${n === 1 ? "" : "s"}`;
+  if (Array.isArray(value)) return `[${items(value.length)}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value);
+    const shown = keys.slice(0, 5).map((k) => {
+      const v = (value as Record<string, unknown>)[k];
+      const name = sanitizeName(k, 24);
+      return Array.isArray(v) ? `${name}: ${items(v.length)}` : name;
+    });
+    return `{${shown.join(", ")}${keys.length > 5 ? `, … ${keys.length - 5} more` : ""}}`;
+  }
+  const text = sanitizeInline(JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 export function programmaticLines(entries: readonly ProgrammaticEntry[], width = 1_000): string[] {
-  return cachedLines(entries, width, () => buildProgrammaticLines(entries, width));
+  return programmaticLayout(entries, width).lines;
 }
-function buildProgrammaticLines(entries: readonly ProgrammaticEntry[], width: number): string[] {
+export function programmaticLayout(entries: readonly ProgrammaticEntry[], width = 1_000): Layout {
+  return cachedLayout(entries, width, () => buildProgrammaticLines(entries, width));
+}
+function buildProgrammaticLines(entries: readonly ProgrammaticEntry[], width: number): Layout {
   const lines: string[] = [];
+  let newest = 0;
   for (const e of entries) {
+    newest = lines.length;
     lines.push(
       ...wrapToWidth(
-        `#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)}`,
+        `#${e.n} ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}  ${formatBytes(e.bytes)} · ${summarizeValue(e.value)}`,
         width - 2,
       ),
     );
     for (const l of jsonLines(e.value, bodyWidth(width))) lines.push(`  ${l}`);
   }
-  return lines;
+  return { lines, newest };
 }
 
 /** A pane's scrolled body: the visible window of its lines with "↑/↓ N more" markers. */
 function PaneBody({
-  lines,
+  layout,
   width,
   height,
   scroll,
 }: {
-  lines: string[];
+  layout: Layout;
   width: number;
   height: number;
   scroll: number;
 }) {
   const inner = Math.max(4, width - 2);
-  const { shown, above, below } = windowLines(lines, paneBodyRows(height), scroll);
+  const { shown, above, below } = windowLines(
+    layout.lines,
+    paneBodyRows(height),
+    resolveScroll(layout, height, scroll),
+  );
   return (
     <>
       {above ? <Text dimColor>{`↑ ${above} more`}</Text> : null}
@@ -167,7 +213,7 @@ export function ProgrammaticPane({ entries, width, height, scroll, focused }: Pr
       width={width}
       focused={focused}
     >
-      <PaneBody lines={programmaticLines(entries, width)} width={width} height={height} scroll={scroll} />
+      <PaneBody layout={programmaticLayout(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }
@@ -182,11 +228,16 @@ export interface AppPaneProps {
 }
 
 export function appLines(entries: readonly AppEntry[], width = 1_000): string[] {
-  return cachedLines(entries, width, () => buildAppLines(entries, width));
+  return appLayout(entries, width).lines;
 }
-function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
+export function appLayout(entries: readonly AppEntry[], width = 1_000): Layout {
+  return cachedLayout(entries, width, () => buildAppLines(entries, width));
+}
+function buildAppLines(entries: readonly AppEntry[], width: number): Layout {
   const lines: string[] = [];
+  let newest = 0;
   for (const e of entries) {
+    newest = lines.length;
     // A line about the App View (store.appNote): its time and text, no JSON around it.
     if (e.audience === "view" && typeof e.value === "string") {
       lines.push(...wrapToWidth(`${clock(e.at)} ${sanitizeInline(e.value)}`, width - 2));
@@ -194,7 +245,7 @@ function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
     }
     lines.push(
       ...wrapToWidth(
-        `${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}`,
+        `${e.audience ? sanitizeName(e.audience) : "(no output)"} · ${sanitizeName(e.server)} · ${sanitizeName(e.tool)}  ${clock(e.at)}${e.value !== undefined ? ` · ${summarizeValue(e.value)}` : ""}`,
         width - 2,
       ),
     );
@@ -204,7 +255,7 @@ function buildAppLines(entries: readonly AppEntry[], width: number): string[] {
       for (const l of jsonLines(e.appMeta, bodyWidth(width))) lines.push(`  ${l}`);
     }
   }
-  return lines;
+  return { lines, newest };
 }
 
 /** "App · EXTENSION (N)"; where that is too wide for the pane, shorter forms that keep the extension id whole. */
@@ -224,7 +275,7 @@ export function AppPane({ entries, width, height, scroll = 0, focused }: AppPane
   const ext = [...new Set(entries.map((e) => e.audience).filter(Boolean))].map((a) => sanitizeName(a)).join(", ");
   return (
     <Framed title={appTitle(ext, entries.length, width, focused)} width={width} focused={focused}>
-      <PaneBody lines={appLines(entries, width)} width={width} height={height} scroll={scroll} />
+      <PaneBody layout={appLayout(entries, width)} width={width} height={height} scroll={scroll} />
     </Framed>
   );
 }
