@@ -6,26 +6,20 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
-import { BIN, ROOT, config, tempDir } from "../helpers/host-fixtures.js";
+import { BIN, config, tempDir } from "../helpers/host-fixtures.js";
 import { EVERYTHING } from "../helpers/real-servers.js";
 import { Host } from "../../src/host/host.js";
 import { DEFAULT_LIMITS } from "../../src/host/config/config.js";
+import { ENDLESS_TASK_SERVER, taskLog } from "../helpers/task-log.js";
 
 const dir = tempDir();
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const ENDLESS = join(ROOT, "test", "fixtures", "endless-task-server.mjs");
+const ENDLESS = ENDLESS_TASK_SERVER;
 const endless = (log: string) => ({ command: process.execPath, args: [ENDLESS], env: { TASK_LOG: log } });
-const logged = (log: string): { method: string; params: any }[] =>
-  existsSync(log)
-    ? readFileSync(log, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
 
 /** Resolves once `check` holds, re-checking whenever the file changes (or every 50 ms as it is written). */
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
@@ -110,12 +104,12 @@ test("a cancelled task call sends tasks/cancel for its task; the outcome says ca
       {},
       { signal: ac.signal, onProgress: (p) => void statuses.push(p.message ?? "") },
     );
-    await until(() => logged(log).some((m) => m.method === "tasks/get"), "the first tasks/get");
+    await until(() => taskLog(log).some((m) => m.method === "tasks/get"), "the first tasks/get");
     ac.abort();
     const outcome = await call;
     assert.equal(outcome.ok, false);
     assert.equal(!outcome.ok && outcome.error.rule, "cancelled");
-    const sent = logged(log);
+    const sent = taskLog(log);
     assert.deepEqual(sent.find((m) => m.method === "tools/call")?.params.task, {});
     assert.deepEqual(sent.find((m) => m.method === "tasks/cancel")?.params, { taskId: "task-1" });
     assert.ok(statuses.includes("task working: still going"), statuses.join(" | "));
@@ -140,7 +134,7 @@ test("a task outlives a slow call: it runs past the call timeout (callTimeoutMs)
     const text = JSON.stringify(outcome.routed.model);
     const ms = Number(/done after (\d+) ms/.exec(text)?.[1]);
     assert.ok(ms >= 2500 && ms > 800, `the task ran ${ms} ms, past the 800 ms call timeout`);
-    assert.equal(logged(log).filter((m) => m.method === "tasks/cancel").length, 0);
+    assert.equal(taskLog(log).filter((m) => m.method === "tasks/cancel").length, 0);
   } finally {
     await host.close();
   }
@@ -152,11 +146,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     const file = join(dir, `endless-${signal}.json`);
     writeFileSync(file, JSON.stringify({ mcpServers: { endless: endless(log) } }));
     const { child, done } = cli(["call", "forever", "--config", file]);
-    await until(() => logged(log).some((m) => m.method === "tasks/get"), "the task to be polled");
+    await until(() => taskLog(log).some((m) => m.method === "tasks/get"), "the task to be polled");
     child.kill(signal);
     const r = await done;
     assert.notEqual(r.code, 0);
-    assert.deepEqual(logged(log).find((m) => m.method === "tasks/cancel")?.params, { taskId: "task-1" });
+    assert.deepEqual(taskLog(log).find((m) => m.method === "tasks/cancel")?.params, { taskId: "task-1" });
     assert.match(r.stderr, /task task-1 of endless\/forever cancelled on exit/);
   });
 }

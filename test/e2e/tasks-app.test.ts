@@ -4,22 +4,16 @@
 // running when the app quits is cancelled on the server too, and the terminal is told so.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
-import { ROOT, tempDir } from "../helpers/host-fixtures.js";
+import { tempDir } from "../helpers/host-fixtures.js";
+import { ENDLESS_TASK_SERVER, taskLog } from "../helpers/task-log.js";
 
 const open: AppTerminal[] = [];
 after(() => open.forEach((t) => t.close()));
 
-const ENDLESS = join(ROOT, "test", "fixtures", "endless-task-server.mjs");
-const logged = (log: string): { method: string; params: any }[] =>
-  existsSync(log)
-    ? readFileSync(log, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
+const ENDLESS = ENDLESS_TASK_SERVER;
 
 test("a running task on its card, /cancel sends tasks/cancel, and quitting cancels the one still running", async () => {
   const dir = tempDir();
@@ -40,11 +34,11 @@ test("a running task on its card, /cancel sends tasks/cancel, and quitting cance
 
   t.submit("/call forever {}");
   await t.waitFor(/endless · forever[\s\S]*task working: still going/, "the task's status on its card");
-  assert.deepEqual(logged(log).find((m) => m.method === "tools/call")?.params.task, {}, "called as a task");
+  assert.deepEqual(taskLog(log).find((m) => m.method === "tools/call")?.params.task, {}, "called as a task");
   t.submit("/cancel");
   await t.idle(/forever failed \[cancelled\]/, "the card says cancelled");
   assert.deepEqual(
-    logged(log)
+    taskLog(log)
       .filter((m) => m.method === "tasks/cancel")
       .map((m) => m.params),
     [{ taskId: "task-1" }],
@@ -55,14 +49,14 @@ test("a running task on its card, /cancel sends tasks/cancel, and quitting cance
   await t.waitFor(
     (s) =>
       (s.match(/task working: still going/g) ?? []).length >= 1 &&
-      logged(log).filter((m) => m.method === "tools/call").length === 2,
+      taskLog(log).filter((m) => m.method === "tools/call").length === 2,
     "the second task running",
   );
   t.submit("/quit");
   assert.equal(await t.exitCode(), 0);
   await t.waitFor(/task task-1 of endless\/forever cancelled on exit/, "the terminal is told", { history: 100 });
   assert.equal(
-    logged(log).filter((m) => m.method === "tasks/cancel").length,
+    taskLog(log).filter((m) => m.method === "tasks/cancel").length,
     2,
     "the running one cancelled on the server",
   );

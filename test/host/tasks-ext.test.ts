@@ -8,24 +8,16 @@
 // an empty result) and the extension was never declared, so such a server refused every call.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Host } from "../../src/host/host.js";
 import type { InputProvider } from "../../src/host/input/input-provider.js";
 import { config, ROOT, tempDir } from "../helpers/host-fixtures.js";
+import { taskLog } from "../helpers/task-log.js";
 
 const SERVER = join(ROOT, "test", "fixtures", "tasks-ext-server.mjs");
 const dir = tempDir();
 const hosts: Host[] = [];
 after(async () => Promise.all(hosts.map((h) => h.close())));
-
-const logged = (log: string): { method: string; params: any }[] =>
-  existsSync(log)
-    ? readFileSync(log, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
 
 async function start(name: string, input?: InputProvider) {
   const log = join(dir, `${name}.log`);
@@ -53,7 +45,7 @@ test("a flat task handle is polled to its inline result; the extension declared,
   const o = await host.call("slow", {}, { onProgress: (p) => void statuses.push(p.message ?? "") });
   assert.ok(o.ok, JSON.stringify(!o.ok && o.error));
   assert.equal(text(o), "slow done after 2 polls");
-  const sent = logged(log);
+  const sent = taskLog(log);
   const call = sent.find((m) => m.method === "tools/call")!;
   assert.equal(call.params.task, undefined, "the server decides; no task parameter");
   assert.deepEqual(
@@ -81,7 +73,7 @@ test("input_required: the elicitation is answered on the input path and sent onc
   assert.ok(o.ok, JSON.stringify(!o.ok && o.error));
   assert.equal(text(o), "hello Ada");
   assert.deepEqual(asked, ["Who is asking? CANARY-TASK-ELICIT"], "asked once");
-  const updates = logged(log).filter((m) => m.method === "tasks/update");
+  const updates = taskLog(log).filter((m) => m.method === "tasks/update");
   assert.equal(updates.length, 1);
   assert.deepEqual(updates[0].params.inputResponses.who, { action: "accept", content: { name: "Ada" } });
 });
@@ -96,12 +88,12 @@ test("a failed task names its JSON-RPC error; a cancelled call sends tasks/cance
   const ac = new AbortController();
   const running = host.call("forever", {}, { signal: ac.signal });
   const until = Date.now() + 30_000;
-  while (!logged(log).some((m) => m.method === "tasks/get" && m.params.taskId === "ext-task-2")) {
+  while (!taskLog(log).some((m) => m.method === "tasks/get" && m.params.taskId === "ext-task-2")) {
     assert.ok(Date.now() < until, "the forever task was polled");
     await new Promise((r) => setTimeout(r, 20));
   }
   ac.abort();
   const cancelled = await running;
   assert.equal(!cancelled.ok && cancelled.error.rule, "cancelled");
-  assert.equal(logged(log).find((m) => m.method === "tasks/cancel")?.params.taskId, "ext-task-2");
+  assert.equal(taskLog(log).find((m) => m.method === "tasks/cancel")?.params.taskId, "ext-task-2");
 });
