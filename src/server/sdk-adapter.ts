@@ -4,6 +4,8 @@
 // validates arguments and outputSchema) and serves them through the toolkit, which speaks all
 // three eras: 2026-12-01 clients get negotiated `outputs`; 2026-07-28 and initialize-era clients
 // get the callback's `content` and `structuredContent` exactly as the SDK returns them today.
+// Its registered prompts and resources (static and level-1 templates) are served as they are, each
+// get or read through the SDK's handler; they are listed once, when the toolkit is built.
 // The SDK's own Server cannot serve 2026-12-01: it re-validates tools/call results against its
 // schema (stripping `outputs`) and its HTTP transport refuses the 2026-07-28 version header.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,6 +14,14 @@ import type { ContentBlock, Implementation, JsonSchema, ToolAnnotations } from "
 import { isObject } from "../protocol/is-object.js";
 import { ToolkitServer, type ToolkitServerOptions } from "./engine.js";
 import { defineTool, ToolError, type DefinedTool, type RunContext, type VariantDefinition } from "./tool.js";
+import { definePrompt, type PromptDefinition, type PromptMessage } from "./prompt.js";
+import {
+  defineResource,
+  defineResourceTemplate,
+  type CompiledTemplate,
+  type ResourceBody,
+  type ResourceDefinition,
+} from "./resource.js";
 
 /** What an SDK tool callback returned (after the SDK's own checks). */
 export interface SdkToolResult {
@@ -74,9 +84,14 @@ export interface OutputVariants {
 type Handler = (request: Record<string, unknown>, extra: Record<string, unknown>) => Promise<unknown>;
 
 /** The SDK's installed request handler for `method` (its wrapped, validating one). */
-function sdkHandler(mcp: McpServer, method: string): Handler {
+/** The SDK's handler for `method`, or undefined when the McpServer registered nothing that needs it. */
+function optionalHandler(mcp: McpServer, method: string): Handler | undefined {
   const handlers = (mcp.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
-  const h = handlers instanceof Map ? handlers.get(method) : undefined;
+  return handlers instanceof Map ? handlers.get(method) : undefined;
+}
+
+function sdkHandler(mcp: McpServer, method: string): Handler {
+  const h = optionalHandler(mcp, method);
   if (!h)
     throw new Error(
       `withOutputVariants: the McpServer has no ${method} handler (register a tool first; SDK 1.x McpServer expected)`,
@@ -231,6 +246,9 @@ export function withOutputVariants(mcp: McpServer, options: OutputVariantsOption
         tools: tools.map((t) =>
           toolFrom(mcp, t, declared.get(t.name)?.variants ?? [], declared.get(t.name)?.options ?? {}),
         ),
+        prompts: await promptsFrom(mcp),
+        resources: await resourcesFrom(mcp),
+        resourceTemplates: await templatesFrom(mcp),
         extensions: options.extensions,
         cache: options.cache,
         stateSecret: options.stateSecret,
@@ -239,4 +257,99 @@ export function withOutputVariants(mcp: McpServer, options: OutputVariantsOption
     },
   };
   return adapter;
+}
+
+// Prompts and resources registered on the McpServer are served as they are (no variants apply to
+// them): listed once when the toolkit is built, each get or read through the SDK's own handler.
+
+/** A plain `extra` for the SDK's prompt and resource handlers (they neither report progress nor ask the client). */
+function plainExtra(): Record<string, unknown> {
+  return {
+    signal: new AbortController().signal,
+    requestId: `prism-adapter-${++nextId}`,
+    _meta: {},
+    sendNotification: async () => {},
+    sendRequest: async (r: { method: string }) => {
+      throw new Error(`withOutputVariants: ${r.method} from a prompt or resource callback is not bridged`);
+    },
+  };
+}
+
+async function sdkRequest(
+  h: Handler,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const r = await h({ jsonrpc: "2.0", id: ++nextId, method, params }, plainExtra());
+  return isObject(r) ? r : {};
+}
+
+async function promptsFrom(mcp: McpServer): Promise<PromptDefinition[]> {
+  const list = optionalHandler(mcp, "prompts/list");
+  if (!list) return [];
+  const get = sdkHandler(mcp, "prompts/get");
+  const listed = await sdkRequest(list, "prompts/list", {});
+  const prompts = Array.isArray(listed.prompts) ? (listed.prompts as Record<string, unknown>[]) : [];
+  return prompts.map((p) =>
+    definePrompt({
+      name: String(p.name),
+      ...(typeof p.title === "string" ? { title: p.title } : {}),
+      ...(typeof p.description === "string" ? { description: p.description } : {}),
+      ...(Array.isArray(p.arguments) ? { arguments: p.arguments as PromptDefinition["arguments"] } : {}),
+      get: async (args) => {
+        const r = await sdkRequest(get, "prompts/get", { name: p.name, arguments: args });
+        return {
+          ...(typeof r.description === "string" ? { description: r.description } : {}),
+          messages: (Array.isArray(r.messages) ? r.messages : []) as PromptMessage[],
+        };
+      },
+    }),
+  );
+}
+
+/** The first contents of a resources/read result as the toolkit's body. */
+function bodyOf(r: Record<string, unknown>): ResourceBody | undefined {
+  const c = Array.isArray(r.contents) ? (r.contents[0] as Record<string, unknown> | undefined) : undefined;
+  if (typeof c?.text === "string") return { text: c.text };
+  if (typeof c?.blob === "string") return { blob: c.blob };
+  return undefined;
+}
+
+async function resourcesFrom(mcp: McpServer): Promise<ResourceDefinition[]> {
+  const list = optionalHandler(mcp, "resources/list");
+  if (!list) return [];
+  const read = sdkHandler(mcp, "resources/read");
+  const listed = await sdkRequest(list, "resources/list", {});
+  const resources = Array.isArray(listed.resources) ? (listed.resources as Record<string, unknown>[]) : [];
+  return resources.map((r) =>
+    defineResource({
+      uri: String(r.uri),
+      name: String(r.name ?? r.uri),
+      ...(typeof r.title === "string" ? { title: r.title } : {}),
+      ...(typeof r.description === "string" ? { description: r.description } : {}),
+      mimeType: typeof r.mimeType === "string" ? r.mimeType : "application/octet-stream",
+      read: async () => bodyOf(await sdkRequest(read, "resources/read", { uri: r.uri })) ?? "",
+    }),
+  );
+}
+
+async function templatesFrom(mcp: McpServer): Promise<CompiledTemplate[]> {
+  const list = optionalHandler(mcp, "resources/templates/list");
+  if (!list) return [];
+  const read = sdkHandler(mcp, "resources/read");
+  const listed = await sdkRequest(list, "resources/templates/list", {});
+  const templates = Array.isArray(listed.resourceTemplates)
+    ? (listed.resourceTemplates as Record<string, unknown>[])
+    : [];
+  return templates.map((t) =>
+    // A template beyond level-1 `{name}` variables is refused here, naming it (the toolkit serves level 1).
+    defineResourceTemplate({
+      uriTemplate: String(t.uriTemplate),
+      name: String(t.name ?? t.uriTemplate),
+      ...(typeof t.title === "string" ? { title: t.title } : {}),
+      ...(typeof t.description === "string" ? { description: t.description } : {}),
+      ...(typeof t.mimeType === "string" ? { mimeType: t.mimeType } : {}),
+      read: async (_vars, uri) => bodyOf(await sdkRequest(read, "resources/read", { uri })),
+    }),
+  );
 }

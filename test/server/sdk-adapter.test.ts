@@ -248,3 +248,67 @@ describe("withOutputVariants, in process", () => {
     await b.close();
   });
 });
+
+describe("withOutputVariants bridges the McpServer's prompts and resources too", () => {
+  it("prompts/list and prompts/get, resources/list and resources/read (static and templated) are served as registered", async () => {
+    const { ResourceTemplate } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const server = new McpServer({ name: "x", version: "1" });
+    registerGetSumTool(server);
+    server.registerPrompt(
+      "greet",
+      { title: "Greet", description: "Greets someone", argsSchema: { who: z.string() } },
+      ({ who }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${who}!` } }] }),
+    );
+    server.registerResource(
+      "notes",
+      "file:///notes.txt",
+      { mimeType: "text/plain", description: "Notes" },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: "text/plain", text: "the notes" }],
+      }),
+    );
+    server.registerResource(
+      "greeting",
+      new ResourceTemplate("greeting://{name}", { list: undefined }),
+      { mimeType: "text/plain" },
+      async (uri, vars) => ({ contents: [{ uri: uri.href, text: `Hi ${String(vars.name)}` }] }),
+    );
+    const toolkit = await withOutputVariants(server).toolkit();
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-12-01",
+      "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const ask = (method: string, params: Record<string, unknown> = {}) =>
+      toolkit.handle(
+        method,
+        { ...params, _meta },
+        { signal: new AbortController().signal, session: {}, notify: async () => {} },
+      ) as Promise<any>;
+    const prompts = await ask("prompts/list");
+    assert.deepEqual(
+      prompts.prompts.map((p: { name: string; arguments?: { name: string }[] }) => [
+        p.name,
+        p.arguments?.map((a) => a.name),
+      ]),
+      [["greet", ["who"]]],
+    );
+    const got = await ask("prompts/get", { name: "greet", arguments: { who: "Ada" } });
+    assert.deepEqual(got.messages, [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
+    const listed = await ask("resources/list");
+    assert.deepEqual(
+      listed.resources.map((r: { uri: string }) => r.uri),
+      ["file:///notes.txt"],
+    );
+    assert.equal((await ask("resources/read", { uri: "file:///notes.txt" })).contents[0].text, "the notes");
+    const templates = await ask("resources/templates/list");
+    assert.deepEqual(
+      templates.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate),
+      ["greeting://{name}"],
+    );
+    assert.equal((await ask("resources/read", { uri: "greeting://Grace" })).contents[0].text, "Hi Grace");
+    // Modern list results carry the caching hints (SEP-2549), as the tools' do.
+    assert.equal(typeof prompts.ttlMs, "number");
+    assert.equal(typeof listed.cacheScope, "string");
+  });
+});
