@@ -59,6 +59,33 @@ export interface Run {
 }
 export const tokens = (r: Run) => Math.ceil((r.defChars + r.resultChars) / 4);
 
+/** Runs of one task side by side, each against `base` (chat mode). */
+export function runTable(runs: Run[], base: Run, caption: string): Table {
+  return {
+    caption,
+    head: [
+      "how",
+      "model round trips",
+      "tool calls",
+      "tool definitions (chars)",
+      "tool results read (chars)",
+      "tokens ≈",
+      "vs chat",
+      "complete",
+    ],
+    rows: runs.map((r) => [
+      r.name,
+      r.requests,
+      r.calls,
+      int(r.defChars),
+      int(r.resultChars),
+      int(tokens(r)),
+      ratio(tokens(r) / tokens(base)),
+      r.complete ? "yes" : "no",
+    ]),
+  };
+}
+
 /** The tool_result texts of the newest user message (the results this request added). */
 function newResults(body: any): string[] {
   const last = body?.messages?.at(-1);
@@ -244,29 +271,7 @@ export async function codeModeBench({ log }: BenchOptions): Promise<Section> {
   } finally {
     await demo.close();
   }
-  const table = (runs: Run[], base: Run, caption: string): Table => ({
-    caption,
-    head: [
-      "how",
-      "model round trips",
-      "tool calls",
-      "tool definitions (chars)",
-      "tool results read (chars)",
-      "tokens ≈",
-      "vs chat",
-      "complete",
-    ],
-    rows: runs.map((r) => [
-      r.name,
-      r.requests,
-      r.calls,
-      int(r.defChars),
-      int(r.resultChars),
-      int(tokens(r)),
-      ratio(tokens(r) / tokens(base)),
-      r.complete ? "yes" : "no",
-    ]),
-  });
+  const table = runTable;
   const [chatBulk, , codeBulk] = bulk;
   const [chatOne, codeOne] = single;
   const targets: Target[] = [

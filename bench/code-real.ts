@@ -19,7 +19,7 @@ import { DEFAULT_LIMITS } from "../src/host/config/config.js";
 import type { Responder } from "../test/helpers/fake-anthropic.js";
 import type { HostConfig } from "../src/host/config/config.js";
 import { filesystemStdio, gitServer, sqliteServer } from "../test/helpers/real-servers.js";
-import { measure, oneCall, tokens, type Run } from "./code-mode.js";
+import { measure, oneCall, runTable, tokens, type Run } from "./code-mode.js";
 import { int, ratio, type BenchOptions, type Section, type Target } from "./lib/report.js";
 
 const AUTHORS = Array.from({ length: 12 }, (_, i) => `Author ${String.fromCharCode(65 + i)}`);
@@ -255,29 +255,7 @@ export async function codeRealBench({ log }: BenchOptions): Promise<Section> {
         "(b) lifts the result budget to 150,000 tokens in both modes so chat mode reads the rows whole, as a host without a budget sends them; with the budget the rows would be cut and paged with read_result, and the model would still read all of them.",
         "A chat model that writes the aggregate itself (GROUP BY) would read three rows: the comparison is for work the server cannot do for the model, as in (a) and (c).",
       ],
-      tables: tasks.map((t) => ({
-        caption: t.caption,
-        head: [
-          "how",
-          "model round trips",
-          "tool calls",
-          "tool definitions (chars)",
-          "tool results read (chars)",
-          "tokens ≈",
-          "vs chat",
-          "complete",
-        ],
-        rows: t.runs.map((r) => [
-          r.name,
-          r.requests,
-          r.calls,
-          int(r.defChars),
-          int(r.resultChars),
-          int(tokens(r)),
-          ratio(tokens(r) / tokens(t.runs[0])),
-          r.complete ? "yes" : "no",
-        ]),
-      })),
+      tables: tasks.map((t) => runTable(t.runs, t.runs[0], t.caption)),
       targets,
       notes: [],
     };

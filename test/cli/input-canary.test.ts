@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { FakeAnthropic, type Responder } from "../helpers/fake-anthropic.js";
-import { INPUT_CANARIES } from "../fixtures/input-legacy-server.js";
+import { INPUT_CANARIES, inputLegacyEntry } from "../fixtures/input-legacy-server.js";
 import { startMrtrServer } from "../fixtures/input-mrtr-server.js";
 
 const dir = tempDir();
@@ -36,11 +36,7 @@ before(async () => {
     config,
     JSON.stringify({
       mcpServers: {
-        legacy: {
-          command: process.execPath,
-          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
-          cwd: ROOT,
-        },
+        legacy: inputLegacyEntry(ROOT),
         mrtr: { url: mrtr.url },
       },
       limits: { connectWaitMs: 60_000 },

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { BIN, ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { EVERYTHING, startEverythingHttp } from "../helpers/real-servers.js";
 import { startMrtrServer } from "../fixtures/input-mrtr-server.js";
+import { inputLegacyEntry } from "../fixtures/input-legacy-server.js";
 
 const dir = tempDir();
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
@@ -42,11 +43,7 @@ describe("elicitation and sampling, one-shot", () => {
       config,
       JSON.stringify({
         mcpServers: {
-          legacy: {
-            command: process.execPath,
-            args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
-            cwd: ROOT,
-          },
+          legacy: inputLegacyEntry(ROOT),
           everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
           web: { url: http.url },
           mrtr: { url: mrtr.url },

@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { ROOT, tempDir } from "../helpers/host-fixtures.js";
+import { inputLegacyEntry } from "../fixtures/input-legacy-server.js";
 
 const open: AppTerminal[] = [];
 after(() => open.forEach((t) => t.close()));
@@ -18,11 +19,7 @@ test("a form filled by keys and a sampling approval", async () => {
     cfg,
     JSON.stringify({
       mcpServers: {
-        legacy: {
-          command: process.execPath,
-          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
-          cwd: ROOT,
-        },
+        legacy: inputLegacyEntry(ROOT),
       },
       limits: { discoverTimeoutMs: 15000, connectWaitMs: 60000 },
     }),

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 import { ROOT, tempDir } from "../helpers/host-fixtures.js";
 import { FakeOpenAI } from "../helpers/fake-openai.js";
-import { INPUT_CANARIES } from "../fixtures/input-legacy-server.js";
+import { INPUT_CANARIES, inputLegacyEntry } from "../fixtures/input-legacy-server.js";
 
 const open: AppTerminal[] = [];
 const fakes: FakeOpenAI[] = [];
@@ -34,11 +34,7 @@ test("OpenAI-compatible in the app: chat, /model switch, sampling by the new mod
     cfg,
     JSON.stringify({
       mcpServers: {
-        legacy: {
-          command: process.execPath,
-          args: ["--import", "tsx", join(ROOT, "test", "fixtures", "input-legacy-server.ts")],
-          cwd: ROOT,
-        },
+        legacy: inputLegacyEntry(ROOT),
       },
       limits: { discoverTimeoutMs: 15000, connectWaitMs: 60000 },
     }),
