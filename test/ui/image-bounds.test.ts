@@ -62,9 +62,12 @@ test("a large decode runs off the main thread: the event loop keeps turning thro
     const r = await renderImage(img, { width: 60, height: 20, deadlineMs: 60_000 });
     const took = performance.now() - started;
     running = false;
+    // The gap from the last turn to the end counts too: a decode that held the thread at its end
+    // shows there. (A fast decode may see only two turns; the gaps, not their count, decide.)
+    longest = Math.max(longest, performance.now() - last);
     assert.ok(r.ok, r.ok ? "" : r.reason);
     const what = `${r.ok ? r.size.format : ""} decode of ${took.toFixed(0)} ms: ${turns} timer turns, longest gap ${longest.toFixed(0)} ms`;
-    assert.ok(turns >= 3 && longest < took * 0.6, what);
+    assert.ok(turns >= 2 && longest < took * 0.6, what);
   }
 });
 
