@@ -32,7 +32,8 @@ const ALLOWED: Record<Layer, Layer[]> = {
   client: ["protocol", "host"],
   compare: ["protocol", "host"],
   // The server checker: raw JSON-RPC clients over the shared protocol rules, no host pipeline.
-  conformance: ["protocol"],
+  // check-client's scenario servers are built with the reference toolkit (src/conformance/client/).
+  conformance: ["protocol", "server"],
   model: ["protocol", "host"],
   // Code mode's sandbox and run_code: beside model (the CLI and UI hand run_code to the turn).
   code: ["protocol", "host"],

@@ -28,6 +28,12 @@ export const COMMAND_HELP: Record<string, string> = {
   logout: "mcp-prism logout SERVER\n  Forgets that server's tokens, client registrations and discovery.",
   check:
     "mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--call TOOL [--args JSON]]... [--allow-writes] [--allow-untested] [--json]\n  SEP-3279 and 2026-07-28 conformance of any server.",
+  "check-client":
+    "mcp-prism check-client [--scenario NAME]... [--transport stdio|http]... [--timeout SECONDS] [--allow-untested] [--json] -- COMMAND [ARGS...]\n  SEP-3279 client conformance of any host: scenario servers and a scripted model API on 127.0.0.1.",
+  "scenario-server":
+    "mcp-prism scenario-server NAME [--seed HEX] [--log FILE] [--http PORT]\n  One of check-client's scenario servers.",
+  "conformance-client":
+    "mcp-prism conformance-client [--mode MODE] [--api openai|anthropic]\n  mcp-prism as the client under check-client: one -p turn against MCP_CONFORMANCE_CONTEXT's scenario.",
   "demo-server":
     "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
   servers:

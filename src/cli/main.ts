@@ -17,6 +17,9 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   read: () => import("./commands/read.js"),
   view: () => import("./commands/view.js"),
   check: () => import("./commands/check.js"),
+  "check-client": () => import("./commands/check-client.js"),
+  "conformance-client": () => import("./commands/conformance-client.js"),
+  "scenario-server": () => import("./commands/scenario-server.js"),
   run: () => import("./commands/run.js"),
   servers: () => import("./commands/servers.js"),
   sessions: () => import("./commands/sessions.js"),
@@ -62,6 +65,7 @@ Usage:
   mcp-prism run FILE|- [--json] [--yes]     a script against the servers' tools (code mode)
   mcp-prism view TOOL [--args JSON] [--open] [--view-projection result|output]
   mcp-prism check (-- COMMAND [ARGS...] | --url URL) [--call TOOL --args JSON] [--allow-untested] [--json]
+  mcp-prism check-client [--scenario NAME] [--transport stdio|http] [--json] -- COMMAND [ARGS...]
   mcp-prism login SERVER                  sign in to an HTTP server (OAuth, in the browser)
   mcp-prism logout SERVER                 forget its tokens
   mcp-prism demo-server [--http PORT]
@@ -169,7 +173,7 @@ async function dispatch(argvAsTyped: string[]): Promise<number> {
 }
 
 /** Commands that print their own, longer usage for --help (`help COMMAND` asks them for it). */
-const OWN_HELP = new Set(["demo-server", "check"]);
+const OWN_HELP = new Set(["demo-server", "check", "check-client", "scenario-server", "conformance-client"]);
 
 /** help.ts (the usage texts) loads only when asked for: every other start skips it. */
 async function version(): Promise<number> {

@@ -42,7 +42,7 @@ const section = guide.slice(guide.indexOf("## 1."), guide.indexOf("## 2."));
 const steps = section.split(/\n(?=\d+\. \*\*)/).filter((s) => /^\d+\. \*\*/.test(s));
 
 test("the guide has every step of the SEP testing plan", () => {
-  assert.equal(steps.length, 16);
+  assert.equal(steps.length, 17);
 });
 
 for (const step of steps) {
@@ -78,4 +78,19 @@ test("guide step 16: check passes the demo and fails the broken server, exit cod
   assert.equal(b.code, 1, b.out);
   const promised = step.match(/prints `(FAIL +[a-z0-9-]+ — [^`…]+)/)![1];
   assert.ok(b.out.includes(promised), `the guide prints ${promised}; got ${b.out}`);
+});
+
+// Step 17 as written: mcp-prism passes check-client with the tally the guide prints; the stand-in fails.
+test("guide step 17: check-client passes mcp-prism and fails the legacy stand-in, exit codes included", async () => {
+  const step = steps.find((s) => s.startsWith("17."))!;
+  const [prism, standin] = [...step.matchAll(/`P (check-client [^`]+)`/g)].map((m) => m[1]);
+  const tally = step.match(/`(\d+ passed, 0 failed, \d+ not applicable)`/)![1];
+  const p = await run(words(prism));
+  assert.equal(p.code, 0, p.out);
+  assert.ok(p.out.includes(`${tally}\n`), `the guide prints ${tally}; got ${p.out}`);
+  const s = await run(words(standin));
+  assert.equal(s.code, 1, s.out);
+  const promised = step.match(/prints `(FAIL +[a-z0-9-]+ — [^`]+)`/)![1];
+  assert.ok(s.out.includes(promised), `the guide prints ${promised}; got ${s.out}`);
+  assert.equal((s.out.match(/^FAIL /gm) ?? []).length, 7, s.out);
 });
