@@ -35,7 +35,7 @@ export const COMMAND_HELP: Record<string, string> = {
   "conformance-client":
     "mcp-prism conformance-client [--mode MODE] [--api openai|anthropic]\n  mcp-prism as the client under check-client: one -p turn against MCP_CONFORMANCE_CONTEXT's scenario.",
   "demo-server":
-    "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures]\n  The bundled demo server (stdio by default).",
+    "mcp-prism demo-server [--http PORT] [--log-requests FILE] [--conformance-fixtures] [--error-schemas]\n  The bundled demo server (stdio by default).",
   servers:
     "mcp-prism servers list [--json] | add NAME [--env KEY=VALUE]... -- COMMAND [ARGS...] | add NAME --url URL | remove NAME [--config FILE]\n  Edits the user config ($XDG_CONFIG_HOME/mcp-prism/config.json) in place; other keys stay as they were.",
   help: "mcp-prism help [COMMAND]\n  This text, or one command's.",

@@ -1,12 +1,13 @@
 // The bundled demo server: the SEP's example tools on the toolkit, for every era, plus
 // resources, prompts, completion, elicitation, sampling, roots and logs.
 import { UI_EXTENSION } from "../protocol/index.js";
-import { ToolkitServer } from "../server/index.js";
+import { ToolkitServer, defineTool } from "../server/index.js";
 import { conformanceFixtures } from "./conformance-fixtures.js";
 import { accountReviewPrompt, weeklyDigestPrompt } from "./prompts.js";
 import { badgeTemplate, customerTemplate } from "./resources.js";
 import { accountBriefTool } from "./tools/account-brief.js";
 import { dashboardResource, refreshDashboardTool } from "./tools/dashboard.js";
+import { demoErrorSchema } from "./tools/client-input.js";
 import { draftEmailTool } from "./tools/draft-email.js";
 import { generateImagesTool } from "./tools/generate-images.js";
 import { legacyWeatherTool } from "./tools/legacy-weather.js";
@@ -35,6 +36,21 @@ Resources: customers://{id} (JSON), customers://{id}/badge.png, ui://dashboard/i
 export interface DemoOptions {
   /** Also serve the official conformance suite's named fixtures (demo-server --conformance-fixtures). */
   conformanceFixtures?: boolean;
+  /**
+   * Declare draft_email's programmatic error shape as `errorSchema` (demo-server --error-schemas):
+   * the opt-in prototype of SEP-3279 open question 2, not part of the SEP.
+   */
+  errorSchemas?: boolean;
+}
+
+/** draft_email with `errorSchema` on its programmatic/structured variant (the server then checks its error outputs against it). */
+function withErrorSchema(tool: typeof draftEmailTool): typeof draftEmailTool {
+  return defineTool({
+    ...tool,
+    outputVariants: tool.outputVariants.map((v) =>
+      v.audience === "programmatic" && v.format === "structured" ? { ...v, errorSchema: demoErrorSchema } : v,
+    ),
+  });
 }
 
 export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
@@ -52,7 +68,7 @@ export function createDemoServer(opts: DemoOptions = {}): ToolkitServer {
       lookupOrderTool,
       legacyWeatherTool,
       waitTool,
-      draftEmailTool,
+      opts.errorSchemas ? withErrorSchema(draftEmailTool) : draftEmailTool,
       accountBriefTool,
       listRootsTool,
       ...changeTools(() => server),

@@ -37,7 +37,7 @@ test("demo-server: --help prints the usage, exit 0", () => {
 });
 
 test("demo-server: both spellings of each option", () => {
-  const off = { conformanceFixtures: false };
+  const off = { conformanceFixtures: false, errorSchemas: false };
   assert.deepEqual(parseDemoServerArgs([]), { requestLog: undefined, ...off });
   assert.deepEqual(parseDemoServerArgs(["--http", "0"]), { port: 0, requestLog: undefined, ...off });
   assert.deepEqual(parseDemoServerArgs(["--http=8080", "--log-requests", "/tmp/x"]), {
@@ -49,5 +49,12 @@ test("demo-server: both spellings of each option", () => {
   assert.deepEqual(parseDemoServerArgs(["--conformance-fixtures"]), {
     requestLog: undefined,
     conformanceFixtures: true,
+    errorSchemas: false,
+  });
+  assert.deepEqual(parseDemoServerArgs(["--error-schemas", "--http", "0"]), {
+    port: 0,
+    requestLog: undefined,
+    conformanceFixtures: false,
+    errorSchemas: true,
   });
 });

@@ -8,6 +8,7 @@ import type { ServerStatus } from "../../host/host.js";
 import { isAppOnly } from "../../host/catalog/tools.js";
 import type { DeclinedVariant, HostWarning, ToolEntry } from "../../host/types.js";
 import { sanitizeInline, sanitizeName, truncateChars } from "../../protocol/sanitize.js";
+import { isObject } from "../../protocol/is-object.js";
 
 export interface ToolDocument {
   name: string;
@@ -127,7 +128,12 @@ export function renderTools(doc: ToolsDocument): string {
       if (t.unavailable)
         out.push(`    ✗ unavailable [${sanitizeName(t.unavailable.rule)}]: ${sanitizeInline(t.unavailable.detail)}`);
       for (const v of t.variants) {
-        const schema = v.format === "structured" ? `  ${schemaLabel(v.schema)}` : "";
+        // errorSchema: the opt-in prototype of SEP-3279 open question 2 (read, shown, not enforced).
+        const errorSchema = (v as { errorSchema?: unknown }).errorSchema;
+        const schema =
+          v.format === "structured"
+            ? `  ${schemaLabel(v.schema)}${isObject(errorSchema) ? `  error: ${schemaLabel(errorSchema as JsonSchema)}` : ""}`
+            : "";
         out.push(`    ${sanitizeInline(selectorKey(v))}${schema}`);
       }
       for (const d of t.declined ?? [])

@@ -19,6 +19,30 @@ export function unsupported(tool: string, req: InputRequest, ctx: RunContext, wh
   });
 }
 
+/**
+ * The shape of every programmatic error output of the demo's client-input tools. Declared as the
+ * variant's `errorSchema` only with `demo-server --error-schemas`: the opt-in prototype of SEP-3279
+ * open question 2 (docs/spec-proposal/open-questions.md).
+ */
+export const demoErrorSchema = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: {
+        // invalid_arguments: the toolkit's own error for arguments that fail the inputSchema.
+        code: { enum: ["invalid_arguments", "unknown_customer", "missing_client_capability", "invalid_answer"] },
+        message: { type: "string" },
+        requiredCapabilities: { type: "object" },
+      },
+      required: ["code", "message"],
+      additionalProperties: false,
+    },
+  },
+  required: ["error"],
+  additionalProperties: false,
+};
+
 export function unknownCustomer(id: string): ToolError {
   const message = `There is no customer ${id}; search_customers lists the ids.`;
   return new ToolError(message, {
