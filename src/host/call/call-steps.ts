@@ -62,7 +62,11 @@ export function checkCall(call: PendingCall, maxDepth: number): CallError | unde
   plan.requested = chosen.requested;
   const issue = chosen.issue;
   if (!issue) return undefined;
-  const hint = issue.rule === "unnegotiated-selector" ? " (the Apps extension is advertised only with --mode app)" : "";
+  // Extensions are advertised per mode: the Apps one (and, by default, a registered client extension) with app mode only.
+  const hint =
+    issue.rule === "unnegotiated-selector" && plan.mode !== "app"
+      ? " (extensions are advertised only with --mode app)"
+      : "";
   return callError(plan.server, plan.tool, issue.rule, `${issue.message}${hint}`);
 }
 

@@ -469,6 +469,8 @@ export class Connection {
     const hit = this.envelopes.get(extensions);
     if (hit?.version === version) return hit.envelope;
     const caps = clientCapabilities({ ...this.side.features, ui: UI_EXTENSION in extensions });
+    // Every extension the mode advertises: the Apps one and any registered client extension (policy/extensions.ts).
+    caps.extensions = { ...(caps.extensions as Json), ...structuredClone(extensions) };
     const envelope = {
       [META.protocolVersion]: version,
       [META.clientInfo]: { name: CLIENT_NAME, version: CLIENT_VERSION },

@@ -11,11 +11,21 @@ import { chat } from "./chat.js";
 import { code } from "./code.js";
 import { minimal } from "./minimal.js";
 import { structured } from "./structured.js";
+import { addClientExtension, type ClientExtension } from "./extensions.js";
 import type { ModePolicy } from "./types.js";
 
 export type { ModePolicy, Preference } from "./types.js";
+export type { ClientExtension } from "./extensions.js";
 
 export const POLICIES: Record<Mode, ModePolicy> = { chat, structured, code, app, minimal };
+
+/**
+ * Registers a client extension for this process (before the host starts): the modes it names
+ * advertise it and request its audiences (policy/extensions.ts).
+ */
+export function registerClientExtension(ext: ClientExtension): void {
+  addClientExtension(POLICIES, ext);
+}
 
 export function policyFor(mode: Mode): ModePolicy {
   return POLICIES[mode];
