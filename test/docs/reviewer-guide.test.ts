@@ -94,3 +94,20 @@ test("guide step 17: check-client passes mcp-prism and fails the legacy stand-in
   assert.ok(s.out.includes(promised), `the guide prints ${promised}; got ${s.out}`);
   assert.equal((s.out.match(/^FAIL /gm) ?? []).length, 7, s.out);
 });
+
+// Every "`P command` → `what you will see`" (or "prints `…`") pair: each piece of the promised
+// text between `…` marks is in that command's output (spaces squeezed on both sides).
+const squeeze = (t: string) => t.replace(/\s+/g, " ").trim();
+const promises = [...section.matchAll(/`P ([^`]+)`\s*(?:→|prints)\s*`([^`]+)`/g)]
+  .map((m) => ({ command: m[1], promised: m[2] }))
+  .filter((p) => !p.command.startsWith("view ") && !p.command.includes("/tmp/"));
+
+test("the guide's promised outputs: each comes out of its command as written", async () => {
+  assert.ok(promises.length >= 5, `found ${promises.length} promises`);
+  for (const { command, promised } of promises) {
+    const r = await run(words(command));
+    const out = squeeze(r.out);
+    for (const piece of promised.split("…").map(squeeze).filter((p) => p.length >= 4))
+      assert.ok(out.includes(piece), `\`P ${command}\` promises ${JSON.stringify(piece)}; got ${r.out.slice(0, 2000)}`);
+  }
+});
