@@ -38,6 +38,13 @@ export interface ToolSearchDetail {
   listed: number;
 }
 
+/** A search_tools run with its detail (the one place that knows what a run's `detail` holds). */
+export function isToolSearchRun<E extends { call: { name: string }; hostRun?: { detail?: unknown } }>(
+  e: E,
+): e is E & { hostRun: { detail: ToolSearchDetail } } {
+  return e.call.name === SEARCH_TOOLS && e.hostRun?.detail !== undefined;
+}
+
 /** "search_tools "take a screenshot": loaded browser_take_screenshot (playwright), …" */
 export function toolSearchLine(d: ToolSearchDetail): string {
   const q = JSON.stringify(d.query.length > 80 ? `${d.query.slice(0, 79)}…` : d.query);

@@ -284,6 +284,13 @@ async function sdkRequest(
   return isObject(r) ? r : {};
 }
 
+/** The optional string fields of a listed entry that are strings (a missing or odd one is left out). */
+function strings<K extends string>(entry: Record<string, unknown>, ...keys: K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const k of keys) if (typeof entry[k] === "string") out[k] = entry[k] as string;
+  return out;
+}
+
 async function promptsFrom(mcp: McpServer): Promise<PromptDefinition[]> {
   const list = optionalHandler(mcp, "prompts/list");
   if (!list) return [];
@@ -293,13 +300,12 @@ async function promptsFrom(mcp: McpServer): Promise<PromptDefinition[]> {
   return prompts.map((p) =>
     definePrompt({
       name: String(p.name),
-      ...(typeof p.title === "string" ? { title: p.title } : {}),
-      ...(typeof p.description === "string" ? { description: p.description } : {}),
+      ...strings(p, "title", "description"),
       ...(Array.isArray(p.arguments) ? { arguments: p.arguments as PromptDefinition["arguments"] } : {}),
       get: async (args) => {
         const r = await sdkRequest(get, "prompts/get", { name: p.name, arguments: args });
         return {
-          ...(typeof r.description === "string" ? { description: r.description } : {}),
+          ...strings(r, "description"),
           messages: (Array.isArray(r.messages) ? r.messages : []) as PromptMessage[],
         };
       },
@@ -325,8 +331,7 @@ async function resourcesFrom(mcp: McpServer): Promise<ResourceDefinition[]> {
     defineResource({
       uri: String(r.uri),
       name: String(r.name ?? r.uri),
-      ...(typeof r.title === "string" ? { title: r.title } : {}),
-      ...(typeof r.description === "string" ? { description: r.description } : {}),
+      ...strings(r, "title", "description"),
       mimeType: typeof r.mimeType === "string" ? r.mimeType : "application/octet-stream",
       read: async () => bodyOf(await sdkRequest(read, "resources/read", { uri: r.uri })) ?? "",
     }),
@@ -346,9 +351,7 @@ async function templatesFrom(mcp: McpServer): Promise<CompiledTemplate[]> {
     defineResourceTemplate({
       uriTemplate: String(t.uriTemplate),
       name: String(t.name ?? t.uriTemplate),
-      ...(typeof t.title === "string" ? { title: t.title } : {}),
-      ...(typeof t.description === "string" ? { description: t.description } : {}),
-      ...(typeof t.mimeType === "string" ? { mimeType: t.mimeType } : {}),
+      ...strings(t, "title", "description", "mimeType"),
       read: async (_vars, uri) => bodyOf(await sdkRequest(read, "resources/read", { uri })),
     }),
   );

@@ -107,7 +107,10 @@ test("the guide's promised outputs: each comes out of its command as written", a
   for (const { command, promised } of promises) {
     const r = await run(words(command));
     const out = squeeze(r.out);
-    for (const piece of promised.split("…").map(squeeze).filter((p) => p.length >= 4))
+    for (const piece of promised
+      .split("…")
+      .map(squeeze)
+      .filter((p) => p.length >= 4))
       assert.ok(out.includes(piece), `\`P ${command}\` promises ${JSON.stringify(piece)}; got ${r.out.slice(0, 2000)}`);
   }
 });

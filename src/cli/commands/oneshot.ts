@@ -11,7 +11,7 @@ import type { HostTool, HostToolRun } from "../../model/host-tool.js";
 import { Conversation } from "../../model/conversation.js";
 import { modelFor } from "../model-for.js";
 import { runTurn, type TurnEvent, type TurnResult } from "../../model/turn.js";
-import { SEARCH_TOOLS, toolSearchLine, type ToolSearchDetail } from "../../model/tool-search.js";
+import { isToolSearchRun, toolSearchLine } from "../../model/tool-search.js";
 import { parseCli, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { oneShotInput } from "../oneshot-input.js";
 import { callDocument, errorDocument, type CallDocument } from "../output/call.js";
@@ -246,8 +246,8 @@ function progressToStderr(e: TurnEvent): void {
     err(
       `→ ${sanitizeInline(`${e.call.server ? `${e.call.server}/` : ""}${e.call.tool} ${JSON.stringify(e.call.args)}`)}\n`,
     );
-  else if (e.type === "tool-outcome" && e.hostRun && e.call.name === SEARCH_TOOLS && e.hostRun.detail)
-    err(`← ${sanitizeInline(toolSearchLine(e.hostRun.detail as ToolSearchDetail))}\n`);
+  else if (e.type === "tool-outcome" && isToolSearchRun(e))
+    err(`← ${sanitizeInline(toolSearchLine(e.hostRun.detail))}\n`);
   else if (e.type === "tool-outcome" && e.hostRun)
     err(
       `← ${sanitizeInline(e.call.name)}${e.hostRun.isError ? " (error)" : ""}: model ${e.hostRun.text.length} characters\n`,

@@ -12,12 +12,7 @@ import type { LegacyConnections } from "../../compare/legacy-connection.js";
 import type { ModelAdapter } from "../../model/adapter.js";
 import { Conversation } from "../../model/conversation.js";
 import { runTurn } from "../../model/turn.js";
-import {
-  SEARCH_TOOLS,
-  toolSearchLine,
-  type ToolSearchControl,
-  type ToolSearchDetail,
-} from "../../model/tool-search.js";
+import { toolSearchLine, type ToolSearchControl, isToolSearchRun } from "../../model/tool-search.js";
 import { createModel } from "../../model/select.js";
 import { modelOptions } from "../model-for.js";
 import { App } from "../../ui/App.js";
@@ -84,8 +79,7 @@ export function modelTurnRunner(
         else if (e.type === "usage") opts.onUsage?.(e.usage);
         else if (e.type === "tools-offered") search.offered = { loaded: e.loaded, deferred: e.deferred };
         else if (e.type === "tool-outcome" && e.outcome) outcomes.set(e.call.id, e.outcome);
-        else if (e.type === "tool-outcome" && e.hostRun && e.call.name === SEARCH_TOOLS && e.hostRun.detail)
-          opts.onNotice?.(toolSearchLine(e.hostRun.detail as ToolSearchDetail));
+        else if (e.type === "tool-outcome" && isToolSearchRun(e)) opts.onNotice?.(toolSearchLine(e.hostRun.detail));
         else if (e.type === "call-note") opts.onCallNote?.(outcomes.get(e.callId), e.text);
         else if (e.type === "retry") opts.onRetry?.(e);
       },
