@@ -2,7 +2,7 @@
 // server, compiled build (`node bin/mcp-prism.js --model offline`) in a real pseudo-terminal
 // (tmux on a private socket, 120×40, env without CI). The first frame counts as drawn when
 // the status bar's text reaches the terminal (tmux pipe-pane: every byte the pane receives). The split comes from the app's opt-in timing hook
-// (MCP_PRISM_TIMINGS=FILE: node-ready, code-cache-hit|miss, app-run, config-loaded, ui-loaded,
+// (MCP_PRISM_TIMINGS=FILE: node-ready, app-run, config-loaded, ui-loaded,
 // first-render, host-start, servers-spawned, host-ready, each in ms since the process started,
 // with the process's CPU time) and from timing a
 // bare demo-server spawn → first discover answer. The same rounds measure each start-up piece
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { modernMeta, spawnStdio } from "../test/helpers/raw-stdio.js";
 import { ROOT } from "./lib/demo.js";
-import { buildVariants, PIECES, REMOVED, type Variant } from "./startup-pieces.js";
+import { buildVariants, PIECES, REMOVED, REMOVED_D3, type Variant } from "./startup-pieces.js";
 import { median, ms, type BenchOptions, type Section, type Table, type Target } from "./lib/report.js";
 
 const SOCKET = `mcp-prism-bench-${process.pid}`;
@@ -72,7 +72,7 @@ function paneWatcher(file: string) {
   };
 }
 
-/** One start of `variant`; `cacheDir` is its XDG_CACHE_HOME (the code cache), a fresh empty one if omitted. */
+/** One start of `variant`; `cacheDir` is its XDG_CACHE_HOME (the compile cache), a fresh empty one if omitted. */
 async function oneStart(i: number, variant: Variant, cacheDir?: string): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-prism-startup-"));
   const timings = join(dir, "timings.jsonl");
@@ -148,10 +148,10 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   const coldOf = new Map<string, Sample[]>();
   const boots: number[] = [];
   try {
-    const variants = buildVariants(work, log);
-    // Each variant its own cache directory: their tui.cjs differ, and so do their code caches.
+    const variants = buildVariants();
+    // Each variant its own cache directory (node's compile cache lives there on Node >= 22.1).
     const cacheOf = (v: Variant) => join(work, `cache-${v.key}`);
-    for (const [k, v] of variants.entries()) await oneStart(-1 - k, v, cacheOf(v)); // warms the file cache and writes the code cache; not counted
+    for (const [k, v] of variants.entries()) await oneStart(-1 - k, v, cacheOf(v)); // warms the file cache and writes the compile cache; not counted
     let n = 0;
     for (let i = 0; i < reps; i++) {
       log(`startup: round ${i + 1}/${reps} (${variants.length} variants, warm and cold)`);
@@ -173,8 +173,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
   const samples = warm.get("full") ?? [];
   const cold = coldOf.get("full") ?? [];
   const coldReps = cold.length;
-  const hits = samples.filter((s) => s.marks["code-cache-hit"] !== undefined).length;
-  const coldMisses = cold.filter((s) => s.marks["code-cache-miss"] !== undefined).length;
+  const compileCache = Number(process.versions.node.split(".")[0]) >= 22;
   const med = (f: (s: Sample) => number) => median(samples.map(f).filter(Number.isFinite));
   const m = (name: string) => (s: Sample) => s.marks[name] ?? NaN;
   const between = (from: string, to: string) => med((s) => m(to)(s) - m(from)(s));
@@ -194,9 +193,11 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
     title: "5. Start-up",
     intro: [
       `\`node bin/mcp-prism.js --model offline\` (compiled build, built-in demo server config, empty XDG config/state dirs) in tmux 120×40 on a private socket; ${reps} runs after one unmeasured warm-up; medians. "Seen" is the moment the status bar's text reached the terminal: tmux \`pipe-pane\` appends every byte the pane receives to a file, which the bench reads every ~1 ms (escape sequences removed before searching). Earlier runs (before 2026-11-30) polled \`tmux capture-pane\`: each look spawned a tmux client, ~17 ms apart at best, and the spawns kept one of the two cores busy while the app started.`,
-      "`bin/mcp-prism.js` imports `dist/bundle/main.js`, whose `app` entry (`tui-loader`) runs the app's first-frame bundle (`dist/bundle/tui.cjs`: Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server `connecting…` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.",
-      `Start-up pieces, each measured with and without it in this run (the table after the phases): every variant is built by \`scripts/bundle.js\` with the piece left out (\`PRISM_BUNDLE_WITHOUT\`) into a root of its own (\`bench/startup-pieces.ts\`), or is the real build with the piece turned off by its environment variable. Each of the ${reps} rounds starts every variant once warm (its own code cache, written by its unmeasured warm-up start) and once cold (an empty cache directory), in an order that rotates by one each round, so load from other work on this shared machine falls on all variants alike; medians per variant. The rule (issue 21): keep what buys ≥ 50 ms of median first frame, or is needed to stay ≤ 400 ms cold. A Δ within ±60 ms is noise on a loaded machine (two runs of the removed pieces below differed by that much).`,
-      `The first-frame bundle runs with a V8 code cache (\`$XDG_CACHE_HOME/mcp-prism\`) that the app writes after its first frame when it had none, as any first start after an install or upgrade does: the warm-up start here writes it into a directory of this bench run and the measured starts use it (${hits} of ${reps} hit it). The ${coldReps} cold start(s) below each ran with an empty cache directory (${coldMisses} compiled without a cache).`,
+      `Node ${process.versions.node}. \`bin/mcp-prism.js\` turns on node's compile cache where the runtime has it (Node ≥ 22.1), imports \`dist/bundle/main.js\`, whose \`tui\` entry imports the app's chunks (Ink, React, the App) and draws its first frame; then it spawns the demo server's process, which boots on the other core while the host code (MCP SDK, zod, Ajv) loads from the ES module chunks, and starts the host, whose stdio transport adopts that process. The status bar shows the server \`connecting…\` until discovery and tools/list are done, then its protocol version; React/Ink run in production mode, as the launcher sets NODE_ENV.`,
+      `Start-up pieces, each measured with and without it in this run (the table after the phases): every variant is the real build with the piece turned off by its environment variable (\`bench/startup-pieces.ts\`). Each of the ${reps} rounds starts every variant once warm (its own cache directory, written by its unmeasured warm-up start) and once cold (an empty cache directory), in an order that rotates by one each round, so load from other work on this shared machine falls on all variants alike; medians per variant. The rule (issue 21): keep what buys ≥ 50 ms of median first frame, or is needed to stay ≤ 400 ms cold. A Δ within ±60 ms is noise on a loaded machine (two runs of the removed pieces below differed by that much).`,
+      compileCache
+        ? `Node's compile cache (\`$XDG_CACHE_HOME/mcp-prism/compile-cache\`) is written by the first start after an install or upgrade: the warm-up start here writes it into a directory of this bench run and the measured starts use it. The ${coldReps} cold start(s) below each ran with an empty cache directory.`
+        : `Node ${process.versions.node} has no compile cache: warm and cold starts differ only in the operating system's file cache. The ${coldReps} cold start(s) below each ran with an empty cache directory.`,
     ],
     tables: [
       {
@@ -205,7 +206,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         rows: [
           ["node's own start (process start → node bootstrapped, before any of our code)", ms(med(m("node-ready")))],
           [
-            "launcher, main.js and tui-loader chunks, first-frame bundle read, compiled from its code cache and run (→ app `run()`)",
+            "launcher, main.js and the app's chunk read, compiled (from the compile cache where there is one) and run (→ app `run()`)",
             ms(between("node-ready", "app-run")),
           ],
           ["arguments, config, model selection (→ config loaded)", ms(between("app-run", "config-loaded"))],
@@ -228,11 +229,11 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
           ["  the demo server's own boot (bare spawn → first discover answer, measured apart)", ms(boot)],
           ["process start → status bar shows `demo 2026-12-01 connected`", ms(med((s) => s.processToConnected))],
           [
-            `cold: process start → first drawn frame with an empty code cache (median of ${coldReps})`,
+            `cold: process start → first drawn frame with an empty cache directory (median of ${coldReps})`,
             ms(median(cold.map((s) => s.processToFrame))),
           ],
           [
-            "cold: launcher, chunks and first-frame bundle compiled without a cache (→ app `run()`)",
+            "cold: launcher and chunks compiled without a cache (→ app `run()`)",
             ms(
               median(
                 cold.map((s) => (s.marks["app-run"] ?? NaN) - (s.marks["node-ready"] ?? NaN)).filter(Number.isFinite),
@@ -242,6 +243,7 @@ export async function startupBench({ quick, log }: BenchOptions): Promise<Sectio
         ],
       },
       piecesTable(warm, coldOf),
+      REMOVED_D3,
       REMOVED,
     ],
     targets,
@@ -257,7 +259,7 @@ function piecesTable(warm: Map<string, Sample[]>, cold: Map<string, Sample[]>): 
     median((warm.get(key) ?? []).map((s) => s.processToConnected).filter(Number.isFinite));
   return {
     caption:
-      "Each start-up piece with and without it (process start → first drawn frame, medians; Δ = without − with; warm: the variant's code cache written by its warm-up start, cold: an empty cache directory)",
+      "Each start-up piece with and without it (process start → first drawn frame, medians; Δ = without − with; warm: the variant's cache directory written by its warm-up start, cold: an empty cache directory)",
     head: [
       "piece",
       "warm with",

@@ -1,21 +1,12 @@
-// Bundles the compiled CLI (dist/cli/) into dist/bundle/ with esbuild:
-// - ES modules (main.js): one chunk per subcommand, shared code split out.
-//   Loading a few large files instead of hundreds of small modules is most of a start-up (Ink
-//   alone pulls in ~300 files).
-// - tui.cjs: the chat app's first-frame code (src/cli/commands/tui.ts, tui-render.ts and what they
-//   import statically) as one CommonJS file, which src/cli/cached-tui.ts runs with a V8 code
-//   cache (ES modules take none on node 20). Its dynamic imports of what loads after the first
-//   frame (the host, the Anthropic SDK, -p) stay in the ES module chunks: they
-//   are rewritten to `esmImp(...)`, the loader's stand-in for import() (src/cli/esm-imports.ts).
+// Bundles the compiled CLI (dist/cli/) into dist/bundle/ with esbuild: ES modules (main.js), one
+// chunk per subcommand, shared code split out. Loading a few large files instead of hundreds of
+// small modules is most of a start-up (Ink alone pulls in ~300 files); node's compile cache
+// (bin/mcp-prism.js, Node >= 22.1) then spares their compilation on the next start.
 // dist/bundle sits two levels below the root like dist/<layer>/, so the import.meta.url-relative
 // paths (bin/, package.json, src/demo/data) resolve the same.
-// For bench/startup.ts, which measures each start-up piece with and without it:
-// PRISM_BUNDLE_OUT=DIR writes the bundle there (a directory two levels below a root that links
-// bin/, package.json and src/), and PRISM_BUNDLE_WITHOUT=a,b leaves pieces out: "tui-cjs" (the
-// first-frame CommonJS bundle: main() then runs the app's ES module chunks) or a patch's id
-// (scripts/bundle-patches.js).
+// For bench/startup.ts: PRISM_BUNDLE_OUT=DIR writes the bundle there (a directory two levels below
+// a root that links bin/, package.json and src/).
 import { build } from "esbuild";
-import { createHash } from "node:crypto";
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
@@ -40,8 +31,6 @@ const COMMON = {
 };
 
 const OUT = process.env.PRISM_BUNDLE_OUT || "dist/bundle";
-const WITHOUT = new Set((process.env.PRISM_BUNDLE_WITHOUT ?? "").split(",").filter(Boolean));
-const PATCHES = BUNDLE_PATCHES.filter((p) => !WITHOUT.has(p.id));
 const applied = new Map();
 const esm = await build({
   ...COMMON,
@@ -53,67 +42,8 @@ const esm = await build({
   banner: {
     js: "import { createRequire as __prismRequire } from 'node:module'; const require = __prismRequire(import.meta.url);",
   },
-  plugins: [patchPlugin(PATCHES, applied)],
+  plugins: [patchPlugin(BUNDLE_PATCHES, applied)],
 });
-
-/** What tui.cjs leaves to the ES module chunks: exactly the keys of ESM_IMPORTS in src/cli/esm-imports.ts. */
-const ESM_SIDE = [
-  "../start-host.js",
-  "./oneshot.js",
-  "@anthropic-ai/sdk",
-  "openai",
-  "../view/session.js",
-  "../../ui/session-restore.js",
-];
-const COMMANDS_DIR = /[\\/]dist[\\/]cli[\\/]commands$/;
-const UI_DIR = /[\\/]dist[\\/]ui$/;
-const esmSide = {
-  name: "mcp-prism-esm-side",
-  setup(b) {
-    b.onResolve({ filter: /^(\.\.\/start-host|\.\/oneshot)\.js$/ }, (a) =>
-      COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
-    );
-    b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (a) => ({ path: a.path, external: true }));
-    b.onResolve({ filter: /^openai$/ }, (a) => ({ path: a.path, external: true }));
-    // A saved session read back (--continue, --resume, /resume): its checks use zod.
-    b.onResolve({ filter: /^\.\.\/\.\.\/ui\/session-restore\.js$/ }, (a) =>
-      COMMANDS_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
-    );
-    // The App View host (src/ui/view-link.ts loads it on /view), off the first frame.
-    b.onResolve({ filter: /^\.\.\/view\/session\.js$/ }, (a) =>
-      UI_DIR.test(a.resolveDir) ? { path: a.path, external: true } : undefined,
-    );
-  },
-};
-const withAppCjs = !WITHOUT.has("tui-cjs");
-const cjs = !withAppCjs
-  ? { outputFiles: [], metafile: { inputs: {}, outputs: {} } }
-  : await build({
-      ...COMMON,
-      entryPoints: ["dist/cli/commands/tui.js"],
-      outfile: join(OUT, "tui.cjs"),
-      format: "cjs",
-      write: false,
-      define: { ...COMMON.define, "import.meta.url": "__prismImportMetaUrl" },
-      banner: { js: "var __prismImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-      plugins: [esmSide, patchPlugin(PATCHES, applied)],
-    });
-for (const out of cjs.outputFiles) {
-  let text = out.text;
-  if (out.path.endsWith(".cjs")) {
-    if (text.includes("esmImp")) throw new Error("tui.cjs already uses the name esmImp");
-    // Same length as `import`, so the source map's columns still hold.
-    for (const s of ESM_SIDE) text = text.replaceAll(`import(${JSON.stringify(s)})`, `esmImp(${JSON.stringify(s)})`);
-    const left = text.match(/\bimport\s*\(/g);
-    if (left)
-      throw new Error(
-        `tui.cjs keeps ${left.length} dynamic import(s) no loader can serve: add them to ESM_SIDE and ESM_IMPORTS`,
-      );
-    // The code cache's key (src/cli/code-cache.ts): V8 itself only compares the source's length.
-    text += `\n// mcp-prism-build ${createHash("sha256").update(text).digest("hex").slice(0, 32)}\n`;
-  }
-  writeFileSync(out.path, text);
-}
 
 // The image decoding worker (src/ui/image-pool.ts starts it from ./image-worker.cjs next to the
 // chunk that asks): its own CommonJS file with its decoders (jpeg-js included), off the app's path.
@@ -156,18 +86,16 @@ await build({
   logLevel: "warning",
 });
 
-const unused = PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
+const unused = BUNDLE_PATCHES.filter((p) => !applied.get(p)).map((p) => p.name);
 if (unused.length)
   throw new Error(`bundle patches found nothing to patch (a dependency changed?): ${unused.join("; ")}`);
 // Chunk names carry content hashes: drop the previous builds' chunks once the new ones are written.
-const current = new Set(
-  [esm, cjs, worker, sandbox].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)),
-);
+const current = new Set([esm, worker, sandbox].flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => basename(f)));
 current.add("quickjs.wasm");
 for (const f of readdirSync(OUT)) if (!current.has(f)) rmSync(join(OUT, f), { force: true });
 // Which modules each output holds and imports: test/build/bundle.test.ts checks the app's
-// first-frame code from it (https://esbuild.github.io/api/#metafile).
+// chunks from it (https://esbuild.github.io/api/#metafile).
 writeFileSync(
   join(OUT, "..", "bundle-meta.json"),
-  JSON.stringify({ esm: esm.metafile, cjs: cjs.metafile, worker: worker.metafile, sandbox: sandbox.metafile }),
+  JSON.stringify({ esm: esm.metafile, worker: worker.metafile, sandbox: sandbox.metafile }),
 );

@@ -25,7 +25,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   sessions: () => import("./commands/sessions.js"),
   login: () => import("./commands/login.js"),
   logout: () => import("./commands/login.js").then((m) => ({ run: m.runLogout })),
-  tui: () => import("./tui-loader.js").then((m) => m.loadTui()),
+  tui: () => import("./commands/tui.js"),
 };
 
 /** Every subcommand's name (the help test walks them all). */

@@ -56,9 +56,6 @@ export interface RunResult extends RunEnd {
   durationMs: number;
 }
 
-// Spelled apart: scripts/bundle.js refuses any `import(` text left in tui.cjs.
-const IMPORT = ["im", "port"].join("");
-
 /** The worker's file next to this module: the bundle's sandbox-worker.cjs, tsc's .js, or the source .ts (under tsx). */
 function workerUrl(): URL {
   for (const name of ["./sandbox-worker.cjs", "./sandbox-worker.js", "./sandbox-worker.ts"]) {
@@ -100,7 +97,7 @@ function spawnWorker(clock: SharedArrayBuffer): Worker {
   };
   const w = url.pathname.endsWith(".ts")
     ? new Worker(
-        `${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`,
+        `import(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`,
         { ...opts, eval: true },
       )
     : new Worker(url, opts);

@@ -34,9 +34,6 @@ function tsxApi(): string {
   return new URL(pkg.exports["./esm/api"].import.default, pathToFileURL(pkgPath)).href;
 }
 
-// Spelled apart: scripts/bundle.js refuses any `import(` text left in tui.cjs.
-const IMPORT = ["im", "port"].join("");
-
 function spawn(): Worker {
   const url = workerUrl();
   const opts = { resourceLimits: { maxOldGenerationSizeMb: 256 }, stdout: true, stderr: true };
@@ -44,7 +41,7 @@ function spawn(): Worker {
   // evaluated one-liner registers tsx's before importing it. Builds run their .cjs/.js directly.
   const w = url.pathname.endsWith(".ts")
     ? new Worker(
-        `${IMPORT}(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return ${IMPORT}(${JSON.stringify(url.href)}); })`,
+        `import(${JSON.stringify(tsxApi())}).then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`,
         { ...opts, eval: true },
       )
     : new Worker(url, opts);

@@ -1,12 +1,10 @@
-// The app's first frame loads only what it draws with: tui.cjs (the first-frame bundle run with a
-// code cache) and the ES module chunks main.js and tui-loader.js import statically hold no zod, Ajv, MCP SDK
-// or Anthropic SDK (those load after the first frame, with the host, from the ES module chunks).
-// Read from the esbuild metafiles `npm run build` writes.
+// The app's first frame loads only what it draws with: the ES module chunks main.js and the app
+// (commands/tui.js) import statically hold no zod, Ajv, MCP SDK or Anthropic SDK (those load
+// after the first frame, with the host). Read from the esbuild metafiles `npm run build` writes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { ESM_IMPORTS } from "../../src/cli/esm-imports.js";
 
 interface Meta {
   outputs: Record<
@@ -21,9 +19,9 @@ interface Meta {
 }
 const META = "dist/bundle-meta.json";
 
-function loadMetas(): { esm: Meta; cjs: Meta; worker: Meta } {
+function loadMetas(): { esm: Meta; worker: Meta } {
   assert.ok(existsSync(META), `${META} is missing: run npm run build`);
-  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; cjs: Meta; worker: Meta };
+  return JSON.parse(readFileSync(META, "utf8")) as { esm: Meta; worker: Meta };
 }
 const loadMeta = () => loadMetas().esm;
 
@@ -41,43 +39,9 @@ function staticClosure(meta: Meta, entryPoint: string): string[] {
 const HEAVY =
   /^node_modules\/(zod|ajv|@modelcontextprotocol|@anthropic-ai|openai|terminal-image|jpeg-js)\/|^dist\/protocol\/(schemas|json-schema)\.js$|^dist\/host\/host\.js$/;
 
-test("tui.cjs, the first-frame bundle, holds no zod, Ajv, MCP SDK or Anthropic SDK", () => {
-  const { cjs } = loadMetas();
-  const out = Object.keys(cjs.outputs).find((o) => o.endsWith("tui.cjs"));
-  assert.ok(out, "no tui.cjs in the metafile");
-  const inputs = Object.keys(cjs.outputs[out].inputs);
-  assert.deepEqual(
-    inputs.filter((i) => HEAVY.test(i)),
-    [],
-  );
-  // It does carry the UI (the check is not vacuous), and leaves exactly the ES module side external.
-  assert.ok(
-    inputs.some((i) => i.startsWith("node_modules/ink/")) && inputs.some((i) => i.startsWith("node_modules/react/")),
-  );
-  assert.ok(inputs.includes("dist/cli/commands/tui-render.js"));
-  const external = [
-    ...new Set(cjs.outputs[out].imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
-  ].sort();
-  assert.deepEqual(external, [
-    "../../ui/session-restore.js",
-    "../start-host.js",
-    "../view/session.js",
-    "./oneshot.js",
-    "@anthropic-ai/sdk",
-    "openai",
-  ]);
-  // …which are exactly what the loader serves from the ES module side.
-  assert.deepEqual(Object.keys(ESM_IMPORTS).sort(), external);
-});
-
-test("the ES module chunks before the first frame hold none of them either (tui-loader, and the app as modules without tui.cjs)", () => {
+test("the ES module chunks before the first frame hold none of them", () => {
   const meta = loadMeta();
-  for (const entry of [
-    "dist/cli/main.js",
-    "dist/cli/tui-loader.js",
-    "dist/cli/commands/tui.js",
-    "dist/cli/commands/tui-render.js",
-  ]) {
+  for (const entry of ["dist/cli/main.js", "dist/cli/commands/tui.js", "dist/cli/commands/tui-render.js"]) {
     const inputs = staticClosure(meta, entry).flatMap((o) => Object.keys(meta.outputs[o].inputs));
     assert.ok(inputs.length > 0);
     assert.deepEqual(
@@ -86,12 +50,6 @@ test("the ES module chunks before the first frame hold none of them either (tui-
       `${entry} loads these before the first frame`,
     );
   }
-});
-
-test("tui.cjs carries its build hash, the code cache's key", () => {
-  const out = "dist/bundle/tui.cjs";
-  assert.ok(existsSync(out));
-  assert.match(readFileSync(out, "utf8").slice(-100), /\n\/\/ mcp-prism-build [0-9a-f]{32}\n$/);
 });
 
 test("the launcher's own chunk stays small (subcommands load on demand)", () => {
@@ -112,7 +70,7 @@ test("the host chunk, loaded after the first frame, does hold the SDK and zod (t
 });
 
 test("image-worker.cjs, the drawing worker, holds every decoder and needs nothing outside itself", () => {
-  const { worker, esm, cjs } = loadMetas();
+  const { worker, esm } = loadMetas();
   const [out] = Object.keys(worker.outputs).filter((o) => o.endsWith("image-worker.cjs"));
   assert.ok(out, "no image-worker.cjs in the metafile");
   const inputs = Object.keys(worker.outputs[out].inputs);
@@ -132,7 +90,6 @@ test("image-worker.cjs, the drawing worker, holds every decoder and needs nothin
   // ES module side keeps jpeg-js's encoder for the demo server's JPEGs).
   for (const [meta, banned] of [
     [esm, /^node_modules\/(jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/],
-    [cjs, /^node_modules\/(jpeg-js|jimp|@jimp|terminal-image)\/|^dist\/ui\/image-(decode|gif|jpeg)\.js$/],
   ] as const) {
     const all = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     assert.deepEqual(

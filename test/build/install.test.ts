@@ -69,7 +69,6 @@ test("npm pack: the tarball holds the launcher, the build and its assets, and no
     "package.json",
     "bin/mcp-prism.js",
     "dist/bundle/main.js",
-    "dist/bundle/tui.cjs", // the app's first frame
     "dist/bundle/sandbox-worker.cjs", // code mode
     "dist/bundle/quickjs.wasm",
     "dist/bundle/image-worker.cjs",

@@ -23,10 +23,6 @@ import { mark } from "../timings.js";
 import type { RestoredSession } from "../../ui/session-restore.js";
 import { err } from "../output/terminal.js";
 
-let firstFrameDrawn!: () => void;
-/** Settles when the app has drawn its first frame (the code cache is written then: src/cli/tui-loader.ts). */
-export const firstFrame = new Promise<void>((r) => (firstFrameDrawn = r));
-
 export async function run(argv: string[]): Promise<number> {
   if (process.env.MCP_PRISM_TIMINGS) mark("node-ready", performance.nodeTiming.bootstrapComplete); // node's own start, before any of our code
   mark("app-run");
@@ -113,7 +109,6 @@ export async function run(argv: string[]): Promise<number> {
       pickSession: wanted.pick,
       onFirstRender: () => {
         mark("first-render");
-        firstFrameDrawn();
       },
     });
     return 0;

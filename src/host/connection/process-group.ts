@@ -34,8 +34,7 @@ interface Group {
   stopping?: Promise<void>;
 }
 
-// One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs) and
-// the host stops from the ES module chunks, each with its own copy of this module.
+// One registry per process.
 interface Registry {
   groups: Map<number, Group>;
   byChild: WeakMap<ChildProcess, Group>;
@@ -44,15 +43,12 @@ interface Registry {
   /** Run (bounded by their own timeouts) before the groups stop on a signal: tasks.ts cancels running tasks. */
   beforeSignalExit?: Set<() => Promise<unknown>>;
 }
-const REGISTRY = Symbol.for("mcp-prism.process-groups");
-const registry: Registry =
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] = {
-    groups: new Map(),
-    byChild: new WeakMap(),
-    exitHook: false,
-    signalHandlers: false,
-  } satisfies Registry);
+const registry: Registry = {
+  groups: new Map(),
+  byChild: new WeakMap(),
+  exitHook: false,
+  signalHandlers: false,
+};
 
 /** `fn` runs when a signal ends the process, before the servers' groups are stopped. */
 export function beforeSignalExit(fn: () => Promise<unknown>): void {

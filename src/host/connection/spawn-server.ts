@@ -94,12 +94,8 @@ function collect(early: EarlyServer): void {
   };
 }
 
-// One registry per process, on globalThis: the app spawns from its first-frame bundle (tui.cjs)
-// and the transport adopts from the ES module chunks, each with its own copy of this module.
-const REGISTRY = Symbol.for("mcp-prism.early-servers");
-const waiting: Map<string, EarlyServer> =
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, EarlyServer> | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] = new Map<string, EarlyServer>());
+/** The servers spawned early, waiting for their transport. */
+const waiting = new Map<string, EarlyServer>();
 const keyOf = (p: StdioParams) => JSON.stringify([p.command, p.args, p.env ?? null, p.cwd ?? null]);
 
 /** Spawns the server now, to be adopted by the first transport started with the same params. */
