@@ -36,7 +36,7 @@ if (files.length === 0) {
 }
 const env = { ...process.env };
 delete env.CI; // Ink freezes its live frame under CI=true; the end-to-end tests need it live
-// The app writes its V8 code cache under $XDG_CACHE_HOME: tests get a private one, removed after.
+// The app writes node's compile cache under $XDG_CACHE_HOME: tests get a private one, removed after.
 const cache = mkdtempSync(join(tmpdir(), "mcp-prism-test-cache-"));
 env.XDG_CACHE_HOME = cache;
 // ...and a private $XDG_STATE_HOME: the era cache (and any transcript) never touch the user's.

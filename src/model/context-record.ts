@@ -57,3 +57,18 @@ export function contextItemRecord(item: ConversationItem, max = CONTEXT_RECORD_M
 export function replacedRecord(callId: string, replaced: ReadonlyMap<number, string>): ContextRecord {
   return { replaced: { callId, notes: [...replaced] } };
 }
+
+/** One change of the model's context as the `context` record a transcript keeps (a resume rebuilds the context from them). */
+export function contextChangeRecord(c: import("./conversation.js").ConversationChange): Record<string, unknown> {
+  if (c.type === "append") return { kind: "context", ...contextItemRecord(c.item) };
+  if (c.type === "replaced") return { kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) };
+  if (c.type === "compacted")
+    return {
+      kind: "context",
+      compacted: {
+        removed: c.removed,
+        items: c.items.map((i) => contextItemRecord(i)).flatMap((r) => ("item" in r ? [r.item] : [])),
+      },
+    };
+  return { kind: "context", rollback: c.length };
+}

@@ -11,7 +11,7 @@ import { isObject } from "../protocol/is-object.js";
 import { readTranscript } from "./transcript-read.js";
 import { isPromptRecord, recordedServers, sessionId } from "./sessions.js";
 import type { TurnItem } from "./state.js";
-import type { TranscriptRecord } from "./transcript-record.js";
+import type { TranscriptRecord } from "../host/transcript/record.js";
 
 /** Turns drawn on resume (the context keeps every item). */
 export const MAX_SHOWN_TURNS = 100;

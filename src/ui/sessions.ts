@@ -9,7 +9,7 @@ import { MODES, type Mode } from "../host/types.js";
 import { isObject } from "../protocol/is-object.js";
 import { sanitizeInline } from "../protocol/sanitize.js";
 import { readTranscript, type ReadLimits } from "./transcript-read.js";
-import type { TranscriptRecord } from "./transcript-record.js";
+import type { TranscriptRecord } from "../host/transcript/record.js";
 
 /** Newest files looked at when listing (each is read whole to count its turns). */
 export const MAX_LISTED = 200;

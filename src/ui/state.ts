@@ -8,7 +8,7 @@ import type { ContentBlock } from "../protocol/index.js";
 import { sanitizeInline, truncateChars } from "../protocol/sanitize.js";
 import { imageRendered } from "./imageCache.js";
 import { LIVE_TAIL_MAX, settledPart } from "./live-text.js";
-import { outcomeRecord, type TranscriptRecord } from "./transcript-record.js";
+import { outcomeRecord, type TranscriptRecord } from "../host/transcript/record.js";
 
 export type {
   ToolCallView,

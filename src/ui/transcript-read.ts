@@ -3,7 +3,7 @@
 // line naming it, and every valid record is kept.
 import { closeSync, openSync, readSync } from "node:fs";
 import { isObject } from "../protocol/is-object.js";
-import type { TranscriptRecord } from "./transcript-record.js";
+import type { TranscriptRecord } from "../host/transcript/record.js";
 
 export interface ReadLimits {
   /** Longer lines are refused unread (the writer bounds a context record well below this). */

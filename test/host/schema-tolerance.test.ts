@@ -13,7 +13,7 @@ import { offeredToModel } from "../../src/host/catalog/app-only.js";
 import { Host } from "../../src/host/host.js";
 import { settleSchemas } from "../../src/host/catalog/tools.js";
 import type { CallOutcome, Mode } from "../../src/host/types.js";
-import { outcomeRecord } from "../../src/ui/transcript-record.js";
+import { outcomeRecord } from "../../src/host/transcript/record.js";
 import { config, tempDir, wireLines } from "../helpers/host-fixtures.js";
 import { schemaEdge } from "../helpers/schema-edge.js";
 import { RESULT_META, TASK_INPUT, UNCOMPILABLE } from "../fixtures/schema-edge-data.js";

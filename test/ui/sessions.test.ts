@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionStore } from "../../src/ui/state.js";
 import { attachTranscript, recordContext, TranscriptFile } from "../../src/ui/transcript.js";
-import { outcomeRecord } from "../../src/ui/transcript-record.js";
+import { outcomeRecord } from "../../src/host/transcript/record.js";
 import { restoreSession } from "../../src/ui/session-restore.js";
 import { findSession, lastSessionIn, listSessions } from "../../src/ui/sessions.js";
 import { readTranscript } from "../../src/ui/transcript-read.js";

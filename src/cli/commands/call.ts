@@ -10,6 +10,7 @@ import { readAs } from "../../compare/profiles/index.js";
 import { parseCli, parseProfile, parseSelectors, parseToolArgs, UsageError, withUsage } from "../args.js";
 import { callDocument, errorDocument, renderCall } from "../output/call.js";
 import { startHost, StartError } from "../start-host.js";
+import { TranscriptRecorder } from "../../host/transcript/recorder.js";
 import { out, err, errStatus, outJson } from "../output/terminal.js";
 import { ANSWER_OPTION, cliInput } from "../oneshot-input.js";
 
@@ -66,19 +67,25 @@ export async function run(argv: string[]): Promise<number> {
       else err(`mcp-prism call: ${e.message}\n`);
       return exitCode(e.rule);
     }
+    // The call in a session transcript of its own, as the app would record it.
+    const recorder = TranscriptRecorder.open((line) => err(`mcp-prism call: ${sanitizeInline(line)}\n`));
+    recorder.start({ command: "call", mode: host.mode, servers: host.servers().map((s) => s.name) });
     try {
       const name = await awaitToolName(host, tool, cli.common.server);
       let shown = false;
       const onProgress = process.stderr.isTTY
         ? (p: ProgressUpdate) => void ((shown = true), errStatus(progressLine(p)))
         : undefined;
+      recorder.record({ kind: "request", call: 1, source: "user", tool: name, arguments: args });
       const called = await host.call(name, args, { mode: cli.common.mode, select, onProgress });
+      recorder.ended(1, called);
       if (shown) errStatus("");
       const reading = profile ?? host.opts.config.profile;
       const outcome = reading ? readAs(reading, called) : called;
       write(outcome);
       return outcome.ok ? 0 : exitCode(outcome.error.rule);
     } finally {
+      recorder.end();
       await host.close();
     }
   });

@@ -21,7 +21,9 @@ import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { commandConfig, startHost, StartError, stillConnecting } from "../start-host.js";
 import type { HostConfig } from "../../host/config/config.js";
 import { CallGate } from "../../host/call/gate.js";
-import { CallLifecycle } from "../../host/call/lifecycle.js";
+import { CallLifecycle, type CallObserver } from "../../host/call/lifecycle.js";
+import { TranscriptRecorder } from "../../host/transcript/recorder.js";
+import { contextChangeRecord } from "../../model/context-record.js";
 import { refusingAsker } from "../refuse-asker.js";
 import { exitOnSignals } from "../../host/connection/process-group.js";
 import { out, err, outJson } from "../output/terminal.js";
@@ -36,6 +38,10 @@ export class ApprovingExecutor implements ToolExecutor {
     this.calls = new CallLifecycle(new CallGate({ yes }), (n, a, o) => inner.call(n, a, o));
   }
   private readonly calls: CallLifecycle;
+  /** Observes every call it runs (the transcript recorder). */
+  observe(o: CallObserver): () => void {
+    return this.calls.observe(o);
+  }
   modelTools(): ToolEntry[] {
     return this.inner.modelTools();
   }
@@ -138,7 +144,20 @@ export async function run(argv: string[]): Promise<number> {
     /** Per tool call id: what the model did not get of that result as sent (the app's card lines). */
     const modelNotes = new Map<string, string[]>();
     // Code mode: the model gets run_code (loaded only here); inner calls ask approval like direct ones.
-    const hostTools = host.mode === "code" ? [await codeTool(host, cli.common.yes, json)] : [];
+    // The session's transcript, as the app writes one: resumable with --continue (its context records).
+    const recorder = TranscriptRecorder.open((line) => err(`mcp-prism: ${sanitizeInline(line)}\n`));
+    recorder.start({
+      command: "-p",
+      mode: host.mode,
+      model: adapter.id,
+      servers: host.servers().map((s) => s.name),
+    });
+    recorder.record({ kind: "user", text: prompt });
+    const conversation = new Conversation();
+    conversation.observe((c) => recorder.record(contextChangeRecord(c) as { kind: string }));
+    const executor = new ApprovingExecutor(host, cli.common.yes);
+    executor.observe(recorder);
+    const hostTools = host.mode === "code" ? [await codeTool(host, cli.common.yes, json, recorder)] : [];
     try {
       result = await runTurn({
         hostTools,
@@ -146,8 +165,8 @@ export async function run(argv: string[]): Promise<number> {
         toolSearch: config.toolSearch,
         pinnedTools: config.pinnedTools,
         adapter,
-        executor: new ApprovingExecutor(host, cli.common.yes),
-        conversation: new Conversation(),
+        executor,
+        conversation,
         prompt,
         mode: host.mode,
         signal: ac.signal,
@@ -164,6 +183,9 @@ export async function run(argv: string[]): Promise<number> {
       process.off("SIGINT", onSigint);
       await host.close();
     }
+    if (result.answer) recorder.record({ kind: "assistant", text: result.answer });
+    if (result.error) recorder.record({ kind: "notice", level: "error", text: result.error.message });
+    recorder.end();
 
     const failedCall = result.toolCalls.some((c) => c.outcome && !c.outcome.ok);
     if (json) {
@@ -198,16 +220,22 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
-async function codeTool(host: import("../../host/host.js").Host, yes: boolean, json: boolean): Promise<HostTool> {
+async function codeTool(
+  host: import("../../host/host.js").Host,
+  yes: boolean,
+  json: boolean,
+  recorder: TranscriptRecorder,
+): Promise<HostTool> {
   const { runCodeTool } = await import("../../code/run-code.js");
   return runCodeTool(host, {
     gate: new CallGate({ yes, ask: refusingAsker("mcp-prism") }),
-    onCall: json
-      ? undefined
-      : (c) =>
-          err(
-            `  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`,
-          ),
+    onCall: (c) => {
+      recorder.scriptCall(c);
+      if (!json)
+        err(
+          `  ↳ ${sanitizeInline(`${c.server}/${c.tool} ${JSON.stringify(c.args)}`)}: ${c.error ? sanitizeInline(`${c.error.rule}: ${c.error.message}`) : `${c.bytes} B to the script`}\n`,
+        );
+    },
   });
 }
 

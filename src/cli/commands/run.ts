@@ -9,6 +9,7 @@ import { startErrorFields, withHost } from "../start-host.js";
 import { err, out, outJson } from "../output/terminal.js";
 import { sanitizeInline, sanitizeText } from "../../protocol/sanitize.js";
 import { CallGate } from "../../host/call/gate.js";
+import { TranscriptRecorder } from "../../host/transcript/recorder.js";
 import { refusingAsker } from "../refuse-asker.js";
 
 /** A script file is read up to this many bytes (the sandbox bounds the text again). */
@@ -52,8 +53,13 @@ export async function run(argv: string[]): Promise<number> {
       async (host) => {
         const { runScript } = await import("../../code/bridge.js");
         const { reportOf } = await import("../../code/run-code.js");
+        // The script and each of its calls in a session transcript, as the app records /run.
+        const recorder = TranscriptRecorder.open((line) => err(`mcp-prism run: ${sanitizeInline(line)}\n`));
+        recorder.start({ command: "run", mode: host.mode, servers: host.servers().map((s) => s.name) });
+        recorder.record({ kind: "code", event: "start", script: code });
         const result = await runScript(host, code, {
           gate: new CallGate({ yes, ask: refusingAsker("mcp-prism run") }),
+          onCall: (c) => recorder.scriptCall(c),
           // A terminal without the app cannot draw it: say what came, never print the bytes.
           onDisplay: (routed) => {
             for (const o of routed.user)
@@ -65,6 +71,13 @@ export async function run(argv: string[]): Promise<number> {
           },
         });
         const report = reportOf(result);
+        recorder.record({
+          kind: "code",
+          event: "end",
+          isError: report.error !== undefined,
+          ...(report.error ? { error: report.error } : { value: report.value }),
+        });
+        recorder.end();
         if (json) outJson(report);
         else {
           for (const line of report.logs) err(`${sanitizeText(line)}\n`);

@@ -1,6 +1,7 @@
-// The transcript's record format: what the store records (state.ts) and the file writes
-// (transcript.ts), and a call's outcome as such a record (the host's CallOutcome, made plain JSON).
-import type { CallOutcome } from "../host/types.js";
+// The transcript's record format: what the app's store (ui/state.ts) and the recorder of the
+// commands without the app (./recorder.ts) write, and a call's outcome as such a record (the
+// host's CallOutcome, made plain JSON).
+import type { CallOutcome } from "../types.js";
 
 /**
  * One transcript event (a JSON Lines record): user turns and commands (`user`), tool requests
