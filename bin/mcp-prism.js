@@ -1,26 +1,9 @@
 #!/usr/bin/env node
 // Thin launcher: runs the bundled CLI (dist/bundle/main.js, scripts/bundle.js), so start-up pays
-// neither for a TypeScript loader nor for node resolving hundreds of small modules (main() runs
-// the chat app from its first-frame bundle, src/cli/tui-loader.ts); the plain compiled tree
+// neither for a TypeScript loader nor for node resolving hundreds of small modules (main() turns
+// on node's compile cache first, src/cli/compile-cache.ts); the plain compiled tree
 // (dist/cli/main.js) is the fallback while only `tsc` has run.
 import { existsSync } from "node:fs";
-import module from "node:module";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
-
-// Node >= 22.1: V8's compile cache for every module node loads from here on (the ES module chunks;
-// the first-frame bundle keeps its own, src/cli/code-cache.ts). Beside it, in the cache directory
-// of src/host/config/paths.ts (the same rule: a relative XDG_CACHE_HOME is ignored).
-// MCP_PRISM_CODE_CACHE=0 turns both off. Node 20 has no enableCompileCache: nothing happens.
-if (typeof module.enableCompileCache === "function" && process.env.MCP_PRISM_CODE_CACHE !== "0") {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(process.env.HOME ?? homedir(), ".cache");
-  try {
-    module.enableCompileCache(join(base, "mcp-prism", "compile-cache"));
-  } catch {
-    // an unusable cache directory only costs compile time
-  }
-}
 
 // React/Ink run their production builds unless asked otherwise: the development build is slower
 // to load, and its performance-timeline measures (kept by node for every render) grow without

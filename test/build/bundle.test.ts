@@ -58,8 +58,9 @@ test("the launcher's own chunk stays small (subcommands load on demand)", () => 
   // What every subcommand needs before its own chunk loads: routing, the one output sanitizer,
   // the process-group signal handling, the quiet exit on a closed stdout, and the word wrap of
   // text on a terminal (ui/format.ts wrapText, ~1 kB), and moving common options typed before the
-  // subcommand after it (subcommandFirst, ~0.6 kB) (~13.4 kB minified).
-  assert.ok(bytes < 14_000, `main.js and its static imports are ${bytes} bytes`);
+  // subcommand after it (subcommandFirst, ~0.6 kB), and the XDG paths module that places node's
+  // compile cache before anything else loads (~1.4 kB) (~14.9 kB minified).
+  assert.ok(bytes < 15_500, `main.js and its static imports are ${bytes} bytes`);
 });
 
 test("the host chunk, loaded after the first frame, does hold the SDK and zod (the split is where it should be)", () => {
