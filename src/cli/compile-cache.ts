@@ -6,7 +6,7 @@ import module from "node:module";
 import { join } from "node:path";
 import { cacheDir } from "../host/config/paths.js";
 
-export function useCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+export function turnOnCompileCache(env: NodeJS.ProcessEnv = process.env): void {
   const enable = (module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (typeof enable !== "function" || env.MCP_PRISM_CODE_CACHE === "0") return;
   try {

@@ -1,5 +1,5 @@
 // CLI entry: dispatches to one module per subcommand, loaded lazily so each pays only for itself.
-import { useCompileCache } from "./compile-cache.js";
+import { turnOnCompileCache } from "./compile-cache.js";
 import { exitOnSignals } from "../host/connection/process-group.js";
 import { exitQuietlyWhenOutputCloses } from "./closed-stdout.js";
 import { isHelpFlag, isPromptFlag, isVersionFlag, ownWords } from "./dispatch.js";
@@ -81,7 +81,7 @@ Common options:
 
 /** Runs a command; an unexpected error is one sanitized stderr line (its text may come from a server). */
 export async function main(argv: string[]): Promise<number> {
-  useCompileCache();
+  turnOnCompileCache();
   try {
     return await dispatch(argv);
   } catch (e) {
