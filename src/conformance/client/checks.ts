@@ -85,6 +85,21 @@ function routed(run: ScenarioRun): Verdict | undefined {
   return undefined;
 }
 
+/**
+ * A check on one bent output the server offered: N/A when the client's request left no room for
+ * it, NOT-TESTED when the result never reached the model, else whether its canary did.
+ */
+function offered(
+  run: ScenarioRun,
+  present: boolean,
+  canary: string,
+  say: { none: string; leaked: string; kept: string },
+): Verdict {
+  if (!present) return modernCalls(run).length === 0 ? noModernCall(run) : notApplicable(say.none);
+  if (!toolResultReachedModel(run)) return notTested("the result was never reported to the model");
+  return modelSaw(run, canary) ? fail(say.leaked) : pass(say.kept);
+}
+
 /** A canary-leak check over outputs of the given selectors. */
 function leak(selectors: Record<string, keyof Canaries>, audience: string): (run: ScenarioRun) => Verdict {
   return (run) => {
@@ -244,14 +259,11 @@ export const CLIENT_CHECKS: ClientCheck[] = [
     scenarios: ["error-output"],
     evaluate: (run) => {
       const errors = modernResults(run).filter((r) => r.isError && r.outputs.length > 0);
-      if (errors.length === 0) {
-        if (modernCalls(run).length === 0) return noModernCall(run);
-        return notApplicable("the client requested no user output, so no error output of another audience came back");
-      }
-      if (!toolResultReachedModel(run)) return notTested("the failed call was never reported to the model");
-      if (modelSaw(run, run.canaries.userError))
-        return fail("the user audience's error output reached a model request");
-      return pass(`error outputs ${errors[0].outputs.join(", ")} returned; none reached the model`);
+      return offered(run, errors.length > 0, run.canaries.userError, {
+        none: "the client requested no user output, so no error output of another audience came back",
+        leaked: "the user audience's error output reached a model request",
+        kept: `error outputs ${errors[0]?.outputs.join(", ")} returned; none reached the model`,
+      });
     },
   },
   {
@@ -273,14 +285,11 @@ export const CLIENT_CHECKS: ClientCheck[] = [
         ];
         return r.outputs.some((o) => !asked.includes(o));
       });
-      if (bent.length === 0) {
-        if (modernCalls(run).length === 0) return noModernCall(run);
-        return notApplicable("the client requested every variant, so no unrequested output could be added");
-      }
-      if (!toolResultReachedModel(run)) return notTested("the result was never reported to the model");
-      if (modelSaw(run, run.canaries.unrequested))
-        return fail("an output the client did not request reached a model request");
-      return pass("the unrequested output reached no model request");
+      return offered(run, bent.length > 0, run.canaries.unrequested, {
+        none: "the client requested every variant, so no unrequested output could be added",
+        leaked: "an output the client did not request reached a model request",
+        kept: "the unrequested output reached no model request",
+      });
     },
   },
 ];

@@ -4,7 +4,7 @@
 // Shaped like the official conformance suite's client scenarios (a name, a description, a server
 // to start, checks read afterwards) so they can be proposed upstream; the model script is ours.
 import { createHash } from "node:crypto";
-import { ErrorCode, UI_EXTENSION } from "../../protocol/index.js";
+import { ErrorCode, UI_EXTENSION, type ContentBlock } from "../../protocol/index.js";
 import { isObject } from "../../protocol/is-object.js";
 import { RpcError, ToolError, ToolkitServer, defineTool, type RequestContext } from "../../server/index.js";
 
@@ -170,21 +170,30 @@ function instrument(server: ToolkitServer, observe: (o: Observation) => void, be
   return server;
 }
 
+/** What every scenario's lookup_order has in common (its outputs are the scenario's). */
+const orderToolBase = () => ({
+  name: "lookup_order",
+  description: "Looks up an order by id and says when it ships.",
+  inputSchema: { ...ORDER_INPUT },
+  annotations: { readOnlyHint: true },
+});
+
+/** The assistant/content variant, carrying the assistant canary (the routing checks' positive control). */
+const assistantProse = (c: Canaries) => ({
+  audience: "assistant",
+  format: "content" as const,
+  project: (id: string): ContentBlock[] => [
+    { type: "text", text: `Order ${id} ships on Friday. Reference ${c.assistant}.` },
+  ],
+});
+
 /** lookup_order: one variant per audience, each output carrying its own canary, and a canary in result `_meta`. */
 function orderTool(c: Canaries, withApp = true) {
   return defineTool<Record<string, unknown>, string>({
-    name: "lookup_order",
-    description: "Looks up an order by id and says when it ships.",
-    inputSchema: { ...ORDER_INPUT },
-    annotations: { readOnlyHint: true },
+    ...orderToolBase(),
     run: (args) => orderId(args),
     outputVariants: [
-      {
-        audience: "assistant",
-        format: "content",
-        project: (id) => [{ type: "text", text: `Order ${id} ships on Friday. Reference ${c.assistant}.` }],
-        resultMeta: () => ({ [META_KEY]: { trace: c.meta } }),
-      },
+      { ...assistantProse(c), resultMeta: () => ({ [META_KEY]: { trace: c.meta } }) },
       {
         audience: "user",
         format: "content",
@@ -221,23 +230,26 @@ const server = (
   extensions?: Record<string, Record<string, unknown>>,
 ) => new ToolkitServer({ info: { ...SCENARIO_SERVER_INFO }, tools, ...(extensions ? { extensions } : {}) });
 
+/** The scripted model's call and the prompt: lookup_order for order `id`. */
+const asks = (id: string) => ({
+  tool: "lookup_order",
+  args: { id },
+  prompt: `When does order ${id} ship? Use the lookup_order tool.`,
+});
+
 export const CLIENT_SCENARIOS: ClientScenario[] = [
   {
     name: "routing",
     description:
       "A tool with a variant for every audience (the App one when the client advertises the Apps extension), a canary in each output and in result _meta.",
-    tool: "lookup_order",
-    args: { id: "A-1" },
-    prompt: "When does order A-1 ship? Use the lookup_order tool.",
+    ...asks("A-1"),
     server: (c, observe) => instrument(server([orderTool(c)], { [UI_EXTENSION]: {} }), observe),
   },
   {
     name: "unnegotiated-extension",
     description:
       "The server does not advertise the Apps extension, yet its tools/list declares an io.modelcontextprotocol/ui variant.",
-    tool: "lookup_order",
-    args: { id: "B-2" },
-    prompt: "When does order B-2 ship? Use the lookup_order tool.",
+    ...asks("B-2"),
     server: (c, observe) =>
       instrument(server([orderTool(c, false)]), observe, {
         list: (tools, version) => {
@@ -251,18 +263,14 @@ export const CLIENT_SCENARIOS: ClientScenario[] = [
   {
     name: "earlier-version",
     description: "The server speaks 2026-07-28 and 2025-11-25 only: 2026-12-01 is refused with its supported versions.",
-    tool: "lookup_order",
-    args: { id: "C-3" },
-    prompt: "When does order C-3 ship? Use the lookup_order tool.",
+    ...asks("C-3"),
     server: (c, observe) =>
       instrument(server([orderTool(c)], { [UI_EXTENSION]: {} }), observe, { refuse: [CLIENT_PROTOCOL_VERSION] }),
   },
   {
     name: "tool-without-variants",
     description: "Under 2026-12-01 the server lists its one tool without outputVariants (a legacy Tool).",
-    tool: "lookup_order",
-    args: { id: "D-4" },
-    prompt: "When does order D-4 ship? Use the lookup_order tool.",
+    ...asks("D-4"),
     server: (c, observe) =>
       instrument(server([orderTool(c)], { [UI_EXTENSION]: {} }), observe, {
         list: (tools, version) => {
@@ -274,17 +282,12 @@ export const CLIENT_SCENARIOS: ClientScenario[] = [
   {
     name: "error-output",
     description: "The tool fails with error outputs for the user audience only (none for the assistant).",
-    tool: "lookup_order",
-    args: { id: "E-5" },
-    prompt: "When does order E-5 ship? Use the lookup_order tool.",
+    ...asks("E-5"),
     server: (c, observe) =>
       instrument(
         server([
           defineTool<Record<string, unknown>, string>({
-            name: "lookup_order",
-            description: "Looks up an order by id and says when it ships.",
-            inputSchema: { ...ORDER_INPUT },
-            annotations: { readOnlyHint: true },
+            ...orderToolBase(),
             run: () =>
               new ToolError("the order archive is offline", {
                 "user/content": [{ type: "text", text: `The archive is offline (${c.userError}).` }],
@@ -304,24 +307,15 @@ export const CLIENT_SCENARIOS: ClientScenario[] = [
     name: "unrequested-output",
     description:
       "The server adds an assistant/structured output the client did not request (a broken result), carrying a canary.",
-    tool: "lookup_order",
-    args: { id: "F-6" },
-    prompt: "When does order F-6 ship? Use the lookup_order tool.",
+    ...asks("F-6"),
     server: (c, observe) =>
       instrument(
         server([
           defineTool<Record<string, unknown>, string>({
-            name: "lookup_order",
-            description: "Looks up an order by id and says when it ships.",
-            inputSchema: { ...ORDER_INPUT },
-            annotations: { readOnlyHint: true },
+            ...orderToolBase(),
             run: (args) => orderId(args),
             outputVariants: [
-              {
-                audience: "assistant",
-                format: "content",
-                project: (id) => [{ type: "text", text: `Order ${id} ships on Friday. Reference ${c.assistant}.` }],
-              },
+              assistantProse(c),
               {
                 audience: "assistant",
                 format: "structured",
