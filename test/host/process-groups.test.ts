@@ -4,20 +4,12 @@
 // ends abnormally kills its groups on 'exit'.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Host } from "../../src/host/host.js";
 import { config, ROOT, tempDir } from "../helpers/host-fixtures.js";
-import {
-  assertAllGone,
-  forkingServer,
-  killRecorded,
-  readPids,
-  recordedPids,
-  running,
-  waitForStarts,
-} from "../helpers/processes.js";
+import { assertAllGone, forkingServer, killRecorded, readPids, recordedPids, running } from "../helpers/processes.js";
 
 test("a crashed server's group is stopped (its child too) and the restarted one is stopped on close", async (t) => {
   const pids = join(tempDir(), "pids");
@@ -69,23 +61,3 @@ for (const how of ["an uncaught exception", "process.exit"] as const) {
     await assertAllGone(recordedPids(pids), `after ${how}`);
   });
 }
-
-test("two copies of process-group.ts share one registry (the app's bundle spawns, the host's chunks stop)", async (t) => {
-  const pids = join(tempDir(), "pids");
-  t.after(() => killRecorded(pids));
-  const copy = (await import(
-    `../../src/host/connection/process-group.ts?copy=${Date.now()}`
-  )) as typeof import("../../src/host/connection/process-group.js");
-  const own = await import("../../src/host/connection/process-group.js");
-  assert.notEqual(copy.trackGroup, own.trackGroup, "a second module instance");
-  const server = forkingServer("bash -c 'node …' (bash stays)", pids);
-  const child = spawn(server.command, server.args, {
-    env: { ...process.env, ...server.env },
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-  });
-  copy.trackGroup(child);
-  await waitForStarts(pids);
-  await own.stopAllGroups(); // knows the group the copy registered
-  await assertAllGone(recordedPids(pids), "after stopAllGroups");
-});

@@ -53,18 +53,6 @@ test("the first transport adopts the early process and reads what it wrote befor
   ]);
 });
 
-test("two copies of the module share one registry (the app's bundle spawns, the host's chunks adopt)", async () => {
-  const copy = (await import(
-    `../../src/host/connection/spawn-server.ts?copy=${Date.now()}`
-  )) as typeof import("../../src/host/connection/spawn-server.js");
-  assert.notEqual(copy.adoptEarly, adoptEarly, "a second module instance");
-  const params = node("setTimeout(() => {}, 5000)");
-  copy.spawnEarly(params);
-  const early = adoptEarly(params);
-  assert.ok(early, "adopted across copies");
-  early.child.kill();
-});
-
 test("an early process is handed out once", () => {
   const params = node("setTimeout(() => {}, 5000)");
   spawnEarly(params);
