@@ -59,7 +59,10 @@ export function replacedRecord(callId: string, replaced: ReadonlyMap<number, str
 }
 
 /** One change of the model's context as the `context` record a transcript keeps (a resume rebuilds the context from them). */
-export function contextChangeRecord(c: import("./conversation.js").ConversationChange): Record<string, unknown> {
+export function contextChangeRecord(c: import("./conversation.js").ConversationChange): {
+  kind: "context";
+  [key: string]: unknown;
+} {
   if (c.type === "append") return { kind: "context", ...contextItemRecord(c.item) };
   if (c.type === "replaced") return { kind: "context", ...replacedRecord(c.item.callId, c.item.replaced ?? new Map()) };
   if (c.type === "compacted")

@@ -1,6 +1,7 @@
 // The app's transcript: every record of its store to the session file (host/transcript/file.ts),
 // and every change of the model's context as a `context` record.
-import { fsProblem, transcriptDir, TranscriptFile, unwritable } from "../host/transcript/file.js";
+import { transcriptDir, TranscriptFile } from "../host/transcript/file.js";
+import { TranscriptRecorder } from "../host/transcript/recorder.js";
 import type { SessionStore } from "./state.js";
 import type { Conversation } from "../model/conversation.js";
 import { contextChangeRecord } from "../model/context-record.js";
@@ -21,45 +22,24 @@ export function attachTranscript(
   file?: TranscriptFile;
   detach: () => void;
 } {
-  let file: TranscriptFile;
-  try {
-    file = open(dir);
-  } catch (e) {
-    store.notice(
-      `transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the session goes on without it`,
-      "error",
-    );
-    return { detach: () => {} };
-  }
-  const f = file;
-  let stopped: string | undefined;
-  const off = store.onRecord((r) => {
-    if (stopped !== undefined) return;
-    try {
-      f.write(r);
-    } catch (e) {
-      stopped = (e as Error).message;
-      off();
-      f.close();
-      // Said after the record that failed has been handled (this runs inside store.record).
-      queueMicrotask(() =>
-        store.notice(
-          `transcript stopped: ${f.path}: ${stopped}; it ends at the last whole record and the session goes on`,
-          "error",
-        ),
-      );
-    }
-  });
+  const recorder = TranscriptRecorder.open(
+    (line, phase) =>
+      // A stop is said after the record that failed has been handled (it happens inside store.record).
+      phase === "off" ? store.notice(line, "error") : queueMicrotask(() => store.notice(line, "error")),
+    { dir, open, goesOn: "session" },
+  );
+  if (!recorder.opened) return { detach: () => {} };
+  const off = store.onRecord((r) => recorder.write(r));
   return {
-    file,
+    file: recorder.opened,
     detach: () => {
       off();
-      f.close();
+      recorder.close();
     },
   };
 }
 
 /** Writes every change of `conversation` to the store's transcript as a `context` record, from now on. */
 export function recordContext(conversation: Conversation, store: SessionStore): () => void {
-  return conversation.observe((c) => store.record(contextChangeRecord(c) as { kind: string }));
+  return conversation.observe((c) => store.record(contextChangeRecord(c)));
 }

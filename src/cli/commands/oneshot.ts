@@ -154,7 +154,7 @@ export async function run(argv: string[]): Promise<number> {
     });
     recorder.record({ kind: "user", text: prompt });
     const conversation = new Conversation();
-    conversation.observe((c) => recorder.record(contextChangeRecord(c) as { kind: string }));
+    conversation.observe((c) => recorder.record(contextChangeRecord(c)));
     const executor = new ApprovingExecutor(host, cli.common.yes);
     executor.observe(recorder);
     const hostTools = host.mode === "code" ? [await codeTool(host, cli.common.yes, json, recorder)] : [];

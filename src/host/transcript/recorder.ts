@@ -9,25 +9,42 @@ import type { CallOutcome } from "../types.js";
 import { fsProblem, TranscriptFile, transcriptDir, unwritable } from "./file.js";
 import { outcomeRecord, type TranscriptRecord } from "./record.js";
 
+/** Why a transcript is not being written: it could not be opened, or a write failed (the file then ends at its last whole record). */
+export type TranscriptProblem = (line: string, phase: "off" | "stopped") => void;
+
+export interface RecorderOptions {
+  /** The state directory (default: transcriptDir()). */
+  dir?: string;
+  /** How the file is opened (default: a new session file; the app's resume reopens its own). */
+  open?: (dir: string) => TranscriptFile;
+  /** What goes on without the transcript, in the problem lines: the app's session or a command. */
+  goesOn?: "session" | "command";
+}
+
 export class TranscriptRecorder implements CallObserver {
   private file: TranscriptFile | undefined;
 
   private constructor(
-    file: TranscriptFile | undefined,
-    private readonly problem: (line: string) => void,
+    /** The file opened, kept after a failed write stopped the transcript (its path names the session). */
+    readonly opened: TranscriptFile | undefined,
+    private readonly problem: TranscriptProblem,
+    private readonly goesOn: string,
   ) {
-    this.file = file;
+    this.file = opened;
   }
 
-  /** A new session file in `dir` (the state directory by default). */
-  static open(problem: (line: string) => void, dir = transcriptDir()): TranscriptRecorder {
+  /** A session file in the state directory; one that cannot be opened is one "off" problem line. */
+  static open(problem: TranscriptProblem, o: RecorderOptions = {}): TranscriptRecorder {
+    const dir = o.dir ?? transcriptDir();
+    const goesOn = o.goesOn ?? "command";
     try {
-      return new TranscriptRecorder(TranscriptFile.create(dir), problem);
+      return new TranscriptRecorder((o.open ?? ((d) => TranscriptFile.create(d)))(dir), problem, goesOn);
     } catch (e) {
       problem(
-        `transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the command goes on without it`,
+        `transcript off: cannot write in the state directory ${dir}: ${fsProblem(unwritable(dir) ?? e)}; the ${goesOn} goes on without it`,
+        "off",
       );
-      return new TranscriptRecorder(undefined, problem);
+      return new TranscriptRecorder(undefined, problem, goesOn);
     }
   }
 
@@ -36,19 +53,31 @@ export class TranscriptRecorder implements CallObserver {
     return this.file?.path;
   }
 
+  /** A record stamped now. */
   record(r: { kind: string; [key: string]: unknown }): void {
+    this.write({ at: new Date().toISOString(), ...r });
+  }
+
+  /** A stamped record; a failed write stops the transcript with one "stopped" problem line. */
+  write(rec: TranscriptRecord): void {
     const f = this.file;
     if (!f) return;
-    const rec: TranscriptRecord = { at: new Date().toISOString(), ...r };
     try {
       f.write(rec);
     } catch (e) {
       this.file = undefined;
       f.close();
       this.problem(
-        `transcript stopped: ${f.path}: ${(e as Error).message}; it ends at the last whole record and the command goes on`,
+        `transcript stopped: ${f.path}: ${(e as Error).message}; it ends at the last whole record and the ${this.goesOn} goes on`,
+        "stopped",
       );
     }
+  }
+
+  /** Closes the file; nothing more is written. */
+  close(): void {
+    this.file?.close();
+    this.file = undefined;
   }
 
   started(e: CallStarted): void {
@@ -96,7 +125,6 @@ export class TranscriptRecorder implements CallObserver {
   /** The session's end record, then the file closed. */
   end(): void {
     this.record({ kind: "session", event: "end" });
-    this.file?.close();
-    this.file = undefined;
+    this.close();
   }
 }
