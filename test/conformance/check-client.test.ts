@@ -139,6 +139,13 @@ test("the text report: a line per run and per check, the tally; usage errors exi
   ]);
   assert.equal(gone.code, 1);
   assert.match(gone.stdout, /NOT-TESTED/);
+  // conformance-client outside check-client: one line naming what is missing, exit 2.
+  const alone = await runCli(["conformance-client"]);
+  assert.equal(alone.code, 2);
+  assert.match(
+    alone.stderr,
+    /^mcp-prism conformance-client: MCP_CONFORMANCE_CONTEXT is not set \(run under check-client\)$/m,
+  );
 });
 
 test("the client's environment: the scenario in the official variables, model keys replaced", () => {
