@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import React from "react";
 import { render } from "ink-testing-library";
-import { encodePng } from "../src/demo/png.js";
+import { encodePng } from "../src/protocol/png.js";
 import { drawSunrise } from "../src/demo/images.js";
 import { TableView } from "../src/ui/components/TableView.js";
 import { renderImage } from "../src/ui/image.js";

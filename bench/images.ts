@@ -5,7 +5,7 @@
 // while an image is drawn stays bounded (the decode runs off it).
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import jpeg from "jpeg-js";
-import { encodePng } from "../src/demo/png.js";
+import { encodePng } from "../src/protocol/png.js";
 import { drawSunrise } from "../src/demo/images.js";
 import { renderImage } from "../src/ui/image.js";
 import { encodeGif, encodeRawPng } from "../test/fixtures/image-forge.js";

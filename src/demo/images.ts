@@ -1,7 +1,7 @@
 // Server-drawn demo images: a sunrise gradient over water with a sun disc and its reflection,
 // deterministic from the prompt and the image index. Even indexes are PNG, odd ones JPEG.
 import jpeg from "jpeg-js";
-import { encodePng } from "./png.js";
+import { encodePng } from "../protocol/png.js";
 
 export interface DrawnImage {
   mimeType: "image/png" | "image/jpeg";

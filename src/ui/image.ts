@@ -8,6 +8,11 @@ import chalk from "chalk";
 import { readImageHeader, readImageSize, type ImageSize } from "../protocol/image-header.js";
 import { decodeOffThread } from "./image-pool.js";
 import { fitPixels, type Bitmap } from "./image-sample.js";
+import type { ImageHeader } from "../protocol/image-header.js";
+import type { Graphics } from "./graphics/detect.js";
+import { itermSequence, kittySequence, MAX_MARKER_ROWS, placePicture } from "./graphics/markers.js";
+import { encodePng } from "../protocol/png.js";
+import { encodeSixel } from "./graphics/sixel.js";
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
 /** Longest a decode may take before the image is given up (one line instead). */
@@ -22,9 +27,27 @@ export interface RenderImageOptions {
   height?: number;
   maxPixels?: number;
   deadlineMs?: number;
+  /** Also prepare the picture in this protocol (graphics/markers.ts); blocks: half blocks only. */
+  graphics?: Graphics;
 }
 
-export type RenderedImage = { ok: true; ansi: string; size: ImageSize } | { ok: false; reason: string };
+/** A picture ready for the terminal's own protocol: its marker slot and size in cells. */
+export interface Picture {
+  slot: number;
+  cols: number;
+  rows: number;
+}
+
+export type RenderedImage =
+  | { ok: true; ansi: string; size: ImageSize; picture?: Picture }
+  | { ok: false; reason: string };
+
+/** A file larger than this is re-encoded (smaller) before it is sent to the terminal. */
+const MAX_SENT_FILE = 4 * 1024 * 1024;
+/** The most pixels a picture sent to the terminal has (a decode at the terminal's resolution). */
+const MAX_SENT_PIXELS = 2_000_000;
+/** Pixels per cell assumed when sizing a re-encoded picture for kitty or iTerm2 (they scale it to the cells). */
+const CELL_GUESS = { width: 10, height: 20 };
 
 /** ANSI half-block rendering of an image, fitted to `width` columns; refuses untrustworthy or oversized headers. */
 export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Promise<RenderedImage> {
@@ -53,10 +76,51 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
       { bytes: buf, header, width: fit.width, height: fit.height, maxPixels: max },
       deadline,
     );
-    return { ok: true, ansi: halfBlocks(bitmap), size };
+    const ansi = halfBlocks(bitmap);
+    if (!opts.graphics || opts.graphics.protocol === "blocks") return { ok: true, ansi, size };
+    const rowsDrawn = Math.min(ansi.split("\n").length, MAX_MARKER_ROWS);
+    const picture = await preparePicture(buf, header, bitmap.width, rowsDrawn, opts.graphics, max, deadline);
+    return { ok: true, ansi, size, picture };
   } catch (e) {
     return { ok: false, reason: `image could not be decoded: ${(e as Error).message}` };
   }
+}
+
+const pngOf = (b: Bitmap) => encodePng(b.width, b.height, b.rgba, true);
+
+/** The largest size of `w`×`h` (aspect kept) inside `boxW`×`boxH` and MAX_SENT_PIXELS. */
+function fitBox(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
+  let f = Math.min(boxW / w, boxH / h);
+  if (w * h * f * f > MAX_SENT_PIXELS) f = Math.sqrt(MAX_SENT_PIXELS / (w * h));
+  return { width: Math.max(1, Math.floor(w * f)), height: Math.max(1, Math.floor(h * f)) };
+}
+
+/** The picture in `graphics.protocol`, stored for its markers: `cols`×`rows` cells, the half blocks' own. */
+async function preparePicture(
+  buf: Uint8Array,
+  header: ImageHeader,
+  cols: number,
+  rows: number,
+  graphics: Graphics,
+  maxPixels: number,
+  deadline: number,
+): Promise<Picture> {
+  const decodeTo = async (cell: { width: number; height: number }) => {
+    const fit = fitBox(header.width, header.height, cols * cell.width, rows * cell.height);
+    return decodeOffThread({ bytes: buf, header, width: fit.width, height: fit.height, maxPixels }, deadline);
+  };
+  const protocol = graphics.protocol;
+  if (protocol === "sixel") {
+    const sequence = encodeSixel(await decodeTo(graphics.cell ?? CELL_GUESS));
+    return { slot: placePicture({ protocol, cols, rows }, () => sequence), cols, rows };
+  }
+  // kitty reads PNG only; iTerm2 reads any of the three. Either way a big file is sent smaller.
+  const asIs = buf.length <= MAX_SENT_FILE && (protocol === "iterm" || header.format === "png");
+  const file = asIs ? buf : pngOf(await decodeTo(CELL_GUESS));
+  const slot = placePicture({ protocol, cols, rows }, (id) =>
+    protocol === "kitty" ? kittySequence(file, id, cols, rows, graphics.tmux) : itermSequence(file, cols, rows),
+  );
+  return { slot, cols, rows };
 }
 
 const LOWER_HALF = "\u2584";

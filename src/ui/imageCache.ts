@@ -3,6 +3,7 @@
 // `imagesSettled()` before moving a turn out of the live area.
 import type { ImageContent } from "../protocol/index.js";
 import { renderImage, type RenderedImage } from "./image.js";
+import type { Graphics } from "./graphics/detect.js";
 
 type Entry = { done?: RenderedImage; promise: Promise<RenderedImage> };
 const cache = new WeakMap<object, Map<string, Entry>>();
@@ -14,10 +15,12 @@ export interface ImageFit {
   width: number;
   height?: number;
   maxPixels?: number;
+  /** Also prepare a picture in the terminal's own protocol. */
+  graphics?: Graphics;
 }
 
 function keyOf(fit: ImageFit): string {
-  return `${fit.width}x${fit.height ?? ""}/${fit.maxPixels ?? ""}`;
+  return `${fit.width}x${fit.height ?? ""}/${fit.maxPixels ?? ""}/${fit.graphics?.protocol ?? "blocks"}`;
 }
 
 /** Starts (once) the rendering of `block` at `fit`; returns the entry to read or await. */

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/host/config/config.js";
-import { encodePng } from "../../src/demo/png.js";
+import { encodePng } from "../../src/protocol/png.js";
 import { ROOT } from "./host-fixtures.js";
 
 const pkg = (name: string) => join(ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");

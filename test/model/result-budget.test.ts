@@ -18,7 +18,7 @@ import { contextItemRecord } from "../../src/model/context-record.js";
 import { parseContextItem } from "../../src/model/context-parse.js";
 import type { ModelSinkEntry } from "../../src/host/types.js";
 import { ASSISTANT_PNG } from "./support.js";
-import { encodePng } from "../../src/demo/png.js";
+import { encodePng } from "../../src/protocol/png.js";
 import { parseConfig } from "../../src/host/config/config.js";
 import { OpenAIModel } from "../../src/model/openai.js";
 

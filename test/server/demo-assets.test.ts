@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import jpeg from "jpeg-js";
-import { crc32, encodePng, PNG_SIGNATURE } from "../../src/demo/png.js";
+import { crc32, encodePng, PNG_SIGNATURE } from "../../src/protocol/png.js";
 import { renderImage } from "../../src/demo/images.js";
 import { loadDataset, searchCustomers, decodeCursor, encodeCursor } from "../../src/demo/customers.js";
 import { generate, serialize } from "../../scripts/gen-demo-data.js";

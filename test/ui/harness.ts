@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { ReactElement } from "react";
 import { render as inkRender } from "ink";
-import { encodePng, PNG_SIGNATURE, pngChunk } from "../../src/demo/png.js";
+import { encodePng, PNG_SIGNATURE, pngChunk } from "../../src/protocol/png.js";
 import { FakeStdin, FakeStdout } from "../helpers/fake-tty.js";
 import type { CallOutcome, CallPlan, Routed } from "../../src/host/types.js";
 
@@ -124,7 +124,7 @@ export function okOutcome(
 }
 
 // ---------------------------------------------------------------------------
-// A real PNG (RGB, 8-bit) from the demo's encoder (src/demo/png.ts), so image decoding is exercised for real.
+// A real PNG (RGB, 8-bit) from the shared encoder (src/protocol/png.ts), so image decoding is exercised for real.
 
 export function makePng(
   width: number,

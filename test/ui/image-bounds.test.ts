@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import jpeg from "jpeg-js";
 import { renderImage } from "../../src/ui/image.js";
-import { encodePng, PNG_SIGNATURE } from "../../src/demo/png.js";
+import { encodePng, PNG_SIGNATURE } from "../../src/protocol/png.js";
 import { doubleIhdrPng, encodeGif, ihdr, jpegBehindApp, pngChunk } from "../fixtures/image-forge.js";
 
 /** A large 16-bit grey interlaced PNG built fast (zero rows): slow to decode, quick to make. */

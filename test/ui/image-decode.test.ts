@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { deflateSync } from "node:zlib";
 import jpeg from "jpeg-js";
 import { decodeJpegScaled, decodePngScaled, fitPixels } from "../../src/ui/image-decode.js";
-import { encodePng } from "../../src/demo/png.js";
+import { encodePng } from "../../src/protocol/png.js";
 
 // pngjs (a devDependency) ships no types: the little used here, typed by hand.
 type PngImage = { data: Buffer };

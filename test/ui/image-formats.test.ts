@@ -16,7 +16,7 @@ import {
   pngChunk,
   type RawPng,
 } from "../fixtures/image-forge.js";
-import { PNG_SIGNATURE } from "../../src/demo/png.js";
+import { PNG_SIGNATURE } from "../../src/protocol/png.js";
 
 const _CH: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const PALETTE = Buffer.from(Array.from({ length: 256 }, (_, i) => [i, 255 - i, (i * 7) & 255]).flat());

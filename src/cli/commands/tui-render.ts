@@ -31,6 +31,7 @@ import { PendingHost } from "../../ui/pending-host.js";
 import { closeViews } from "../../ui/view-link.js";
 import type { InputProvider } from "../../host/input/input-provider.js";
 import { UiInput } from "../../ui/input-dialogs.js";
+import { startGraphics } from "../../ui/graphics/start.js";
 
 /**
  * /compare's second connection (src/compare/legacy-connection.ts), made on first use: its code and
@@ -163,6 +164,9 @@ export async function runTui(
   let conversation = resumed ? Conversation.from(resumed.items) : new Conversation();
   let unrecord = recordContext(conversation, store);
   for (const n of o.config.notices ?? []) store.notice(n);
+  // Pictures in the terminal's own protocol where it has one (asked before Ink reads the keys).
+  const graphics = await startGraphics(o.config.images ?? "auto");
+  if (graphics.note) store.notice(graphics.note);
   const configured = (name: string) => Object.hasOwn(o.config.servers, name);
   if (resumed) showRestored(store, resumed, o.serverNames, configured, false);
   if (transcript.file) store.notice(`session transcript: ${transcript.file.path}`);
@@ -255,6 +259,7 @@ export async function runTui(
     await ink.waitUntilExit();
   } finally {
     restoreTerminal();
+    graphics.stop();
     store.record({ kind: "session", event: "end" });
     transcript.detach();
     await legacy.close();

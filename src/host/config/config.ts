@@ -15,6 +15,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from "../../protocol/limits.js";
 import { isObject } from "../../protocol/is-object.js";
 import { LEGACY_PROFILES, MODES, type LegacyProfile, type Mode } from "../types.js";
 
+export const IMAGES_SETTINGS = ["auto", "kitty", "iterm", "sixel", "blocks"] as const;
+export type ImagesSetting = (typeof IMAGES_SETTINGS)[number];
+
 /** At most this many pinned tools (each is a full definition in every request). */
 export const MAX_PINNED_TOOLS = 32;
 
@@ -95,6 +98,8 @@ export interface HostConfig {
   pinnedTools?: string[];
   /** The least severe server log message wanted (`"logLevel"`, default info). */
   logLevel?: LogLevel;
+  /** How the app draws pictures (`"images"`): the terminal's own protocol when "auto" finds one, else half blocks. */
+  images?: ImagesSetting;
   /** One line each for the user, about how the lookup went (a directory config left out). */
   notices?: string[];
 }
@@ -293,6 +298,11 @@ export function parseConfig(text: string, file: string): HostConfig {
     )
       bad("pinnedTools", `an array of at most ${MAX_PINNED_TOOLS} tool names`);
     else cfg.pinnedTools = [...new Set(names as string[])];
+  }
+  if (raw.images !== undefined) {
+    if (!IMAGES_SETTINGS.includes(raw.images as ImagesSetting))
+      bad("images", IMAGES_SETTINGS.map((v) => `"${v}"`).join(", "));
+    cfg.images = raw.images as ImagesSetting;
   }
   if (raw.logLevel !== undefined) {
     if (!isLogLevel(raw.logLevel)) bad("logLevel", `one of ${LOG_LEVELS.join(", ")}`);

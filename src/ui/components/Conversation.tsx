@@ -7,7 +7,7 @@ import { wrapText } from "../format.js";
 import { sanitizeText } from "../../protocol/sanitize.js";
 import type { Turn, TurnItem } from "../state.js";
 import { ToolCard } from "./ToolCard.js";
-import { ImageBlock, UserContentView } from "./UserContentView.js";
+import { ImageBlock, UserContentView, WrittenOnce } from "./UserContentView.js";
 import { TableView } from "./TableView.js";
 import { CodeResult, CodeScript } from "./CodeCard.js";
 import { Markdown } from "./Markdown.js";
@@ -85,12 +85,9 @@ export function FinishedTurns({ finished, width, epoch = 0, maxPixels }: Convers
   return (
     <Static key={epoch} items={finished as Turn[]}>
       {(turn) => (
-        <TurnView
-          key={turn.part ? `${turn.id}.${turn.part}` : turn.id}
-          turn={turn}
-          width={width}
-          maxPixels={maxPixels}
-        />
+        <WrittenOnce key={turn.part ? `${turn.id}.${turn.part}` : turn.id}>
+          <TurnView turn={turn} width={width} maxPixels={maxPixels} />
+        </WrittenOnce>
       )}
     </Static>
   );

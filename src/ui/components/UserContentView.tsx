@@ -1,13 +1,22 @@
 // The user sink drawn in place: text as text, images as half-blocks, tables, and labelled lines
 // for audio and resources (saved with /save-output N).
-import { useEffect, useState } from "react";
-import { Box, Text } from "ink";
+import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { Box, Text, useStdout } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
 import type { ContentBlock, ImageContent } from "../../protocol/index.js";
 import { sanitizeInline, sanitizeName, sanitizeText } from "../../protocol/sanitize.js";
 import { base64Bytes, formatBytes } from "../../host/result/measure.js";
 import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
+import { currentGraphics } from "../graphics/detect.js";
+import { markerRows, triggerMarker } from "../graphics/markers.js";
+
+/** Where an image is drawn: Ink's live frame (redrawn) or <Static> (written once). */
+const Surface = createContext<"live" | "static">("live");
+/** Marks its children as written once: iTerm2 and sixel pictures are drawn only there. */
+export function WrittenOnce({ children }: { children: ReactNode }) {
+  return <Surface.Provider value="static">{children}</Surface.Provider>;
+}
 import { TableView } from "./TableView.js";
 
 export interface UserContentProps {
@@ -38,7 +47,14 @@ export function ImageBlock({
   maxPixels?: number;
   saveId?: number;
 }) {
-  const entry = imageEntry(block, { width, height: rows, maxPixels });
+  const graphics = currentGraphics();
+  const surface = useContext(Surface);
+  const { stdout } = useStdout();
+  // A picture drawn at the cursor must fit on the screen with its label below it.
+  const pixels = graphics.protocol !== "blocks";
+  const screen = pixels && stdout.rows ? Math.max(1, stdout.rows - 3) : undefined;
+  const fitRows = screen === undefined ? rows : Math.min(rows ?? screen, screen);
+  const entry = imageEntry(block, { width, height: fitRows, maxPixels, graphics: pixels ? graphics : undefined });
   const [result, setResult] = useState(entry.done);
   useEffect(() => {
     let live = true;
@@ -49,17 +65,24 @@ export function ImageBlock({
     };
   }, [entry]);
   const r = result ?? entry.done;
+  const picture = r?.ok ? r.picture : undefined;
+  // kitty's placeholders are text and can be redrawn; the others are drawn once, in <Static>.
+  const drawn = picture && (graphics.protocol === "kitty" || surface === "static") ? picture : undefined;
+  const trigger = drawn && graphics.protocol !== "kitty" ? triggerMarker(drawn.slot) : "";
   const label = `🖼 ${sanitizeName(block.mimeType)} ${formatBytes(base64Bytes(block.data))}${r?.ok ? ` ${r.size.width}×${r.size.height}` : ""}${saveHint(saveId)}`;
   return (
     <Box flexDirection="column">
       {!r ? (
         <Text dimColor>⧗ rendering image…</Text>
       ) : r.ok ? (
-        <Text>{r.ansi}</Text>
+        <Text>{drawn ? markerRows(drawn.slot, drawn.cols, drawn.rows) : r.ansi}</Text>
       ) : (
         <Text color="yellow">{truncateToWidth(`⚠ ${sanitizeInline(r.reason)}`, width)}</Text>
       )}
-      <Text dimColor>{truncateToWidth(label, width)}</Text>
+      <Text dimColor>
+        {trigger}
+        {truncateToWidth(label, width - (trigger ? 1 : 0))}
+      </Text>
     </Box>
   );
 }

@@ -1,4 +1,5 @@
-// A tiny PNG encoder (8-bit RGB, filter 0, one IDAT) with node:zlib and a table CRC-32.
+// A tiny PNG encoder (8-bit RGB or RGBA, filter 0, one IDAT) with node:zlib and a table CRC-32: the
+// demo's pictures, and pictures re-encoded for a terminal's image protocol (src/ui/graphics/).
 import { deflateSync } from "node:zlib";
 
 const CRC_TABLE = (() => {
@@ -30,8 +31,8 @@ export function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** Encodes RGBA pixels (alpha is dropped) as an RGB PNG. */
-export function encodePng(width: number, height: number, rgba: Uint8Array): Buffer {
+/** Encodes RGBA pixels as an RGB PNG (alpha dropped) or, with `alpha`, an RGBA one. */
+export function encodePng(width: number, height: number, rgba: Uint8Array, alpha = false): Buffer {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0)
     throw new Error("encodePng: bad dimensions");
   if (rgba.length !== width * height * 4)
@@ -40,18 +41,20 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type: truecolour
+  ihdr[9] = alpha ? 6 : 2; // colour type: truecolour (with alpha)
   // compression 0, filter 0, interlace 0
-  const raw = Buffer.alloc(height * (1 + width * 3));
+  const px = alpha ? 4 : 3;
+  const raw = Buffer.alloc(height * (1 + width * px));
   for (let y = 0; y < height; y++) {
-    const row = y * (1 + width * 3);
+    const row = y * (1 + width * px);
     raw[row] = 0; // filter: none
     for (let x = 0; x < width; x++) {
       const s = (y * width + x) * 4;
-      const d = row + 1 + x * 3;
+      const d = row + 1 + x * px;
       raw[d] = rgba[s];
       raw[d + 1] = rgba[s + 1];
       raw[d + 2] = rgba[s + 2];
+      if (alpha) raw[d + 3] = rgba[s + 3];
     }
   }
   return Buffer.concat([
