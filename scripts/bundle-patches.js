@@ -20,27 +20,47 @@ export const BUNDLE_PATCHES = [
       ],
     ],
   },
+  {
+    // Ink 6.8 keeps every <Static> line it ever wrote, to write them all again after a frame as
+    // tall as the terminal. The app clears screen and scrollback (/clear, a resize) and draws
+    // <Static> anew; without this, such a frame brought the cleared lines back, twice over after
+    // a resize. A write through Ink that clears the scrollback (ED 3) starts the record afresh.
+    id: "ink-static-after-clear",
+    name: "ink: a write that clears the scrollback forgets the static lines it held",
+    file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+    edits: [
+      [
+        "this.options.stdout.write(data);\n        this.restoreLastOutput();",
+        "if (data.includes('\\u001B[3J')) this.fullStaticOutput = '';\n        this.options.stdout.write(data);\n        this.restoreLastOutput();",
+      ],
+    ],
+  },
 ];
 
 /**
- * esbuild plugin applying `patches` as the files load; `applied` counts the files each patch
- * changed (a file the filter matches without every text, such as another major version, loads
- * as it is).
+ * esbuild plugin applying `patches` as the files load (every patch whose filter matches, in
+ * order: esbuild takes the first onLoad that answers, so there is one); `applied` counts the files
+ * each patch changed (a file the filter matches without every text, such as another major
+ * version, loads as it is for that patch).
  */
 export function patchPlugin(patches, applied = new Map()) {
+  const filter = new RegExp(patches.map((p) => `(?:${p.file.source})`).join("|"));
   return {
     name: "mcp-prism-patches",
     setup(b) {
-      for (const patch of patches) {
-        b.onLoad({ filter: patch.file }, async (args) => {
-          let text = await readFile(args.path, "utf8");
+      b.onLoad({ filter }, async (args) => {
+        let text = await readFile(args.path, "utf8");
+        let changed = false;
+        for (const patch of patches) {
+          if (!patch.file.test(args.path)) continue;
           const found = (find) => (typeof find === "string" ? text.includes(find) : text.search(find) >= 0);
-          if (!patch.edits.every(([find]) => found(find))) return undefined;
+          if (!patch.edits.every(([find]) => found(find))) continue;
           for (const [find, replace] of patch.edits) text = text.replace(find, replace);
           applied.set(patch, (applied.get(patch) ?? 0) + 1);
-          return { contents: text, loader: "js" };
-        });
-      }
+          changed = true;
+        }
+        return changed ? { contents: text, loader: "js" } : undefined;
+      });
     },
   };
 }

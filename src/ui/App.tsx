@@ -21,8 +21,12 @@ import { StatusBar } from "./components/StatusBar.js";
 import type { ServerView } from "./server-view.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useNow } from "./hooks/useNow.js";
+import { imagesPending, imagesSettled } from "./imageCache.js";
 import type { ChatSession } from "./session.js";
 import type { PaneName, UiState } from "./state.js";
+
+/** How long the width must stay put before the app is drawn again for it. */
+const RESIZE_SETTLE_MS = 150;
 
 /** At or under this many columns the side pane folds below the conversation. */
 export const NARROW_COLUMNS = 59;
@@ -124,13 +128,40 @@ export function App({ session, servers, modelName, maxPixels }: AppProps) {
   }, [session, exit]);
   // /clear: the terminal (screen and scrollback) is cleared before the cleared state is drawn —
   // written from a layout effect, the escape came after Ink had printed the /clear line and wiped it.
-  const { write } = useStdout();
+  const { write, stdout } = useStdout();
   useLayoutEffect(() => {
     store.onClearScreen = () => write("\x1b[2J\x1b[3J\x1b[H");
     return () => {
       store.onClearScreen = undefined;
     };
   }, [store, write]);
+
+  // A new width: the terminal reflowed what Ink wrote (Ink then erases too few rows, and what is
+  // in <Static> stays laid out for the old width), so once the resizing settles everything is
+  // drawn again from a cleared screen. Pictures at the new width are drawn asynchronously: when a
+  // redraw started some, a second redraw shows them (<Static> is written once).
+  useEffect(() => {
+    let width = stdout.columns;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = async () => {
+      store.redraw();
+      await new Promise((r) => setImmediate(r));
+      if (!imagesPending()) return;
+      await imagesSettled();
+      store.redraw();
+    };
+    const onResize = () => {
+      if (stdout.columns === width) return;
+      width = stdout.columns;
+      clearTimeout(timer);
+      timer = setTimeout(() => void settle(), RESIZE_SETTLE_MS);
+    };
+    stdout.on("resize", onResize);
+    return () => {
+      clearTimeout(timer);
+      stdout.off("resize", onResize);
+    };
+  }, [stdout, store]);
 
   // Hidden while empty: the pane appears with the first programmatic or App output.
   const paneShown = state.paneOpen && (state.programmatic.length > 0 || state.app.length > 0);

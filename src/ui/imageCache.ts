@@ -49,6 +49,11 @@ export function imageEntry(block: ImageContent, fit: ImageFit): Entry {
   return e;
 }
 
+/** Whether an image rendering is under way. */
+export function imagesPending(): boolean {
+  return pending.size > 0;
+}
+
 /** Resolves when every image rendering started so far has finished. */
 export async function imagesSettled(): Promise<void> {
   while (pending.size) await Promise.allSettled([...pending]);

@@ -256,6 +256,15 @@ export class SessionStore {
    * escape reaches the terminal before anything of the new epoch (the /clear line itself).
    */
   onClearScreen?: () => void;
+  /**
+   * Draws everything again from a cleared terminal (after a resize): the finished turns are laid
+   * out anew for the new width, and nothing a narrower terminal reflowed stays behind. Nothing is
+   * recorded: the conversation did not change.
+   */
+  redraw(): void {
+    this.onClearScreen?.();
+    this.update((s) => ({ epoch: s.epoch + 1 }));
+  }
   clear(): void {
     this.record({ kind: "clear" });
     this.reply = [];

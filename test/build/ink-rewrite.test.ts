@@ -31,9 +31,40 @@ process.stdout.write("\\n[done]");
 await sleep(60000);
 `;
 
-/** Bundles PROGRAM into dir/name/program.js (split: Ink's devtools chunk, never loaded, stays apart). */
-async function bundle(dir: string, name: string, patches: BundlePatch[]): Promise<Map<BundlePatch, number>> {
-  writeFileSync(join(dir, "program.mjs"), PROGRAM);
+// The app's /clear and resize redraw: screen and scrollback cleared through Ink's own write, then
+// <Static> drawn anew (a new key), then a frame as tall as the terminal, which makes Ink write
+// every static line it kept.
+const CLEARED_PROGRAM = `
+import React from "react";
+import { render, Box, Static, Text, useStdout } from "ink";
+const h = React.createElement;
+const sleep = (n) => new Promise((r) => setTimeout(r, n));
+let write;
+function Grab() { write = useStdout().write; return null; }
+const frame = (items, name, n) => h(Box, { flexDirection: "column" }, h(Grab),
+  h(Static, { key: items[0], items }, (s) => h(Text, { key: s }, s)),
+  ...Array.from({ length: n }, (_, i) => h(Text, { key: i }, name + "-" + i)));
+const app = render(frame(["old-1", "old-2"], "first", 2), { patchConsole: false, exitOnCtrlC: false });
+await sleep(300);
+write("\\x1b[2J\\x1b[3J\\x1b[H");
+app.rerender(frame(["new-1"], "after", 2));
+await sleep(300);
+app.rerender(frame(["new-1"], "tall", 12));
+await sleep(300);
+app.rerender(frame(["new-1"], "last", 2));
+await sleep(300);
+process.stdout.write("\\n[done]");
+await sleep(60000);
+`;
+
+/** Bundles `program` into dir/name/program.js (split: Ink's devtools chunk, never loaded, stays apart). */
+async function bundle(
+  dir: string,
+  name: string,
+  patches: BundlePatch[],
+  program = PROGRAM,
+): Promise<Map<BundlePatch, number>> {
+  writeFileSync(join(dir, "program.mjs"), program);
   const applied = new Map<BundlePatch, number>();
   await build({
     entryPoints: [join(dir, "program.mjs")],
@@ -53,8 +84,8 @@ async function bundle(dir: string, name: string, patches: BundlePatch[]): Promis
   return applied;
 }
 
-/** Runs a bundled program in tmux (40×10) and returns the screen once it printed [done]. */
-async function screenOf(file: string): Promise<string> {
+/** Runs a bundled program in tmux (40×10) and returns the screen (and `history` lines above it) once it printed [done]. */
+async function screenOf(file: string, history = 0): Promise<string> {
   const socket = `prism-ink-${process.pid}-${Date.now().toString(36)}`;
   const tmux = (...a: string[]) => execFileSync("tmux", ["-L", socket, ...a], { encoding: "utf8" });
   const env = { ...process.env };
@@ -76,7 +107,7 @@ async function screenOf(file: string): Promise<string> {
   try {
     const end = Date.now() + 20_000;
     for (;;) {
-      const screen = tmux("capture-pane", "-p", "-t", "t");
+      const screen = tmux("capture-pane", "-p", "-t", "t", ...(history ? ["-S", `-${history}`] : []));
       if (screen.includes("[done]")) return screen;
       if (Date.now() > end) throw new Error(`no [done] within 20 s; screen:\n${screen}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -102,4 +133,28 @@ test("after a frame taller than the terminal, the next frame erases only what In
   const unpatched = await screenOf(join(dir, "unpatched", "program.mjs"));
   assert.match(unpatched, /last-0/, unpatched);
   assert.doesNotMatch(unpatched, /static-3\nlast-0/, unpatched);
+});
+
+test("after the app clears the scrollback, a tall frame does not bring the cleared static lines back", async (t) => {
+  assert.equal(spawnSync("tmux", ["-V"]).status, 0, "tmux is needed");
+  const dir = mkdtempSync(join(tmpdir(), "mcp-prism-ink-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const patch = BUNDLE_PATCHES.find((p) => p.id === "ink-static-after-clear") as BundlePatch;
+  const applied = await bundle(dir, "patched", [patch], CLEARED_PROGRAM);
+  assert.equal(applied.get(patch), 1, "the patch did not apply to Ink");
+  const patched = await screenOf(join(dir, "patched", "program.mjs"), 100);
+  assert.match(patched, /new-1/, patched);
+  assert.doesNotMatch(patched, /old-1/, patched);
+  await bundle(dir, "unpatched", [], CLEARED_PROGRAM);
+  const unpatched = await screenOf(join(dir, "unpatched", "program.mjs"), 100);
+  assert.match(unpatched, /old-1\nold-2\nnew-1/, unpatched);
+});
+
+test("two patches on one file both apply (esbuild answers one onLoad per file)", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-prism-ink-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const inkPatches = BUNDLE_PATCHES.filter((p) => p.file.test("/x/node_modules/ink/build/ink.js"));
+  assert.ok(inkPatches.length >= 2);
+  const applied = await bundle(dir, "both", inkPatches);
+  for (const p of inkPatches) assert.equal(applied.get(p), 1, p.id);
 });
