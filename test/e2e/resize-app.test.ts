@@ -4,7 +4,7 @@
 // before the resize included, is laid out for 80 columns (capture-pane -J joins what tmux wrapped).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import stringWidth from "string-width";
+import { displayWidth as stringWidth } from "../../src/ui/format.js";
 import { startApp, type AppTerminal } from "../helpers/tmux.js";
 
 const open: AppTerminal[] = [];

@@ -41,7 +41,11 @@ export interface AppTerminal {
   ): Promise<string>;
   format(fmt: string): string;
   /** Waits for `test` on a screen whose status bar is idle (no turn running). */
-  idle(test: RegExp, what: string, opts?: { timeoutMs?: number; history?: number }): Promise<string>;
+  idle(
+    test: RegExp | ((screen: string) => boolean),
+    what: string,
+    opts?: { timeoutMs?: number; history?: number },
+  ): Promise<string>;
   /** The app's exit code once it has exited (polls the wrapper's file). */
   exitCode(timeoutMs?: number): Promise<number>;
   close(): void;
@@ -131,7 +135,7 @@ export async function startApp(opts: StartOptions = {}): Promise<AppTerminal> {
       // A model request waiting to be retried is not idle either (the bar shows the wait instead of working…).
       return term.waitFor(
         (x) =>
-          test.test(x) &&
+          (typeof test === "function" ? test(x) : test.test(x)) &&
           /mode \w+ · model [^│]*│/.test(x) &&
           !x.includes("working…") &&
           !/· retry \d+\/\d+ in/.test(x),
