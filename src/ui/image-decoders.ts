@@ -12,6 +12,8 @@ export interface DecodeRequest {
   width: number;
   height: number;
   maxPixels: number;
+  /** Encode the decoded bitmap too, in the worker (a terminal picture: sixel text, or an RGBA PNG). */
+  encode?: "sixel" | "png";
 }
 
 export async function decodeScaled({ bytes, header, width, height, maxPixels }: DecodeRequest): Promise<Bitmap> {

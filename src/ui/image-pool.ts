@@ -19,7 +19,7 @@ function workerUrl(): URL {
 }
 
 type Reply =
-  | { id: number; ok: true; width: number; height: number; rgba: Uint8Array }
+  | { id: number; ok: true; width: number; height: number; rgba?: Uint8Array; encoded?: string | Uint8Array }
   | { id: number; ok: false; message: string };
 
 let worker: Worker | undefined;
@@ -55,8 +55,11 @@ function spawn(): Worker {
 
 export class DecodeTimeout extends Error {}
 
-function run(req: DecodeRequest, deadlineMs: number): Promise<Bitmap> {
-  return new Promise<Bitmap>((resolve, reject) => {
+/** What the worker made: the bitmap, or with `encode` its encoding (and then no pixels). */
+export type Decoded = Bitmap & { encoded?: string | Uint8Array };
+
+function run(req: DecodeRequest, deadlineMs: number): Promise<Decoded> {
+  return new Promise<Decoded>((resolve, reject) => {
     const w = (worker ??= spawn());
     const id = ++nextId;
     const done = () => {
@@ -72,7 +75,7 @@ function run(req: DecodeRequest, deadlineMs: number): Promise<Bitmap> {
     const onMessage = (m: Reply) => {
       if (m.id !== id) return;
       done();
-      if (m.ok) resolve({ width: m.width, height: m.height, rgba: m.rgba });
+      if (m.ok) resolve({ width: m.width, height: m.height, rgba: m.rgba ?? new Uint8Array(0), encoded: m.encoded });
       else reject(new Error(m.message));
     };
     const onError = (e: Error) => {
@@ -106,7 +109,7 @@ function run(req: DecodeRequest, deadlineMs: number): Promise<Bitmap> {
 }
 
 /** Decodes `req` in the worker, one at a time; rejects at `deadlineMs` (the worker is then stopped). */
-export function decodeOffThread(req: DecodeRequest, deadlineMs: number): Promise<Bitmap> {
+export function decodeOffThread(req: DecodeRequest, deadlineMs: number): Promise<Decoded> {
   // The deadline counts from the start of this decode, not from when it was queued.
   const p = queue.then(() => run(req, deadlineMs));
   queue = p.catch(() => undefined);

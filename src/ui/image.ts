@@ -11,8 +11,6 @@ import { fitPixels, type Bitmap } from "./image-sample.js";
 import type { ImageHeader } from "../protocol/image-header.js";
 import type { Graphics } from "./graphics/detect.js";
 import { itermSequence, kittySequence, MAX_MARKER_ROWS, placePicture } from "./graphics/markers.js";
-import { encodePng } from "../protocol/png.js";
-import { encodeSixel } from "./graphics/sixel.js";
 
 export const DEFAULT_MAX_PIXELS = 40_000_000;
 /** Longest a decode may take before the image is given up (one line instead). */
@@ -86,8 +84,6 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
   }
 }
 
-const pngOf = (b: Bitmap) => encodePng(b.width, b.height, b.rgba, true);
-
 /** The largest size of `w`×`h` (aspect kept) inside `boxW`×`boxH` and MAX_SENT_PIXELS. */
 function fitBox(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
   let f = Math.min(boxW / w, boxH / h);
@@ -105,18 +101,24 @@ async function preparePicture(
   maxPixels: number,
   deadline: number,
 ): Promise<Picture> {
-  const decodeTo = async (cell: { width: number; height: number }) => {
+  // Decoded at the size the terminal shows, and encoded, in the worker: the chat never waits on it.
+  const encoded = async (cell: { width: number; height: number }, encode: "sixel" | "png") => {
     const fit = fitBox(header.width, header.height, cols * cell.width, rows * cell.height);
-    return decodeOffThread({ bytes: buf, header, width: fit.width, height: fit.height, maxPixels }, deadline);
+    const r = await decodeOffThread(
+      { bytes: buf, header, width: fit.width, height: fit.height, maxPixels, encode },
+      deadline,
+    );
+    if (r.encoded === undefined) throw new Error("the drawing worker returned no picture");
+    return r.encoded;
   };
   const protocol = graphics.protocol;
   if (protocol === "sixel") {
-    const sequence = encodeSixel(await decodeTo(graphics.cell ?? CELL_GUESS));
+    const sequence = String(await encoded(graphics.cell ?? CELL_GUESS, "sixel"));
     return { slot: placePicture({ protocol, cols, rows }, () => sequence), cols, rows };
   }
   // kitty reads PNG only; iTerm2 reads any of the three. Either way a big file is sent smaller.
   const asIs = buf.length <= MAX_SENT_FILE && (protocol === "iterm" || header.format === "png");
-  const file = asIs ? buf : pngOf(await decodeTo(CELL_GUESS));
+  const file = asIs ? buf : ((await encoded(CELL_GUESS, "png")) as Uint8Array);
   const slot = placePicture({ protocol, cols, rows }, (id) =>
     protocol === "kitty" ? kittySequence(file, id, cols, rows, graphics.tmux) : itermSequence(file, cols, rows),
   );

@@ -9,6 +9,7 @@ import { encodeSixel } from "../../src/ui/graphics/sixel.js";
 import { renderImage } from "../../src/ui/image.js";
 import { encodePng } from "../../src/protocol/png.js";
 import { parseConfig } from "../../src/host/config/config.js";
+import { renderImage as renderDemoImage } from "../../src/demo/images.js";
 import {
   decodeSixel,
   itermImages,
@@ -146,6 +147,22 @@ test("kitty: the PNG is sent once, placed virtually, and each marker row becomes
   const again = expandMarkers(frame);
   assert.equal(kittyImages(again).length, 0);
   assert.equal(kittyPlaceholderRows(again).length, 10);
+});
+
+test("kitty and a JPEG: decoded and re-encoded as PNG in the drawing worker, at the cells' size", async () => {
+  const jpeg = renderDemoImage("a sunrise", 1, 64, 32);
+  assert.equal(jpeg.mimeType, "image/jpeg");
+  const r = await renderImage(jpeg.data, { width: 16, height: 10, graphics: { protocol: "kitty" } });
+  assert.ok(r.ok && r.picture);
+  const [img] = kittyImages(expandMarkers(markerRows(r.picture.slot, r.picture.cols, r.picture.rows)));
+  // 16 columns × 4 rows (half blocks: 16×8 pixels for a 2:1 picture); at 10×20 pixels a cell, a
+  // 160×80 box, which the 2:1 picture fills.
+  assert.deepEqual([r.picture.cols, r.picture.rows], [16, 4]);
+  assert.deepEqual([img.pixels.width, img.pixels.height], [160, 80]);
+  assert.ok(
+    img.pixels.rgba.some((v, i) => i % 4 !== 3 && v > 0),
+    "not a blank picture",
+  );
 });
 
 test("kitty inside tmux: every sequence goes through tmux's passthrough", async () => {
