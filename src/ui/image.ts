@@ -77,7 +77,10 @@ export async function renderImage(buf: Uint8Array, opts: RenderImageOptions): Pr
     const ansi = halfBlocks(bitmap);
     if (!opts.graphics || opts.graphics.protocol === "blocks") return { ok: true, ansi, size };
     const rowsDrawn = Math.min(ansi.split("\n").length, MAX_MARKER_ROWS);
-    const picture = await preparePicture(buf, header, bitmap.width, rowsDrawn, opts.graphics, max, deadline);
+    // A picture that cannot be made in time (or at all) leaves the half blocks, which could.
+    const picture = await preparePicture(buf, header, bitmap.width, rowsDrawn, opts.graphics, max, deadline).catch(
+      () => undefined,
+    );
     return { ok: true, ansi, size, picture };
   } catch (e) {
     return { ok: false, reason: `image could not be decoded: ${(e as Error).message}` };

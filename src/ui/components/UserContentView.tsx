@@ -1,5 +1,5 @@
-// The user sink drawn in place: text as text, images as half-blocks, tables, and labelled lines
-// for audio and resources (saved with /save-output N).
+// The user sink drawn in place: text as text, images (pixels or half blocks: ../graphics/),
+// tables, and labelled lines for audio and resources (saved with /save-output N).
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { Box, Text, useStdout } from "ink";
 import type { UserSinkEntry, UserOutput } from "../../host/types.js";
@@ -10,6 +10,7 @@ import { truncateToWidth } from "../format.js";
 import { imageEntry } from "../imageCache.js";
 import { currentGraphics } from "../graphics/detect.js";
 import { markerRows, triggerMarker } from "../graphics/markers.js";
+import { TableView } from "./TableView.js";
 
 /** Where an image is drawn: Ink's live frame (redrawn) or <Static> (written once). */
 const Surface = createContext<"live" | "static">("live");
@@ -17,7 +18,6 @@ const Surface = createContext<"live" | "static">("live");
 export function WrittenOnce({ children }: { children: ReactNode }) {
   return <Surface.Provider value="static">{children}</Surface.Provider>;
 }
-import { TableView } from "./TableView.js";
 
 export interface UserContentProps {
   outputs: readonly (UserSinkEntry | UserOutput)[];
