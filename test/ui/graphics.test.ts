@@ -147,6 +147,10 @@ test("kitty: the PNG is sent once, placed virtually, and each marker row becomes
   const again = expandMarkers(frame);
   assert.equal(kittyImages(again).length, 0);
   assert.equal(kittyPlaceholderRows(again).length, 10);
+  // After the screen or scrollback is erased (a /clear, a resize, Ink's full redraw), it is sent again, after the erase.
+  const cleared = expandMarkers(`\x1b[2J\x1b[3J\x1b[H${frame}`);
+  assert.equal(kittyImages(cleared).length, 1);
+  assert.ok(cleared.indexOf("\x1b_G") > cleared.indexOf("\x1b[3J"));
 });
 
 test("kitty and a JPEG: decoded and re-encoded as PNG in the drawing worker, at the cells' size", async () => {

@@ -134,10 +134,13 @@ function mayHoldMarkers(chunk: string): boolean {
   return /[\udb80-\udbff]/.test(chunk);
 }
 
+/** Erase in display (all, or the scrollback): kitty may drop images then, so they are sent again. */
+const ERASE = /\x1b\[[23]J/;
+
 /** `chunk` as the terminal should get it: markers turned into pictures, placeholders or spaces. */
 export function expandMarkers(chunk: string): string {
+  if (ERASE.test(chunk)) transmitted.clear();
   if (!mayHoldMarkers(chunk)) return chunk;
-  let prefix = "";
   let out = "";
   let i = 0;
   while (i < chunk.length) {
@@ -159,8 +162,9 @@ export function expandMarkers(chunk: string): string {
     } else if (p.protocol === "kitty") {
       if (row === TRIGGER_ROW) out += " ".repeat(n);
       else {
+        // Sent where first needed (after any erase earlier in the chunk); it moves no cursor.
         if (!transmitted.has(slot)) {
-          prefix += p.sequence;
+          out += p.sequence;
           transmitted.add(slot);
         }
         out += placeholderRow(p.imageId, row, n);
@@ -170,7 +174,7 @@ export function expandMarkers(chunk: string): string {
       out += `${SAVE}\x1b[${p.rows}A${p.sequence}${RESTORE}${" ".repeat(n)}`;
     } else out += " ".repeat(n);
   }
-  return prefix + out;
+  return out;
 }
 
 /** Makes `stream` expand markers in what it writes (Ink writes strings); returns the undo. */
