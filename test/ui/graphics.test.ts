@@ -78,6 +78,14 @@ test("chooseGraphics: setting, environment, tmux, NO_COLOR, then the terminal's 
     cell: { width: 9, height: 18 },
   });
   assert.equal((await chooseGraphics("auto", { TERM: "xterm" }, said("\x1b[?63;4;22c"))).protocol, "blocks");
+  // Sixel without a cell size is no use; kitty's answer still counts.
+  assert.equal(
+    (await chooseGraphics("auto", { TERM: "xterm" }, said("\x1b_Gi=31;OK\x1b\\\x1b[?62;4c"))).protocol,
+    "kitty",
+  );
+  // Konsole answers the kitty query without drawing placeholders.
+  const konsole = { TERM: "xterm-256color", KONSOLE_VERSION: "240801" };
+  assert.equal((await chooseGraphics("auto", konsole, said("\x1b_Gi=31;OK\x1b\\\x1b[?62;22c"))).protocol, "blocks");
   assert.equal((await chooseGraphics("auto", { TERM: "xterm" }, said("\x1b[?62;22c"))).protocol, "blocks");
   assert.equal((await chooseGraphics("auto", { TERM: "xterm" }, none)).protocol, "blocks");
   const guessed = await chooseGraphics("sixel", { TERM: "xterm" }, none);

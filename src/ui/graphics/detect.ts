@@ -96,6 +96,7 @@ export async function chooseGraphics(
   const named = setting === "auto" ? fromEnvironment(env) : setting;
   if (named === "kitty" || named === "iterm") return { protocol: named };
   const said = await answers();
+  // Sixel before kitty: a terminal that answers both (Konsole) draws sixel reliably.
   if (named === "sixel" || (named === undefined && said?.sixel)) {
     if (said?.cell) return { protocol: "sixel", cell: said.cell };
     if (named === "sixel")
@@ -104,9 +105,9 @@ export async function chooseGraphics(
         cell: { width: 10, height: 20 },
         note: "images: the terminal did not say its cell size; sixel pictures assume 10×20 pixels",
       };
-    return BLOCKS;
   }
-  if (said?.kitty) return { protocol: "kitty" };
+  // Konsole answers the kitty query but draws no Unicode placeholders (its sixel, above, works).
+  if (said?.kitty && !env.KONSOLE_VERSION) return { protocol: "kitty" };
   return BLOCKS;
 }
 
