@@ -5,10 +5,9 @@
 // (./image-pool.ts), straight to the drawn size (./image-decode.ts, image-gif.ts, image-jpeg.ts):
 // the chat stays responsive, and a too-big or too-slow image gets one line instead of a picture.
 import chalk from "chalk";
-import { readImageHeader, readImageSize, type ImageSize } from "../protocol/image-header.js";
+import { type ImageHeader, readImageHeader, readImageSize, type ImageSize } from "../protocol/image-header.js";
 import { decodeOffThread } from "./image-pool.js";
 import { fitPixels, type Bitmap } from "./image-sample.js";
-import type { ImageHeader } from "../protocol/image-header.js";
 import type { Graphics } from "./graphics/detect.js";
 import { itermSequence, kittySequence, MAX_MARKER_ROWS, placePicture } from "./graphics/markers.js";
 
